@@ -1,0 +1,349 @@
+//! Binary classification: one sort per model gives the exact ROC and PR curves
+//! (scikit-learn's `_binary_clf_curve`: cumulative true and false positives at
+//! every distinct score), and every threshold metric after it costs O(log n).
+
+use super::sum::Sum;
+
+/// Predicted positive iff `score >= t` (default) or `score > t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThresholdRule {
+    #[serde(rename = ">=")]
+    AtLeast,
+    #[serde(rename = ">")]
+    Above,
+}
+
+/// scikit-learn >= 1.5 clips probabilities to [eps, 1 - eps] with eps = f64::EPSILON.
+pub const LOG_LOSS_EPS: f64 = f64::EPSILON;
+
+/// The exact binary curve of one model.
+#[derive(Clone, Debug, Default)]
+pub struct BinaryCurve {
+    /// Distinct scores, descending.
+    pub thresholds: Vec<f64>,
+    /// `tps[i]`: positives with score >= `thresholds[i]`.
+    pub tps: Vec<u64>,
+    /// `fps[i]`: negatives with score >= `thresholds[i]`.
+    pub fps: Vec<u64>,
+    pub positives: u64,
+    pub negatives: u64,
+}
+
+/// Maps an f64 to a u64 with the same total order (for fast integer sorting).
+#[inline]
+fn order_key(x: f64) -> u64 {
+    // -0.0 and 0.0 are the same threshold
+    let b = if x == 0.0 { 0u64 } else { x.to_bits() };
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+impl BinaryCurve {
+    /// Sorts once (descending score) and accumulates counts per distinct score.
+    pub fn new(labels: &[bool], scores: &[f64]) -> BinaryCurve {
+        assert_eq!(labels.len(), scores.len());
+        // key: order-preserving bits, lowest bit of a separate vector for labels
+        let mut keyed: Vec<(u64, bool)> = scores.iter().zip(labels).map(|(&s, &l)| (order_key(s), l)).collect();
+        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut curve = BinaryCurve::default();
+        let (mut tp, mut fp) = (0u64, 0u64);
+        let mut i = 0;
+        while i < keyed.len() {
+            let key = keyed[i].0;
+            while i < keyed.len() && keyed[i].0 == key {
+                if keyed[i].1 {
+                    tp += 1;
+                } else {
+                    fp += 1;
+                }
+                i += 1;
+            }
+            curve.thresholds.push(scores_from_key(key));
+            curve.tps.push(tp);
+            curve.fps.push(fp);
+        }
+        curve.positives = tp;
+        curve.negatives = fp;
+        curve
+    }
+
+    /// ROC AUC by the trapezoid rule over all distinct thresholds, which equals
+    /// the Mann-Whitney U / (P·N) with a tied positive/negative pair counting 1/2
+    /// (sklearn `roc_auc_score`). `None` when only one class is present.
+    /// Computed in exact integer arithmetic, then divided once.
+    pub fn roc_auc(&self) -> Option<f64> {
+        if self.positives == 0 || self.negatives == 0 {
+            return None;
+        }
+        let (mut prev_tp, mut prev_fp) = (0u128, 0u128);
+        let mut twice_area: u128 = 0;
+        for (&tp, &fp) in self.tps.iter().zip(&self.fps) {
+            let (tp, fp) = (tp as u128, fp as u128);
+            twice_area += (fp - prev_fp) * (tp + prev_tp);
+            prev_tp = tp;
+            prev_fp = fp;
+        }
+        Some(twice_area as f64 / (2.0 * self.positives as f64 * self.negatives as f64))
+    }
+
+    /// Average precision, the step sum over distinct thresholds:
+    /// AP = Σ_n (R_n - R_{n-1}) P_n (sklearn `average_precision_score`).
+    /// `None` without positives.
+    pub fn average_precision(&self) -> Option<f64> {
+        if self.positives == 0 {
+            return None;
+        }
+        let mut s = Sum::new();
+        let mut prev_tp = 0u64;
+        for (&tp, &fp) in self.tps.iter().zip(&self.fps) {
+            if tp > prev_tp {
+                s.add((tp - prev_tp) as f64 * (tp as f64 / (tp + fp) as f64));
+            }
+            prev_tp = tp;
+        }
+        Some(s.value() / self.positives as f64)
+    }
+
+    /// The PR curve as sklearn's `precision_recall_curve` returns it: one point
+    /// per distinct threshold, in increasing-threshold order, then (recall 0, precision 1).
+    pub fn pr_points(&self) -> Vec<(f64, f64)> {
+        let p = self.positives as f64;
+        let mut pts: Vec<(f64, f64)> = self
+            .tps
+            .iter()
+            .zip(&self.fps)
+            .rev()
+            .map(|(&tp, &fp)| {
+                let predicted = tp + fp;
+                let precision = if predicted > 0 { tp as f64 / predicted as f64 } else { 0.0 };
+                let recall = if self.positives > 0 { tp as f64 / p } else { 1.0 };
+                (recall, precision)
+            })
+            .collect();
+        pts.push((0.0, 1.0));
+        pts
+    }
+
+    /// Area under the PR curve by the trapezoid rule (sklearn `auc(recall, precision)`).
+    /// Linear interpolation of precision is optimistic: prefer [`Self::average_precision`].
+    pub fn pr_auc_trapezoid(&self) -> Option<f64> {
+        if self.positives == 0 {
+            return None;
+        }
+        let pts = self.pr_points();
+        let mut s = Sum::new();
+        for w in pts.windows(2) {
+            // points run from recall 1 down to recall 0
+            s.add((w[0].0 - w[1].0) * (w[0].1 + w[1].1) / 2.0);
+        }
+        Some(s.value())
+    }
+
+    /// Interpolated AP: the step sum with precision replaced by its envelope
+    /// max_{j: R_j >= R_n} P_j (PASCAL VOC style).
+    pub fn interpolated_average_precision(&self) -> Option<f64> {
+        if self.positives == 0 {
+            return None;
+        }
+        let n = self.tps.len();
+        let mut envelope = vec![0.0; n];
+        let mut best: f64 = 0.0;
+        for i in (0..n).rev() {
+            let prec = self.tps[i] as f64 / (self.tps[i] + self.fps[i]) as f64;
+            best = best.max(prec);
+            envelope[i] = best;
+        }
+        let mut s = Sum::new();
+        let mut prev_tp = 0;
+        for i in 0..n {
+            if self.tps[i] > prev_tp {
+                s.add((self.tps[i] - prev_tp) as f64 * envelope[i]);
+            }
+            prev_tp = self.tps[i];
+        }
+        Some(s.value() / self.positives as f64)
+    }
+
+    /// Confusion matrix at threshold `t` by binary search: O(log n).
+    pub fn confusion_at(&self, t: f64, rule: ThresholdRule) -> Confusion {
+        // thresholds are descending; count those predicted positive
+        let count = match rule {
+            ThresholdRule::AtLeast => self.thresholds.partition_point(|&s| s >= t),
+            ThresholdRule::Above => self.thresholds.partition_point(|&s| s > t),
+        };
+        let (tp, fp) = if count == 0 { (0, 0) } else { (self.tps[count - 1], self.fps[count - 1]) };
+        Confusion { tp, fp, fn_: self.positives - tp, tn: self.negatives - fp }
+    }
+
+    /// ROC points (fpr, tpr) from (0, 0) through every distinct threshold.
+    pub fn roc_points(&self) -> Vec<(f64, f64)> {
+        let (p, n) = (self.positives.max(1) as f64, self.negatives.max(1) as f64);
+        std::iter::once((0.0, 0.0)).chain(self.tps.iter().zip(&self.fps).map(|(&tp, &fp)| (fp as f64 / n, tp as f64 / p))).collect()
+    }
+}
+
+#[inline]
+fn scores_from_key(key: u64) -> f64 {
+    let b = if key >> 63 == 1 { key & !(1 << 63) } else { !key };
+    f64::from_bits(b)
+}
+
+/// The four cells of a confusion matrix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Confusion {
+    pub tp: u64,
+    pub fp: u64,
+    #[serde(rename = "fn")]
+    pub fn_: u64,
+    pub tn: u64,
+}
+
+fn ratio(num: f64, den: f64) -> f64 {
+    if den > 0.0 {
+        num / den
+    } else {
+        0.0
+    }
+}
+
+impl Confusion {
+    pub fn total(&self) -> u64 {
+        self.tp + self.fp + self.fn_ + self.tn
+    }
+    /// (TP + TN) / total.
+    pub fn accuracy(&self) -> f64 {
+        ratio((self.tp + self.tn) as f64, self.total() as f64)
+    }
+    /// TP / (TP + FP); 0 with no predicted positive (sklearn `zero_division=0`).
+    pub fn precision(&self) -> f64 {
+        ratio(self.tp as f64, (self.tp + self.fp) as f64)
+    }
+    /// TP / (TP + FN); 0 without positives.
+    pub fn recall(&self) -> f64 {
+        ratio(self.tp as f64, (self.tp + self.fn_) as f64)
+    }
+    /// 2TP / (2TP + FP + FN) (= 2PR/(P+R)); 0 when undefined.
+    pub fn f1(&self) -> f64 {
+        ratio(2.0 * self.tp as f64, (2 * self.tp + self.fp + self.fn_) as f64)
+    }
+    /// F1 of the negative class: 2TN / (2TN + FN + FP).
+    pub fn f1_negative(&self) -> f64 {
+        ratio(2.0 * self.tn as f64, (2 * self.tn + self.fn_ + self.fp) as f64)
+    }
+    /// (TP·TN - FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 if a factor is 0 (sklearn).
+    pub fn mcc(&self) -> f64 {
+        let (tp, fp, fn_, tn) = (self.tp as f64, self.fp as f64, self.fn_ as f64, self.tn as f64);
+        let den = ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt();
+        ratio(tp * tn - fp * fn_, den)
+    }
+    /// Support-weighted mean of both classes' F1 (sklearn `average='weighted'`).
+    pub fn f1_weighted(&self) -> f64 {
+        let pos = (self.tp + self.fn_) as f64;
+        let neg = (self.tn + self.fp) as f64;
+        ratio(self.f1() * pos + self.f1_negative() * neg, pos + neg)
+    }
+    /// Unweighted mean of both classes' F1 (sklearn `average='macro'`).
+    pub fn f1_macro(&self) -> f64 {
+        (self.f1() + self.f1_negative()) / 2.0
+    }
+}
+
+/// Log loss -mean(y ln p + (1-y) ln(1-p)) with p clipped to [eps, 1-eps].
+/// `Err(index)` names the first score outside [0, 1] (probabilities required).
+pub fn log_loss(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
+    let mut s = Sum::new();
+    for (i, (&y, &p)) in labels.iter().zip(probs).enumerate() {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(i);
+        }
+        let p = p.clamp(LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS);
+        s.add(if y { -p.ln() } else { -(1.0 - p).ln() });
+    }
+    Ok(s.value() / labels.len().max(1) as f64)
+}
+
+/// Brier score mean((p - y)^2). `Err(index)` for a score outside [0, 1].
+pub fn brier(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
+    let mut s = Sum::new();
+    for (i, (&y, &p)) in labels.iter().zip(probs).enumerate() {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(i);
+        }
+        let d = p - if y { 1.0 } else { 0.0 };
+        s.add(d * d);
+    }
+    Ok(s.value() / labels.len().max(1) as f64)
+}
+
+/// The logistic sigmoid, for scores that are logits.
+pub fn sigmoid(z: f64) -> f64 {
+    if z >= 0.0 {
+        1.0 / (1.0 + (-z).exp())
+    } else {
+        let e = z.exp();
+        e / (1.0 + e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_roc_ties_count_half() {
+        let c = BinaryCurve::new(&[true, false, true, false], &[0.5, 0.5, 0.7, 0.2]);
+        assert_eq!(c.roc_auc(), Some(0.875));
+    }
+
+    #[test]
+    fn probe_pr_step_trapezoid_and_envelope() {
+        let labels = [true, false, true, true, false, false, true, false];
+        let scores = [8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+        let c = BinaryCurve::new(&labels, &scores);
+        assert!((c.average_precision().unwrap() - 0.7470238095238095).abs() < 1e-12);
+        assert!((c.pr_auc_trapezoid().unwrap() - 0.706845238095238).abs() < 1e-12);
+        assert!((c.interpolated_average_precision().unwrap() - 0.7678571428571428).abs() < 1e-12);
+    }
+
+    #[test]
+    fn probe_ap_with_ties_is_one_threshold() {
+        let c = BinaryCurve::new(&[true, false, true, false], &[0.9, 0.5, 0.5, 0.1]);
+        assert!((c.average_precision().unwrap() - 0.8333333333333333).abs() < 1e-12);
+    }
+
+    #[test]
+    fn probe_log_loss_clips_at_f64_epsilon() {
+        let v = log_loss(&[true, false], &[0.0, 0.5]).unwrap();
+        assert!((v - 18.36840028483855).abs() < 1e-9);
+        assert_eq!(log_loss(&[true], &[1.5]), Err(0));
+    }
+
+    #[test]
+    fn probe_threshold_rule() {
+        let c = BinaryCurve::new(&[true, true, false], &[0.5, 0.5, 0.2]);
+        assert_eq!(c.confusion_at(0.5, ThresholdRule::AtLeast).accuracy(), 1.0);
+        assert!((c.confusion_at(0.5, ThresholdRule::Above).accuracy() - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn single_class_has_no_auc() {
+        let c = BinaryCurve::new(&[true, true], &[0.1, 0.2]);
+        assert_eq!(c.roc_auc(), None);
+        let c = BinaryCurve::new(&[false, false], &[0.1, 0.2]);
+        assert_eq!(c.average_precision(), None);
+    }
+
+    #[test]
+    fn order_key_round_trips_and_orders() {
+        for x in [-1e300, -1.0, 0.0, 1e-300, 0.5, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(scores_from_key(order_key(x)).to_bits(), x.to_bits());
+        }
+        assert_eq!(order_key(-0.0), order_key(0.0));
+        assert!(order_key(-1.0) < order_key(0.5));
+        assert!(order_key(0.5) < order_key(1.0));
+    }
+}

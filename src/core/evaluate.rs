@@ -1,0 +1,437 @@
+//! From a loaded data set and the conventions in force to a [`Report`]: every
+//! requested metric per model, aggregated and per unit (query, row, user).
+
+use std::collections::BTreeMap;
+
+use super::binary::{self, BinaryCurve, ThresholdRule};
+use super::ids::Interner;
+use super::multiclass::{self, ClassTieRule, MulticlassPredictions, ScoreScale};
+use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
+use super::ranking_metrics::{agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator};
+use super::ratings;
+use super::registry::{Kind, MetricId};
+use super::sum;
+
+/// Every convention that changes a value, with the defaults of CONVENTIONS.md.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Conventions {
+    pub ties: TieRule,
+    pub relevance_level: i32,
+    pub gain: Gain,
+    pub discount: Discount,
+    pub ap_denominator: ApDenominator,
+    pub precision_denominator: PrecisionDenominator,
+    pub f1_aggregation: F1Aggregation,
+    pub query_set: QuerySet,
+    pub threshold: f64,
+    pub threshold_rule: ThresholdRule,
+    pub binary_scores_are_logits: bool,
+    pub class_ties: ClassTieRule,
+    pub class_scale: ScoreScale,
+}
+
+impl Default for Conventions {
+    fn default() -> Self {
+        Conventions {
+            ties: TieRule::Trec,
+            relevance_level: 1,
+            gain: Gain::Linear,
+            discount: Discount::Log2,
+            ap_denominator: ApDenominator::Relevant,
+            precision_denominator: PrecisionDenominator::K,
+            f1_aggregation: F1Aggregation::PerQuery,
+            query_set: QuerySet::Qrels,
+            threshold: 0.5,
+            threshold_rule: ThresholdRule::AtLeast,
+            binary_scores_are_logits: false,
+            class_ties: ClassTieRule::LowerIndexFirst,
+            class_scale: ScoreScale::Probabilities,
+        }
+    }
+}
+
+impl Conventions {
+    pub fn ranking_ctx(&self) -> Ctx {
+        Ctx {
+            relevance_level: self.relevance_level,
+            gain: self.gain,
+            discount: self.discount,
+            ap_denominator: self.ap_denominator,
+            precision_denominator: self.precision_denominator,
+        }
+    }
+
+    /// The conventions that apply to `kind`, as `name = value` lines for display.
+    pub fn describe(&self, kind: Kind) -> Vec<(&'static str, String)> {
+        fn s<T: serde::Serialize>(v: &T) -> String {
+            serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        }
+        match kind {
+            Kind::Ranking => vec![
+                ("ties", s(&self.ties)),
+                ("relevance_level", self.relevance_level.to_string()),
+                ("gain", s(&self.gain)),
+                ("discount", s(&self.discount)),
+                ("ap_denominator", s(&self.ap_denominator)),
+                ("precision_denominator", s(&self.precision_denominator)),
+                ("f1_aggregation", s(&self.f1_aggregation)),
+                ("query_set", s(&self.query_set)),
+            ],
+            Kind::Binary => vec![
+                ("threshold", self.threshold.to_string()),
+                ("threshold_rule", s(&self.threshold_rule)),
+                ("scores", if self.binary_scores_are_logits { "logits".into() } else { "probabilities".into() }),
+            ],
+            Kind::Multiclass => vec![("class_ties", s(&self.class_ties)), ("scale", s(&self.class_scale))],
+            Kind::Ratings => vec![],
+        }
+    }
+}
+
+/// Binary labels and one score column per model.
+#[derive(Clone, Debug, Default)]
+pub struct BinaryData {
+    pub labels: Vec<bool>,
+    pub models: Vec<(String, Vec<f64>)>,
+}
+
+/// Multi-class targets and one reduced prediction set per model.
+#[derive(Clone, Debug, Default)]
+pub struct MulticlassData {
+    pub num_classes: usize,
+    pub targets: Vec<u32>,
+    pub models: Vec<MulticlassPredictions>,
+    /// Rows whose probabilities do not sum to 1 within 1e-3, per model.
+    pub rows_off_one: Vec<usize>,
+}
+
+/// Ratings with one prediction column per model.
+#[derive(Clone, Debug, Default)]
+pub struct RatingsData {
+    pub users: Interner,
+    pub items: Interner,
+    pub user: Vec<u32>,
+    pub item: Vec<u32>,
+    pub rating: Vec<f64>,
+    pub models: Vec<(String, Vec<f64>)>,
+}
+
+/// A loaded data set of any kind.
+#[derive(Clone, Debug)]
+pub enum Dataset {
+    Ranking(RankingData),
+    Binary(BinaryData),
+    Multiclass(MulticlassData),
+    Ratings(RatingsData),
+}
+
+impl Dataset {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Dataset::Ranking(_) => Kind::Ranking,
+            Dataset::Binary(_) => Kind::Binary,
+            Dataset::Multiclass(_) => Kind::Multiclass,
+            Dataset::Ratings(_) => Kind::Ratings,
+        }
+    }
+
+    pub fn model_names(&self) -> Vec<String> {
+        match self {
+            Dataset::Ranking(d) => d.runs.iter().map(|r| r.name.clone()).collect(),
+            Dataset::Binary(d) => d.models.iter().map(|m| m.0.clone()).collect(),
+            Dataset::Multiclass(d) => d.models.iter().map(|m| m.name.clone()).collect(),
+            Dataset::Ratings(d) => d.models.iter().map(|m| m.0.clone()).collect(),
+        }
+    }
+}
+
+/// One model's values.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct ModelReport {
+    pub name: String,
+    /// Metric id -> value; `None` when undefined (e.g. AUC with one class).
+    pub metrics: BTreeMap<String, Option<f64>>,
+    /// Unit ids (query ids, ...) in output order.
+    #[serde(skip)]
+    pub unit_ids: Vec<String>,
+    /// Metric id -> one value per unit.
+    #[serde(skip)]
+    pub per_unit: BTreeMap<String, Vec<f64>>,
+}
+
+/// Everything computed for a data set under one set of conventions.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Report {
+    pub kind: Kind,
+    pub conventions: Conventions,
+    pub models: Vec<ModelReport>,
+    pub warnings: Vec<String>,
+}
+
+/// Evaluates `metrics` (all ids of the data set's kind) for every model.
+pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Report {
+    let mut warnings = Vec::new();
+    let models = match data {
+        Dataset::Ranking(d) => (0..d.runs.len())
+            .map(|i| {
+                let p = ranking::prepare(d, i, conv.ties, conv.query_set);
+                ranking_warnings(d, &p, conv, &mut warnings);
+                evaluate_ranking(d, &p, conv, metrics)
+            })
+            .collect(),
+        Dataset::Binary(d) => d.models.iter().map(|(name, scores)| evaluate_binary(name, &d.labels, scores, conv, metrics, &mut warnings)).collect(),
+        Dataset::Multiclass(d) => d.models.iter().map(|m| evaluate_multiclass(d, m, conv, metrics, &mut warnings)).collect(),
+        Dataset::Ratings(d) => d.models.iter().map(|(name, p)| evaluate_ratings(d, name, p, metrics)).collect(),
+    };
+    Report { kind: data.kind(), conventions: conv.clone(), models, warnings }
+}
+
+fn ranking_warnings(d: &RankingData, p: &PreparedRun, conv: &Conventions, warnings: &mut Vec<String>) {
+    let sel = &p.selection;
+    let name = |ids: &[u32]| -> String {
+        let shown: Vec<&str> = ids.iter().take(5).map(|&q| d.queries.name(q)).collect();
+        let more = if ids.len() > 5 { format!(" and {} more", ids.len() - 5) } else { String::new() };
+        format!("{}{}", shown.join(", "), more)
+    };
+    if !sel.missing_from_run.is_empty() {
+        let what = match conv.query_set {
+            QuerySet::Qrels => "each scores 0 and counts in the mean",
+            QuerySet::Intersection => "they are left out (trec_eval's default)",
+        };
+        warnings.push(format!("{}: {} qrels queries have no results in the run ({}); {what}.", p.name, sel.missing_from_run.len(), name(&sel.missing_from_run)));
+    }
+    if !sel.missing_from_qrels.is_empty() {
+        warnings.push(format!("{}: {} run queries are not in the qrels ({}); they are left out.", p.name, sel.missing_from_qrels.len(), name(&sel.missing_from_qrels)));
+    }
+    if p.duplicates_dropped > 0 {
+        warnings.push(format!("{}: {} duplicated (query, document) rows; the highest-ranked one of each is kept.", p.name, p.duplicates_dropped));
+    }
+}
+
+/// The 11 recall levels of `iprec_at_recall`, as trec_eval names them.
+pub const IPREC_NAMES: [&str; 11] = [
+    "iprec_at_recall_0.00",
+    "iprec_at_recall_0.10",
+    "iprec_at_recall_0.20",
+    "iprec_at_recall_0.30",
+    "iprec_at_recall_0.40",
+    "iprec_at_recall_0.50",
+    "iprec_at_recall_0.60",
+    "iprec_at_recall_0.70",
+    "iprec_at_recall_0.80",
+    "iprec_at_recall_0.90",
+    "iprec_at_recall_1.00",
+];
+
+/// Per-query values of one ranking metric id (`None` when it is not a per-query mean).
+pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> Option<Vec<f64>> {
+    let ctx = conv.ranking_ctx();
+    let level = conv.relevance_level;
+    let k = id.k;
+    let f: Box<dyn Fn(&ranking::QueryView) -> f64> = match id.base.as_str() {
+        "ndcg" => Box::new(move |q| q.ndcg(k, ctx.gain, ctx.discount)),
+        "ndcg_burges" => Box::new(move |q| q.ndcg(k, Gain::Exponential, ctx.discount)),
+        "dcg" => Box::new(move |q| q.dcg(k, ctx.gain, ctx.discount)),
+        "idcg" => Box::new(move |q| q.idcg(k, ctx.gain, ctx.discount)),
+        "map" | "gm_map" => Box::new(move |q| q.average_precision(k, &ctx)),
+        "precision" => Box::new(move |q| q.precision(k, &ctx)),
+        "recall" => Box::new(move |q| q.recall(k, level)),
+        "f1" => Box::new(move |q| q.f1(k, &ctx)),
+        "hit_rate" => Box::new(move |q| q.hit(k, level)),
+        "mrr" => Box::new(move |q| q.reciprocal_rank(k, level)),
+        "arhr" => Box::new(move |q| q.arhr(k, level)),
+        "r_precision" => Box::new(move |q| q.r_precision(level)),
+        "bpref" => Box::new(move |q| q.bpref(level)),
+        "num_ret" => Box::new(|q| q.len() as f64),
+        "num_rel" => Box::new(move |q| q.num_relevant(level) as f64),
+        "num_rel_ret" => Box::new(move |q| q.num_relevant_retrieved(level) as f64),
+        "num_q" => Box::new(|_| 1.0),
+        _ => return None,
+    };
+    Some((0..p.num_queries()).map(|i| f(&p.query(i))).collect())
+}
+
+fn evaluate_ranking(d: &RankingData, p: &PreparedRun, conv: &Conventions, metrics: &[MetricId]) -> ModelReport {
+    let mut out = ModelReport {
+        name: p.name.clone(),
+        unit_ids: p.selection.evaluated.iter().map(|&q| d.queries.name(q).to_string()).collect(),
+        ..Default::default()
+    };
+    let n = p.num_queries();
+    for id in metrics {
+        let key = id.to_string();
+        match id.base.as_str() {
+            "iprec_at_recall" => {
+                let mut cols = vec![Vec::with_capacity(n); 11];
+                for i in 0..n {
+                    for (j, v) in p.query(i).interpolated_precision(conv.relevance_level).into_iter().enumerate() {
+                        cols[j].push(v);
+                    }
+                }
+                for (j, col) in cols.into_iter().enumerate() {
+                    out.metrics.insert(IPREC_NAMES[j].to_string(), sum::mean(col.iter().copied()).or(Some(0.0)));
+                    out.per_unit.insert(IPREC_NAMES[j].to_string(), col);
+                }
+            }
+            "fcp" | "spearman" => {
+                let (value, col) = ranking_agreement(p, id.base == "fcp");
+                out.metrics.insert(key.clone(), value);
+                out.per_unit.insert(key, col);
+            }
+            base => {
+                let Some(col) = ranking_per_query(p, conv, id) else { continue };
+                let value = match base {
+                    "num_q" | "num_ret" | "num_rel" | "num_rel_ret" => Some(sum::sum(col.iter().copied())),
+                    "gm_map" => Some(if n == 0 { 0.0 } else { (sum::sum(col.iter().map(|&ap| ap.max(1e-5).ln())) / n as f64).exp() }),
+                    "f1" if conv.f1_aggregation == F1Aggregation::FromMeans => {
+                        let pk = MetricId::new("precision", id.k);
+                        let rk = MetricId::new("recall", id.k);
+                        let pm = sum::mean(ranking_per_query(p, conv, &pk).unwrap_or_default()).unwrap_or(0.0);
+                        let rm = sum::mean(ranking_per_query(p, conv, &rk).unwrap_or_default()).unwrap_or(0.0);
+                        Some(if pm + rm > 0.0 { 2.0 * pm * rm / (pm + rm) } else { 0.0 })
+                    }
+                    _ => Some(sum::mean(col.iter().copied()).unwrap_or(0.0)),
+                };
+                out.metrics.insert(key.clone(), value);
+                out.per_unit.insert(key, col);
+            }
+        }
+    }
+    out
+}
+
+/// FCP (pooled over queries) or Spearman (mean over defined queries) of score vs grade.
+/// Per-query column: the query's own value, NaN where undefined.
+fn ranking_agreement(p: &PreparedRun, fcp: bool) -> (Option<f64>, Vec<f64>) {
+    let mut col = Vec::with_capacity(p.num_queries());
+    let (mut nc, mut nd) = (0u64, 0u64);
+    for i in 0..p.num_queries() {
+        let r = p.row_range(i);
+        let scores = &p.scores[r.clone()];
+        let grades: Vec<i32> = p.grades[r].iter().map(|&g| g.max(0)).collect();
+        if fcp {
+            let (c, d) = agreement::concordance(scores, &grades);
+            nc += c;
+            nd += d;
+            col.push(if c + d > 0 { c as f64 / (c + d) as f64 } else { f64::NAN });
+        } else {
+            let g: Vec<f64> = grades.iter().map(|&g| g as f64).collect();
+            col.push(agreement::spearman(scores, &g).unwrap_or(f64::NAN));
+        }
+    }
+    let value = if fcp { (nc + nd > 0).then(|| nc as f64 / (nc + nd) as f64) } else { sum::mean(col.iter().copied().filter(|v| !v.is_nan())) };
+    (value, col)
+}
+
+fn evaluate_binary(name: &str, labels: &[bool], scores: &[f64], conv: &Conventions, metrics: &[MetricId], warnings: &mut Vec<String>) -> ModelReport {
+    let probs: Vec<f64>;
+    let scores_for_prob: &[f64] = if conv.binary_scores_are_logits {
+        probs = scores.iter().map(|&z| binary::sigmoid(z)).collect();
+        &probs
+    } else {
+        scores
+    };
+    let curve = BinaryCurve::new(labels, scores);
+    let conf = curve.confusion_at(conv.threshold, conv.threshold_rule);
+    let mut out = ModelReport { name: name.to_string(), ..Default::default() };
+    if curve.positives == 0 || curve.negatives == 0 {
+        warnings.push(format!("{name}: only one class is present, so ROC AUC is undefined."));
+    }
+    for id in metrics {
+        let value = match id.base.as_str() {
+            "roc_auc" => curve.roc_auc(),
+            "average_precision" => curve.average_precision(),
+            "pr_auc_trapezoid" => curve.pr_auc_trapezoid(),
+            "pr_auc_interpolated" => curve.interpolated_average_precision(),
+            "log_loss" | "brier" => {
+                let r = if id.base == "log_loss" { binary::log_loss(labels, scores_for_prob) } else { binary::brier(labels, scores_for_prob) };
+                match r {
+                    Ok(v) => Some(v),
+                    Err(row) => {
+                        let msg = format!(
+                            "{name}: {} needs probabilities in [0, 1], but row {} has score {}; mark the scores as logits to apply the sigmoid.",
+                            id.base,
+                            row + 1,
+                            scores_for_prob[row]
+                        );
+                        if !warnings.contains(&msg) {
+                            warnings.push(msg);
+                        }
+                        None
+                    }
+                }
+            }
+            "accuracy" => Some(conf.accuracy()),
+            "precision" => Some(conf.precision()),
+            "recall" => Some(conf.recall()),
+            "f1" => Some(conf.f1()),
+            "mcc" => Some(conf.mcc()),
+            "f1_weighted" => Some(conf.f1_weighted()),
+            "f1_macro" => Some(conf.f1_macro()),
+            "tp" => Some(conf.tp as f64),
+            "fp" => Some(conf.fp as f64),
+            "tn" => Some(conf.tn as f64),
+            "fn" => Some(conf.fn_ as f64),
+            _ => continue,
+        };
+        out.metrics.insert(id.to_string(), value);
+    }
+    out
+}
+
+fn evaluate_multiclass(d: &MulticlassData, m: &MulticlassPredictions, conv: &Conventions, metrics: &[MetricId], warnings: &mut Vec<String>) -> ModelReport {
+    let ranks = m.ranks(conv.class_ties);
+    let predicted = m.predicted();
+    let mut out = ModelReport { name: m.name.clone(), ..Default::default() };
+    for id in metrics {
+        let k = id.k.map(|k| k as u32);
+        let value = match id.base.as_str() {
+            "acc" => {
+                let k = k.unwrap_or(1);
+                if m.is_list() && k as usize > m.list_len {
+                    warnings.push(format!("{}: acc@{k} needs a top-{k} list; the file has top-{} lists.", m.name, m.list_len));
+                    None
+                } else {
+                    Some(multiclass::accuracy_at(&ranks, k))
+                }
+            }
+            "mrr" => Some(multiclass::mrr(&ranks, k)),
+            "ndcg" => Some(multiclass::ndcg_at(&ranks, k.unwrap_or(u32::MAX))),
+            "f1_weighted" => Some(multiclass::f1_average(&d.targets, &predicted, true)),
+            "f1_macro" => Some(multiclass::f1_average(&d.targets, &predicted, false)),
+            "cross_entropy" | "perplexity" if m.is_list() => None,
+            "cross_entropy" => Some(multiclass::cross_entropy(&m.rows, conv.class_scale)),
+            "perplexity" => Some(multiclass::cross_entropy(&m.rows, conv.class_scale).exp()),
+            _ => continue,
+        };
+        out.metrics.insert(id.to_string(), value);
+    }
+    out
+}
+
+fn evaluate_ratings(d: &RatingsData, name: &str, p: &[f64], metrics: &[MetricId]) -> ModelReport {
+    let r = &d.rating;
+    let mut out = ModelReport { name: name.to_string(), ..Default::default() };
+    for id in metrics {
+        let value = match id.base.as_str() {
+            "mae" => Some(ratings::mae(r, p)),
+            "mse" => Some(ratings::mse(r, p)),
+            "rmse" => Some(ratings::rmse(r, p)),
+            "rmse_per_user" => {
+                let per = ratings::rmse_per_group(&d.user, r, p);
+                out.unit_ids = per.iter().map(|&(u, _)| d.users.name(u).to_string()).collect();
+                let col: Vec<f64> = per.iter().map(|x| x.1).collect();
+                let v = sum::mean(col.iter().copied());
+                out.per_unit.insert("rmse_per_user".into(), col);
+                v
+            }
+            "rmse_per_item" => sum::mean(ratings::rmse_per_group(&d.item, r, p).into_iter().map(|x| x.1)),
+            "spearman" => agreement::spearman(r, p),
+            "spearman_per_user" => sum::mean(ratings::spearman_per_group(&d.user, r, p).into_iter().map(|x| x.1)),
+            "fcp" => ratings::fcp(&d.user, r, p).0,
+            _ => continue,
+        };
+        out.metrics.insert(id.to_string(), value);
+    }
+    out
+}

@@ -1,0 +1,650 @@
+//! Ranking metric kernels over one prepared query ([`QueryView`]).
+//!
+//! Every kernel documents its formula and conventions; `k = None` means no cutoff.
+//! Positions are 1-based in formulas (rank i), 0-based in code.
+//!
+//! Ties: under [`TieRule::Average`](super::ranking::TieRule) each kernel returns
+//! the exact expected value over uniformly random orderings inside every group of
+//! equal scores. Metrics linear in per-position terms (DCG, P, R, F1, ARHR,
+//! R-precision) replace each term by its group mean; AP, RR and Hit use closed
+//! forms given beside them. With no ties (or another tie rule) every group has
+//! one member and the formulas reduce to the usual ones.
+
+use super::ranking::{QueryView, NOT_JUDGED};
+
+/// nDCG gain function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gain {
+    /// gain = rel (Järvelin & Kekäläinen; trec_eval, ranx `ndcg`, sklearn).
+    Linear,
+    /// gain = 2^rel - 1 (Burges et al. 2005; ranx `ndcg_burges`).
+    Exponential,
+}
+
+/// nDCG position discount.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Discount {
+    /// 1 / log2(i + 1) (trec_eval, ranx, sklearn).
+    Log2,
+    /// The original Järvelin-Kekäläinen discount with b = 2: 1 / max(1, log2 i).
+    JarvelinB2,
+}
+
+/// AP@k denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApDenominator {
+    /// |R|, all relevant documents of the query (trec_eval `map_cut`, ranx).
+    Relevant,
+    /// min(|R|, k) (Kaggle `apk`, seeds 002 and 004).
+    MinRelevantK,
+}
+
+/// P@k denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrecisionDenominator {
+    /// k, even when fewer than k documents were retrieved (trec_eval, ranx).
+    K,
+    /// min(k, list length).
+    MinKLength,
+}
+
+/// How F1@k is aggregated over queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum F1Aggregation {
+    /// Mean of per-query 2PR/(P+R) (ranx).
+    PerQuery,
+    /// 2PR/(P+R) of the mean P@k and mean R@k (LibCity, seed 003).
+    FromMeans,
+}
+
+/// Per-query context every kernel needs.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    pub relevance_level: i32,
+    pub gain: Gain,
+    pub discount: Discount,
+    pub ap_denominator: ApDenominator,
+    pub precision_denominator: PrecisionDenominator,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx {
+            relevance_level: 1,
+            gain: Gain::Linear,
+            discount: Discount::Log2,
+            ap_denominator: ApDenominator::Relevant,
+            precision_denominator: PrecisionDenominator::K,
+        }
+    }
+}
+
+#[inline]
+fn cut(k: Option<usize>, len: usize) -> usize {
+    k.map_or(len, |k| k.min(len))
+}
+
+/// Gain of a grade: 0 for non-positive and unjudged grades.
+#[inline]
+pub fn gain_of(grade: i32, gain: Gain) -> f64 {
+    if grade <= 0 {
+        0.0
+    } else {
+        match gain {
+            Gain::Linear => grade as f64,
+            Gain::Exponential => (grade as f64).exp2() - 1.0,
+        }
+    }
+}
+
+/// Discount of the 0-based position `i`.
+#[inline]
+pub fn discount_at(i: usize, discount: Discount) -> f64 {
+    let rank = (i + 1) as f64;
+    match discount {
+        Discount::Log2 => 1.0 / (rank + 1.0).log2(),
+        Discount::JarvelinB2 => 1.0 / rank.log2().max(1.0),
+    }
+}
+
+#[inline]
+fn is_rel(grade: i32, level: i32) -> bool {
+    grade != NOT_JUDGED && grade >= level
+}
+
+impl<'a> QueryView<'a> {
+    /// Number of relevant documents of the query: judged with grade >= level.
+    pub fn num_relevant(&self, level: i32) -> usize {
+        // judged_desc is descending: count the prefix >= level
+        self.judged_desc.partition_point(|&g| g >= level)
+    }
+
+    /// Judged non-relevant documents (0 <= grade < level), for bpref.
+    pub fn num_judged_nonrelevant(&self, level: i32) -> usize {
+        self.judged_desc.len() - self.num_relevant(level)
+    }
+
+    pub fn len(&self) -> usize {
+        self.grades.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.grades.is_empty()
+    }
+
+    /// Calls `f(start, end)` for every tie group (one per position unless ties are averaged).
+    #[inline]
+    fn for_each_group(&self, mut f: impl FnMut(usize, usize) -> bool) {
+        let n = self.grades.len();
+        if !self.average_ties {
+            for i in 0..n {
+                if !f(i, i + 1) {
+                    return;
+                }
+            }
+            return;
+        }
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && self.tied_with_prev[e] {
+                e += 1;
+            }
+            if !f(s, e) {
+                return;
+            }
+            s = e;
+        }
+    }
+
+    /// Σ_{i < k} w(i) · E[v(grade_i)]: the expectation of any metric linear in
+    /// per-position values, under the tie rule.
+    #[inline]
+    fn linear_sum(&self, k: usize, v: impl Fn(i32) -> f64, w: impl Fn(usize) -> f64) -> f64 {
+        let mut total = 0.0;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            if e - s == 1 {
+                total += w(s) * v(self.grades[s]);
+            } else {
+                let mean = self.grades[s..e].iter().map(|&g| v(g)).sum::<f64>() / (e - s) as f64;
+                let weights: f64 = (s..e.min(k)).map(&w).sum();
+                total += mean * weights;
+            }
+            true
+        });
+        total
+    }
+
+    /// Expected number of relevant documents in the top k.
+    pub fn hits(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |_| 1.0)
+    }
+
+    /// DCG@k = Σ_{i=1}^{min(k,n)} gain(rel_i) · discount(i).
+    pub fn dcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
+        let k = cut(k, self.len());
+        self.linear_sum(k, |g| gain_of(g, gain), |i| discount_at(i, discount))
+    }
+
+    /// IDCG@k: DCG@k of the ideal ranking of every judged document of the query.
+    pub fn idcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
+        let k = cut(k, self.judged_desc.len());
+        self.judged_desc[..k]
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| gain_of(g, gain) * discount_at(i, discount))
+            .sum()
+    }
+
+    /// nDCG@k = DCG@k / IDCG@k; 0 when the query has no positive grade.
+    pub fn ndcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
+        let ideal = self.idcg(k, gain, discount);
+        if ideal > 0.0 {
+            self.dcg(k, gain, discount) / ideal
+        } else {
+            0.0
+        }
+    }
+
+    /// P@k = hits@k / k (or / min(k, n)); P without cutoff = hits / n.
+    pub fn precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let denom = match (k, ctx.precision_denominator) {
+            (Some(k), PrecisionDenominator::K) => k,
+            (Some(k), PrecisionDenominator::MinKLength) => k.min(self.len()),
+            (None, _) => self.len(),
+        };
+        if denom == 0 {
+            return 0.0;
+        }
+        self.hits(k, ctx.relevance_level) / denom as f64
+    }
+
+    /// R@k = hits@k / |R|; 0 when |R| = 0.
+    pub fn recall(&self, k: Option<usize>, level: i32) -> f64 {
+        let r = self.num_relevant(level);
+        if r == 0 {
+            0.0
+        } else {
+            self.hits(k, level) / r as f64
+        }
+    }
+
+    /// F1@k = 2·P@k·R@k / (P@k + R@k), 0 when both are 0. With the default P
+    /// denominator this equals 2·hits / (k + |R|), linear in hits, so its tie
+    /// average is exact.
+    pub fn f1(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let p = self.precision(k, ctx);
+        let r = self.recall(k, ctx.relevance_level);
+        if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        }
+    }
+
+    /// Hit@k (trec_eval `success`): 1 if a relevant document is in the top k.
+    /// Tie average: a group straddling the cutoff with t of its n slots inside
+    /// and r relevant members contributes P(hit) = 1 - C(n-r, t) / C(n, t).
+    pub fn hit(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        let mut value = 0.0;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            let n = e - s;
+            let r = self.grades[s..e].iter().filter(|&&g| is_rel(g, level)).count();
+            if r == 0 {
+                return true;
+            }
+            let t = e.min(k) - s;
+            let mut miss = 1.0;
+            for j in 0..t {
+                miss *= (n - r).saturating_sub(j) as f64 / (n - j) as f64;
+            }
+            value = 1.0 - miss;
+            false
+        });
+        value
+    }
+
+    /// RR@k = 1 / rank of the first relevant document if it is within k, else 0
+    /// (trec_eval `recip_rank` has no cutoff). Tie average: the first relevant
+    /// member of a group of n with r relevant sits at offset j with probability
+    /// C(n-1-j, r-1) / C(n, r).
+    pub fn reciprocal_rank(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        let mut value = 0.0;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            let n = e - s;
+            let r = self.grades[s..e].iter().filter(|&&g| is_rel(g, level)).count();
+            if r == 0 {
+                return true;
+            }
+            let mut p = r as f64 / n as f64; // P(first relevant at offset 0)
+            for j in 0..=(n - r) {
+                if s + j >= k {
+                    break;
+                }
+                value += p / (s + j + 1) as f64;
+                // P(j+1) = P(j) · (n-j-r) / (n-j-1)
+                if n - j > 1 {
+                    p *= (n - j - r) as f64 / (n - j - 1) as f64;
+                }
+            }
+            false
+        });
+        value
+    }
+
+    /// First relevant rank (1-based), `None` when nothing relevant was retrieved.
+    /// Under the tie average this is the trec-order rank.
+    pub fn first_relevant_rank(&self, level: i32) -> Option<usize> {
+        self.grades.iter().position(|&g| is_rel(g, level)).map(|i| i + 1)
+    }
+
+    /// AP@k = Σ_{i ≤ k, rel_i} P@i / D, with D = |R| (trec_eval) or min(|R|, k).
+    /// Tie average: for the member at offset m of a group of n with r relevant
+    /// and B relevant above the group, E[rel_i · hits@i] = (r/n)(B + 1 + m(r-1)/(n-1)).
+    pub fn average_precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let level = ctx.relevance_level;
+        let num_rel = self.num_relevant(level);
+        let denom = match (k, ctx.ap_denominator) {
+            (Some(k), ApDenominator::MinRelevantK) => num_rel.min(k),
+            _ => num_rel,
+        };
+        if denom == 0 {
+            return 0.0;
+        }
+        let k = cut(k, self.len());
+        let mut total = 0.0;
+        let mut above = 0usize;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            let n = e - s;
+            let r = self.grades[s..e].iter().filter(|&&g| is_rel(g, level)).count();
+            if r > 0 {
+                let pr = r as f64 / n as f64;
+                for i in s..e.min(k) {
+                    let m = (i - s) as f64;
+                    let within = if n > 1 { m * (r - 1) as f64 / (n - 1) as f64 } else { 0.0 };
+                    total += pr * (above as f64 + 1.0 + within) / (i + 1) as f64;
+                }
+            }
+            above += r;
+            true
+        });
+        total / denom as f64
+    }
+
+    /// ARHR@k (Deshpande & Karypis; seed 004) = Σ_{i ≤ k, rel_i} 1/i.
+    pub fn arhr(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |i| 1.0 / (i + 1) as f64)
+    }
+
+    /// R-precision = hits in the top |R| / |R|; 0 when |R| = 0.
+    pub fn r_precision(&self, level: i32) -> f64 {
+        let r = self.num_relevant(level);
+        if r == 0 {
+            return 0.0;
+        }
+        self.hits(Some(r), level) / r as f64
+    }
+
+    /// bpref (Buckley & Voorhees 2004, as trec_eval computes it):
+    /// (1/|R|) Σ_{retrieved relevant r} (1 - min(N_above(r), |R|) / min(|N|, |R|)),
+    /// N_above = judged non-relevant ranked above r, N = all judged non-relevant.
+    /// Documents absent from the qrels are skipped. Always in the trec order.
+    pub fn bpref(&self, level: i32) -> f64 {
+        let num_rel = self.num_relevant(level);
+        if num_rel == 0 {
+            return 0.0;
+        }
+        let num_nonrel = self.num_judged_nonrelevant(level);
+        let mut nonrel_so_far = 0usize;
+        let mut total = 0.0;
+        for &g in self.grades {
+            if g == NOT_JUDGED || g < 0 {
+                continue;
+            }
+            if g < level {
+                nonrel_so_far += 1;
+            } else if nonrel_so_far > 0 {
+                total += 1.0 - nonrel_so_far.min(num_rel) as f64 / num_nonrel.min(num_rel) as f64;
+            } else {
+                total += 1.0;
+            }
+        }
+        total / num_rel as f64
+    }
+
+    /// Interpolated precision at the 11 recall levels 0.0, 0.1, ..., 1.0
+    /// (trec_eval `iprec_at_recall`): max precision at any rank whose recall is
+    /// at least the level; recall cutoffs are `round(level · |R|)` relevant docs.
+    pub fn interpolated_precision(&self, level: i32) -> [f64; 11] {
+        let mut out = [0.0; 11];
+        let num_rel = self.num_relevant(level);
+        let num_ret = self.len();
+        let num_rel_ret = self.grades.iter().filter(|&&g| is_rel(g, level)).count();
+        if num_ret == 0 {
+            return out;
+        }
+        let cutoffs: Vec<usize> = (0..11).map(|i| (i as f64 / 10.0 * num_rel as f64).round() as usize).collect();
+        let mut current: isize = 10;
+        while current >= 0 && cutoffs[current as usize] > num_rel_ret {
+            current -= 1;
+        }
+        let mut int_precis = num_rel_ret as f64 / num_ret as f64;
+        let mut rel_so_far = num_rel_ret;
+        let mut i = num_ret;
+        while i > 0 && rel_so_far > 0 {
+            let precis = rel_so_far as f64 / i as f64;
+            if int_precis < precis {
+                int_precis = precis;
+            }
+            if is_rel(self.grades[i - 1], level) {
+                while current >= 0 && rel_so_far == cutoffs[current as usize] {
+                    out[current as usize] = int_precis;
+                    current -= 1;
+                }
+                rel_so_far -= 1;
+            }
+            i -= 1;
+        }
+        while current >= 0 {
+            out[current as usize] = int_precis;
+            current -= 1;
+        }
+        out
+    }
+
+    /// Relevant documents retrieved anywhere in the list.
+    pub fn num_relevant_retrieved(&self, level: i32) -> usize {
+        self.grades.iter().filter(|&&g| is_rel(g, level)).count()
+    }
+}
+
+/// Graded-relevance agreement of one ranked list (seed 004's FCP, seed 001's
+/// Spearman), computed over the retrieved documents with unjudged = grade 0.
+pub mod agreement {
+    /// Concordant and discordant pairs between score order and grade order
+    /// (Koren's FCP terms): a pair tied in score or in grade counts as neither.
+    /// O(n log n) via a Fenwick tree over the query's distinct grades.
+    pub fn concordance(scores: &[f64], grades: &[i32]) -> (u64, u64) {
+        let n = scores.len();
+        if n < 2 {
+            return (0, 0);
+        }
+        let mut distinct: Vec<i32> = grades.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let index = |g: i32| distinct.binary_search(&g).unwrap_or(0);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        let mut tree = vec![0u64; distinct.len() + 1];
+        let add = |tree: &mut Vec<u64>, mut i: usize| {
+            i += 1;
+            while i < tree.len() {
+                tree[i] += 1;
+                i += i & i.wrapping_neg();
+            }
+        };
+        let prefix = |tree: &Vec<u64>, mut i: usize| {
+            // count of inserted grades with index < i
+            let mut s = 0;
+            while i > 0 {
+                s += tree[i];
+                i -= i & i.wrapping_neg();
+            }
+            s
+        };
+        let (mut concordant, mut discordant) = (0u64, 0u64);
+        let mut seen = 0u64;
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && scores[order[e]] == scores[order[s]] {
+                e += 1;
+            }
+            for &row in &order[s..e] {
+                let gi = index(grades[row]);
+                let lower = prefix(&tree, gi);
+                let lower_or_equal = prefix(&tree, gi + 1);
+                // seen docs scored higher: concordant if their grade is higher
+                concordant += seen - lower_or_equal;
+                discordant += lower;
+            }
+            for &row in &order[s..e] {
+                add(&mut tree, index(grades[row]));
+                seen += 1;
+            }
+            s = e;
+        }
+        (concordant, discordant)
+    }
+
+    /// Average (fractional) ranks, 1-based, as scipy `rankdata(method='average')`.
+    pub fn average_ranks(values: &[f64]) -> Vec<f64> {
+        let n = values.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+        let mut ranks = vec![0.0; n];
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && values[order[e]] == values[order[s]] {
+                e += 1;
+            }
+            let avg = (s + e + 1) as f64 / 2.0; // mean of ranks s+1..=e
+            for &i in &order[s..e] {
+                ranks[i] = avg;
+            }
+            s = e;
+        }
+        ranks
+    }
+
+    /// Pearson correlation in f64 with compensated sums; `None` if either side is constant.
+    pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
+        let n = x.len();
+        if n < 2 || n != y.len() {
+            return None;
+        }
+        let mx = crate::core::sum::sum(x.iter().copied()) / n as f64;
+        let my = crate::core::sum::sum(y.iter().copied()) / n as f64;
+        let (mut sxy, mut sxx, mut syy) = (crate::core::sum::Sum::new(), crate::core::sum::Sum::new(), crate::core::sum::Sum::new());
+        for (&a, &b) in x.iter().zip(y) {
+            let (dx, dy) = (a - mx, b - my);
+            sxy.add(dx * dy);
+            sxx.add(dx * dx);
+            syy.add(dy * dy);
+        }
+        let denom = (sxx.value() * syy.value()).sqrt();
+        if denom == 0.0 || !denom.is_finite() {
+            None
+        } else {
+            Some((sxy.value() / denom).clamp(-1.0, 1.0))
+        }
+    }
+
+    /// Spearman's rho: Pearson correlation of average ranks (scipy `spearmanr`).
+    pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
+        pearson(&average_ranks(x), &average_ranks(y))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view<'a>(grades: &'a [i32], ties: &'a [bool], judged: &'a [i32], avg: bool) -> QueryView<'a> {
+        QueryView { grades, tied_with_prev: ties, judged_desc: judged, average_ties: avg }
+    }
+
+    #[test]
+    fn seed_004_worked_example() {
+        let g = [0, 5, 1, 4, 2];
+        let judged = [5, 4, 2, 1, 0];
+        let q = view(&g, &[false; 5], &judged, false);
+        assert!((q.dcg(Some(5), Gain::Linear, Discount::Log2) - 6.151060614619943).abs() < 1e-12);
+        assert!((q.idcg(Some(5), Gain::Linear, Discount::Log2) - 8.954395572359225).abs() < 1e-12);
+        assert!((q.ndcg(Some(5), Gain::Linear, Discount::Log2) - 0.6869319726735409).abs() < 1e-12);
+        assert!((q.dcg(Some(5), Gain::Exponential, Discount::Log2) - 27.679529153519702).abs() < 1e-9);
+        assert!((q.ndcg(Some(5), Gain::Exponential, Discount::Log2) - 0.6529018843699065).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tie_average_matches_brute_force_over_permutations() {
+        // group of 4 tied docs with 2 relevant after one relevant doc
+        let grades = [1, 0, 1, 2, 0, 0];
+        let ties = [false, false, true, true, true, false];
+        let judged = [2, 1, 1, 0, 0, 0];
+        let q = view(&grades, &ties, &judged, true);
+        let ctx = Ctx::default();
+        // enumerate the 4! orderings of positions 1..5
+        let mut perms = vec![];
+        permute(&mut vec![0, 1, 2, 3], 0, &mut perms);
+        let mut sums = [0.0f64; 6];
+        for p in &perms {
+            let mut g = grades;
+            for (slot, &src) in p.iter().enumerate() {
+                g[1 + slot] = grades[1 + src];
+            }
+            let e = view(&g, &[false; 6], &judged, false);
+            sums[0] += e.average_precision(Some(4), &ctx);
+            sums[1] += e.reciprocal_rank(None, 1);
+            sums[2] += e.hit(Some(2), 2);
+            sums[3] += e.ndcg(Some(3), Gain::Linear, Discount::Log2);
+            sums[4] += e.precision(Some(3), &ctx);
+            sums[5] += e.reciprocal_rank(Some(2), 2);
+        }
+        let n = perms.len() as f64;
+        assert!((q.average_precision(Some(4), &ctx) - sums[0] / n).abs() < 1e-12);
+        assert!((q.reciprocal_rank(None, 1) - sums[1] / n).abs() < 1e-12);
+        assert!((q.hit(Some(2), 2) - sums[2] / n).abs() < 1e-12);
+        assert!((q.ndcg(Some(3), Gain::Linear, Discount::Log2) - sums[3] / n).abs() < 1e-12);
+        assert!((q.precision(Some(3), &ctx) - sums[4] / n).abs() < 1e-12);
+        assert!((q.reciprocal_rank(Some(2), 2) - sums[5] / n).abs() < 1e-12);
+    }
+
+    fn permute(v: &mut Vec<usize>, i: usize, out: &mut Vec<Vec<usize>>) {
+        if i == v.len() {
+            out.push(v.clone());
+            return;
+        }
+        for j in i..v.len() {
+            v.swap(i, j);
+            permute(v, i + 1, out);
+            v.swap(i, j);
+        }
+    }
+
+    #[test]
+    fn concordance_counts_ties_as_neither() {
+        // user0 of the FCP probe: r=[1,2,3] p=[1,1,2]
+        let (c, d) = agreement::concordance(&[1.0, 1.0, 2.0], &[1, 2, 3]);
+        assert_eq!((c, d), (2, 0));
+        let (c, d) = agreement::concordance(&[3.0, 2.0, 1.0], &[1, 2, 3]);
+        assert_eq!((c, d), (0, 3));
+    }
+
+    #[test]
+    fn spearman_uses_average_ranks() {
+        let x = [1.0, 2.0, 2.0, 3.0, 3.0, 3.0];
+        let y = [1.0, 3.0, 2.0, 2.0, 3.0, 3.0];
+        assert!((agreement::spearman(&x, &y).unwrap() - 0.5833333333333334).abs() < 1e-12);
+        assert_eq!(agreement::spearman(&[1.0, 1.0], &[1.0, 2.0]), None);
+    }
+
+    #[test]
+    fn k_beyond_the_list_and_empty_relevant_sets() {
+        let g = [1, NOT_JUDGED, 0];
+        let judged = [1, 0];
+        let q = view(&g, &[false; 3], &judged, false);
+        let ctx = Ctx::default();
+        assert_eq!(q.precision(Some(10), &ctx), 0.1);
+        let min_ctx = Ctx { precision_denominator: PrecisionDenominator::MinKLength, ..ctx };
+        assert!((q.precision(Some(10), &min_ctx) - 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!(q.ndcg(Some(10), Gain::Linear, Discount::Log2), 1.0);
+        let none = view(&[0, 0], &[false; 2], &[0, 0], false);
+        assert_eq!(none.average_precision(None, &ctx), 0.0);
+        assert_eq!(none.ndcg(None, Gain::Linear, Discount::Log2), 0.0);
+        assert_eq!(none.recall(Some(5), 1), 0.0);
+        assert_eq!(none.bpref(1), 0.0);
+    }
+}

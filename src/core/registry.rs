@@ -1,0 +1,233 @@
+//! The metric catalogue: one row per metric, iterated by the CLI, the tables,
+//! the explanations and the tests, so a metric is never listed by hand twice.
+
+/// The four kinds of data Rankscope evaluates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Ranking,
+    Binary,
+    Multiclass,
+    Ratings,
+}
+
+impl Kind {
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Ranking => "ranking",
+            Kind::Binary => "binary classification",
+            Kind::Multiclass => "multi-class next-item",
+            Kind::Ratings => "rating prediction",
+        }
+    }
+
+    /// What one evaluation unit is called.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Kind::Ranking => "query",
+            Kind::Binary | Kind::Multiclass => "row",
+            Kind::Ratings => "user",
+        }
+    }
+}
+
+/// One catalogue row.
+#[derive(Clone, Copy, Debug)]
+pub struct MetricInfo {
+    /// Canonical id without the cutoff (`ndcg`, `map`, `roc_auc`).
+    pub base: &'static str,
+    pub kind: Kind,
+    /// Whether the id takes `@k`; `Optional` ids exist with and without.
+    pub cutoff: Cutoff,
+    pub title: &'static str,
+    pub formula: &'static str,
+    /// The conventions the value depends on, in plain words.
+    pub conventions: &'static str,
+    pub reference: &'static str,
+    pub higher_is_better: bool,
+    /// Values lie in [0, 1].
+    pub unit_interval: bool,
+    /// Averaged over queries / rows (false: a count, or a pooled ratio).
+    pub is_mean: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cutoff {
+    None,
+    Required,
+    Optional,
+}
+
+const fn m(
+    base: &'static str,
+    kind: Kind,
+    cutoff: Cutoff,
+    title: &'static str,
+    formula: &'static str,
+    conventions: &'static str,
+    reference: &'static str,
+    higher_is_better: bool,
+    unit_interval: bool,
+    is_mean: bool,
+) -> MetricInfo {
+    MetricInfo { base, kind, cutoff, title, formula, conventions, reference, higher_is_better, unit_interval, is_mean }
+}
+
+use Cutoff::{None as NoK, Optional as OptK, Required as K};
+use Kind::*;
+
+pub const METRICS: &[MetricInfo] = &[
+    // ranking
+    m("ndcg", Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut; seeds 000, 004", true, true, true),
+    m("ndcg_burges", Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true),
+    m("dcg", Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002; seed 004", true, false, true),
+    m("idcg", Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true),
+    m("map", Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut; seeds 002, 004", true, true, true),
+    m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false),
+    m("precision", Ranking, K, "P@k", "P@k = |relevant in top k| / k", "denominator k (trec_eval) or min(k, list length); relevance level", "trec_eval P; seeds 002, 003", true, true, true),
+    m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall; seeds 002, 003", true, true, true),
+    m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "seed 003", true, true, true),
+    m("hit_rate", Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success; seed 004", true, true, true),
+    m("mrr", Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999; seeds 000, 003, 004", true, true, true),
+    m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004; seed 004", true, false, true),
+    m("r_precision", Ranking, NoK, "R-precision", "|relevant in top |R|| / |R|", "relevance level", "trec_eval Rprec", true, true, true),
+    m("bpref", Ranking, NoK, "bpref", "(1/|R|) Σ_{retrieved relevant r} (1 − min(N_above(r), |R|) / min(|N|, |R|))", "unjudged documents are skipped; trec order", "Buckley & Voorhees 2004; trec_eval bpref", true, true, true),
+    m("iprec_at_recall", Ranking, NoK, "Interpolated precision", "iprec(r) = max{P@i : recall@i ≥ r}, r = 0.0, 0.1, …, 1.0", "trec_eval's rounding of recall cutoffs", "trec_eval iprec_at_recall", true, true, true),
+    m("num_q", Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false),
+    m("num_ret", Ranking, NoK, "Retrieved", "Σ retrieved documents", "", "trec_eval num_ret", true, false, false),
+    m("num_rel", Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false),
+    m("num_rel_ret", Ranking, NoK, "Relevant retrieved", "Σ relevant documents retrieved", "relevance level", "trec_eval num_rel_ret", true, false, false),
+    m("fcp", Ranking, NoK, "FCP", "Σ concordant / Σ (concordant + discordant) pairs of retrieved documents (score vs grade)", "a tie in score or grade counts as neither; unjudged = grade 0", "Koren 2008; seed 004", true, true, false),
+    m("spearman", Ranking, NoK, "Spearman ρ", "Pearson correlation of the average ranks of score and grade, per query, averaged", "queries with a constant side are skipped", "seed 001; scipy spearmanr", true, false, true),
+    // binary
+    m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score; seed 002", true, true, false),
+    m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score; seed 002 (PR-AUC)", true, true, false),
+    m("pr_auc_trapezoid", Binary, NoK, "PR-AUC (trapezoid)", "∫ precision d(recall), trapezoid rule", "linear interpolation of precision is optimistic", "sklearn auc(recall, precision)", true, true, false),
+    m("pr_auc_interpolated", Binary, NoK, "PR-AUC (interpolated)", "Σ_n (R_n − R_{n−1}) max_{m: R_m ≥ R_n} P_m", "precision envelope (VOC style)", "Everingham et al. 2010", true, true, false),
+    m("log_loss", Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss; seed 002", false, false, true),
+    m("brier", Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true),
+    m("accuracy", Binary, NoK, "Accuracy", "(TP + TN) / N", "threshold and rule (≥ or >)", "seed 002", true, true, false),
+    m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "0 with no predicted positive", "seed 002", true, true, false),
+    m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold", "seed 002", true, true, false),
+    m("f1", Binary, NoK, "F1", "2·P·R / (P + R)", "threshold", "seed 002", true, true, false),
+    m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975; seed 002", true, false, false),
+    m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold", "sklearn average='weighted'", true, true, false),
+    m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over both classes", "threshold", "sklearn average='macro'", true, true, false),
+    m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false),
+    m("fp", Binary, NoK, "FP", "negatives predicted positive", "threshold", "", false, false, false),
+    m("tn", Binary, NoK, "TN", "negatives predicted negative", "threshold", "", true, false, false),
+    m("fn", Binary, NoK, "FN", "positives predicted negative", "threshold", "", false, false, false),
+    // multi-class
+    m("acc", Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "seed 000", true, true, true),
+    m("mrr", Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "seeds 000, 003", true, true, true),
+    m("ndcg", Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "seeds 000, 003", true, true, true),
+    m("f1_weighted", Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "seed 000; sklearn average='weighted'", true, true, false),
+    m("f1_macro", Multiclass, NoK, "F1 (macro)", "mean F1 over classes of the argmax prediction", "", "sklearn average='macro'", true, true, false),
+    m("cross_entropy", Multiclass, NoK, "Cross-entropy", "−(1/N) Σ ln p(target)", "p clipped at ε; logits: log-softmax first; rows not renormalised", "seed 000", false, false, true),
+    m("perplexity", Multiclass, NoK, "Perplexity", "exp(cross-entropy)", "", "seed 000", false, false, false),
+    // ratings
+    m("mae", Ratings, NoK, "MAE", "Σ|P − R| / n", "", "seed 001", false, false, true),
+    m("mse", Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "seed 001", false, false, true),
+    m("rmse", Ratings, NoK, "RMSE", "√(Σ(P − R)² / n)", "", "seed 001", false, false, false),
+    m("rmse_per_user", Ratings, NoK, "RMSE per user", "mean over users of each user's RMSE", "", "seed 001", false, false, true),
+    m("rmse_per_item", Ratings, NoK, "RMSE per item", "mean over items of each item's RMSE", "", "seed 001", false, false, false),
+    m("spearman", Ratings, NoK, "Spearman ρ", "Pearson correlation of average ranks of R and P", "f64, never the Σd² shortcut", "seed 001; scipy spearmanr", true, false, false),
+    m("spearman_per_user", Ratings, NoK, "Spearman ρ per user", "mean over users with a defined ρ", "users with < 2 rows or a constant side are skipped", "seed 001", true, false, true),
+    m("fcp", Ratings, NoK, "FCP", "Σ_u n_c(u) / Σ_u (n_c(u) + n_d(u))", "Koren: a tie in rating or prediction counts as neither", "Koren 2008; seed 001", true, true, false),
+];
+
+/// A metric id with its cutoff, e.g. `ndcg@10`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MetricId {
+    pub base: String,
+    pub k: Option<usize>,
+}
+
+impl MetricId {
+    pub fn new(base: &str, k: Option<usize>) -> Self {
+        MetricId { base: base.to_string(), k }
+    }
+
+    /// Parses `base` or `base@k` and checks it against the catalogue for `kind`.
+    pub fn parse(text: &str, kind: Kind) -> Result<MetricId, String> {
+        let text = text.trim();
+        let (base, k) = match text.split_once('@') {
+            Some((b, k)) => {
+                let k: usize = k.parse().map_err(|_| format!("metric '{text}': the cutoff after '@' must be a positive whole number"))?;
+                if k == 0 {
+                    return Err(format!("metric '{text}': the cutoff must be at least 1"));
+                }
+                (b, Some(k))
+            }
+            None => (text, None),
+        };
+        let info = info(base, kind).ok_or_else(|| {
+            let known: Vec<&str> = METRICS.iter().filter(|m| m.kind == kind).map(|m| m.base).collect();
+            format!("unknown {} metric '{base}'; known: {}", kind.label(), known.join(", "))
+        })?;
+        match (info.cutoff, k) {
+            (Cutoff::Required, None) => Err(format!("metric '{base}' needs a cutoff, e.g. {base}@10")),
+            (Cutoff::None, Some(_)) => Err(format!("metric '{base}' takes no cutoff")),
+            _ => Ok(MetricId { base: base.to_string(), k }),
+        }
+    }
+}
+
+impl std::fmt::Display for MetricId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.k {
+            Some(k) => write!(f, "{}@{}", self.base, k),
+            None => f.write_str(&self.base),
+        }
+    }
+}
+
+/// The catalogue row of `base` for `kind`.
+pub fn info(base: &str, kind: Kind) -> Option<&'static MetricInfo> {
+    METRICS.iter().find(|m| m.base == base && m.kind == kind)
+}
+
+pub const DEFAULT_CUTOFFS: &[usize] = &[1, 3, 5, 10, 20, 100, 1000];
+
+/// The full default metric list of a kind at the given cutoffs.
+pub fn default_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
+    let mut out = Vec::new();
+    for info in METRICS.iter().filter(|m| m.kind == kind) {
+        match info.cutoff {
+            Cutoff::None => out.push(MetricId::new(info.base, None)),
+            Cutoff::Optional => {
+                out.push(MetricId::new(info.base, None));
+                out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
+            }
+            Cutoff::Required => out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k)))),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_parse_and_print() {
+        let id = MetricId::parse("ndcg@10", Kind::Ranking).unwrap();
+        assert_eq!(id.to_string(), "ndcg@10");
+        assert!(MetricId::parse("precision", Kind::Ranking).unwrap_err().contains("needs a cutoff"));
+        assert!(MetricId::parse("bpref@5", Kind::Ranking).unwrap_err().contains("no cutoff"));
+        assert!(MetricId::parse("ndcg@x", Kind::Ranking).is_err());
+        assert!(MetricId::parse("nope", Kind::Binary).unwrap_err().contains("roc_auc"));
+        assert_eq!(MetricId::parse("acc@5", Kind::Multiclass).unwrap().k, Some(5));
+    }
+
+    #[test]
+    fn every_kind_has_a_default_list() {
+        for kind in [Kind::Ranking, Kind::Binary, Kind::Multiclass, Kind::Ratings] {
+            let list = default_metrics(kind, &[1, 10]);
+            assert!(!list.is_empty());
+            for id in list {
+                assert_eq!(MetricId::parse(&id.to_string(), kind).unwrap(), id);
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! Rankscope: evaluation of ranking, recommendation and classification models.
+//!
+//! Data flows one way: file -> [`parse`] -> [`core`] -> view ([`plot`], the
+//! CLI in `src/bin`, and the wasm app in [`app`]).
+
+pub mod core;
+pub mod example;
+pub mod parse;
+pub mod plot;
+pub mod report;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;

@@ -1,0 +1,154 @@
+//! Parsers that turn files into the core's types.
+//!
+//! A [`Parser`] is fed a file in chunks of any size ([`Parser::feed`]) and keeps
+//! only compact columns (interned ids, numbers), never the text. The format is
+//! detected from the first content line (or forced). [`Workspace::add`] merges
+//! a finished file into the loaded data sets, or leaves them untouched when the
+//! file has problems.
+
+pub mod error;
+pub mod fields;
+pub mod lines;
+mod table;
+mod workspace;
+
+pub use error::{LoadError, Problem};
+pub use table::Format;
+pub use workspace::{LoadSummary, Workspace};
+
+use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
+use crate::core::ids::Interner;
+use fields::Delimiter;
+use lines::LineSplitter;
+use std::borrow::Cow;
+
+/// What the user can force about a file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoadOptions {
+    pub format: Option<Format>,
+    /// Binary labels: the value that counts as positive (default 1/true/yes/pos).
+    pub positive_label: Option<String>,
+}
+
+/// A file parsed into columns with its own interners, ready to merge.
+#[derive(Clone, Debug)]
+pub enum Parsed {
+    Run { name: String, tag: String, queries: Interner, docs: Interner, q: Vec<u32>, d: Vec<u32>, score: Vec<f64> },
+    Qrels { queries: Interner, docs: Interner, q: Vec<u32>, d: Vec<u32>, grade: Vec<i32> },
+    /// Long CSV: judgments and one run per score column (`None`: not retrieved).
+    RankingTable { queries: Interner, docs: Interner, q: Vec<u32>, d: Vec<u32>, grade: Vec<Option<i32>>, models: Vec<(String, Vec<Option<f64>>)> },
+    Binary(BinaryData),
+    Multiclass(MulticlassData),
+    Ratings(RatingsData),
+}
+
+/// Incremental parser of one file.
+pub struct Parser {
+    file: String,
+    options: LoadOptions,
+    splitter: LineSplitter,
+    state: table::State,
+    errors: LoadError,
+    bytes: u64,
+    rows: u64,
+}
+
+impl Parser {
+    pub fn new(file: &str, options: LoadOptions) -> Parser {
+        Parser {
+            file: file.to_string(),
+            options,
+            splitter: LineSplitter::new(false),
+            state: table::State::Start,
+            errors: LoadError::new(file),
+            bytes: 0,
+            rows: 0,
+        }
+    }
+
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn rows_parsed(&self) -> u64 {
+        self.rows
+    }
+
+    pub fn problems_so_far(&self) -> u64 {
+        self.errors.count()
+    }
+
+    /// Feeds the next chunk of the file.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        self.bytes += chunk.len() as u64;
+        let mut splitter = std::mem::take(&mut self.splitter);
+        splitter.feed(chunk, &mut |n, line| self.line(n, line));
+        self.splitter = splitter;
+    }
+
+    /// Ends the file: the parsed columns, or every problem found.
+    pub fn finish(mut self) -> Result<Parsed, LoadError> {
+        let mut splitter = std::mem::take(&mut self.splitter);
+        splitter.finish(&mut |n, line| self.line(n, line));
+        let last_line = splitter.line_no();
+        let name = self.file.clone();
+        let state = std::mem::replace(&mut self.state, table::State::Start);
+        let result = state.finish(&name, &self.options, last_line, &mut self.errors);
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
+        result.ok_or_else(|| {
+            LoadError::single(&name, 0, 0, "rows of data", "an empty file (or only comments and blank lines)", Some("Drop a TREC run, qrels, or a CSV file with a header and at least one row.".into()))
+        })
+    }
+
+    fn line(&mut self, n: u64, line: &[u8]) {
+        let content = fields::trim(line);
+        if content.is_empty() || content[0] == b'#' {
+            return;
+        }
+        if let table::State::Start = self.state {
+            match table::State::detect(&self.file, content, &self.options) {
+                Ok(state) => {
+                    let header = state.consumes_header();
+                    self.state = state;
+                    if header {
+                        return;
+                    }
+                }
+                Err(p) => {
+                    self.errors.push(Problem { line: n, ..p });
+                    self.state = table::State::Failed;
+                    return;
+                }
+            }
+        }
+        let mut fields: Vec<Cow<[u8]>> = Vec::new();
+        let delim = self.state.delimiter();
+        fields::split(line, delim.unwrap_or(Delimiter::Whitespace), &mut fields);
+        if let Err(p) = self.state.row(n, &fields, &self.options) {
+            self.errors.push(p);
+        } else {
+            self.rows += 1;
+        }
+    }
+}
+
+/// Parses a whole in-memory file (the CLI and tests; the page feeds chunks).
+pub fn parse_bytes(file: &str, bytes: &[u8], options: &LoadOptions) -> Result<Parsed, LoadError> {
+    let mut p = Parser::new(file, options.clone());
+    for chunk in bytes.chunks(1 << 20) {
+        p.feed(chunk);
+    }
+    p.finish()
+}
+
+/// The file name without folders and without the `.gz` and format extensions.
+pub fn model_name_from_file(file: &str) -> String {
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let base = base.strip_suffix(".gz").unwrap_or(base);
+    match base.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
+        _ => base.to_string(),
+    }
+}

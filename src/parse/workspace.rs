@@ -1,0 +1,337 @@
+//! The loaded data sets, one per kind, and how a parsed file joins them.
+//!
+//! A file either merges completely or not at all: every check runs before
+//! anything is changed, so a bad file never loses what was already loaded.
+
+use super::{LoadError, Parsed};
+use crate::core::evaluate::{BinaryData, Dataset, MulticlassData, RatingsData};
+use crate::core::ids::Interner;
+use crate::core::ranking::{RankingData, Run};
+use crate::core::registry::Kind;
+
+/// Everything loaded so far.
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    pub ranking: Option<RankingData>,
+    /// Whether the ranking data has judgments (qrels or a long CSV).
+    pub has_qrels: bool,
+    pub binary: Option<BinaryData>,
+    pub multiclass: Option<MulticlassData>,
+    pub ratings: Option<RatingsData>,
+    /// Names of the files loaded, in order.
+    pub files: Vec<String>,
+}
+
+/// What the page says after a file loads: what was understood.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoadSummary {
+    pub file: String,
+    pub format: String,
+    pub kind: Option<Kind>,
+    pub models_added: Vec<String>,
+    pub rows: usize,
+    pub details: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+fn remap(local: &Interner, global: &mut Interner) -> Vec<u32> {
+    (0..local.len() as u32).map(|i| global.intern(local.name(i))).collect()
+}
+
+fn unique_name(existing: &[String], wanted: &str) -> String {
+    if !existing.iter().any(|n| n == wanted) {
+        return wanted.to_string();
+    }
+    (2..).map(|i| format!("{wanted} ({i})")).find(|n| !existing.contains(n)).unwrap_or_default()
+}
+
+impl Workspace {
+    /// The data sets present, in a stable order. Ranking needs judgments.
+    pub fn datasets(&self) -> Vec<Dataset> {
+        let mut out = Vec::new();
+        if let (Some(r), true) = (&self.ranking, self.has_qrels) {
+            if !r.runs.is_empty() {
+                out.push(Dataset::Ranking(r.clone()));
+            }
+        }
+        if let Some(b) = &self.binary {
+            out.push(Dataset::Binary(b.clone()));
+        }
+        if let Some(m) = &self.multiclass {
+            out.push(Dataset::Multiclass(m.clone()));
+        }
+        if let Some(r) = &self.ratings {
+            out.push(Dataset::Ratings(r.clone()));
+        }
+        out
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranking.is_none() && self.binary.is_none() && self.multiclass.is_none() && self.ratings.is_none()
+    }
+
+    /// Merges a parsed file. On error nothing changes.
+    pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
+        let mut summary = LoadSummary { file: file.to_string(), ..Default::default() };
+        match parsed {
+            Parsed::Run { name, tag, queries, docs, q, d, score } => {
+                let data = self.ranking.get_or_insert_with(RankingData::default);
+                let qmap = remap(&queries, &mut data.queries);
+                let dmap = remap(&docs, &mut data.docs);
+                let q: Vec<u32> = q.iter().map(|&x| qmap[x as usize]).collect();
+                let d: Vec<u32> = d.iter().map(|&x| dmap[x as usize]).collect();
+                let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
+                let name = unique_name(&existing, &name);
+                let mut run = Run::from_columns(name.clone(), &q, &d, &score, data.queries.len());
+                run.tag = tag;
+                summary.format = "TREC run".into();
+                summary.kind = Some(Kind::Ranking);
+                summary.rows = q.len();
+                summary.details.push(format!("{} queries, {} ranked documents", queries.len(), q.len()));
+                if !self.has_qrels {
+                    summary.warnings.push("No relevance judgments yet: drop the matching qrels file to evaluate this run.".into());
+                }
+                summary.models_added.push(name);
+                data.runs.push(run);
+            }
+            Parsed::Qrels { queries, docs, q, d, grade } => {
+                let data = self.ranking.get_or_insert_with(RankingData::default);
+                let qmap = remap(&queries, &mut data.queries);
+                let dmap = remap(&docs, &mut data.docs);
+                if self.has_qrels {
+                    summary.warnings.push("These judgments replace the qrels loaded before.".into());
+                    data.qrels = Default::default();
+                }
+                for i in 0..q.len() {
+                    data.qrels.add(qmap[q[i] as usize], dmap[d[i] as usize], grade[i]);
+                }
+                let dups = data.qrels.finish();
+                // runs grouped before new queries appeared still index correctly: Run::query_range bounds-checks
+                self.has_qrels = true;
+                summary.format = "TREC qrels".into();
+                summary.kind = Some(Kind::Ranking);
+                summary.rows = q.len();
+                let relevant = grade.iter().filter(|&&g| g >= 1).count();
+                summary.details.push(format!("{} queries, {} judgments, {} relevant (grade ≥ 1)", queries.len(), q.len(), relevant));
+                if dups > 0 {
+                    summary.warnings.push(format!("{dups} duplicated (query, document) judgments; the last one of each is kept."));
+                }
+                if data.runs.is_empty() {
+                    summary.warnings.push("No run yet: drop one or more TREC runs to evaluate against these judgments.".into());
+                }
+            }
+            Parsed::RankingTable { queries, docs, q, d, grade, models } => {
+                let data = self.ranking.get_or_insert_with(RankingData::default);
+                let qmap = remap(&queries, &mut data.queries);
+                let dmap = remap(&docs, &mut data.docs);
+                let q: Vec<u32> = q.iter().map(|&x| qmap[x as usize]).collect();
+                let d: Vec<u32> = d.iter().map(|&x| dmap[x as usize]).collect();
+                for i in 0..q.len() {
+                    if let Some(g) = grade[i] {
+                        data.qrels.add(q[i], d[i], g);
+                    }
+                }
+                let dups = data.qrels.finish();
+                self.has_qrels = true;
+                let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
+                for (name, scores) in models {
+                    let (mut rq, mut rd, mut rs) = (vec![], vec![], vec![]);
+                    for i in 0..q.len() {
+                        if let Some(s) = scores[i] {
+                            rq.push(q[i]);
+                            rd.push(d[i]);
+                            rs.push(s);
+                        }
+                    }
+                    let name = unique_name(&existing, &name);
+                    summary.models_added.push(name.clone());
+                    data.runs.push(Run::from_columns(name, &rq, &rd, &rs, data.queries.len()));
+                }
+                summary.format = "ranking CSV".into();
+                summary.kind = Some(Kind::Ranking);
+                summary.rows = q.len();
+                summary.details.push(format!("{} queries, {} rows, {} judged", queries.len(), q.len(), grade.iter().flatten().count()));
+                if dups > 0 {
+                    summary.warnings.push(format!("{dups} (query, item) pairs appear more than once; the last grade of each is kept."));
+                }
+            }
+            Parsed::Binary(b) => {
+                summary.format = "binary CSV".into();
+                summary.kind = Some(Kind::Binary);
+                summary.rows = b.labels.len();
+                let positives = b.labels.iter().filter(|&&l| l).count();
+                summary.details.push(format!("{} rows, {} positives, {} negatives", b.labels.len(), positives, b.labels.len() - positives));
+                for (name, scores) in &b.models {
+                    let outside = scores.iter().filter(|s| !(0.0..=1.0).contains(*s)).count();
+                    if outside > 0 {
+                        summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark the scores as logits)."));
+                    }
+                }
+                if positives == 0 || positives == b.labels.len() {
+                    summary.warnings.push("Only one class is present: ROC AUC and average precision are undefined.".into());
+                }
+                match &mut self.binary {
+                    Some(existing) => {
+                        if existing.labels != b.labels {
+                            let row = existing.labels.iter().zip(&b.labels).position(|(a, b)| a != b).unwrap_or(existing.labels.len().min(b.labels.len()));
+                            return Err(LoadError::single(
+                                file,
+                                row as u64 + 2,
+                                0,
+                                format!("the same labels as the binary data already loaded ({} rows)", existing.labels.len()),
+                                format!("{} rows whose labels differ from row {}", b.labels.len(), row + 1),
+                                Some("Several models are compared on the same rows: remove the loaded data first to start over.".into()),
+                            ));
+                        }
+                        let names: Vec<String> = existing.models.iter().map(|m| m.0.clone()).collect();
+                        for (name, scores) in b.models {
+                            let name = unique_name(&names, &name);
+                            summary.models_added.push(name.clone());
+                            existing.models.push((name, scores));
+                        }
+                    }
+                    None => {
+                        summary.models_added = b.models.iter().map(|m| m.0.clone()).collect();
+                        self.binary = Some(b);
+                    }
+                }
+            }
+            Parsed::Multiclass(m) => {
+                summary.format = if m.models[0].is_list() { "multi-class top-k list".into() } else { "multi-class matrix".into() };
+                summary.kind = Some(Kind::Multiclass);
+                summary.rows = m.targets.len();
+                summary.details.push(format!("{} rows, {} classes", m.targets.len(), m.num_classes));
+                let tied = m.models[0].rows.iter().filter(|r| r.is_tied()).count();
+                if tied > 0 {
+                    summary.warnings.push(format!("{tied} targets tie with another class; their rank follows the class tie rule."));
+                }
+                if m.rows_off_one[0] > 0 {
+                    summary.warnings.push(format!("{} rows do not sum to 1 within 1e-3: are these logits? (switch the scale in the conventions)", m.rows_off_one[0]));
+                }
+                match &mut self.multiclass {
+                    Some(existing) => {
+                        if existing.targets != m.targets {
+                            return Err(LoadError::single(file, 0, 0, format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()), format!("{} rows with other targets", m.targets.len()), None));
+                        }
+                        let names: Vec<String> = existing.models.iter().map(|m| m.name.clone()).collect();
+                        for mut model in m.models {
+                            model.name = unique_name(&names, &model.name);
+                            summary.models_added.push(model.name.clone());
+                            existing.models.push(model);
+                        }
+                        existing.rows_off_one.extend(m.rows_off_one);
+                        existing.num_classes = existing.num_classes.max(m.num_classes);
+                    }
+                    None => {
+                        summary.models_added = m.models.iter().map(|m| m.name.clone()).collect();
+                        self.multiclass = Some(m);
+                    }
+                }
+            }
+            Parsed::Ratings(r) => {
+                summary.format = "ratings CSV".into();
+                summary.kind = Some(Kind::Ratings);
+                summary.rows = r.rating.len();
+                summary.details.push(format!("{} ratings, {} users, {} items", r.rating.len(), r.users.len(), r.items.len()));
+                match &mut self.ratings {
+                    Some(existing) => {
+                        let same = existing.rating == r.rating
+                            && existing.user.iter().map(|&u| existing.users.name(u)).eq(r.user.iter().map(|&u| r.users.name(u)))
+                            && existing.item.iter().map(|&i| existing.items.name(i)).eq(r.item.iter().map(|&i| r.items.name(i)));
+                        if !same {
+                            return Err(LoadError::single(file, 0, 0, "the same (user, item, rating) rows as the ratings already loaded", "other rows", None));
+                        }
+                        let names: Vec<String> = existing.models.iter().map(|m| m.0.clone()).collect();
+                        for (name, p) in r.models {
+                            let name = unique_name(&names, &name);
+                            summary.models_added.push(name.clone());
+                            existing.models.push((name, p));
+                        }
+                    }
+                    None => {
+                        summary.models_added = r.models.iter().map(|m| m.0.clone()).collect();
+                        self.ratings = Some(r);
+                    }
+                }
+            }
+        }
+        self.files.push(file.to_string());
+        Ok(summary)
+    }
+
+    /// Parses and merges one whole file.
+    pub fn load_bytes(&mut self, file: &str, bytes: &[u8], options: &super::LoadOptions) -> Result<LoadSummary, LoadError> {
+        let parsed = super::parse_bytes(file, bytes, options)?;
+        self.add(file, parsed)
+    }
+
+    /// Renames a model of `kind`; false if the name is taken or not found.
+    pub fn rename(&mut self, kind: Kind, old: &str, new: &str) -> bool {
+        let new = new.trim();
+        if new.is_empty() {
+            return false;
+        }
+        let names: Vec<&mut String> = match kind {
+            Kind::Ranking => self.ranking.iter_mut().flat_map(|d| d.runs.iter_mut().map(|r| &mut r.name)).collect(),
+            Kind::Binary => self.binary.iter_mut().flat_map(|d| d.models.iter_mut().map(|m| &mut m.0)).collect(),
+            Kind::Multiclass => self.multiclass.iter_mut().flat_map(|d| d.models.iter_mut().map(|m| &mut m.name)).collect(),
+            Kind::Ratings => self.ratings.iter_mut().flat_map(|d| d.models.iter_mut().map(|m| &mut m.0)).collect(),
+        };
+        if names.iter().any(|n| n.as_str() == new) {
+            return false;
+        }
+        for n in names {
+            if n == old {
+                *n = new.to_string();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Removes a model of `kind`; the data set goes when its last model goes.
+    pub fn remove_model(&mut self, kind: Kind, name: &str) {
+        match kind {
+            Kind::Ranking => {
+                if let Some(d) = &mut self.ranking {
+                    d.runs.retain(|r| r.name != name);
+                }
+            }
+            Kind::Binary => {
+                if let Some(d) = &mut self.binary {
+                    d.models.retain(|m| m.0 != name);
+                    if d.models.is_empty() {
+                        self.binary = None;
+                    }
+                }
+            }
+            Kind::Multiclass => {
+                if let Some(d) = &mut self.multiclass {
+                    let keep: Vec<bool> = d.models.iter().map(|m| m.name != name).collect();
+                    let mut i = 0;
+                    d.models.retain(|_| {
+                        i += 1;
+                        keep[i - 1]
+                    });
+                    let mut j = 0;
+                    d.rows_off_one.retain(|_| {
+                        j += 1;
+                        keep[j - 1]
+                    });
+                    if d.models.is_empty() {
+                        self.multiclass = None;
+                    }
+                }
+            }
+            Kind::Ratings => {
+                if let Some(d) = &mut self.ratings {
+                    d.models.retain(|m| m.0 != name);
+                    if d.models.is_empty() {
+                        self.ratings = None;
+                    }
+                }
+            }
+        }
+    }
+}
+

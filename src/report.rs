@@ -1,1 +1,160 @@
-pub fn x(){}
+//! Metric tables in the export formats (CSV, JSON, Markdown, LaTeX) and the
+//! number formatting the CLI and the page share.
+
+use crate::core::evaluate::Report;
+
+/// A table of models x metrics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<(String, Vec<Option<f64>>)>,
+}
+
+impl Table {
+    /// Rows = models, columns = `metric_ids` (or every metric of the report).
+    pub fn from_report(report: &Report, metric_ids: Option<&[String]>) -> Table {
+        let columns: Vec<String> = match metric_ids {
+            Some(ids) => ids.to_vec(),
+            None => {
+                let mut ids: Vec<String> = Vec::new();
+                for m in &report.models {
+                    for k in m.metrics.keys() {
+                        if !ids.contains(k) {
+                            ids.push(k.clone());
+                        }
+                    }
+                }
+                ids
+            }
+        };
+        let rows = report.models.iter().map(|m| (m.name.clone(), columns.iter().map(|c| m.metrics.get(c).copied().flatten()).collect())).collect();
+        Table { columns, rows }
+    }
+
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header = vec!["model".to_string()];
+        header.extend(self.columns.iter().cloned());
+        // writing to a Vec cannot fail
+        let _ = w.write_record(&header);
+        for (name, values) in &self.rows {
+            let mut rec = vec![name.clone()];
+            rec.extend(values.iter().map(|v| v.map(full).unwrap_or_default()));
+            let _ = w.write_record(&rec);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+
+    pub fn to_json(&self) -> String {
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|(name, values)| {
+                let metrics: serde_json::Map<String, serde_json::Value> = self.columns.iter().zip(values).map(|(c, v)| (c.clone(), v.map_or(serde_json::Value::Null, |v| serde_json::json!(v)))).collect();
+                serde_json::json!({ "model": name, "metrics": metrics })
+            })
+            .collect();
+        serde_json::to_string_pretty(&rows).unwrap_or_default()
+    }
+
+    pub fn to_markdown(&self, digits: usize) -> String {
+        let mut s = format!("| model | {} |\n", self.columns.iter().map(|c| md_escape(c)).collect::<Vec<_>>().join(" | "));
+        s.push_str(&format!("|---|{}\n", "---:|".repeat(self.columns.len())));
+        for (name, values) in &self.rows {
+            s.push_str(&format!("| {} | {} |\n", md_escape(name), values.iter().map(|v| fixed(*v, digits)).collect::<Vec<_>>().join(" | ")));
+        }
+        s
+    }
+
+    pub fn to_latex(&self, digits: usize) -> String {
+        let mut s = format!("\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {} \\\\\n\\hline\n", "r".repeat(self.columns.len()), self.columns.iter().map(|c| tex_escape(c)).collect::<Vec<_>>().join(" & "));
+        for (name, values) in &self.rows {
+            s.push_str(&format!("{} & {} \\\\\n", tex_escape(name), values.iter().map(|v| fixed(*v, digits)).collect::<Vec<_>>().join(" & ")));
+        }
+        s.push_str("\\hline\n\\end{tabular}\n");
+        s
+    }
+
+    /// Plain aligned text for the terminal.
+    pub fn to_text(&self, digits: usize) -> String {
+        let mut cols = vec!["model".to_string()];
+        cols.extend(self.columns.iter().cloned());
+        let mut grid: Vec<Vec<String>> = vec![cols];
+        for (name, values) in &self.rows {
+            let mut r = vec![name.clone()];
+            r.extend(values.iter().map(|v| fixed(*v, digits)));
+            grid.push(r);
+        }
+        let widths: Vec<usize> = (0..grid[0].len()).map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+        let mut s = String::new();
+        for r in &grid {
+            let line: Vec<String> = r.iter().enumerate().map(|(c, v)| if c == 0 { format!("{v:<w$}", w = widths[c]) } else { format!("{v:>w$}", w = widths[c]) }).collect();
+            s.push_str(line.join("  ").trim_end());
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Shortest text that reads back as the same f64.
+pub fn full(v: f64) -> String {
+    format!("{v:?}")
+}
+
+/// Fixed decimals; "—" for undefined; integers without decimals.
+pub fn fixed(v: Option<f64>, digits: usize) -> String {
+    match v {
+        None => "—".into(),
+        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 && v.abs() >= 1.0 => format!("{v:.0}"),
+        Some(v) => format!("{v:.digits$}"),
+    }
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn tex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Table {
+        Table { columns: vec!["ndcg@10".into(), "roc_auc".into()], rows: vec![("a,b".into(), vec![Some(0.5), None]), ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(2.0)])] }
+    }
+
+    #[test]
+    fn csv_quotes_and_keeps_full_precision() {
+        let csv = table().to_csv();
+        assert!(csv.starts_with("model,ndcg@10,roc_auc\n\"a,b\",0.5,\n"));
+        assert!(csv.contains("0.3333333333333333"));
+    }
+
+    #[test]
+    fn markdown_latex_and_json() {
+        let t = table();
+        assert!(t.to_markdown(3).contains("| x_y\\|z | 0.333 | 2 |"));
+        let tex = t.to_latex(3);
+        assert!(tex.contains("x\\_y|z & 0.333 & 2 \\\\"));
+        assert!(tex.contains("ndcg@10 & roc\\_auc"));
+        let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+        assert_eq!(json[0]["metrics"]["roc_auc"], serde_json::Value::Null);
+        assert_eq!(json[1]["metrics"]["ndcg@10"], serde_json::json!(1.0 / 3.0));
+    }
+}

@@ -22,7 +22,8 @@ fn ranking_trec_run_matches_trec_eval_ranx_and_naive_variants() {
     let o = oracle();
     let r = &o["ranking"];
     for files in [&["ranking.qrels", "ranking.run"][..], &["ranking.csv"][..]] {
-        let data = only_dataset(&workspace(files));
+        let ws_data = workspace(files);
+    let data = only_dataset(&ws_data);
         let trec = conv(TieRule::Trec);
         let file = conv(TieRule::File);
         let avg = conv(TieRule::Average);
@@ -64,7 +65,8 @@ fn ranking_trec_run_matches_trec_eval_ranx_and_naive_variants() {
 fn ranking_per_query_values_in_file_order() {
     let o = oracle();
     let per_query = o["ranking"]["_per_query_naive_file_order"].as_object().unwrap();
-    let data = only_dataset(&workspace(&["ranking.qrels", "ranking.run"]));
+    let ws_data = workspace(&["ranking.qrels", "ranking.run"]);
+    let data = only_dataset(&ws_data);
     let c = conv(TieRule::File);
     let ids: Vec<_> = ["ndcg@10", "dcg@10", "idcg@10", "map@10", "precision@10", "recall@10", "mrr@10", "num_rel", "num_ret"]
         .iter()
@@ -86,7 +88,8 @@ fn ranking_per_query_values_in_file_order() {
 fn binary_matches_scikit_learn() {
     let o = oracle();
     let b = &o["binary"];
-    let data = only_dataset(&workspace(&["binary.csv"]));
+    let ws_data = workspace(&["binary.csv"]);
+    let data = only_dataset(&ws_data);
     let ge = Conventions::default();
     let gt = Conventions { threshold_rule: ThresholdRule::Above, ..Default::default() };
     close(value(&data, &ge, "roc_auc"), num(b, &["roc_auc", "sklearn.roc_auc_score"]), "roc_auc");
@@ -112,8 +115,10 @@ fn binary_matches_scikit_learn() {
 fn multiclass_matches_scikit_learn_and_ranx() {
     let o = oracle();
     let m = &o["multiclass"];
-    let probs = only_dataset(&workspace(&["multiclass_probs.csv"]));
-    let topk = only_dataset(&workspace(&["multiclass_topk.csv"]));
+    let ws_probs = workspace(&["multiclass_probs.csv"]);
+    let probs = only_dataset(&ws_probs);
+    let ws_topk = workspace(&["multiclass_topk.csv"]);
+    let topk = only_dataset(&ws_topk);
     for k in [1, 3, 5, 10] {
         let key = format!("acc@{k}");
         for (rule, name) in [
@@ -143,7 +148,8 @@ fn multiclass_matches_scikit_learn_and_ranx() {
 fn ratings_match_scikit_learn_scipy_and_koren() {
     let o = oracle();
     let r = &o["ratings"];
-    let data = only_dataset(&workspace(&["ratings.csv"]));
+    let ws_data = workspace(&["ratings.csv"]);
+    let data = only_dataset(&ws_data);
     let c = Conventions::default();
     close(value(&data, &c, "mae"), num(r, &["mae", "sklearn.mean_absolute_error"]), "mae");
     close(value(&data, &c, "mse"), num(r, &["mse", "sklearn.mean_squared_error"]), "mse");
@@ -164,7 +170,8 @@ fn worked_example_from_seed_004() {
         run.push_str(&format!("q Q0 d{i} {} {} t\n", i + 1, 10 - i));
         qrels.push_str(&format!("q 0 d{i} {r}\n"));
     }
-    let data = only_dataset(&workspace_from_text(&[("w.qrels", &qrels), ("w.run", &run)]));
+    let ws_data = workspace_from_text(&[("w.qrels", &qrels), ("w.run", &run)]);
+    let data = only_dataset(&ws_data);
     let c = Conventions::default();
     close(value(&data, &c, "dcg@5"), num(w, &["naive_gain_rel", "dcg@5"]), "dcg@5");
     close(value(&data, &c, "idcg@5"), num(w, &["naive_gain_rel", "idcg@5"]), "idcg@5");

@@ -116,16 +116,16 @@ pub struct RatingsData {
     pub models: Vec<(String, Vec<f64>)>,
 }
 
-/// A loaded data set of any kind.
-#[derive(Clone, Debug)]
-pub enum Dataset {
-    Ranking(RankingData),
-    Binary(BinaryData),
-    Multiclass(MulticlassData),
-    Ratings(RatingsData),
+/// A loaded data set of any kind (borrowed: evaluation never copies columns).
+#[derive(Clone, Copy, Debug)]
+pub enum Dataset<'a> {
+    Ranking(&'a RankingData),
+    Binary(&'a BinaryData),
+    Multiclass(&'a MulticlassData),
+    Ratings(&'a RatingsData),
 }
 
-impl Dataset {
+impl Dataset<'_> {
     pub fn kind(&self) -> Kind {
         match self {
             Dataset::Ranking(_) => Kind::Ranking,
@@ -170,20 +170,32 @@ pub struct Report {
 
 /// Evaluates `metrics` (all ids of the data set's kind) for every model.
 pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Report {
+    if let Dataset::Ranking(d) = data {
+        let prepared: Vec<PreparedRun> = (0..d.runs.len()).map(|i| ranking::prepare(d, i, conv.ties, conv.query_set)).collect();
+        return evaluate_prepared(d, &prepared, conv, metrics);
+    }
     let mut warnings = Vec::new();
     let models = match data {
-        Dataset::Ranking(d) => (0..d.runs.len())
-            .map(|i| {
-                let p = ranking::prepare(d, i, conv.ties, conv.query_set);
-                ranking_warnings(d, &p, conv, &mut warnings);
-                evaluate_ranking(d, &p, conv, metrics)
-            })
-            .collect(),
+        Dataset::Ranking(_) => Vec::new(),
         Dataset::Binary(d) => d.models.iter().map(|(name, scores)| evaluate_binary(name, &d.labels, scores, conv, metrics, &mut warnings)).collect(),
         Dataset::Multiclass(d) => d.models.iter().map(|m| evaluate_multiclass(d, m, conv, metrics, &mut warnings)).collect(),
         Dataset::Ratings(d) => d.models.iter().map(|(name, p)| evaluate_ratings(d, name, p, metrics)).collect(),
     };
     Report { kind: data.kind(), conventions: conv.clone(), models, warnings }
+}
+
+/// Evaluates ranking runs already prepared under `conv.ties` and `conv.query_set`
+/// (the page keeps them across convention changes that do not reorder lists).
+pub fn evaluate_prepared(d: &RankingData, prepared: &[PreparedRun], conv: &Conventions, metrics: &[MetricId]) -> Report {
+    let mut warnings = Vec::new();
+    let models = prepared
+        .iter()
+        .map(|p| {
+            ranking_warnings(d, p, conv, &mut warnings);
+            evaluate_ranking(d, p, conv, metrics)
+        })
+        .collect();
+    Report { kind: Kind::Ranking, conventions: conv.clone(), models, warnings }
 }
 
 fn ranking_warnings(d: &RankingData, p: &PreparedRun, conv: &Conventions, warnings: &mut Vec<String>) {

@@ -47,23 +47,28 @@ fn unique_name(existing: &[String], wanted: &str) -> String {
 
 impl Workspace {
     /// The data sets present, in a stable order. Ranking needs judgments.
-    pub fn datasets(&self) -> Vec<Dataset> {
+    pub fn datasets(&self) -> Vec<Dataset<'_>> {
         let mut out = Vec::new();
         if let (Some(r), true) = (&self.ranking, self.has_qrels) {
             if !r.runs.is_empty() {
-                out.push(Dataset::Ranking(r.clone()));
+                out.push(Dataset::Ranking(r));
             }
         }
         if let Some(b) = &self.binary {
-            out.push(Dataset::Binary(b.clone()));
+            out.push(Dataset::Binary(b));
         }
         if let Some(m) = &self.multiclass {
-            out.push(Dataset::Multiclass(m.clone()));
+            out.push(Dataset::Multiclass(m));
         }
         if let Some(r) = &self.ratings {
-            out.push(Dataset::Ratings(r.clone()));
+            out.push(Dataset::Ratings(r));
         }
         out
+    }
+
+    /// The data set of `kind`, if loaded (and, for ranking, judged and with a run).
+    pub fn dataset(&self, kind: Kind) -> Option<Dataset<'_>> {
+        self.datasets().into_iter().find(|d| d.kind() == kind)
     }
 
     pub fn is_empty(&self) -> bool {

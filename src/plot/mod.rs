@@ -1,1 +1,194 @@
-//! Plots drawn on any plotters backend: a canvas in the page, SVG for export and tests.
+//! Plots drawn on any plotters backend: a canvas in the page, SVG for export
+//! and tests. The page and the export call the same functions, so an exported
+//! SVG is exactly what the page shows.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
+pub const PALETTE: [(u8, u8, u8); 8] = [(0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233), (213, 94, 0), (240, 228, 66), (120, 120, 120)];
+
+pub fn series_color(i: usize) -> RGBColor {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+pub fn series_hex(i: usize) -> String {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// One line of a chart.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub name: String,
+    pub color: usize,
+    pub points: Vec<(f64, f64)>,
+    /// Thin, translucent (per-query lines, iso-F1 curves).
+    pub faint: bool,
+}
+
+/// A labelled point (the elbow, the threshold).
+#[derive(Clone, Debug)]
+pub struct Marker {
+    pub x: f64,
+    pub y: f64,
+    pub color: usize,
+    pub label: String,
+}
+
+/// Everything a line chart needs; no backend in sight.
+#[derive(Clone, Debug)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+    pub series: Vec<Series>,
+    pub markers: Vec<Marker>,
+    /// Draw the y = x chance line (ROC).
+    pub diagonal: bool,
+    /// Foreground (text, axes) colour.
+    pub ink: (u8, u8, u8),
+}
+
+/// Drops points that land on the same pixel column and row as the previous
+/// kept point; the metrics always use every point, only the drawing thins.
+pub fn thin(points: &[(f64, f64)], x_range: (f64, f64), y_range: (f64, f64), width: u32, height: u32) -> Vec<(f64, f64)> {
+    if points.len() <= (width as usize) * 2 {
+        return points.to_vec();
+    }
+    let sx = width as f64 / (x_range.1 - x_range.0).max(f64::MIN_POSITIVE);
+    let sy = height as f64 / (y_range.1 - y_range.0).max(f64::MIN_POSITIVE);
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(width as usize * 4);
+    let mut last = (i64::MIN, i64::MIN);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        let px = ((x - x_range.0) * sx) as i64;
+        let py = ((y - y_range.0) * sy) as i64;
+        if (px, py) != last || i + 1 == points.len() {
+            out.push((x, y));
+            last = (px, py);
+        }
+    }
+    out
+}
+
+/// Draws `chart` on any drawing area.
+pub fn draw_line_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &LineChart) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let ink = RGBColor(chart.ink.0, chart.ink.1, chart.ink.2);
+    let (w, h) = area.dim_in_pixel();
+    let mut builder = ChartBuilder::on(area);
+    builder.margin(12).x_label_area_size(36).y_label_area_size(48);
+    if !chart.title.is_empty() {
+        builder.caption(&chart.title, ("sans-serif", 16).into_font().color(&ink));
+    }
+    let x0 = chart.x_range.0;
+    let x1 = if chart.x_range.1 > x0 { chart.x_range.1 } else { x0 + 1.0 };
+    let y0 = chart.y_range.0;
+    let y1 = if chart.y_range.1 > y0 { chart.y_range.1 } else { y0 + 1.0 };
+    let mut ctx = builder.build_cartesian_2d(x0..x1, y0..y1)?;
+    ctx.configure_mesh()
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .axis_style(ink.mix(0.8))
+        .bold_line_style(ink.mix(0.12))
+        .light_line_style(ink.mix(0.05))
+        .label_style(("sans-serif", 12).into_font().color(&ink))
+        .axis_desc_style(("sans-serif", 13).into_font().color(&ink))
+        .draw()?;
+    if chart.diagonal {
+        ctx.draw_series(LineSeries::new([(x0, y0), (x1, y1)], ink.mix(0.35).stroke_width(1)))?;
+    }
+    for s in chart.series.iter().filter(|s| s.faint) {
+        let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
+        ctx.draw_series(LineSeries::new(pts, series_color(s.color).mix(0.25).stroke_width(1)))?;
+    }
+    for s in chart.series.iter().filter(|s| !s.faint) {
+        let color = series_color(s.color);
+        let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
+        ctx.draw_series(LineSeries::new(pts, color.stroke_width(2)))?
+            .label(s.name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+    }
+    for m in &chart.markers {
+        let color = series_color(m.color);
+        ctx.draw_series(std::iter::once(Circle::new((m.x, m.y), 5, color.filled())))?;
+        if !m.label.is_empty() {
+            ctx.draw_series(std::iter::once(Text::new(m.label.clone(), (m.x, m.y), ("sans-serif", 12).into_font().color(&ink))))?;
+        }
+    }
+    if chart.series.iter().any(|s| !s.faint) {
+        ctx.configure_series_labels()
+            .background_style(RGBColor(128, 128, 128).mix(0.12))
+            .border_style(ink.mix(0.3))
+            .label_font(("sans-serif", 12).into_font().color(&ink))
+            .position(SeriesLabelPosition::LowerRight)
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// Renders a chart to an SVG string (export and tests).
+pub fn to_svg(chart: &LineChart, width: u32, height: u32) -> String {
+    let mut svg = String::new();
+    {
+        let backend = SVGBackend::with_string(&mut svg, (width, height));
+        let area = backend.into_drawing_area();
+        // drawing into a String cannot fail for I/O reasons; a failure leaves a partial SVG
+        let _ = draw_line_chart(&area, chart);
+        let _ = area.present();
+    }
+    svg
+}
+
+/// Iso-F1 curves for a PR chart: precision = f·r / (2r − f) for r ≥ f/2.
+pub fn iso_f1_curves() -> Vec<Series> {
+    [0.2, 0.4, 0.6, 0.8]
+        .iter()
+        .map(|&f| Series {
+            name: format!("F1 = {f}"),
+            color: 7,
+            faint: true,
+            points: (0..=100).map(|i| f / 2.0 + (1.0 - f / 2.0) * i as f64 / 100.0).map(|r| (r, (f * r / (2.0 * r - f)).min(1.0))).collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart() -> LineChart {
+        LineChart {
+            title: "nDCG@p".into(),
+            x_label: "p".into(),
+            y_label: "nDCG".into(),
+            x_range: (1.0, 10.0),
+            y_range: (0.0, 1.0),
+            series: vec![Series { name: "bm25 <&>".into(), color: 0, points: (1..=10).map(|p| (p as f64, p as f64 / 10.0)).collect(), faint: false }],
+            markers: vec![Marker { x: 5.0, y: 0.5, color: 0, label: "elbow p=5".into() }],
+            diagonal: true,
+            ink: (0, 0, 0),
+        }
+    }
+
+    #[test]
+    fn svg_export_contains_the_series_and_escapes_names() {
+        let svg = to_svg(&chart(), 640, 400);
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("polyline"), "a line is drawn");
+        assert!(svg.contains("elbow p=5"));
+        assert!(svg.contains("bm25 &lt;&amp;&gt;"), "names are escaped");
+        assert!(!svg.contains("bm25 <&>"));
+    }
+
+    #[test]
+    fn thinning_keeps_ends_and_drops_same_pixel_points() {
+        let pts: Vec<(f64, f64)> = (0..100_000).map(|i| (i as f64 / 100_000.0, (i as f64 / 100_000.0).sqrt())).collect();
+        let t = thin(&pts, (0.0, 1.0), (0.0, 1.0), 100, 100);
+        assert!(t.len() < 1000);
+        assert_eq!(t.first(), pts.first());
+        assert_eq!(t.last(), pts.last());
+    }
+}

@@ -34,7 +34,7 @@ pub fn workspace_from_text(files: &[(&str, &str)]) -> Workspace {
     ws
 }
 
-pub fn only_dataset(ws: &Workspace) -> Dataset {
+pub fn only_dataset(ws: &Workspace) -> Dataset<'_> {
     let mut d = ws.datasets();
     assert_eq!(d.len(), 1, "expected exactly one data set");
     d.remove(0)
@@ -58,4 +58,8 @@ pub fn num(v: &serde_json::Value, path: &[&str]) -> f64 {
         cur = cur.get(*p).unwrap_or_else(|| panic!("oracle has no {path:?}"));
     }
     cur.as_f64().unwrap_or_else(|| panic!("{path:?} is not a number"))
+}
+
+pub fn wvalue(ws: &Workspace, conv: &Conventions, id: &str) -> f64 {
+    value(&only_dataset(ws), conv, id)
 }

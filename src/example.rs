@@ -75,8 +75,8 @@ pub fn write_ranking(spec: &Spec, qrels: &mut impl Write, runs: &mut [(&str, &mu
             }
         }
         for (m, (tag, out)) in runs.iter_mut().enumerate() {
-            let quality = 1.6 - 0.7 * m as f64;
-            let mut scored: Vec<(f64, usize)> = (0..2 * n).map(|d| (((grades[d] as f64 * quality + rng.normal()) * 100.0).round() / 1000.0, d)).collect();
+            let quality = 0.9 - 0.35 * m as f64;
+            let mut scored: Vec<(f64, usize)> = (0..2 * n).map(|d| (((grades[d] as f64 * quality + 1.3 * rng.normal()) * 100.0).round() / 1000.0, d)).collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0));
             for (rank, (score, d)) in scored.into_iter().take(n).enumerate() {
                 writeln!(out, "{qid} Q0 d{:06} {} {score:.3} {tag}", q * 2 * n + d, rank + 1)?;

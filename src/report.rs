@@ -15,17 +15,7 @@ impl Table {
     pub fn from_report(report: &Report, metric_ids: Option<&[String]>) -> Table {
         let columns: Vec<String> = match metric_ids {
             Some(ids) => ids.to_vec(),
-            None => {
-                let mut ids: Vec<String> = Vec::new();
-                for m in &report.models {
-                    for k in m.metrics.keys() {
-                        if !ids.contains(k) {
-                            ids.push(k.clone());
-                        }
-                    }
-                }
-                ids
-            }
+            None => report.columns.clone(),
         };
         let rows = report.models.iter().map(|m| (m.name.clone(), columns.iter().map(|c| m.metrics.get(c).copied().flatten()).collect())).collect();
         Table { columns, rows }

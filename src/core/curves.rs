@@ -205,10 +205,12 @@ pub fn mean_curve(run: &PreparedRun, conv: &Conventions, metric: CurveMetric, ma
     out
 }
 
-/// The elbow of a curve y(p), p = 1..=len, by Kneedle (Satopaa et al. 2011):
-/// normalise p and y to [0, 1] (flipping y when the curve falls, so it rises),
-/// and take the p that maximises y_n - x_n, the point farthest above the chord.
-/// `None` for fewer than 3 points, a flat curve, or a curve never above its chord.
+/// The elbow of a curve y(p), p = 1..=len, by Kneedle's difference curve
+/// (Satopaa et al. 2011): normalise p and y to [0, 1], and take the p whose
+/// point lies farthest from the chord joining the first and the last point.
+/// For a concave rising curve (the usual nDCG@p) that is Kneedle's knee; for a
+/// falling curve (P@p) its elbow; for a curve that dips first, the turn.
+/// `None` for fewer than 3 points, a flat curve, or a straight line.
 pub fn kneedle(y: &[f64]) -> Option<usize> {
     let n = y.len();
     if n < 3 {
@@ -218,18 +220,18 @@ pub fn kneedle(y: &[f64]) -> Option<usize> {
     if !(hi - lo).is_finite() || hi - lo <= 0.0 {
         return None;
     }
-    let rising = y[n - 1] >= y[0];
-    let mut best = (0usize, f64::NEG_INFINITY);
+    let norm = |v: f64| (v - lo) / (hi - lo);
+    let (first, last) = (norm(y[0]), norm(y[n - 1]));
+    let mut best = (0usize, 0.0f64);
     for (i, &v) in y.iter().enumerate() {
-        let yn = (v - lo) / (hi - lo);
-        let yn = if rising { yn } else { 1.0 - yn };
         let xn = i as f64 / (n - 1) as f64;
-        let d = yn - xn;
+        let chord = first + (last - first) * xn;
+        let d = (norm(v) - chord).abs();
         if d > best.1 + 1e-12 {
             best = (i, d);
         }
     }
-    (best.1 > 1e-12).then_some(best.0 + 1)
+    (best.1 > 1e-9).then_some(best.0 + 1)
 }
 
 #[cfg(test)]
@@ -289,6 +291,9 @@ mod tests {
         let falling: Vec<f64> = y.iter().map(|v| 2.0 - v).collect();
         assert_eq!(kneedle(&falling), Some(5));
         assert_eq!(kneedle(&[1.0, 1.0, 1.0]), None);
+        assert_eq!(kneedle(&[0.0, 0.5, 1.0]), None, "a straight line has no elbow");
+        // a dip: the turn is the elbow
+        assert_eq!(kneedle(&[0.6, 0.5, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65]), Some(3));
         assert_eq!(kneedle(&[0.0, 1.0]), None);
     }
 }

@@ -163,6 +163,8 @@ pub struct ModelReport {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Report {
     pub kind: Kind,
+    /// Metric ids in the order they were asked for (`iprec_at_recall` expanded).
+    pub columns: Vec<String>,
     pub conventions: Conventions,
     pub models: Vec<ModelReport>,
     pub warnings: Vec<String>,
@@ -177,11 +179,11 @@ pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Rep
     let mut warnings = Vec::new();
     let models = match data {
         Dataset::Ranking(_) => Vec::new(),
-        Dataset::Binary(d) => d.models.iter().map(|(name, scores)| evaluate_binary(name, &d.labels, scores, conv, metrics, &mut warnings)).collect(),
+        Dataset::Binary(d) => return evaluate_binary_prepared(&prepare_binary(d, conv.binary_scores_are_logits), conv, metrics),
         Dataset::Multiclass(d) => d.models.iter().map(|m| evaluate_multiclass(d, m, conv, metrics, &mut warnings)).collect(),
         Dataset::Ratings(d) => d.models.iter().map(|(name, p)| evaluate_ratings(d, name, p, metrics)).collect(),
     };
-    Report { kind: data.kind(), conventions: conv.clone(), models, warnings }
+    Report { kind: data.kind(), columns: column_names(metrics), conventions: conv.clone(), models, warnings }
 }
 
 /// Evaluates ranking runs already prepared under `conv.ties` and `conv.query_set`
@@ -195,7 +197,7 @@ pub fn evaluate_prepared(d: &RankingData, prepared: &[PreparedRun], conv: &Conve
             evaluate_ranking(d, p, conv, metrics)
         })
         .collect();
-    Report { kind: Kind::Ranking, conventions: conv.clone(), models, warnings }
+    Report { kind: Kind::Ranking, columns: column_names(metrics), conventions: conv.clone(), models, warnings }
 }
 
 fn ranking_warnings(d: &RankingData, p: &PreparedRun, conv: &Conventions, warnings: &mut Vec<String>) {
@@ -218,6 +220,19 @@ fn ranking_warnings(d: &RankingData, p: &PreparedRun, conv: &Conventions, warnin
     if p.duplicates_dropped > 0 {
         warnings.push(format!("{}: {} duplicated (query, document) rows; the highest-ranked one of each is kept.", p.name, p.duplicates_dropped));
     }
+}
+
+/// Display names of the requested metrics, in order.
+pub fn column_names(metrics: &[MetricId]) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in metrics {
+        if id.base == "iprec_at_recall" {
+            out.extend(IPREC_NAMES.iter().map(|s| s.to_string()));
+        } else {
+            out.push(id.to_string());
+        }
+    }
+    out
 }
 
 /// The 11 recall levels of `iprec_at_recall`, as trec_eval names them.
@@ -335,15 +350,49 @@ fn ranking_agreement(p: &PreparedRun, fcp: bool) -> (Option<f64>, Vec<f64>) {
     (value, col)
 }
 
-fn evaluate_binary(name: &str, labels: &[bool], scores: &[f64], conv: &Conventions, metrics: &[MetricId], warnings: &mut Vec<String>) -> ModelReport {
-    let probs: Vec<f64>;
-    let scores_for_prob: &[f64] = if conv.binary_scores_are_logits {
-        probs = scores.iter().map(|&z| binary::sigmoid(z)).collect();
-        &probs
-    } else {
-        scores
-    };
-    let curve = BinaryCurve::new(labels, scores);
+/// One binary model after its single sort: the curve and the threshold-free
+/// summaries. Threshold moves then cost O(log n) ([`evaluate_binary_prepared`]).
+#[derive(Clone, Debug)]
+pub struct BinaryPrepared {
+    pub name: String,
+    pub curve: BinaryCurve,
+    /// Log loss and Brier score, or the 0-based row of the first score outside [0, 1].
+    pub log_loss: Result<f64, (usize, f64)>,
+    pub brier: Result<f64, (usize, f64)>,
+}
+
+/// Sorts and summarises every binary model (the expensive step, once per data/scale change).
+pub fn prepare_binary(d: &BinaryData, logits: bool) -> Vec<BinaryPrepared> {
+    d.models
+        .iter()
+        .map(|(name, scores)| {
+            let probs: Vec<f64>;
+            let p: &[f64] = if logits {
+                probs = scores.iter().map(|&z| binary::sigmoid(z)).collect();
+                &probs
+            } else {
+                scores
+            };
+            BinaryPrepared {
+                name: name.clone(),
+                curve: BinaryCurve::new(&d.labels, scores),
+                log_loss: binary::log_loss(&d.labels, p).map_err(|i| (i, p[i])),
+                brier: binary::brier(&d.labels, p).map_err(|i| (i, p[i])),
+            }
+        })
+        .collect()
+}
+
+/// The binary report from prepared models: O(models · (metrics + log n)).
+pub fn evaluate_binary_prepared(prepared: &[BinaryPrepared], conv: &Conventions, metrics: &[MetricId]) -> Report {
+    let mut warnings = Vec::new();
+    let models = prepared.iter().map(|p| evaluate_binary(p, conv, metrics, &mut warnings)).collect();
+    Report { kind: Kind::Binary, columns: column_names(metrics), conventions: conv.clone(), models, warnings }
+}
+
+fn evaluate_binary(p: &BinaryPrepared, conv: &Conventions, metrics: &[MetricId], warnings: &mut Vec<String>) -> ModelReport {
+    let name = &p.name;
+    let curve = &p.curve;
     let conf = curve.confusion_at(conv.threshold, conv.threshold_rule);
     let mut out = ModelReport { name: name.to_string(), ..Default::default() };
     if curve.positives == 0 || curve.negatives == 0 {
@@ -356,16 +405,11 @@ fn evaluate_binary(name: &str, labels: &[bool], scores: &[f64], conv: &Conventio
             "pr_auc_trapezoid" => curve.pr_auc_trapezoid(),
             "pr_auc_interpolated" => curve.interpolated_average_precision(),
             "log_loss" | "brier" => {
-                let r = if id.base == "log_loss" { binary::log_loss(labels, scores_for_prob) } else { binary::brier(labels, scores_for_prob) };
+                let r = if id.base == "log_loss" { p.log_loss } else { p.brier };
                 match r {
                     Ok(v) => Some(v),
-                    Err(row) => {
-                        let msg = format!(
-                            "{name}: {} needs probabilities in [0, 1], but row {} has score {}; mark the scores as logits to apply the sigmoid.",
-                            id.base,
-                            row + 1,
-                            scores_for_prob[row]
-                        );
+                    Err((row, score)) => {
+                        let msg = format!("{name}: {} needs probabilities in [0, 1], but row {} has score {score}; mark the scores as logits to apply the sigmoid.", id.base, row + 1);
                         if !warnings.contains(&msg) {
                             warnings.push(msg);
                         }

@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod fields;
+pub mod gzip;
 pub mod lines;
 mod table;
 mod workspace;
@@ -51,6 +52,12 @@ pub struct Parser {
     errors: LoadError,
     bytes: u64,
     rows: u64,
+    /// Set when the file starts with the gzip magic bytes.
+    inflater: Option<gzip::Inflater>,
+    /// The first byte, held until the second shows whether the file is gzip.
+    head: Vec<u8>,
+    decided: bool,
+    gzip_failed: bool,
 }
 
 impl Parser {
@@ -63,6 +70,10 @@ impl Parser {
             errors: LoadError::new(file),
             bytes: 0,
             rows: 0,
+            inflater: None,
+            head: Vec::new(),
+            decided: false,
+            gzip_failed: false,
         }
     }
 
@@ -78,9 +89,45 @@ impl Parser {
         self.errors.count()
     }
 
-    /// Feeds the next chunk of the file.
+    /// Feeds the next chunk of the file (plain text, or gzip: detected from the first bytes).
     pub fn feed(&mut self, chunk: &[u8]) {
         self.bytes += chunk.len() as u64;
+        if self.decided {
+            self.route(chunk);
+            return;
+        }
+        // the first two bytes decide between text and gzip
+        self.head.extend_from_slice(chunk);
+        if self.head.len() < 2 {
+            return;
+        }
+        self.decided = true;
+        let head = std::mem::take(&mut self.head);
+        if gzip::is_gzip(&head) {
+            self.inflater = Some(gzip::Inflater::new());
+        }
+        self.route(&head);
+    }
+
+    fn route(&mut self, chunk: &[u8]) {
+        if self.gzip_failed {
+            return;
+        }
+        match &mut self.inflater {
+            Some(inflater) => match inflater.push(chunk) {
+                Ok(text) => self.feed_text(&text),
+                Err(msg) => self.fail_gzip(msg),
+            },
+            None => self.feed_text(chunk),
+        }
+    }
+
+    fn fail_gzip(&mut self, msg: String) {
+        self.gzip_failed = true;
+        self.errors.push(Problem { line: 0, column: 0, expected: "a complete gzip file".into(), found: msg, hint: Some("Compress the file again, or drop the uncompressed file.".into()) });
+    }
+
+    fn feed_text(&mut self, chunk: &[u8]) {
         let mut splitter = std::mem::take(&mut self.splitter);
         splitter.feed(chunk, &mut |n, line| self.line(n, line));
         self.splitter = splitter;
@@ -88,6 +135,18 @@ impl Parser {
 
     /// Ends the file: the parsed columns, or every problem found.
     pub fn finish(mut self) -> Result<Parsed, LoadError> {
+        if !self.head.is_empty() {
+            let head = std::mem::take(&mut self.head);
+            self.feed_text(&head);
+        }
+        if let Some(inflater) = self.inflater.take() {
+            if !self.gzip_failed {
+                match inflater.finish() {
+                    Ok(rest) => self.feed_text(&rest),
+                    Err(msg) => self.fail_gzip(msg),
+                }
+            }
+        }
         let mut splitter = std::mem::take(&mut self.splitter);
         splitter.finish(&mut |n, line| self.line(n, line));
         let last_line = splitter.line_no();

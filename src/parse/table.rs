@@ -159,8 +159,14 @@ impl State {
     pub fn detect(file: &str, line: &[u8], options: &LoadOptions) -> Result<State, Problem> {
         let mut ws: Vec<Cow<[u8]>> = Vec::new();
         fields::split(line, Delimiter::Whitespace, &mut ws);
-        let looks_run = ws.len() >= 6 && fields::number(&ws[4]).is_some() && (ws[1].as_ref() == b"Q0" || fields::integer(&ws[3]).is_some());
-        let looks_qrels = ws.len() == 4 && fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some() && !line.contains(&b',');
+        let lower = file.to_ascii_lowercase();
+        let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
+        let named_run = [".run", ".trec", ".res", ".results"].iter().any(|e| lower.ends_with(e));
+        let named_qrels = lower.contains("qrel");
+        let csv_like = line.contains(&b',') || line.contains(&b';');
+        // a run line: 6+ fields with "Q0" second, or rank and score where they belong
+        let looks_run = !csv_like && ws.len() >= 6 && (ws[1].as_ref() == b"Q0" || named_run || (fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some()));
+        let looks_qrels = !csv_like && ws.len() == 4 && (named_qrels || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()));
         let forced = options.format;
         match forced {
             Some(Format::TrecRun) => return Ok(State::Run(RunState::default())),

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds the release app into dist/ (size-tuned wasm, wasm-opt -Oz).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+cargo fetch --locked >/dev/null
+trunk build --release "$@"
+wasm=$(ls dist/*_bg.wasm)
+printf '[build] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c < "$wasm")" "$(gzip -9c "$wasm" | wc -c)"

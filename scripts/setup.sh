@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what Rankscope needs on a fresh Debian machine with rustup and npm.
+# Idempotent: everything already present at the right version is skipped.
+#   scripts/setup.sh          build tools (wasm target, trunk, wasm-bindgen-cli, wasm-opt)
+#   scripts/setup.sh --test   and test tools (Debian chromium + chromedriver, playwright-core)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q '^trunk 0\.21\.'; then
+  say "installing trunk 0.21 (takes several minutes the first time)"
+  cargo install trunk --version '~0.21' --locked
+fi
+
+# wasm-bindgen-cli must match the wasm-bindgen of Cargo.lock exactly
+wbg=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wbg"; then
+  say "installing wasm-bindgen-cli $wbg"
+  # not --locked: its lock pins a crate the registry lacks
+  cargo install wasm-bindgen-cli --version "$wbg"
+fi
+
+# wasm-opt (binaryen) and playwright-core from npm, into tools/
+if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -d tools/node_modules/playwright-core ]; then
+  say "installing npm tools (binaryen, playwright-core) into tools/"
+  (cd tools && npm ci --no-audit --no-fund)
+fi
+
+if [ "${1:-}" = "--test" ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    say "installing Debian chromium and chromium-driver"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+fi
+say "tools ready"

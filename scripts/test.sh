@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Set-up command 2: install test dependencies and run every test:
+# native unit, integration and property tests; the core in wasm under headless
+# Chromium (wasm-bindgen-test); browser end-to-end tests against the built dist/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+bash scripts/setup.sh --test
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "native tests (cargo test)"
+cargo test --locked
+
+step "the core compiled to wasm, in headless Chromium (wasm-bindgen-test)"
+cargo test --locked --target wasm32-unknown-unknown --test wasm
+
+step "release build of the app"
+bash scripts/build.sh
+
+step "browser end-to-end tests (playwright-core + Debian chromium)"
+node --test tests/e2e/

@@ -1,0 +1,114 @@
+//! Binary classification: ROC and PR curves with a movable threshold and the
+//! confusion matrix at it (O(log n) per move: the curves are sorted once).
+
+use leptos::prelude::*;
+
+use super::chart::Chart;
+use super::state::AppState;
+use super::util::ink;
+use crate::core::binary::ThresholdRule;
+use crate::core::registry::Kind;
+use crate::plot::{iso_f1_curves, series_hex, LineChart, Marker, Series};
+
+#[component]
+pub fn BinaryPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // (name, colour, prepared model): the Arc is shared, nothing is copied
+    let models = move || {
+        let prepared = state.binary.get();
+        (0..prepared.len())
+            .filter(|&i| !state.is_hidden(Kind::Binary, &prepared[i].name))
+            .map(|i| (prepared[i].name.clone(), state.color_index(Kind::Binary, &prepared[i].name), Model(prepared.clone(), i)))
+            .collect::<Vec<_>>()
+    };
+    let score_range = Memo::new(move |_| {
+        let prepared = state.binary.get();
+        let lo = prepared.iter().filter_map(|p| p.curve.thresholds.last().copied()).fold(f64::INFINITY, f64::min);
+        let hi = prepared.iter().filter_map(|p| p.curve.thresholds.first().copied()).fold(f64::NEG_INFINITY, f64::max);
+        if lo >= 0.0 && hi <= 1.0 || !lo.is_finite() { (0.0, 1.0) } else { (lo, hi) }
+    });
+    let threshold = move || state.conv.with(|c| c.threshold);
+    let rule = move || state.conv.with(|c| c.threshold_rule);
+    let roc = Signal::derive(move || {
+        let t = threshold();
+        let r = rule();
+        let ms = models();
+        LineChart {
+            title: "ROC".into(),
+            x_label: "false positive rate".into(),
+            y_label: "true positive rate".into(),
+            x_range: (0.0, 1.0),
+            y_range: (0.0, 1.0),
+            series: ms.iter().map(|(name, c, p)| Series { name: format!("{name} (AUC {})", p.curve.roc_auc().map_or("undefined".into(), |a| format!("{a:.4}"))), color: *c, faint: false, points: p.curve.roc_points() }).collect(),
+            markers: ms.iter().map(|(_, c, p)| { let m = p.curve.confusion_at(t, r); let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64; Marker { x: fpr, y: m.recall(), color: *c, label: String::new() } }).collect(),
+            diagonal: true,
+            ink: ink(),
+        }
+    });
+    let pr = Signal::derive(move || {
+        let t = threshold();
+        let r = rule();
+        let ms = models();
+        let mut series = iso_f1_curves();
+        series.extend(ms.iter().map(|(name, c, p)| Series { name: format!("{name} (AP {})", p.curve.average_precision().map_or("undefined".into(), |a| format!("{a:.4}"))), color: *c, faint: false, points: p.curve.pr_points() }));
+        LineChart {
+            title: "Precision–recall".into(),
+            x_label: "recall".into(),
+            y_label: "precision".into(),
+            x_range: (0.0, 1.0),
+            y_range: (0.0, 1.0),
+            series,
+            markers: ms.iter().map(|(_, c, p)| { let m = p.curve.confusion_at(t, r); Marker { x: m.recall(), y: m.precision(), color: *c, label: String::new() } }).collect(),
+            diagonal: false,
+            ink: ink(),
+        }
+    });
+    let step = move || { let (lo, hi) = score_range.get(); ((hi - lo) / 1000.0).max(1e-6) };
+    let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
+    view! {
+        <section class="card">
+            <div class="card-head">
+                <h2>"ROC and precision–recall"</h2>
+                <label class="threshold">"threshold "
+                    <input type="range" id="threshold" min=move || score_range.get().0.to_string() max=move || score_range.get().1.to_string() step=move || step().to_string()
+                        prop:value=move || threshold().to_string() aria-label="decision threshold"
+                        on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { set_t(v) } }/>
+                    <input type="number" class="threshold-value" step="any" prop:value=move || threshold().to_string() aria-label="threshold value"
+                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { if v.is_finite() { set_t(v) } } }/>
+                </label>
+                <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
+            </div>
+            <div class="charts">
+                <Chart chart=roc label="ROC curve"/>
+                <Chart chart=pr label="precision-recall curve"/>
+            </div>
+            <div class="confusions">
+                {move || models().into_iter().map(|(name, c, p)| {
+                    let m = p.curve.confusion_at(threshold(), rule());
+                    view! {
+                        <table class="confusion" data-cm-model=name.clone()>
+                            <caption><span class="swatch" style=format!("background:{}", series_hex(c))></span>{name.clone()}</caption>
+                            <thead><tr><th></th><th scope="col">"predicted +"</th><th scope="col">"predicted −"</th></tr></thead>
+                            <tbody>
+                                <tr><th scope="row">"actual +"</th><td class="num" data-cm="tp">{m.tp}</td><td class="num" data-cm="fn">{m.fn_}</td></tr>
+                                <tr><th scope="row">"actual −"</th><td class="num" data-cm="fp">{m.fp}</td><td class="num" data-cm="tn">{m.tn}</td></tr>
+                            </tbody>
+                            <tfoot><tr><td colspan="3">{format!("accuracy {:.4} · precision {:.4} · recall {:.4} · F1 {:.4} · MCC {:.4}", m.accuracy(), m.precision(), m.recall(), m.f1(), m.mcc())}</td></tr></tfoot>
+                        </table>
+                    }
+                }).collect_view()}
+            </div>
+        </section>
+    }
+}
+
+/// One prepared model inside the shared list.
+#[derive(Clone)]
+struct Model(super::state::Shared<Vec<crate::core::evaluate::BinaryPrepared>>, usize);
+
+impl std::ops::Deref for Model {
+    type Target = crate::core::evaluate::BinaryPrepared;
+    fn deref(&self) -> &Self::Target {
+        &self.0[self.1]
+    }
+}

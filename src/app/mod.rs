@@ -1,0 +1,209 @@
+//! The browser app: thin Leptos components over the core. Data flows one way:
+//! dropped file -> [`loader`] (chunked parse) -> workspace signal -> memos
+//! (prepared runs, curves, reports) -> views.
+
+mod binary_view;
+mod chart;
+mod conventions;
+mod loader;
+mod other_views;
+mod ranking_view;
+mod state;
+mod table;
+mod util;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::core::registry::Kind;
+use crate::plot::series_hex;
+use state::{AppState, Level, Theme};
+
+pub fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(App);
+}
+
+fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else { return vec![] };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let state = AppState::new();
+    provide_context(state);
+    loader::load_example(state);
+
+    // theme: follow the system unless chosen
+    Effect::new(move |_| {
+        let theme = state.theme.get();
+        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            let _ = match theme {
+                Theme::System => root.remove_attribute("data-theme"),
+                Theme::Light => root.set_attribute("data-theme", "light"),
+                Theme::Dark => root.set_attribute("data-theme", "dark"),
+            };
+        }
+    });
+
+    let dragging = RwSignal::new(false);
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        let files = files_of(ev.data_transfer().and_then(|dt| dt.files()));
+        if !files.is_empty() {
+            leptos::task::spawn_local(loader::load_files(state, files));
+        }
+    };
+    let on_pick = move |ev: web_sys::Event| {
+        let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        let files = files_of(input.as_ref().and_then(|i| i.files()));
+        if let Some(i) = input {
+            i.set_value("");
+        }
+        if !files.is_empty() {
+            leptos::task::spawn_local(loader::load_files(state, files));
+        }
+    };
+    let kinds = Memo::new(move |_| state.ws.with(|w| w.datasets().iter().map(|d| d.kind()).collect::<Vec<_>>()));
+    let active = Memo::new(move |_| {
+        let k = kinds.get();
+        match state.tab.get() {
+            Some(t) if k.contains(&t) => Some(t),
+            _ => k.first().copied(),
+        }
+    });
+    let pending = move || {
+        state.ws.with(|w| match (&w.ranking, w.has_qrels) {
+            (Some(r), false) if !r.runs.is_empty() => Some("Runs are loaded but no relevance judgments: drop the qrels file to evaluate them."),
+            (Some(r), true) if r.runs.is_empty() => Some("Relevance judgments are loaded: drop one or more runs to evaluate them."),
+            _ => None,
+        })
+    };
+    let cycle_theme = move |_| state.theme.update(|t| *t = match t { Theme::System => Theme::Dark, Theme::Dark => Theme::Light, Theme::Light => Theme::System });
+
+    view! {
+        <div class="app" class:dragging=move || dragging.get()
+            on:dragenter=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
+            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
+            on:dragleave=move |ev: web_sys::DragEvent| { if ev.related_target().is_none() { dragging.set(false); } }
+            on:drop=on_drop>
+            <header class="top">
+                <h1>"Rankscope"</h1>
+                <span class="tagline">"ranking, recommendation and classification metrics, computed in your browser"</span>
+                <span class="spacer"></span>
+                <label class="button">"Open files…"<input type="file" multiple id="file-input" on:change=on_pick/></label>
+                <button on:click=move |_| loader::load_example(state) disabled=move || state.example_loaded.get()>"Load example"</button>
+                <button id="clear" on:click=move |_| { state.ws.set(Default::default()); state.example_loaded.set(false); state.messages.set(vec![]); }>"Clear"</button>
+                <button on:click=cycle_theme aria-label="theme">{move || match state.theme.get() { Theme::System => "◐ system", Theme::Dark => "● dark", Theme::Light => "○ light" }}</button>
+            </header>
+            <div class="dropzone" id="dropzone" aria-live="polite">
+                {move || if state.example_loaded.get() { "Showing the bundled example. Drop your files anywhere on the page (TREC run + qrels, CSV, .gz): they replace it. Nothing is uploaded." } else { "Drop files anywhere on the page (TREC run + qrels, CSV, .gz). Nothing leaves your browser." }}
+            </div>
+            {move || state.progress.get().map(|p| view! {
+                <div class="progress" role="status">
+                    <span>{format!("Reading {}: {:.1} of {:.1} MB, {} rows", p.file, p.bytes as f64 / 1e6, p.total as f64 / 1e6, p.rows)}</span>
+                    <progress max=p.total.to_string() value=p.bytes.to_string()></progress>
+                    <button class="small" on:click=move |_| state.cancel.set(true)>"Cancel"</button>
+                </div>
+            })}
+            <div class="messages" role="log">
+                {move || state.messages.get().into_iter().rev().map(|m| {
+                    let id = m.id;
+                    let class = match m.level { Level::Info => "msg info", Level::Warning => "msg warning", Level::Error => "msg error" };
+                    let role = if m.level == Level::Error { "alert" } else { "status" };
+                    view! { <div class=class role=role>
+                        <button class="dismiss" aria-label="dismiss" on:click=move |_| state.messages.update(|ms| ms.retain(|x| x.id != id))>"×"</button>
+                        <strong>{m.title}</strong>
+                        <ul>{m.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                    </div> }
+                }).collect_view()}
+            </div>
+            {move || pending().map(|p| view! { <p class="pending">{p}</p> })}
+            <nav class="tabs" role="tablist">
+                {move || kinds.get().into_iter().map(|k| view! {
+                    <button role="tab" class:active=move || active.get() == Some(k) aria-selected=move || (active.get() == Some(k)).to_string()
+                        data-tab=format!("{k:?}").to_lowercase() on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
+                }).collect_view()}
+            </nav>
+            {move || match active.get() {
+                None => view! { <section class="card empty"><h2>"Nothing loaded"</h2><p>"Drop prediction files here, open them, or load the example."</p></section> }.into_any(),
+                Some(kind) => view! { <KindView kind=kind/> }.into_any(),
+            }}
+            <footer>"Rankscope computes every number with its Rust core compiled to WebAssembly; hover a column header for its formula and conventions."</footer>
+        </div>
+    }
+}
+
+#[component]
+fn KindView(kind: Kind) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let report = Signal::derive(move || state.report(kind));
+    view! {
+        <div class="kind">
+            <div class="side">
+                <Models kind=kind/>
+                <conventions::ConventionsPanel kind=kind/>
+            </div>
+            <div class="main">
+                <table::MetricTable kind=kind report=report/>
+                {match kind {
+                    Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel/> }.into_any(),
+                    Kind::Binary => view! { <binary_view::BinaryPanel/> }.into_any(),
+                    Kind::Multiclass => view! { <other_views::MulticlassPanel/> }.into_any(),
+                    Kind::Ratings => view! { <other_views::RatingsPanel/> }.into_any(),
+                }}
+            </div>
+        </div>
+    }
+}
+
+/// Loaded models of a kind: colour, editable name, show/hide, remove.
+#[component]
+fn Models(kind: Kind) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let names = Memo::new(move |_| state.ws.with(|w| w.dataset(kind).map(|d| d.model_names()).unwrap_or_default()));
+    let size = move || state.ws.with(|w| match kind {
+        Kind::Ranking => w.ranking.as_ref().map(|d| format!("{} queries judged, {} judgments", d.qrels.judgments.iter().filter(|j| !j.is_empty()).count(), d.qrels.num_judgments())),
+        Kind::Binary => w.binary.as_ref().map(|d| format!("{} rows, {} positives", d.labels.len(), d.labels.iter().filter(|&&l| l).count())),
+        Kind::Multiclass => w.multiclass.as_ref().map(|d| format!("{} rows, {} classes", d.targets.len(), d.num_classes)),
+        Kind::Ratings => w.ratings.as_ref().map(|d| format!("{} ratings, {} users", d.rating.len(), d.users.len())),
+    }.unwrap_or_default());
+    view! {
+        <section class="card models">
+            <h2>"Models"</h2>
+            <p class="muted small">{size}</p>
+            <ul>
+                {move || names.get().into_iter().enumerate().map(|(i, name)| {
+                    let hidden = {
+                        let name = name.clone();
+                        Signal::derive(move || state.is_hidden(kind, &name))
+                    };
+                    let key = format!("{kind:?}/{name}");
+                    let k2 = key.clone();
+                    let old = name.clone();
+                    let old2 = name.clone();
+                    let rename = move |ev: web_sys::Event| {
+                        let new = event_target_value(&ev);
+                        let ok = state.ws.try_update(|w| w.rename(kind, &old, &new)).unwrap_or(false);
+                        if !ok && new.trim() != old {
+                            state.say(Level::Warning, "Name not changed", vec![format!("'{}' is empty or already used by another model.", new.trim())]);
+                        }
+                    };
+                    view! {
+                        <li class:hidden=hidden data-model-item=name.clone()>
+                            <span class="swatch" style=format!("background:{}", series_hex(i))></span>
+                            <input class="name" type="text" prop:value=name.clone() aria-label="model name" on:change=rename/>
+                            <button class="small" aria-pressed=move || (!hidden.get()).to_string() title="show or hide"
+                                on:click=move |_| state.hidden.update(|h| if let Some(p) = h.iter().position(|x| *x == k2) { h.remove(p); } else { h.push(k2.clone()); })>
+                                {move || if hidden.get() { "show" } else { "hide" }}
+                            </button>
+                            <button class="small" title="remove" aria-label=format!("remove {name}") on:click=move |_| { let _ = &key; state.ws.update(|w| w.remove_model(kind, &old2)); }>"×"</button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,267 @@
+//! Ranking: the elbow curves and the reciprocal-rank table with drill-down.
+
+use leptos::prelude::*;
+
+use super::chart::Chart;
+use super::state::AppState;
+use super::util::ink;
+use crate::core::curves::{kneedle, mean_curve, CurveMetric};
+use crate::core::registry::Kind;
+use crate::plot::{series_hex, LineChart, Marker, Series};
+
+#[derive(Clone, Debug, PartialEq)]
+struct CurveLine {
+    name: String,
+    color: usize,
+    values: Vec<f64>,
+    elbow: Option<usize>,
+}
+
+#[component]
+pub fn ElbowPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let metric = RwSignal::new(CurveMetric::Ndcg);
+    let max_p_input = RwSignal::new(0usize); // 0: automatic
+    let longest = Memo::new(move |_| {
+        let p = state.prepared.get();
+        p.iter().flat_map(|r| (0..r.num_queries()).map(move |i| r.query(i).len())).max().unwrap_or(1).clamp(1, 1000)
+    });
+    let max_p = Memo::new(move |_| match max_p_input.get() {
+        0 => longest.get(),
+        p => p.clamp(1, 1000),
+    });
+    let lines = Memo::new(move |_| {
+        let prepared = state.prepared.get();
+        let conv = state.conv.get();
+        let m = metric.get();
+        let p = max_p.get();
+        prepared
+            .iter()
+            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+            .map(|r| {
+                let values = mean_curve(r, &conv, m, p);
+                CurveLine { name: r.name.clone(), color: state.color_index(Kind::Ranking, &r.name), elbow: kneedle(&values), values }
+            })
+            .collect::<Vec<_>>()
+    });
+    let chart = Signal::derive(move || {
+        let lines = lines.get();
+        let m = metric.get();
+        let p = max_p.get();
+        let ymax = lines.iter().flat_map(|l| l.values.iter().copied()).fold(0.0f64, f64::max);
+        LineChart {
+            title: String::new(),
+            x_label: "cutoff p".into(),
+            y_label: m.label().into(),
+            x_range: (1.0, p.max(2) as f64),
+            y_range: (0.0, (ymax * 1.08).clamp(0.05, 1.0)),
+            series: lines.iter().map(|l| Series { name: l.name.clone(), color: l.color, faint: false, points: l.values.iter().enumerate().map(|(i, &v)| ((i + 1) as f64, v)).collect() }).collect(),
+            markers: lines.iter().filter_map(|l| l.elbow.map(|e| Marker { x: e as f64, y: l.values[e - 1], color: l.color, label: format!(" p={e}") })).collect(),
+            diagonal: false,
+            ink: ink(),
+        }
+    });
+    let select_metric = move |ev| {
+        let v = event_target_value(&ev);
+        if let Some(m) = CurveMetric::ALL.into_iter().find(|m| m.id() == v) {
+            metric.set(m);
+        }
+    };
+    view! {
+        <section class="card">
+            <div class="card-head">
+                <h2>"Cutoff curve and elbow"</h2>
+                <label>"Metric "
+                    <select on:change=select_metric aria-label="curve metric">
+                        {CurveMetric::ALL.into_iter().map(|m| view! { <option value=m.id() selected=move || metric.get() == m>{m.label()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"P "
+                    <input type="number" min="1" max="1000" prop:value=move || max_p.get().to_string()
+                        on:change=move |ev| max_p_input.set(event_target_value(&ev).parse().unwrap_or(0)) aria-label="largest cutoff"/>
+                </label>
+            </div>
+            <Chart chart=chart label="elbow curve"/>
+            <table class="small-table">
+                <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p.get())}</th></tr></thead>
+                <tbody>
+                    {move || lines.get().into_iter().map(|l| {
+                        let at = l.elbow.map(|e| format!("{:.4}", l.values[e - 1])).unwrap_or("—".into());
+                        let last = l.values.last().map(|v| format!("{v:.4}")).unwrap_or_default();
+                        view! { <tr data-elbow-model=l.name.clone() data-elbow=l.elbow.map(|e| e.to_string()).unwrap_or_default()>
+                            <th><span class="swatch" style=format!("background:{}", series_hex(l.color))></span>{l.name.clone()}</th>
+                            <td class="num">{l.elbow.map(|e| format!("p = {e}")).unwrap_or("none".into())}</td>
+                            <td class="num">{at}</td><td class="num">{last}</td></tr> }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <p class="muted small">"The elbow is the p farthest from the chord of the normalised curve (Kneedle, Satopaa et al. 2011). The curve is the mean over queries of the metric at every cutoff, under the conventions above."</p>
+        </section>
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct RrRow {
+    qid: String,
+    /// Per visible model: first relevant rank (None: no relevant retrieved) and RR.
+    ranks: Vec<Option<usize>>,
+    rr: Vec<f64>,
+}
+
+const PAGE: usize = 50;
+
+#[component]
+pub fn ReciprocalRankPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let sort = RwSignal::new((0usize, false)); // column (0 = query id), descending
+    let filter = RwSignal::new(String::new());
+    let page = RwSignal::new(0usize);
+    let open = RwSignal::new(None::<String>);
+    let data = Memo::new(move |_| {
+        let prepared = state.prepared.get();
+        let level = state.conv.with(|c| c.relevance_level);
+        let runs: Vec<_> = prepared.iter().filter(|r| !state.is_hidden(Kind::Ranking, &r.name)).collect();
+        let names: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
+        let mut rows: std::collections::BTreeMap<String, RrRow> = Default::default();
+        state.ws.with(|w| {
+            let Some(d) = &w.ranking else { return };
+            for (m, r) in runs.iter().enumerate() {
+                for i in 0..r.num_queries() {
+                    let qid = d.queries.name(r.selection.evaluated[i]).to_string();
+                    let row = rows.entry(qid.clone()).or_insert_with(|| RrRow { qid, ranks: vec![None; runs.len()], rr: vec![0.0; runs.len()] });
+                    let q = r.query(i);
+                    row.ranks[m] = q.first_relevant_rank(level);
+                    row.rr[m] = q.reciprocal_rank(None, level);
+                }
+            }
+        });
+        (names, rows.into_values().collect::<Vec<_>>())
+    });
+    let view_rows = Memo::new(move |_| {
+        let (_, mut rows) = data.get();
+        let f = filter.get();
+        if !f.is_empty() {
+            rows.retain(|r| r.qid.contains(&f));
+        }
+        let (col, desc) = sort.get();
+        rows.sort_by(|a, b| {
+            let o = if col == 0 {
+                a.qid.cmp(&b.qid)
+            } else {
+                let m = (col - 1) / 2;
+                if (col - 1) % 2 == 0 {
+                    // first relevant rank: "none" sorts last
+                    a.ranks[m].unwrap_or(usize::MAX).cmp(&b.ranks[m].unwrap_or(usize::MAX))
+                } else {
+                    a.rr[m].total_cmp(&b.rr[m])
+                }
+            };
+            if desc { o.reverse() } else { o }
+        });
+        rows
+    });
+    let header = move || {
+        let (names, _) = data.get();
+        let th = move |col: usize, label: String| {
+            let aria = move || match sort.get() { (c, true) if c == col => "descending", (c, false) if c == col => "ascending", _ => "none" };
+            view! { <th scope="col" aria-sort=aria><button class="sort" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
+        };
+        let mut cells = vec![th(0, "query".into())];
+        for (m, n) in names.iter().enumerate() {
+            cells.push(th(1 + 2 * m, format!("{n}: first rel. rank")));
+            cells.push(th(2 + 2 * m, format!("{n}: RR")));
+        }
+        let diff = (names.len() >= 2).then(|| view! { <th scope="col">{format!("RR {} − {}", names[0], names[1])}</th> });
+        view! { <tr>{cells}{diff}</tr> }
+    };
+    let body = move || {
+        let rows = view_rows.get();
+        let start = page.get() * PAGE;
+        rows.into_iter().skip(start).take(PAGE).map(|r| {
+            let qid = r.qid.clone();
+            let cells = r.ranks.iter().zip(&r.rr).map(|(rank, rr)| view! {
+                <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
+                <td class="num" data-rr=format!("{rr:?}")>{format!("{rr:.4}")}</td>
+            }).collect_view();
+            let diff = (r.rr.len() >= 2).then(|| { let d = r.rr[0] - r.rr[1]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
+            let q2 = qid.clone();
+            view! { <tr data-query=qid.clone()><th scope="row"><button class="link" on:click=move |_| open.set(Some(q2.clone()))>{qid.clone()}</button></th>{cells}{diff}</tr> }
+        }).collect_view()
+    };
+    let pages = move || view_rows.with(|r| r.len().div_ceil(PAGE).max(1));
+    let histogram = move || {
+        let (names, rows) = data.get();
+        let buckets = ["1", "2", "3", "4", "5", "6–10", ">10", "none"];
+        let bucket = |r: Option<usize>| match r { Some(1) => 0, Some(2) => 1, Some(3) => 2, Some(4) => 3, Some(5) => 4, Some(6..=10) => 5, Some(_) => 6, None => 7 };
+        let n = rows.len().max(1);
+        names.iter().enumerate().map(|(m, name)| {
+            let mut counts = [0usize; 8];
+            for r in &rows { counts[bucket(r.ranks[m])] += 1; }
+            let mrr = rows.iter().map(|r| r.rr[m]).sum::<f64>() / n as f64;
+            let color = series_hex(state.color_index(Kind::Ranking, name));
+            view! {
+                <div class="hist" data-hist-model=name.clone()>
+                    <div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}" — MRR "<b data-mrr=format!("{mrr:?}")>{format!("{mrr:.4}")}</b></div>
+                    <div class="bars">
+                        {buckets.iter().zip(counts).map(|(label, c)| { let h = c as f64 / n as f64 * 100.0; view! {
+                            <div class="bar" title=format!("first relevant rank {label}: {c} queries")>
+                                <div class="fill" style=format!("height:{h:.1}%;background:{color}")></div>
+                                <span class="count">{c}</span><span class="label">{*label}</span>
+                            </div> } }).collect_view()}
+                    </div>
+                </div>
+            }
+        }).collect_view()
+    };
+    view! {
+        <section class="card">
+            <div class="card-head">
+                <h2>"Reciprocal rank per query"</h2>
+                <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
+            </div>
+            <div class="hists">{histogram}</div>
+            <div class="table-scroll"><table class="rr"><thead>{header}</thead><tbody>{body}</tbody></table></div>
+            <div class="pager">
+                <button class="small" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled={move || page.get() == 0}>"‹ prev"</button>
+                <span>{move || format!("page {} of {} ({} queries)", page.get() + 1, pages(), view_rows.with(Vec::len))}</span>
+                <button class="small" on:click=move |_| page.update(|p| if *p + 1 < pages() { *p += 1 }) disabled={move || page.get() + 1 >= pages()}>"next ›"</button>
+            </div>
+            {move || open.get().map(|q| view! { <DrillDown qid=q on_close=move || open.set(None)/> })}
+        </section>
+    }
+}
+
+/// The ranked lists of one query, with grades, per visible model.
+#[component]
+fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let level = state.conv.with_untracked(|c| c.relevance_level);
+    let lists = state.ws.with_untracked(|w| {
+        let Some(d) = &w.ranking else { return vec![] };
+        let q = d.queries.get(&qid);
+        state.prepared.get_untracked().iter().filter(|r| !state.is_hidden(Kind::Ranking, &r.name)).filter_map(|r| {
+            let i = r.selection.evaluated.iter().position(|&x| Some(x) == q)?;
+            let range = r.row_range(i);
+            let rows: Vec<(usize, String, f64, i32)> = range.clone().take(30).enumerate().map(|(k, j)| (k + 1, d.docs.name(r.docs[j]).to_string(), r.scores[j], r.grades[j])).collect();
+            Some((r.name.clone(), rows, range.len()))
+        }).collect::<Vec<_>>()
+    });
+    view! {
+        <div class="drill" role="dialog" aria-label=format!("ranked lists of {qid}")>
+            <div class="card-head"><h3>"Query "{qid.clone()}</h3><span class="spacer"></span><button class="small" on:click=move |_| on_close()>"close"</button></div>
+            <div class="drill-lists">
+                {lists.into_iter().map(|(name, rows, total)| view! {
+                    <table class="small-table">
+                        <caption>{format!("{name} ({total} retrieved)")}</caption>
+                        <thead><tr><th>"rank"</th><th>"document"</th><th>"score"</th><th>"grade"</th></tr></thead>
+                        <tbody>{rows.into_iter().map(|(k, doc, score, grade)| {
+                            let rel = grade != crate::core::ranking::NOT_JUDGED && grade >= level;
+                            let g = if grade == crate::core::ranking::NOT_JUDGED { "unjudged".to_string() } else { grade.to_string() };
+                            view! { <tr class:relevant=rel><td class="num">{k}</td><td>{doc}</td><td class="num">{format!("{score}")}</td><td class="num">{g}</td></tr> }
+                        }).collect_view()}</tbody>
+                    </table>
+                }).collect_view()}
+            </div>
+        </div>
+    }
+}

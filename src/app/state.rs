@@ -1,0 +1,231 @@
+//! The page's state: signals for what is loaded and the conventions in force,
+//! memos for everything derived (prepared runs, curves, reports).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::core::evaluate::{self, BinaryPrepared, Conventions, Report};
+use crate::core::ranking::{self, PreparedRun};
+use crate::core::registry::{self, Kind, MetricId};
+use crate::parse::Workspace;
+
+/// Shared, cheaply cloned value; equal only to itself (memos never deep-compare).
+#[derive(Debug)]
+pub struct Shared<T>(pub Arc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warning,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub id: u64,
+    pub level: Level,
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub file: String,
+    pub bytes: u64,
+    pub total: u64,
+    pub rows: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    System,
+    Light,
+    Dark,
+}
+
+/// Every signal of the page, passed by context (Copy: it is a bundle of handles).
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub ws: RwSignal<Workspace>,
+    pub conv: RwSignal<Conventions>,
+    pub messages: RwSignal<Vec<Message>>,
+    pub progress: RwSignal<Option<Progress>>,
+    pub cancel: RwSignal<bool>,
+    pub tab: RwSignal<Option<Kind>>,
+    pub example_loaded: RwSignal<bool>,
+    pub theme: RwSignal<Theme>,
+    /// Hidden models, as "kind/name".
+    pub hidden: RwSignal<Vec<String>>,
+    pub baseline: RwSignal<Option<String>>,
+    /// Metric columns shown, per kind, as catalogue base ids.
+    pub bases: RwSignal<Vec<(Kind, &'static str)>>,
+    pub cutoffs: RwSignal<Vec<usize>>,
+    pub next_message: StoredValue<u64>,
+    // derived
+    pub prepared: Memo<Shared<Vec<PreparedRun>>>,
+    pub binary: Memo<Shared<Vec<BinaryPrepared>>>,
+}
+
+pub const DEFAULT_BASES: &[(Kind, &str)] = &[
+    (Kind::Ranking, "ndcg"),
+    (Kind::Ranking, "map"),
+    (Kind::Ranking, "precision"),
+    (Kind::Ranking, "recall"),
+    (Kind::Ranking, "mrr"),
+    (Kind::Ranking, "hit_rate"),
+    (Kind::Ranking, "r_precision"),
+    (Kind::Ranking, "bpref"),
+    (Kind::Binary, "roc_auc"),
+    (Kind::Binary, "average_precision"),
+    (Kind::Binary, "log_loss"),
+    (Kind::Binary, "brier"),
+    (Kind::Binary, "accuracy"),
+    (Kind::Binary, "precision"),
+    (Kind::Binary, "recall"),
+    (Kind::Binary, "f1"),
+    (Kind::Binary, "mcc"),
+    (Kind::Multiclass, "acc"),
+    (Kind::Multiclass, "mrr"),
+    (Kind::Multiclass, "ndcg"),
+    (Kind::Multiclass, "f1_weighted"),
+    (Kind::Multiclass, "f1_macro"),
+    (Kind::Multiclass, "cross_entropy"),
+    (Kind::Multiclass, "perplexity"),
+    (Kind::Ratings, "mae"),
+    (Kind::Ratings, "rmse"),
+    (Kind::Ratings, "rmse_per_user"),
+    (Kind::Ratings, "rmse_per_item"),
+    (Kind::Ratings, "spearman"),
+    (Kind::Ratings, "spearman_per_user"),
+    (Kind::Ratings, "fcp"),
+];
+
+impl AppState {
+    pub fn new() -> AppState {
+        let ws = RwSignal::new(Workspace::default());
+        let conv = RwSignal::new(Conventions::default());
+        let order_key = Memo::new(move |_| conv.with(|c| (c.ties, c.query_set)));
+        let prepared = Memo::new(move |_| {
+            let (ties, set) = order_key.get();
+            ws.with(|w| match (&w.ranking, w.has_qrels) {
+                (Some(d), true) => Shared(Arc::new((0..d.runs.len()).map(|i| ranking::prepare(d, i, ties, set)).collect())),
+                _ => Shared(Arc::new(Vec::new())),
+            })
+        });
+        let logits = Memo::new(move |_| conv.with(|c| c.binary_scores_are_logits));
+        let binary = Memo::new(move |_| {
+            let logits = logits.get();
+            ws.with(|w| Shared(Arc::new(w.binary.as_ref().map(|d| evaluate::prepare_binary(d, logits)).unwrap_or_default())))
+        });
+        AppState {
+            ws,
+            conv,
+            messages: RwSignal::new(Vec::new()),
+            progress: RwSignal::new(None),
+            cancel: RwSignal::new(false),
+            tab: RwSignal::new(None),
+            example_loaded: RwSignal::new(false),
+            theme: RwSignal::new(Theme::System),
+            hidden: RwSignal::new(Vec::new()),
+            baseline: RwSignal::new(None),
+            bases: RwSignal::new(DEFAULT_BASES.to_vec()),
+            cutoffs: RwSignal::new(vec![5, 10, 20]),
+            next_message: StoredValue::new(0),
+            prepared,
+            binary,
+        }
+    }
+
+    pub fn say(&self, level: Level, title: impl Into<String>, lines: Vec<String>) {
+        let id = self.next_message.get_value();
+        self.next_message.set_value(id + 1);
+        self.messages.update(|m| {
+            m.push(Message { id, level, title: title.into(), lines });
+            if m.len() > 8 {
+                m.remove(0);
+            }
+        });
+    }
+
+    /// The metric ids shown for `kind`: every selected base at every cutoff.
+    pub fn columns(&self, kind: Kind) -> Vec<MetricId> {
+        let bases = self.bases.get();
+        let ks = self.cutoffs.get();
+        let mut out = Vec::new();
+        for info in registry::METRICS.iter().filter(|m| m.kind == kind && bases.contains(&(kind, m.base))) {
+            match info.cutoff {
+                registry::Cutoff::None => out.push(MetricId::new(info.base, None)),
+                registry::Cutoff::Optional => {
+                    out.push(MetricId::new(info.base, None));
+                    out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
+                }
+                registry::Cutoff::Required => out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k)))),
+            }
+        }
+        out
+    }
+
+    /// The report of `kind` for the visible models under the conventions in force.
+    pub fn report(&self, kind: Kind) -> Option<Report> {
+        let conv = self.conv.get();
+        let metrics = self.columns(kind);
+        let hidden = self.hidden.get();
+        let visible = |name: &str| !hidden.contains(&format!("{kind:?}/{name}"));
+        let mut report = match kind {
+            Kind::Ranking => {
+                let prepared = self.prepared.get();
+                if prepared.is_empty() {
+                    return None;
+                }
+                let runs: Vec<PreparedRun> = prepared.iter().filter(|p| visible(&p.name)).cloned().collect();
+                self.ws.with(|w| w.ranking.as_ref().map(|d| evaluate::evaluate_prepared(d, &runs, &conv, &metrics)))?
+            }
+            Kind::Binary => {
+                let prepared = self.binary.get();
+                if prepared.is_empty() {
+                    return None;
+                }
+                let models: Vec<BinaryPrepared> = prepared.iter().filter(|p| visible(&p.name)).cloned().collect();
+                evaluate::evaluate_binary_prepared(&models, &conv, &metrics)
+            }
+            _ => self.ws.with(|w| w.dataset(kind).map(|d| evaluate::evaluate(&d, &conv, &metrics)))?,
+        };
+        report.models.retain(|m| visible(&m.name));
+        Some(report)
+    }
+
+    pub fn is_hidden(&self, kind: Kind, name: &str) -> bool {
+        self.hidden.with(|h| h.contains(&format!("{kind:?}/{name}")))
+    }
+
+    /// Index of a model among all models of its kind (its colour).
+    pub fn color_index(&self, kind: Kind, name: &str) -> usize {
+        self.ws.with(|w| w.dataset(kind).map(|d| d.model_names().iter().position(|n| n == name).unwrap_or(0)).unwrap_or(0))
+    }
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        Self::new()
+    }
+}

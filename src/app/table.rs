@@ -1,0 +1,155 @@
+//! The metric table: models x metrics, best value marked, differences to a
+//! baseline, formula and convention on every header, exports.
+
+use leptos::prelude::*;
+
+use super::state::AppState;
+use super::util::{download, slug};
+use crate::core::evaluate::Report;
+use crate::core::registry::{self, Kind};
+use crate::plot::series_hex;
+use crate::report::{fixed, full, Table};
+
+fn header_help(kind: Kind, id: &str) -> String {
+    let base = id.split('@').next().unwrap_or(id);
+    let base = if base.starts_with("iprec_at_recall") { "iprec_at_recall" } else { base };
+    match registry::info(base, kind) {
+        Some(i) => format!("{}\n{}\nConventions: {}\nReference: {}", i.title, i.formula, i.conventions, i.reference),
+        None => id.to_string(),
+    }
+}
+
+fn higher_is_better(kind: Kind, id: &str) -> bool {
+    let base = id.split('@').next().unwrap_or(id);
+    registry::info(base, kind).is_none_or(|i| i.higher_is_better)
+}
+
+#[component]
+pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let table = move || report.get().map(|r| Table::from_report(&r, None));
+    let export = move |format: &'static str| {
+        move |_| {
+            let Some(t) = table() else { return };
+            let name = format!("rankscope-{}", slug(kind.label()));
+            match format {
+                "csv" => download(&format!("{name}.csv"), "text/csv", &t.to_csv()),
+                "json" => download(&format!("{name}.json"), "application/json", &t.to_json()),
+                "md" => download(&format!("{name}.md"), "text/markdown", &t.to_markdown(4)),
+                _ => download(&format!("{name}.tex"), "text/x-tex", &t.to_latex(4)),
+            }
+        }
+    };
+    let rows = move || {
+        let Some(t) = table() else { return view! { <p class="muted">"No models to show."</p> }.into_any() };
+        let baseline = state.baseline.get().filter(|b| t.rows.iter().any(|r| &r.0 == b));
+        let best: Vec<Option<f64>> = (0..t.columns.len())
+            .map(|c| {
+                let hib = higher_is_better(kind, &t.columns[c]);
+                t.rows.iter().filter_map(|r| r.1[c]).fold(None, |acc: Option<f64>, v| Some(match acc {
+                    None => v,
+                    Some(a) => if hib { a.max(v) } else { a.min(v) },
+                }))
+            })
+            .collect();
+        let base_values: Option<Vec<Option<f64>>> = baseline.as_ref().and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
+        let header = t.columns.iter().map(|c| {
+            let help = header_help(kind, c);
+            view! { <th scope="col" tabindex="0" title=help.clone() data-help=help>{c.clone()}</th> }
+        }).collect_view();
+        let body = t.rows.iter().map(|(name, values)| {
+            let color = series_hex(state.color_index(kind, name));
+            let is_base = baseline.as_deref() == Some(name.as_str());
+            let cells = values.iter().enumerate().map(|(c, v)| {
+                let metric = t.columns[c].clone();
+                let is_best = v.is_some() && *v == best[c] && t.rows.len() > 1;
+                let delta = match (&base_values, v, is_base) {
+                    (Some(b), Some(v), false) => b[c].map(|b| {
+                        let pp = (v - b) * 100.0;
+                        let rel = if b != 0.0 { format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0) } else { String::new() };
+                        format!("{pp:+.2} pp{rel}")
+                    }),
+                    _ => None,
+                };
+                let shown = fixed(*v, 4);
+                let value_attr = v.map(full).unwrap_or_default();
+                let title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
+                view! {
+                    <td class="num" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title>
+                        {shown}{is_best.then(|| " ★")}
+                        {delta.map(|d| view! { <span class="delta">{d}</span> })}
+                    </td>
+                }
+            }).collect_view();
+            view! {
+                <tr class:baseline=is_base>
+                    <th scope="row"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}</th>
+                    {cells}
+                </tr>
+            }
+        }).collect_view();
+        view! {
+            <div class="table-scroll">
+                <table class="metrics">
+                    <thead><tr><th scope="col">"model"</th>{header}</tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+        }.into_any()
+    };
+    let models = move || report.get().map(|r| r.models.iter().map(|m| m.name.clone()).collect::<Vec<_>>()).unwrap_or_default();
+    let warnings = move || report.get().map(|r| r.warnings).unwrap_or_default();
+    view! {
+        <section class="card">
+            <div class="card-head">
+                <h2>"Metrics"</h2>
+                <label>"Baseline "
+                    <select on:change=move |ev| { let v = event_target_value(&ev); state.baseline.set((!v.is_empty()).then_some(v)); }>
+                        <option value="">"none"</option>
+                        {move || models().into_iter().map(|m| { let sel = state.baseline.get().as_deref() == Some(m.as_str()); view! { <option value=m.clone() selected=sel>{m.clone()}</option> } }).collect_view()}
+                    </select>
+                </label>
+                <span class="spacer"></span>
+                <button class="small" data-export="csv" on:click=export("csv")>"CSV"</button>
+                <button class="small" data-export="json" on:click=export("json")>"JSON"</button>
+                <button class="small" data-export="md" on:click=export("md")>"Markdown"</button>
+                <button class="small" data-export="tex" on:click=export("tex")>"LaTeX"</button>
+            </div>
+            <ColumnPicker kind=kind/>
+            {rows}
+            <ul class="warnings">{move || warnings().into_iter().map(|w| view! { <li>"⚠ "{w}</li> }).collect_view()}</ul>
+        </section>
+    }
+}
+
+/// Which metric families and cutoffs the table shows.
+#[component]
+fn ColumnPicker(kind: Kind) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let chips = registry::METRICS.iter().filter(move |m| m.kind == kind && !matches!(m.base, "tp" | "fp" | "tn" | "fn")).map(move |m| {
+        let base = m.base;
+        let on = move || state.bases.with(|b| b.contains(&(kind, base)));
+        let toggle = move |_| state.bases.update(|b| {
+            if let Some(i) = b.iter().position(|x| *x == (kind, base)) { b.remove(i); } else { b.push((kind, base)); }
+        });
+        view! { <button class="chip" class:on=on aria-pressed=move || on().to_string() on:click=toggle title=m.formula>{m.title}</button> }
+    }).collect_view();
+    let has_cutoffs = registry::METRICS.iter().any(|m| m.kind == kind && m.cutoff != registry::Cutoff::None);
+    let cutoffs_text = move || state.cutoffs.get().iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",");
+    let set_cutoffs = move |ev| {
+        let text = event_target_value(&ev);
+        let mut ks: Vec<usize> = text.split([',', ' ']).filter_map(|s| s.trim().parse().ok()).filter(|&k| k > 0 && k <= 100_000).collect();
+        ks.sort_unstable();
+        ks.dedup();
+        if !ks.is_empty() {
+            state.cutoffs.set(ks);
+        }
+    };
+    view! {
+        <div class="picker">
+            {chips}
+            {has_cutoffs.then(|| view! { <label class="cutoffs">"k = " <input type="text" size="14" prop:value=cutoffs_text on:change=set_cutoffs aria-label="cutoffs"/></label> })}
+        </div>
+    }
+}
+

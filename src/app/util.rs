@@ -1,0 +1,52 @@
+//! Browser helpers: downloads, theme colours.
+
+use wasm_bindgen::JsCast;
+
+/// Offers `contents` as a file download (nothing leaves the browser).
+pub fn download(name: &str, mime: &str, contents: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(contents));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    download_url(name, &url);
+    // revoke later: revoking at once can cancel the download in some browsers
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    }
+}
+
+pub fn download_url(name: &str, url: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(a) = doc.create_element("a") else { return };
+    let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else { return };
+    a.set_href(url);
+    a.set_download(name);
+    a.click();
+}
+
+/// Whether the page currently renders dark (explicit theme or system preference).
+pub fn is_dark() -> bool {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return false };
+    match doc.document_element().and_then(|e| e.get_attribute("data-theme")).as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches()),
+    }
+}
+
+pub fn ink() -> (u8, u8, u8) {
+    if is_dark() {
+        (226, 232, 240)
+    } else {
+        (30, 41, 59)
+    }
+}
+
+/// A safe file-name stem.
+pub fn slug(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+}

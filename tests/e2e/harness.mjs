@@ -1,0 +1,123 @@
+// Shared harness for the browser end-to-end tests: a static server for dist/
+// (optionally under a sub-path) and headless Debian Chromium through playwright-core.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const dist = path.join(root, 'dist');
+export const reference = path.join(root, 'tests/reference');
+export const outDir = path.join(here, 'out');
+const require = createRequire(path.join(root, 'tools/package.json'));
+const { chromium } = require('playwright-core');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.csv': 'text/csv' };
+
+export function serve(prefix = '/') {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); return res.end(); }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length));
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    const file = path.join(dist, rel);
+    if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404); return res.end(); }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}${prefix}` })));
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Opens the app and collects console errors and failed requests. */
+export async function open(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('td[data-metric]', { timeout: 30000 });
+  return { page, errors };
+}
+
+/** Drops files on the drop zone with a real DataTransfer (dragenter, dragover, drop). */
+export async function drop(page, files) {
+  const payload = files.map((f) => ({ name: f.name, data: Buffer.from(f.data).toString('base64') }));
+  await page.evaluate((items) => {
+    const dt = new DataTransfer();
+    for (const it of items) {
+      const bytes = Uint8Array.from(atob(it.data), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], it.name));
+    }
+    const zone = document.getElementById('dropzone');
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    }
+  }, payload);
+}
+
+export function refFile(name) {
+  return { name, data: fs.readFileSync(path.join(reference, name)) };
+}
+
+export const oracle = JSON.parse(fs.readFileSync(path.join(reference, 'oracle.json'), 'utf8'));
+
+/** Reads every metric cell: {model: {metric: value}}. */
+export async function cells(page) {
+  return page.$$eval('td[data-metric]', (tds) => {
+    const out = {};
+    for (const td of tds) {
+      const m = td.dataset.model;
+      out[m] = out[m] || {};
+      out[m][td.dataset.metric] = td.dataset.value === '' ? null : Number(td.dataset.value);
+    }
+    return out;
+  });
+}
+
+/** Waits until the metric table shows exactly these models. */
+export async function waitForModels(page, names) {
+  await page.waitForFunction((want) => {
+    const got = [...new Set([...document.querySelectorAll('td[data-metric]')].map((td) => td.dataset.model))].sort();
+    return JSON.stringify(got) === JSON.stringify([...want].sort());
+  }, names, { timeout: 20000 });
+}
+
+export async function clearAll(page) {
+  await page.click('#clear');
+  await page.waitForSelector('section.empty');
+}
+
+export async function setConvention(page, id, value) {
+  await page.selectOption(`#conv-${id}`, value);
+}
+
+export async function canvasHasInk(page, index = 0) {
+  return page.evaluate((i) => {
+    const c = document.querySelectorAll('canvas')[i];
+    if (!c) return 0;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
+    return n;
+  }, index);
+}
+
+export function close(actual, expected, what) {
+  if (typeof actual !== 'number' || Math.abs(actual - expected) > 1e-9) {
+    throw new Error(`${what}: page shows ${actual}, oracle says ${expected}`);
+  }
+}
+
+export function shot(page, name) {
+  fs.mkdirSync(outDir, { recursive: true });
+  return page.screenshot({ path: path.join(outDir, name), fullPage: true });
+}

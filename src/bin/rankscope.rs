@@ -1,1 +1,379 @@
-fn main(){}
+//! `rankscope`: the metric core on the command line.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use rankscope::core::binary::ThresholdRule;
+use rankscope::core::evaluate::{evaluate, Conventions, Dataset};
+use rankscope::core::multiclass::{ClassTieRule, ScoreScale};
+use rankscope::core::ranking::{QuerySet, TieRule};
+use rankscope::core::ranking_metrics::{ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator};
+use rankscope::core::registry::{self, MetricId};
+use rankscope::parse::{Format, LoadOptions, Workspace};
+use rankscope::report::Table;
+
+const HELP: &str = "\
+rankscope — ranking, recommendation and classification metrics (the Rankscope core)
+
+USAGE:
+    rankscope eval FILE... [--qrels QRELS] [OPTIONS]
+    rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all] --out DIR
+    rankscope metrics            list every metric id with its formula
+    rankscope --help | --version
+
+EVAL: the input kind is detected from the files (TREC run/qrels, long ranking CSV,
+binary CSV, multi-class matrix or top-k CSV, ratings CSV, optionally .gz).
+Several run files = several models; a CSV with several score columns = one model per column.
+
+    -k, --cutoffs 1,5,10        cutoffs for @k metrics (default 1,3,5,10,20,100,1000)
+    --metrics ID,ID,...         metric ids (default: every metric of the kind), e.g. ndcg@10,map,mrr
+    --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
+    --per-query                 per-query (per-user) values too
+    --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv
+  ranking conventions (defaults: trec_eval's)
+    --ties trec|file|average    tie order inside a query
+    --relevance-level L         relevant if grade >= L (default 1)
+    --gain linear|exponential   nDCG gain rel or 2^rel-1
+    --discount log2|jarvelin    1/log2(i+1) or 1/max(1, log2 i)
+    --ap-denominator relevant|min     |R| or min(|R|, k)
+    --precision-denominator k|min     k or min(k, list length)
+    --f1 per_query|from_means
+    --queries qrels|intersection      every qrels query (missing = 0) or run ∩ qrels
+  binary conventions (defaults: scikit-learn's)
+    --threshold T               default 0.5
+    --threshold-rule '>='|'>'
+    --logits                    scores are logits: apply the sigmoid for log loss and Brier
+    --positive-label VALUE      the label value that is positive
+  multi-class conventions
+    --class-ties lower|higher|optimistic|pessimistic
+    --class-logits              the matrix holds logits (log-softmax first)
+  trec_eval format options (as trec_eval)
+    -q                          per-query lines
+    -m MEASURE                  e.g. official, all_trec, ndcg_cut.5,10, P.10, recall.10, success.1,5,10, map_cut.10
+    -c                          average over every qrels query (missing = 0)
+    -l L                        relevance level
+
+Exit code 0 on success, 2 on bad input (errors as file:line:column: expected ..., found ...).
+";
+
+struct Args {
+    files: Vec<String>,
+    qrels: Vec<String>,
+    cutoffs: Vec<usize>,
+    metrics: Option<Vec<String>>,
+    format: String,
+    per_query: bool,
+    conv: Conventions,
+    options: LoadOptions,
+    trec_measures: Vec<String>,
+    complete: bool,
+    queries_set_explicitly: bool,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("rankscope: {msg}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match argv.first().map(String::as_str) {
+        None | Some("-h" | "--help" | "help") => {
+            print!("{HELP}");
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version") => {
+            println!("rankscope {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Some("eval") => match parse_eval(&argv[1..]) {
+            Ok(args) => run_eval(args),
+            Err(e) => fail(e),
+        },
+        Some("generate") => generate(&argv[1..]),
+        Some("metrics") => {
+            for m in registry::METRICS {
+                let id = match m.cutoff {
+                    registry::Cutoff::None => m.base.to_string(),
+                    registry::Cutoff::Required => format!("{}@k", m.base),
+                    registry::Cutoff::Optional => format!("{}[@k]", m.base),
+                };
+                println!("{:<12} {:<22} {}", format!("{:?}", m.kind).to_lowercase(), id, m.formula);
+            }
+            ExitCode::SUCCESS
+        }
+        Some(other) => fail(format!("unknown command '{other}'; see rankscope --help")),
+    }
+}
+
+fn parse_eval(argv: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        files: vec![],
+        qrels: vec![],
+        cutoffs: registry::DEFAULT_CUTOFFS.to_vec(),
+        metrics: None,
+        format: "table".into(),
+        per_query: false,
+        conv: Conventions::default(),
+        options: LoadOptions::default(),
+        trec_measures: vec![],
+        complete: false,
+        queries_set_explicitly: false,
+    };
+    let mut i = 0;
+    while i < argv.len() {
+        let flag = argv[i].as_str();
+        let mut value = || -> Result<String, String> {
+            i += 1;
+            argv.get(i).cloned().ok_or_else(|| format!("{flag} needs a value"))
+        };
+        let bad = |v: &str, allowed: &str| format!("{flag} {v}: expected one of {allowed}");
+        match flag {
+            "--qrels" => a.qrels.push(value()?),
+            "-k" | "--cutoffs" => {
+                let v = value()?;
+                a.cutoffs = v.split(',').map(|k| k.trim().parse::<usize>().ok().filter(|&k| k > 0).ok_or_else(|| format!("{flag} {v}: cutoffs are positive whole numbers"))).collect::<Result<_, _>>()?;
+            }
+            "--metrics" => a.metrics = Some(value()?.split(',').map(|s| s.trim().to_string()).collect()),
+            "--format" => {
+                let v = value()?;
+                if !["json", "table", "trec_eval"].contains(&v.as_str()) {
+                    return Err(bad(&v, "json, table, trec_eval"));
+                }
+                a.format = v;
+            }
+            "--per-query" => a.per_query = true,
+            "-q" => a.per_query = true,
+            "-c" => a.complete = true,
+            "-m" => a.trec_measures.push(value()?),
+            "--input-format" => {
+                let v = value()?;
+                a.options.format = Some(Format::from_id(&v).ok_or_else(|| bad(&v, "trec_run, trec_qrels, ranking_csv, binary_csv, multiclass_matrix, multiclass_topk, ratings_csv"))?);
+            }
+            "--ties" => {
+                let v = value()?;
+                a.conv.ties = match v.as_str() {
+                    "trec" => TieRule::Trec,
+                    "file" => TieRule::File,
+                    "average" => TieRule::Average,
+                    _ => return Err(bad(&v, "trec, file, average")),
+                }
+            }
+            "--relevance-level" | "-l" => {
+                let v = value()?;
+                a.conv.relevance_level = v.parse().ok().filter(|&l: &i32| l >= 1).ok_or_else(|| format!("{flag} {v}: expected a whole number >= 1"))?;
+            }
+            "--gain" => {
+                let v = value()?;
+                a.conv.gain = match v.as_str() {
+                    "linear" | "rel" => Gain::Linear,
+                    "exponential" | "exp" => Gain::Exponential,
+                    _ => return Err(bad(&v, "linear, exponential")),
+                }
+            }
+            "--discount" => {
+                let v = value()?;
+                a.conv.discount = match v.as_str() {
+                    "log2" => Discount::Log2,
+                    "jarvelin" => Discount::JarvelinB2,
+                    _ => return Err(bad(&v, "log2, jarvelin")),
+                }
+            }
+            "--ap-denominator" => {
+                let v = value()?;
+                a.conv.ap_denominator = match v.as_str() {
+                    "relevant" => ApDenominator::Relevant,
+                    "min" => ApDenominator::MinRelevantK,
+                    _ => return Err(bad(&v, "relevant, min")),
+                }
+            }
+            "--precision-denominator" => {
+                let v = value()?;
+                a.conv.precision_denominator = match v.as_str() {
+                    "k" => PrecisionDenominator::K,
+                    "min" => PrecisionDenominator::MinKLength,
+                    _ => return Err(bad(&v, "k, min")),
+                }
+            }
+            "--f1" => {
+                let v = value()?;
+                a.conv.f1_aggregation = match v.as_str() {
+                    "per_query" => F1Aggregation::PerQuery,
+                    "from_means" => F1Aggregation::FromMeans,
+                    _ => return Err(bad(&v, "per_query, from_means")),
+                }
+            }
+            "--queries" => {
+                let v = value()?;
+                a.queries_set_explicitly = true;
+                a.conv.query_set = match v.as_str() {
+                    "qrels" => QuerySet::Qrels,
+                    "intersection" => QuerySet::Intersection,
+                    _ => return Err(bad(&v, "qrels, intersection")),
+                }
+            }
+            "--threshold" => {
+                let v = value()?;
+                a.conv.threshold = v.parse().ok().filter(|t: &f64| t.is_finite()).ok_or_else(|| format!("{flag} {v}: expected a number"))?;
+            }
+            "--threshold-rule" => {
+                let v = value()?;
+                a.conv.threshold_rule = match v.as_str() {
+                    ">=" => ThresholdRule::AtLeast,
+                    ">" => ThresholdRule::Above,
+                    _ => return Err(bad(&v, "'>=', '>'")),
+                }
+            }
+            "--logits" => a.conv.binary_scores_are_logits = true,
+            "--positive-label" => a.options.positive_label = Some(value()?),
+            "--class-ties" => {
+                let v = value()?;
+                a.conv.class_ties = match v.as_str() {
+                    "lower" => ClassTieRule::LowerIndexFirst,
+                    "higher" => ClassTieRule::HigherIndexFirst,
+                    "optimistic" => ClassTieRule::Optimistic,
+                    "pessimistic" => ClassTieRule::Pessimistic,
+                    _ => return Err(bad(&v, "lower, higher, optimistic, pessimistic")),
+                }
+            }
+            "--class-logits" => a.conv.class_scale = ScoreScale::Logits,
+            f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown option '{f}'; see rankscope --help")),
+            _ => a.files.push(argv[i].clone()),
+        }
+        i += 1;
+    }
+    if a.files.is_empty() {
+        return Err("eval needs at least one file; see rankscope --help".into());
+    }
+    Ok(a)
+}
+
+fn run_eval(mut a: Args) -> ExitCode {
+    let mut ws = Workspace::default();
+    let mut warnings = Vec::new();
+    for path in a.qrels.iter().chain(&a.files) {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return fail(format!("{path}: cannot read the file ({e})")),
+        };
+        let mut options = a.options.clone();
+        if a.qrels.contains(path) {
+            options.format = Some(Format::TrecQrels);
+        }
+        match ws.load_bytes(path, &bytes, &options) {
+            Ok(summary) => warnings.extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}"))),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let datasets = ws.datasets();
+    let data = match datasets.as_slice() {
+        [d] => *d,
+        [] => return fail("nothing to evaluate: a run needs its qrels (--qrels), and qrels need a run"),
+        _ => return fail("the files hold different kinds of data; evaluate one kind at a time"),
+    };
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    if a.format == "trec_eval" {
+        let Dataset::Ranking(d) = data else { return fail("--format trec_eval needs TREC run and qrels input") };
+        let measures = match rankscope::trec_format::parse_measures(&a.trec_measures) {
+            Ok(m) => m,
+            Err(e) => return fail(e),
+        };
+        for i in 0..d.runs.len() {
+            let _ = out.write_all(rankscope::trec_format::format_run(d, i, &a.conv, &measures, a.per_query, a.complete).as_bytes());
+        }
+        return ExitCode::SUCCESS;
+    }
+    if a.complete && !a.queries_set_explicitly {
+        a.conv.query_set = QuerySet::Qrels;
+    }
+    let kind = data.kind();
+    let metrics: Vec<MetricId> = match &a.metrics {
+        Some(ids) => match ids.iter().map(|s| MetricId::parse(s, kind)).collect::<Result<Vec<_>, _>>() {
+            Ok(m) => m,
+            Err(e) => return fail(e),
+        },
+        None => registry::default_metrics(kind, &a.cutoffs),
+    };
+    let report = evaluate(&data, &a.conv, &metrics);
+    warnings.extend(report.warnings.iter().cloned());
+    if a.format == "json" {
+        let models: Vec<serde_json::Value> = report
+            .models
+            .iter()
+            .map(|m| {
+                let metrics: serde_json::Map<String, serde_json::Value> = report.columns.iter().map(|c| (c.clone(), m.metrics.get(c).copied().flatten().map_or(serde_json::Value::Null, |v| serde_json::json!(v)))).collect();
+                let mut obj = serde_json::json!({ "name": m.name, "metrics": metrics });
+                if a.per_query && !m.unit_ids.is_empty() {
+                    let mut per = serde_json::Map::new();
+                    for (i, qid) in m.unit_ids.iter().enumerate() {
+                        let vals: serde_json::Map<String, serde_json::Value> = m.per_unit.iter().filter_map(|(id, col)| col.get(i).map(|v| (id.clone(), if v.is_finite() { serde_json::json!(v) } else { serde_json::Value::Null }))).collect();
+                        per.insert(qid.clone(), serde_json::Value::Object(vals));
+                    }
+                    obj["per_query"] = serde_json::Value::Object(per);
+                }
+                obj
+            })
+            .collect();
+        let doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "models": models, "warnings": warnings });
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        let conv: Vec<String> = a.conv.describe(kind).into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "# {} · {}", kind.label(), if conv.is_empty() { "no switchable conventions".into() } else { conv.join(" ") });
+        let _ = write!(out, "{}", Table::from_report(&report, None).to_text(4));
+        for w in &warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn generate(argv: &[String]) -> ExitCode {
+    use rankscope::example::{self, Spec};
+    let (mut preset, mut kind, mut out) = ("example".to_string(), "all".to_string(), None);
+    let mut i = 0;
+    while i < argv.len() {
+        let v = argv.get(i + 1).cloned();
+        match (argv[i].as_str(), v) {
+            ("--preset", Some(v)) => preset = v,
+            ("--kind", Some(v)) => kind = v,
+            ("--out", Some(v)) => out = Some(v),
+            (f, _) => return fail(format!("generate: unexpected '{f}'; see rankscope --help")),
+        }
+        i += 2;
+    }
+    let Some(dir) = out else { return fail("generate needs --out DIR") };
+    let spec = match preset.as_str() {
+        "example" => Spec::EXAMPLE,
+        "large" => Spec::LARGE,
+        p => return fail(format!("generate: unknown preset '{p}' (example, large)")),
+    };
+    let dir = std::path::PathBuf::from(dir);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return fail(format!("{}: {e}", dir.display()));
+    }
+    let create = |name: &str| std::fs::File::create(dir.join(name)).map(std::io::BufWriter::new);
+    let result = (|| -> std::io::Result<()> {
+        if kind == "all" || kind == "ranking" {
+            let (mut q, mut a, mut b) = (create("bench.qrels")?, create("dense.run")?, create("bm25.run")?);
+            example::write_ranking(&spec, &mut q, &mut [("dense", &mut a), ("bm25", &mut b)])?;
+        }
+        if kind == "all" || kind == "binary" {
+            example::write_binary(&spec, &["gbdt", "logreg"], &mut create("binary.csv")?)?;
+        }
+        if kind == "all" || kind == "multiclass" {
+            example::write_multiclass(&spec, 2.6, &mut create("multiclass.csv")?)?;
+        }
+        if kind == "all" || kind == "ratings" {
+            example::write_ratings(&spec, &["svd", "knn"], &mut create("ratings.csv")?)?;
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(format!("generate: {e}")),
+    }
+}

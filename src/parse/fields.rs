@@ -109,11 +109,12 @@ pub fn trim(f: &[u8]) -> &[u8] {
     &f[start..end]
 }
 
-/// Parses a finite-or-infinite f64 (NaN is refused).
+/// Parses a finite-or-infinite f64 (NaN is refused). `-0` becomes `0`: they
+/// are equal scores (trec_eval compares with `>`), so they must tie.
 pub fn number(f: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(f).ok()?;
     let v: f64 = s.parse().ok()?;
-    (!v.is_nan()).then_some(v)
+    (!v.is_nan()).then_some(if v == 0.0 { 0.0 } else { v })
 }
 
 /// Parses an integer grade (also `2.0`, which some tools write).
@@ -162,6 +163,7 @@ mod tests {
         assert_eq!(number(b"0.5"), Some(0.5));
         assert_eq!(number(b"1e-3"), Some(0.001));
         assert_eq!(number(b"NaN"), None);
+        assert_eq!(number(b"-0.000").unwrap().to_bits(), 0.0f64.to_bits());
         assert_eq!(number(b"inf"), Some(f64::INFINITY));
         assert_eq!(number(b""), None);
         assert_eq!(integer(b"2"), Some(2));

@@ -396,9 +396,8 @@ impl<'a> QueryView<'a> {
     /// Interpolated precision at the 11 recall levels 0.0, 0.1, ..., 1.0
     /// (trec_eval `iprec_at_recall`): max precision at any rank whose recall is
     /// at least the level. A level is reached after `(long)(level · |R| + 0.9)`
-    /// relevant documents with the level a C `float`, exactly as trec_eval 9.0.x
-    /// and pytrec_eval compute it (0.3f · 7 + 0.9 reaches 3; in f64 it would not).
-    /// trec_eval's later master rounds instead, which differs for some |R|.
+    /// relevant documents (f64), exactly as trec_eval 9.0.x and pytrec_eval
+    /// compute it; trec_eval's later master rounds instead, which differs for some |R|.
     pub fn interpolated_precision(&self, level: i32) -> [f64; 11] {
         let mut out = [0.0; 11];
         let num_rel = self.num_relevant(level);
@@ -407,8 +406,8 @@ impl<'a> QueryView<'a> {
         if num_ret == 0 {
             return out;
         }
-        const LEVELS: [f32; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-        let cutoffs: Vec<usize> = LEVELS.iter().map(|&l| ((l * num_rel as f32) as f64 + 0.9) as usize).collect();
+        const LEVELS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+        let cutoffs: Vec<usize> = LEVELS.iter().map(|&l| (l * num_rel as f64 + 0.9) as usize).collect();
         let mut current: isize = 10;
         while current >= 0 && cutoffs[current as usize] > num_rel_ret {
             current -= 1;

@@ -49,14 +49,36 @@ pub struct Spec {
 
 impl Spec {
     /// The page's bundled example.
-    pub const EXAMPLE: Spec = Spec { seed: 20261122, queries: 60, docs_per_query: 40, binary_rows: 800, classes: 20, multiclass_rows: 400, users: 60, ratings_per_user: 12 };
+    pub const EXAMPLE: Spec = Spec {
+        seed: 20261122,
+        queries: 60,
+        docs_per_query: 40,
+        binary_rows: 800,
+        classes: 20,
+        multiclass_rows: 400,
+        users: 60,
+        ratings_per_user: 12,
+    };
     /// The shapes of shared/data/README.md's large files.
-    pub const LARGE: Spec = Spec { seed: 7, queries: 100_000, docs_per_query: 100, binary_rows: 10_000_000, classes: 1000, multiclass_rows: 100_000, users: 500_000, ratings_per_user: 20 };
+    pub const LARGE: Spec = Spec {
+        seed: 7,
+        queries: 100_000,
+        docs_per_query: 100,
+        binary_rows: 10_000_000,
+        classes: 1000,
+        multiclass_rows: 100_000,
+        users: 500_000,
+        ratings_per_user: 20,
+    };
 }
 
 /// Ranking: a qrels file and runs of two systems of different quality.
 /// Scores have 3 decimals, so ties occur as in real runs.
-pub fn write_ranking(spec: &Spec, qrels: &mut impl Write, runs: &mut [(&str, &mut dyn Write)]) -> io::Result<()> {
+pub fn write_ranking(
+    spec: &Spec,
+    qrels: &mut impl Write,
+    runs: &mut [(&str, &mut dyn Write)],
+) -> io::Result<()> {
     let mut rng = Rng::new(spec.seed);
     let n = spec.docs_per_query;
     let mut grades = vec![0i32; n * 2];
@@ -65,7 +87,15 @@ pub fn write_ranking(spec: &Spec, qrels: &mut impl Write, runs: &mut [(&str, &mu
         // a pool of 2n documents, a few relevant, graded 1..3
         for (d, g) in grades.iter_mut().enumerate() {
             let r = rng.unit();
-            *g = if r < 0.04 { 3 } else if r < 0.10 { 2 } else if r < 0.20 { 1 } else { 0 };
+            *g = if r < 0.04 {
+                3
+            } else if r < 0.10 {
+                2
+            } else if r < 0.20 {
+                1
+            } else {
+                0
+            };
             if q % 13 == 0 {
                 *g = 0; // some queries have nothing relevant
             }
@@ -76,10 +106,23 @@ pub fn write_ranking(spec: &Spec, qrels: &mut impl Write, runs: &mut [(&str, &mu
         }
         for (m, (tag, out)) in runs.iter_mut().enumerate() {
             let quality = 0.9 - 0.35 * m as f64;
-            let mut scored: Vec<(f64, usize)> = (0..2 * n).map(|d| (((grades[d] as f64 * quality + 1.3 * rng.normal()) * 100.0).round() / 1000.0, d)).collect();
+            let mut scored: Vec<(f64, usize)> = (0..2 * n)
+                .map(|d| {
+                    (
+                        ((grades[d] as f64 * quality + 1.3 * rng.normal()) * 100.0).round()
+                            / 1000.0,
+                        d,
+                    )
+                })
+                .collect();
             scored.sort_by(|a, b| b.0.total_cmp(&a.0));
             for (rank, (score, d)) in scored.into_iter().take(n).enumerate() {
-                writeln!(out, "{qid} Q0 d{:06} {} {score:.3} {tag}", q * 2 * n + d, rank + 1)?;
+                writeln!(
+                    out,
+                    "{qid} Q0 d{:06} {} {score:.3} {tag}",
+                    q * 2 * n + d,
+                    rank + 1
+                )?;
             }
         }
     }
@@ -163,7 +206,11 @@ pub fn example_files() -> Vec<(String, Vec<u8>)> {
     let mut qrels = Vec::new();
     let (mut bm25, mut dense) = (Vec::new(), Vec::new());
     // writing into memory cannot fail
-    let _ = write_ranking(&spec, &mut qrels, &mut [("dense", &mut dense), ("bm25", &mut bm25)]);
+    let _ = write_ranking(
+        &spec,
+        &mut qrels,
+        &mut [("dense", &mut dense), ("bm25", &mut bm25)],
+    );
     let mut binary = Vec::new();
     let _ = write_binary(&spec, &["gbdt", "logreg"], &mut binary);
     let (mut mc_a, mut mc_b) = (Vec::new(), Vec::new());
@@ -193,7 +240,8 @@ mod tests {
         assert_eq!(a, example_files());
         let mut ws = Workspace::default();
         for (name, bytes) in &a {
-            ws.load_bytes(name, bytes, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+            ws.load_bytes(name, bytes, &LoadOptions::default())
+                .unwrap_or_else(|e| panic!("{e}"));
         }
         assert_eq!(ws.datasets().len(), 4);
         assert_eq!(ws.ranking.as_ref().unwrap().runs.len(), 2);

@@ -17,7 +17,19 @@ impl Table {
             Some(ids) => ids.to_vec(),
             None => report.columns.clone(),
         };
-        let rows = report.models.iter().map(|m| (m.name.clone(), columns.iter().map(|c| m.metrics.get(c).copied().flatten()).collect())).collect();
+        let rows = report
+            .models
+            .iter()
+            .map(|m| {
+                (
+                    m.name.clone(),
+                    columns
+                        .iter()
+                        .map(|c| m.metrics.get(c).copied().flatten())
+                        .collect(),
+                )
+            })
+            .collect();
         Table { columns, rows }
     }
 
@@ -40,7 +52,17 @@ impl Table {
             .rows
             .iter()
             .map(|(name, values)| {
-                let metrics: serde_json::Map<String, serde_json::Value> = self.columns.iter().zip(values).map(|(c, v)| (c.clone(), v.map_or(serde_json::Value::Null, |v| serde_json::json!(v)))).collect();
+                let metrics: serde_json::Map<String, serde_json::Value> = self
+                    .columns
+                    .iter()
+                    .zip(values)
+                    .map(|(c, v)| {
+                        (
+                            c.clone(),
+                            v.map_or(serde_json::Value::Null, |v| serde_json::json!(v)),
+                        )
+                    })
+                    .collect();
                 serde_json::json!({ "model": name, "metrics": metrics })
             })
             .collect();
@@ -48,18 +70,49 @@ impl Table {
     }
 
     pub fn to_markdown(&self, digits: usize) -> String {
-        let mut s = format!("| model | {} |\n", self.columns.iter().map(|c| md_escape(c)).collect::<Vec<_>>().join(" | "));
+        let mut s = format!(
+            "| model | {} |\n",
+            self.columns
+                .iter()
+                .map(|c| md_escape(c))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
         s.push_str(&format!("|---|{}\n", "---:|".repeat(self.columns.len())));
         for (name, values) in &self.rows {
-            s.push_str(&format!("| {} | {} |\n", md_escape(name), values.iter().map(|v| fixed(*v, digits)).collect::<Vec<_>>().join(" | ")));
+            s.push_str(&format!(
+                "| {} | {} |\n",
+                md_escape(name),
+                values
+                    .iter()
+                    .map(|v| fixed(*v, digits))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ));
         }
         s
     }
 
     pub fn to_latex(&self, digits: usize) -> String {
-        let mut s = format!("\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {} \\\\\n\\hline\n", "r".repeat(self.columns.len()), self.columns.iter().map(|c| tex_escape(c)).collect::<Vec<_>>().join(" & "));
+        let mut s = format!(
+            "\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {} \\\\\n\\hline\n",
+            "r".repeat(self.columns.len()),
+            self.columns
+                .iter()
+                .map(|c| tex_escape(c))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        );
         for (name, values) in &self.rows {
-            s.push_str(&format!("{} & {} \\\\\n", tex_escape(name), values.iter().map(|v| fixed(*v, digits)).collect::<Vec<_>>().join(" & ")));
+            s.push_str(&format!(
+                "{} & {} \\\\\n",
+                tex_escape(name),
+                values
+                    .iter()
+                    .map(|v| fixed(*v, digits))
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+            ));
         }
         s.push_str("\\hline\n\\end{tabular}\n");
         s
@@ -75,10 +128,22 @@ impl Table {
             r.extend(values.iter().map(|v| fixed(*v, digits)));
             grid.push(r);
         }
-        let widths: Vec<usize> = (0..grid[0].len()).map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+        let widths: Vec<usize> = (0..grid[0].len())
+            .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
         let mut s = String::new();
         for r in &grid {
-            let line: Vec<String> = r.iter().enumerate().map(|(c, v)| if c == 0 { format!("{v:<w$}", w = widths[c]) } else { format!("{v:>w$}", w = widths[c]) }).collect();
+            let line: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(c, v)| {
+                    if c == 0 {
+                        format!("{v:<w$}", w = widths[c])
+                    } else {
+                        format!("{v:>w$}", w = widths[c])
+                    }
+                })
+                .collect();
             s.push_str(line.join("  ").trim_end());
             s.push('\n');
         }
@@ -126,7 +191,13 @@ mod tests {
     use super::*;
 
     fn table() -> Table {
-        Table { columns: vec!["ndcg@10".into(), "roc_auc".into()], rows: vec![("a,b".into(), vec![Some(0.5), None]), ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(2.0)])] }
+        Table {
+            columns: vec!["ndcg@10".into(), "roc_auc".into()],
+            rows: vec![
+                ("a,b".into(), vec![Some(0.5), None]),
+                ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(2.0)]),
+            ],
+        }
     }
 
     #[test]

@@ -61,7 +61,20 @@ impl Measure {
 /// trec_eval's "official" set (its default).
 pub fn official() -> Vec<Measure> {
     use Measure::*;
-    vec![Runid, NumQ, NumRet, NumRel, NumRelRet, Map, GmMap, Rprec, Bpref, RecipRank, IprecAtRecall, P(DEFAULT_CUTOFFS.to_vec())]
+    vec![
+        Runid,
+        NumQ,
+        NumRet,
+        NumRel,
+        NumRelRet,
+        Map,
+        GmMap,
+        Rprec,
+        Bpref,
+        RecipRank,
+        IprecAtRecall,
+        P(DEFAULT_CUTOFFS.to_vec()),
+    ]
 }
 
 /// Parses `-m` arguments: `official`, `all_trec` (the supported part), or
@@ -81,7 +94,14 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
             match params {
                 None => Ok(default.to_vec()),
                 Some(p) => {
-                    let mut v: Vec<usize> = p.split(',').map(|x| x.trim().parse::<usize>().map_err(|_| format!("-m {a}: cutoffs must be positive whole numbers"))).collect::<Result<_, _>>()?;
+                    let mut v: Vec<usize> = p
+                        .split(',')
+                        .map(|x| {
+                            x.trim().parse::<usize>().map_err(|_| {
+                                format!("-m {a}: cutoffs must be positive whole numbers")
+                            })
+                        })
+                        .collect::<Result<_, _>>()?;
                     if v.contains(&0) {
                         return Err(format!("-m {a}: cutoffs must be positive"));
                     }
@@ -121,7 +141,10 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
             other => return Err(format!("-m {other}: not a trec_eval measure Rankscope computes (supported: official, all_trec, runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank, iprec_at_recall, P, recall, ndcg, ndcg_cut, map_cut, success)")),
         };
         // a later -m of the same measure replaces its parameters, as in trec_eval
-        if let Some(slot) = out.iter_mut().find(|x| std::mem::discriminant(*x) == std::mem::discriminant(&m)) {
+        if let Some(slot) = out
+            .iter_mut()
+            .find(|x| std::mem::discriminant(*x) == std::mem::discriminant(&m))
+        {
             *slot = m;
         } else {
             out.push(m);
@@ -133,16 +156,27 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
 }
 
 /// One query's (name, value) lines for the selected measures; integer measures flagged.
-fn query_values(q: &ranking::QueryView, measures: &[Measure], level: i32) -> Vec<(String, f64, bool)> {
+fn query_values(
+    q: &ranking::QueryView,
+    measures: &[Measure],
+    level: i32,
+) -> Vec<(String, f64, bool)> {
     use Measure::*;
-    let ctx = crate::core::ranking_metrics::Ctx { relevance_level: level, ..Default::default() };
+    let ctx = crate::core::ranking_metrics::Ctx {
+        relevance_level: level,
+        ..Default::default()
+    };
     let mut out = Vec::new();
     for m in measures {
         match m {
             Runid | NumQ => {}
             NumRet => out.push(("num_ret".into(), q.len() as f64, true)),
             NumRel => out.push(("num_rel".into(), q.num_relevant(level) as f64, true)),
-            NumRelRet => out.push(("num_rel_ret".into(), q.num_relevant_retrieved(level) as f64, true)),
+            NumRelRet => out.push((
+                "num_rel_ret".into(),
+                q.num_relevant_retrieved(level) as f64,
+                true,
+            )),
             Map => out.push(("map".into(), q.average_precision(None, &ctx), false)),
             GmMap => out.push(("gm_map".into(), q.average_precision(None, &ctx), false)),
             Rprec => out.push(("Rprec".into(), q.r_precision(level), false)),
@@ -153,12 +187,37 @@ fn query_values(q: &ranking::QueryView, measures: &[Measure], level: i32) -> Vec
                     out.push((format!("iprec_at_recall_{:.2}", i as f64 / 10.0), v, false));
                 }
             }
-            P(ks) => out.extend(ks.iter().map(|&k| (format!("P_{k}"), q.precision(Some(k), &ctx), false))),
-            Recall(ks) => out.extend(ks.iter().map(|&k| (format!("recall_{k}"), q.recall(Some(k), level), false))),
-            Ndcg => out.push(("ndcg".into(), q.ndcg(None, Gain::Linear, Discount::Log2), false)),
-            NdcgCut(ks) => out.extend(ks.iter().map(|&k| (format!("ndcg_cut_{k}"), q.ndcg(Some(k), Gain::Linear, Discount::Log2), false))),
-            MapCut(ks) => out.extend(ks.iter().map(|&k| (format!("map_cut_{k}"), q.average_precision(Some(k), &ctx), false))),
-            Success(ks) => out.extend(ks.iter().map(|&k| (format!("success_{k}"), q.hit(Some(k), level), false))),
+            P(ks) => out.extend(
+                ks.iter()
+                    .map(|&k| (format!("P_{k}"), q.precision(Some(k), &ctx), false)),
+            ),
+            Recall(ks) => out.extend(
+                ks.iter()
+                    .map(|&k| (format!("recall_{k}"), q.recall(Some(k), level), false)),
+            ),
+            Ndcg => out.push((
+                "ndcg".into(),
+                q.ndcg(None, Gain::Linear, Discount::Log2),
+                false,
+            )),
+            NdcgCut(ks) => out.extend(ks.iter().map(|&k| {
+                (
+                    format!("ndcg_cut_{k}"),
+                    q.ndcg(Some(k), Gain::Linear, Discount::Log2),
+                    false,
+                )
+            })),
+            MapCut(ks) => out.extend(ks.iter().map(|&k| {
+                (
+                    format!("map_cut_{k}"),
+                    q.average_precision(Some(k), &ctx),
+                    false,
+                )
+            })),
+            Success(ks) => out.extend(
+                ks.iter()
+                    .map(|&k| (format!("success_{k}"), q.hit(Some(k), level), false)),
+            ),
         }
     }
     out
@@ -173,7 +232,14 @@ fn line(out: &mut String, name: &str, qid: &str, value: f64, integer: bool) {
 }
 
 /// trec_eval's output for one run.
-pub fn format_run(data: &RankingData, run_index: usize, conv: &Conventions, measures: &[Measure], per_query: bool, complete: bool) -> String {
+pub fn format_run(
+    data: &RankingData,
+    run_index: usize,
+    conv: &Conventions,
+    measures: &[Measure],
+    per_query: bool,
+    complete: bool,
+) -> String {
     // trec_eval orders ties by docno descending and evaluates queries in run ∩ qrels
     let run: PreparedRun = ranking::prepare(data, run_index, conv.ties, QuerySet::Intersection);
     let level = conv.relevance_level;
@@ -197,7 +263,12 @@ pub fn format_run(data: &RankingData, run_index: usize, conv: &Conventions, meas
         }
     }
     let n = run.num_queries();
-    let qrels_queries = data.queries.ids_sorted_by_name().into_iter().filter(|&q| data.qrels.has_query(q)).count();
+    let qrels_queries = data
+        .queries
+        .ids_sorted_by_name()
+        .into_iter()
+        .filter(|&q| data.qrels.has_query(q))
+        .count();
     let denom = if complete { qrels_queries } else { n };
     let tag = &data.runs[run_index].tag;
     for m in measures {
@@ -209,7 +280,19 @@ pub fn format_run(data: &RankingData, run_index: usize, conv: &Conventions, meas
     }
     if sums.is_empty() {
         // no evaluated query: trec_eval prints zeros
-        sums = query_values(&ranking::QueryView { grades: &[], tied_with_prev: &[], judged_desc: &[], average_ties: false }, measures, level).into_iter().map(|(n, _, i)| (n, 0.0, i)).collect();
+        sums = query_values(
+            &ranking::QueryView {
+                grades: &[],
+                tied_with_prev: &[],
+                judged_desc: &[],
+                average_ties: false,
+            },
+            measures,
+            level,
+        )
+        .into_iter()
+        .map(|(n, _, i)| (n, 0.0, i))
+        .collect();
     }
     for (name, total, integer) in sums {
         let value = if integer {

@@ -38,35 +38,70 @@ fn ours(measure: &str) -> Option<String> {
 
 #[test]
 fn every_shared_measure_matches_trec_eval_per_query() {
-    let reference: serde_json::Value = serde_json::from_slice(&reference("extra/trec_eval.json")).unwrap();
-    let cases = [("ranking", vec!["ranking.qrels", "ranking.run"]), ("example", vec!["extra/example.qrels", "extra/dense.run", "extra/bm25.run"])];
+    let reference: serde_json::Value =
+        serde_json::from_slice(&reference("extra/trec_eval.json")).unwrap();
+    let cases = [
+        ("ranking", vec!["ranking.qrels", "ranking.run"]),
+        (
+            "example",
+            vec!["extra/example.qrels", "extra/dense.run", "extra/bm25.run"],
+        ),
+    ];
     let mut checked = 0;
     for (case, files) in cases {
         let ws = workspace(&files);
         let data = only_dataset(&ws);
         for level in [1, 2] {
-            let conv = Conventions { relevance_level: level, query_set: QuerySet::Intersection, ..Default::default() };
+            let conv = Conventions {
+                relevance_level: level,
+                query_set: QuerySet::Intersection,
+                ..Default::default()
+            };
             let per_run = &reference["cases"][case];
             let first = per_run.as_object().unwrap().values().next().unwrap();
             let first_query = first.as_object().unwrap().values().next().unwrap();
-            let measures: Vec<(String, String)> = first_query.as_object().unwrap().keys().filter_map(|m| ours(m).map(|o| (m.clone(), o))).collect();
+            let measures: Vec<(String, String)> = first_query
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter_map(|m| ours(m).map(|o| (m.clone(), o)))
+                .collect();
             let ids: Vec<MetricId> = measures
                 .iter()
-                .map(|(_, o)| if o.starts_with("iprec") { MetricId::new("iprec_at_recall", None) } else { MetricId::parse(o, Kind::Ranking).unwrap() })
+                .map(|(_, o)| {
+                    if o.starts_with("iprec") {
+                        MetricId::new("iprec_at_recall", None)
+                    } else {
+                        MetricId::parse(o, Kind::Ranking).unwrap()
+                    }
+                })
                 .collect();
             let report = evaluate(&data, &conv, &ids);
             for model in &report.models {
-                let file = files.iter().find(|f| f.ends_with(&format!("{}.run", model.name))).unwrap();
+                let file = files
+                    .iter()
+                    .find(|f| f.ends_with(&format!("{}.run", model.name)))
+                    .unwrap();
                 let file_name = file.rsplit('/').next().unwrap();
                 let theirs = &per_run[format!("{file_name} level={level}")];
                 for (i, qid) in model.unit_ids.iter().enumerate() {
                     for (m, o) in &measures {
-                        let want = theirs[qid][m].as_f64().unwrap_or_else(|| panic!("{case} {qid} {m}"));
-                        close(model.per_unit[o][i], want, &format!("{case} {file_name} level={level} {qid} {m}"));
+                        let want = theirs[qid][m]
+                            .as_f64()
+                            .unwrap_or_else(|| panic!("{case} {qid} {m}"));
+                        close(
+                            model.per_unit[o][i],
+                            want,
+                            &format!("{case} {file_name} level={level} {qid} {m}"),
+                        );
                         checked += 1;
                     }
                 }
-                assert_eq!(model.unit_ids.len(), theirs.as_object().unwrap().len(), "same queries evaluated");
+                assert_eq!(
+                    model.unit_ids.len(),
+                    theirs.as_object().unwrap().len(),
+                    "same queries evaluated"
+                );
             }
         }
     }
@@ -75,11 +110,19 @@ fn every_shared_measure_matches_trec_eval_per_query() {
 
 #[test]
 fn trec_eval_lines_match_trec_eval_formatting() {
-    let reference: serde_json::Value = serde_json::from_slice(&reference("extra/trec_eval.json")).unwrap();
+    let reference: serde_json::Value =
+        serde_json::from_slice(&reference("extra/trec_eval.json")).unwrap();
     let ws = workspace(&["extra/example.qrels", "extra/dense.run"]);
     let data = ws.ranking.as_ref().unwrap();
     let measures = rankscope::trec_format::parse_measures(&["all_trec".into()]).unwrap();
-    let text = rankscope::trec_format::format_run(data, 0, &Conventions::default(), &measures, true, false);
+    let text = rankscope::trec_format::format_run(
+        data,
+        0,
+        &Conventions::default(),
+        &measures,
+        true,
+        false,
+    );
     let theirs = &reference["cases"]["example"]["dense.run level=1"];
     let mut per_query_lines = 0;
     let mut sums: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
@@ -87,12 +130,22 @@ fn trec_eval_lines_match_trec_eval_formatting() {
         let parts: Vec<&str> = line.split('\t').collect();
         assert_eq!(parts.len(), 3, "{line}");
         let name = parts[0].trim_end();
-        assert_eq!(parts[0].len(), name.len().max(22), "name padded to 22: {line:?}");
+        assert_eq!(
+            parts[0].len(),
+            name.len().max(22),
+            "name padded to 22: {line:?}"
+        );
         if parts[1] == "all" {
             continue;
         }
-        let want = theirs[parts[1]][name].as_f64().unwrap_or_else(|| panic!("{line}"));
-        let expected = if name.starts_with("num_") { format!("{}", want as i64) } else { format!("{want:6.4}") };
+        let want = theirs[parts[1]][name]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{line}"));
+        let expected = if name.starts_with("num_") {
+            format!("{}", want as i64)
+        } else {
+            format!("{want:6.4}")
+        };
         assert_eq!(parts[2], expected, "{line}");
         let e = sums.entry(name.to_string()).or_default();
         e.0 += want;
@@ -102,10 +155,19 @@ fn trec_eval_lines_match_trec_eval_formatting() {
     assert!(per_query_lines > 1000);
     // summary lines: the mean (or the sum for counts) of the per-query values
     for (name, (total, n)) in sums {
-        let value = if name.starts_with("num_") { format!("{}", total as i64) } else { format!("{:6.4}", total / n as f64) };
+        let value = if name.starts_with("num_") {
+            format!("{}", total as i64)
+        } else {
+            format!("{:6.4}", total / n as f64)
+        };
         let want = format!("{name:<22}\tall\t{value}");
-        assert!(text.lines().any(|l| l == want), "missing summary line {want:?}");
+        assert!(
+            text.lines().any(|l| l == want),
+            "missing summary line {want:?}"
+        );
     }
     // per-query lines come first, then the summary, which starts with runid and num_q
-    assert!(text.contains("\nrunid                 \tall\tdense\nnum_q                 \tall\t60\n"));
+    assert!(
+        text.contains("\nrunid                 \tall\tdense\nnum_q                 \tall\t60\n")
+    );
 }

@@ -18,14 +18,30 @@ pub fn BinaryPanel() -> impl IntoView {
         let prepared = state.binary.get();
         (0..prepared.len())
             .filter(|&i| !state.is_hidden(Kind::Binary, &prepared[i].name))
-            .map(|i| (prepared[i].name.clone(), state.color_index(Kind::Binary, &prepared[i].name), Model(prepared.clone(), i)))
+            .map(|i| {
+                (
+                    prepared[i].name.clone(),
+                    state.color_index(Kind::Binary, &prepared[i].name),
+                    Model(prepared.clone(), i),
+                )
+            })
             .collect::<Vec<_>>()
     };
     let score_range = Memo::new(move |_| {
         let prepared = state.binary.get();
-        let lo = prepared.iter().filter_map(|p| p.curve.thresholds.last().copied()).fold(f64::INFINITY, f64::min);
-        let hi = prepared.iter().filter_map(|p| p.curve.thresholds.first().copied()).fold(f64::NEG_INFINITY, f64::max);
-        if lo >= 0.0 && hi <= 1.0 || !lo.is_finite() { (0.0, 1.0) } else { (lo, hi) }
+        let lo = prepared
+            .iter()
+            .filter_map(|p| p.curve.thresholds.last().copied())
+            .fold(f64::INFINITY, f64::min);
+        let hi = prepared
+            .iter()
+            .filter_map(|p| p.curve.thresholds.first().copied())
+            .fold(f64::NEG_INFINITY, f64::max);
+        if lo >= 0.0 && hi <= 1.0 || !lo.is_finite() {
+            (0.0, 1.0)
+        } else {
+            (lo, hi)
+        }
     });
     let threshold = move || state.conv.with(|c| c.threshold);
     let rule = move || state.conv.with(|c| c.threshold_rule);
@@ -39,8 +55,33 @@ pub fn BinaryPanel() -> impl IntoView {
             y_label: "true positive rate".into(),
             x_range: (0.0, 1.0),
             y_range: (0.0, 1.0),
-            series: ms.iter().map(|(name, c, p)| Series { name: format!("{name} (AUC {})", p.curve.roc_auc().map_or("undefined".into(), |a| format!("{a:.4}"))), color: *c, faint: false, points: p.curve.roc_points() }).collect(),
-            markers: ms.iter().map(|(_, c, p)| { let m = p.curve.confusion_at(t, r); let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64; Marker { x: fpr, y: m.recall(), color: *c, label: String::new() } }).collect(),
+            series: ms
+                .iter()
+                .map(|(name, c, p)| Series {
+                    name: format!(
+                        "{name} (AUC {})",
+                        p.curve
+                            .roc_auc()
+                            .map_or("undefined".into(), |a| format!("{a:.4}"))
+                    ),
+                    color: *c,
+                    faint: false,
+                    points: p.curve.roc_points(),
+                })
+                .collect(),
+            markers: ms
+                .iter()
+                .map(|(_, c, p)| {
+                    let m = p.curve.confusion_at(t, r);
+                    let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64;
+                    Marker {
+                        x: fpr,
+                        y: m.recall(),
+                        color: *c,
+                        label: String::new(),
+                    }
+                })
+                .collect(),
             diagonal: true,
             ink: ink(),
         }
@@ -50,7 +91,19 @@ pub fn BinaryPanel() -> impl IntoView {
         let r = rule();
         let ms = models();
         let mut series = iso_f1_curves();
-        series.extend(ms.iter().map(|(name, c, p)| Series { name: format!("{name} (AP {})", p.curve.average_precision().map_or("undefined".into(), |a| format!("{a:.4}"))), color: *c, faint: false, points: p.curve.pr_points() }));
+        series.extend(ms.iter().map(|(name, c, p)| {
+            Series {
+                name: format!(
+                    "{name} (AP {})",
+                    p.curve
+                        .average_precision()
+                        .map_or("undefined".into(), |a| format!("{a:.4}"))
+                ),
+                color: *c,
+                faint: false,
+                points: p.curve.pr_points(),
+            }
+        }));
         LineChart {
             title: "Precision–recall".into(),
             x_label: "recall".into(),
@@ -58,12 +111,26 @@ pub fn BinaryPanel() -> impl IntoView {
             x_range: (0.0, 1.0),
             y_range: (0.0, 1.0),
             series,
-            markers: ms.iter().map(|(_, c, p)| { let m = p.curve.confusion_at(t, r); Marker { x: m.recall(), y: m.precision(), color: *c, label: String::new() } }).collect(),
+            markers: ms
+                .iter()
+                .map(|(_, c, p)| {
+                    let m = p.curve.confusion_at(t, r);
+                    Marker {
+                        x: m.recall(),
+                        y: m.precision(),
+                        color: *c,
+                        label: String::new(),
+                    }
+                })
+                .collect(),
             diagonal: false,
             ink: ink(),
         }
     });
-    let step = move || { let (lo, hi) = score_range.get(); ((hi - lo) / 1000.0).max(1e-6) };
+    let step = move || {
+        let (lo, hi) = score_range.get();
+        ((hi - lo) / 1000.0).max(1e-6)
+    };
     let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
     view! {
         <section class="card">
@@ -104,7 +171,10 @@ pub fn BinaryPanel() -> impl IntoView {
 
 /// One prepared model inside the shared list.
 #[derive(Clone)]
-struct Model(super::state::Shared<Vec<crate::core::evaluate::BinaryPrepared>>, usize);
+struct Model(
+    super::state::Shared<Vec<crate::core::evaluate::BinaryPrepared>>,
+    usize,
+);
 
 impl std::ops::Deref for Model {
     type Target = crate::core::evaluate::BinaryPrepared;

@@ -19,7 +19,9 @@ pub fn Chart(#[prop(into)] chart: Signal<LineChart>, #[prop(into)] label: String
         let element: web_sys::HtmlCanvasElement = element;
         element.set_width(WIDTH);
         element.set_height(HEIGHT);
-        let Some(backend) = CanvasBackend::with_canvas_object(element) else { return };
+        let Some(backend) = CanvasBackend::with_canvas_object(element) else {
+            return;
+        };
         let area = backend.into_drawing_area();
         let _ = area.fill(&TRANSPARENT);
         let _ = draw_line_chart(&area, &spec);
@@ -27,7 +29,13 @@ pub fn Chart(#[prop(into)] chart: Signal<LineChart>, #[prop(into)] label: String
     });
     let file = slug(&label);
     let file2 = file.clone();
-    let export_svg = move |_| download(&format!("{file}.svg"), "image/svg+xml", &to_svg(&chart.get_untracked(), WIDTH, HEIGHT));
+    let export_svg = move |_| {
+        download(
+            &format!("{file}.svg"),
+            "image/svg+xml",
+            &to_svg(&chart.get_untracked(), WIDTH, HEIGHT),
+        )
+    };
     let export_png = move |_| {
         if let Some(element) = canvas.get_untracked() {
             let element: web_sys::HtmlCanvasElement = element;

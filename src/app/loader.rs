@@ -35,10 +35,19 @@ async fn load_one(state: AppState, file: web_sys::File) {
     let total = file.size();
     let mut parser = Parser::new(&name, LoadOptions::default());
     let mut offset = 0.0;
-    state.progress.set(Some(Progress { file: name.clone(), bytes: 0, total: total as u64, rows: 0 }));
+    state.progress.set(Some(Progress {
+        file: name.clone(),
+        bytes: 0,
+        total: total as u64,
+        rows: 0,
+    }));
     while offset < total {
         if state.cancel.get_untracked() {
-            state.say(Level::Info, format!("Loading {name} cancelled"), vec!["Everything loaded before is kept.".into()]);
+            state.say(
+                Level::Info,
+                format!("Loading {name} cancelled"),
+                vec!["Everything loaded before is kept.".into()],
+            );
             return;
         }
         let end = (offset + CHUNK).min(total);
@@ -51,19 +60,32 @@ async fn load_one(state: AppState, file: web_sys::File) {
         };
         parser.feed(&bytes);
         offset = end;
-        state.progress.set(Some(Progress { file: name.clone(), bytes: offset as u64, total: total as u64, rows: parser.rows_parsed() }));
+        state.progress.set(Some(Progress {
+            file: name.clone(),
+            bytes: offset as u64,
+            total: total as u64,
+            rows: parser.rows_parsed(),
+        }));
     }
     match parser.finish() {
         Ok(parsed) => {
             let result = state.ws.try_update(|ws| ws.add(&name, parsed));
             match result {
                 Some(Ok(summary)) => {
-                    let mut lines = vec![format!("Read as {}: {}", summary.format, summary.details.join("; "))];
+                    let mut lines = vec![format!(
+                        "Read as {}: {}",
+                        summary.format,
+                        summary.details.join("; ")
+                    )];
                     if !summary.models_added.is_empty() {
                         lines.push(format!("Models: {}", summary.models_added.join(", ")));
                     }
                     lines.extend(summary.warnings.iter().map(|w| format!("⚠ {w}")));
-                    let level = if summary.warnings.is_empty() { Level::Info } else { Level::Warning };
+                    let level = if summary.warnings.is_empty() {
+                        Level::Info
+                    } else {
+                        Level::Warning
+                    };
                     state.say(level, format!("Loaded {name}"), lines);
                     if let Some(kind) = summary.kind {
                         state.tab.set(Some(kind));
@@ -80,13 +102,28 @@ async fn load_one(state: AppState, file: web_sys::File) {
 pub fn report_error(state: AppState, e: &LoadError) {
     let mut lines: Vec<String> = e.to_string().lines().map(str::to_string).collect();
     lines.push("Nothing already loaded was changed; fix the file and drop it again.".into());
-    state.say(Level::Error, format!("{} could not be loaded ({} problem{})", e.file, e.count(), if e.count() == 1 { "" } else { "s" }), lines);
+    state.say(
+        Level::Error,
+        format!(
+            "{} could not be loaded ({} problem{})",
+            e.file,
+            e.count(),
+            if e.count() == 1 { "" } else { "s" }
+        ),
+        lines,
+    );
 }
 
 async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let blob = file.slice_with_f64_and_f64(start, end).map_err(|e| format!("{e:?}"))?;
-    let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| format!("{e:?}"))?;
-    let buffer: js_sys::ArrayBuffer = buffer.dyn_into().map_err(|_| "not an ArrayBuffer".to_string())?;
+    let blob = file
+        .slice_with_f64_and_f64(start, end)
+        .map_err(|e| format!("{e:?}"))?;
+    let buffer = JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    let buffer: js_sys::ArrayBuffer = buffer
+        .dyn_into()
+        .map_err(|_| "not an ArrayBuffer".to_string())?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 

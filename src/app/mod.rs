@@ -38,7 +38,10 @@ fn App() -> impl IntoView {
     // theme: follow the system unless chosen
     Effect::new(move |_| {
         let theme = state.theme.get();
-        if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
             let _ = match theme {
                 Theme::System => root.remove_attribute("data-theme"),
                 Theme::Light => root.set_attribute("data-theme", "light"),
@@ -57,7 +60,9 @@ fn App() -> impl IntoView {
         }
     };
     let on_pick = move |ev: web_sys::Event| {
-        let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
         let files = files_of(input.as_ref().and_then(|i| i.files()));
         if let Some(i) = input {
             i.set_value("");
@@ -66,7 +71,11 @@ fn App() -> impl IntoView {
             leptos::task::spawn_local(loader::load_files(state, files));
         }
     };
-    let kinds = Memo::new(move |_| state.ws.with(|w| w.datasets().iter().map(|d| d.kind()).collect::<Vec<_>>()));
+    let kinds = Memo::new(move |_| {
+        state
+            .ws
+            .with(|w| w.datasets().iter().map(|d| d.kind()).collect::<Vec<_>>())
+    });
     let active = Memo::new(move |_| {
         let k = kinds.get();
         match state.tab.get() {
@@ -76,12 +85,24 @@ fn App() -> impl IntoView {
     });
     let pending = move || {
         state.ws.with(|w| match (&w.ranking, w.has_qrels) {
-            (Some(r), false) if !r.runs.is_empty() => Some("Runs are loaded but no relevance judgments: drop the qrels file to evaluate them."),
-            (Some(r), true) if r.runs.is_empty() => Some("Relevance judgments are loaded: drop one or more runs to evaluate them."),
+            (Some(r), false) if !r.runs.is_empty() => Some(
+                "Runs are loaded but no relevance judgments: drop the qrels file to evaluate them.",
+            ),
+            (Some(r), true) if r.runs.is_empty() => {
+                Some("Relevance judgments are loaded: drop one or more runs to evaluate them.")
+            }
             _ => None,
         })
     };
-    let cycle_theme = move |_| state.theme.update(|t| *t = match t { Theme::System => Theme::Dark, Theme::Dark => Theme::Light, Theme::Light => Theme::System });
+    let cycle_theme = move |_| {
+        state.theme.update(|t| {
+            *t = match t {
+                Theme::System => Theme::Dark,
+                Theme::Dark => Theme::Light,
+                Theme::Light => Theme::System,
+            }
+        })
+    };
 
     view! {
         <div class="app" class:dragging=move || dragging.get()
@@ -163,13 +184,40 @@ fn KindView(kind: Kind) -> impl IntoView {
 #[component]
 fn Models(kind: Kind) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let names = Memo::new(move |_| state.ws.with(|w| w.dataset(kind).map(|d| d.model_names()).unwrap_or_default()));
-    let size = move || state.ws.with(|w| match kind {
-        Kind::Ranking => w.ranking.as_ref().map(|d| format!("{} queries judged, {} judgments", d.qrels.judgments.iter().filter(|j| !j.is_empty()).count(), d.qrels.num_judgments())),
-        Kind::Binary => w.binary.as_ref().map(|d| format!("{} rows, {} positives", d.labels.len(), d.labels.iter().filter(|&&l| l).count())),
-        Kind::Multiclass => w.multiclass.as_ref().map(|d| format!("{} rows, {} classes", d.targets.len(), d.num_classes)),
-        Kind::Ratings => w.ratings.as_ref().map(|d| format!("{} ratings, {} users", d.rating.len(), d.users.len())),
-    }.unwrap_or_default());
+    let names = Memo::new(move |_| {
+        state
+            .ws
+            .with(|w| w.dataset(kind).map(|d| d.model_names()).unwrap_or_default())
+    });
+    let size = move || {
+        state.ws.with(|w| {
+            match kind {
+                Kind::Ranking => w.ranking.as_ref().map(|d| {
+                    format!(
+                        "{} queries judged, {} judgments",
+                        d.qrels.judgments.iter().filter(|j| !j.is_empty()).count(),
+                        d.qrels.num_judgments()
+                    )
+                }),
+                Kind::Binary => w.binary.as_ref().map(|d| {
+                    format!(
+                        "{} rows, {} positives",
+                        d.labels.len(),
+                        d.labels.iter().filter(|&&l| l).count()
+                    )
+                }),
+                Kind::Multiclass => w
+                    .multiclass
+                    .as_ref()
+                    .map(|d| format!("{} rows, {} classes", d.targets.len(), d.num_classes)),
+                Kind::Ratings => w
+                    .ratings
+                    .as_ref()
+                    .map(|d| format!("{} ratings, {} users", d.rating.len(), d.users.len())),
+            }
+            .unwrap_or_default()
+        })
+    };
     view! {
         <section class="card models">
             <h2>"Models"</h2>

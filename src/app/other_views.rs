@@ -15,20 +15,38 @@ pub fn MulticlassPanel() -> impl IntoView {
     let curves = Memo::new(move |_| {
         let rule = state.conv.with(|c| c.class_ties);
         state.ws.with(|w| {
-            let Some(d) = &w.multiclass else { return vec![] };
+            let Some(d) = &w.multiclass else {
+                return vec![];
+            };
             let max_k = d.num_classes.clamp(1, 50) as u32;
             d.models
                 .iter()
                 .filter(|m| !state.is_hidden(Kind::Multiclass, &m.name))
                 .map(|m| {
                     let ranks = m.ranks(rule);
-                    let limit = if m.is_list() { m.list_len as u32 } else { max_k };
-                    let curve: Vec<(f64, f64)> = (1..=limit).map(|k| (k as f64, multiclass::accuracy_at(&ranks, k))).collect();
+                    let limit = if m.is_list() {
+                        m.list_len as u32
+                    } else {
+                        max_k
+                    };
+                    let curve: Vec<(f64, f64)> = (1..=limit)
+                        .map(|k| (k as f64, multiclass::accuracy_at(&ranks, k)))
+                        .collect();
                     let mut hist = [0usize; 12];
                     for r in &ranks {
-                        hist[match r { Some(r) if *r <= 10 => *r as usize - 1, Some(_) => 10, None => 11 }] += 1;
+                        hist[match r {
+                            Some(r) if *r <= 10 => *r as usize - 1,
+                            Some(_) => 10,
+                            None => 11,
+                        }] += 1;
                     }
-                    (m.name.clone(), state.color_index(Kind::Multiclass, &m.name), curve, hist, ranks.len())
+                    (
+                        m.name.clone(),
+                        state.color_index(Kind::Multiclass, &m.name),
+                        curve,
+                        hist,
+                        ranks.len(),
+                    )
                 })
                 .collect::<Vec<_>>()
         })
@@ -42,7 +60,15 @@ pub fn MulticlassPanel() -> impl IntoView {
             y_label: "Acc@k".into(),
             x_range: (1.0, max_k as f64),
             y_range: (0.0, 1.0),
-            series: c.iter().map(|(n, col, pts, _, _)| Series { name: n.clone(), color: *col, faint: false, points: pts.clone() }).collect(),
+            series: c
+                .iter()
+                .map(|(n, col, pts, _, _)| Series {
+                    name: n.clone(),
+                    color: *col,
+                    faint: false,
+                    points: pts.clone(),
+                })
+                .collect(),
             markers: vec![],
             diagonal: false,
             ink: ink(),
@@ -81,7 +107,12 @@ pub fn RatingsPanel() -> impl IntoView {
                         let e = ((p - r) * 2.0).round().clamp(-8.0, 8.0) as i64 + 8;
                         bins[e as usize] += 1;
                     }
-                    (name.clone(), state.color_index(Kind::Ratings, name), bins, d.rating.len())
+                    (
+                        name.clone(),
+                        state.color_index(Kind::Ratings, name),
+                        bins,
+                        d.rating.len(),
+                    )
                 })
                 .collect::<Vec<_>>()
         })

@@ -24,7 +24,11 @@ pub fn ElbowPanel() -> impl IntoView {
     let max_p_input = RwSignal::new(0usize); // 0: automatic
     let longest = Memo::new(move |_| {
         let p = state.prepared.get();
-        p.iter().flat_map(|r| (0..r.num_queries()).map(move |i| r.query(i).len())).max().unwrap_or(1).clamp(1, 1000)
+        p.iter()
+            .flat_map(|r| (0..r.num_queries()).map(move |i| r.query(i).len()))
+            .max()
+            .unwrap_or(1)
+            .clamp(1, 1000)
     });
     let max_p = Memo::new(move |_| match max_p_input.get() {
         0 => longest.get(),
@@ -40,7 +44,12 @@ pub fn ElbowPanel() -> impl IntoView {
             .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
             .map(|r| {
                 let values = mean_curve(r, &conv, m, p);
-                CurveLine { name: r.name.clone(), color: state.color_index(Kind::Ranking, &r.name), elbow: kneedle(&values), values }
+                CurveLine {
+                    name: r.name.clone(),
+                    color: state.color_index(Kind::Ranking, &r.name),
+                    elbow: kneedle(&values),
+                    values,
+                }
             })
             .collect::<Vec<_>>()
     });
@@ -48,15 +57,41 @@ pub fn ElbowPanel() -> impl IntoView {
         let lines = lines.get();
         let m = metric.get();
         let p = max_p.get();
-        let ymax = lines.iter().flat_map(|l| l.values.iter().copied()).fold(0.0f64, f64::max);
+        let ymax = lines
+            .iter()
+            .flat_map(|l| l.values.iter().copied())
+            .fold(0.0f64, f64::max);
         LineChart {
             title: String::new(),
             x_label: "cutoff p".into(),
             y_label: m.label().into(),
             x_range: (1.0, p.max(2) as f64),
             y_range: (0.0, (ymax * 1.08).clamp(0.05, 1.0)),
-            series: lines.iter().map(|l| Series { name: l.name.clone(), color: l.color, faint: false, points: l.values.iter().enumerate().map(|(i, &v)| ((i + 1) as f64, v)).collect() }).collect(),
-            markers: lines.iter().filter_map(|l| l.elbow.map(|e| Marker { x: e as f64, y: l.values[e - 1], color: l.color, label: format!(" p={e}") })).collect(),
+            series: lines
+                .iter()
+                .map(|l| Series {
+                    name: l.name.clone(),
+                    color: l.color,
+                    faint: false,
+                    points: l
+                        .values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &v)| ((i + 1) as f64, v))
+                        .collect(),
+                })
+                .collect(),
+            markers: lines
+                .iter()
+                .filter_map(|l| {
+                    l.elbow.map(|e| Marker {
+                        x: e as f64,
+                        y: l.values[e - 1],
+                        color: l.color,
+                        label: format!(" p={e}"),
+                    })
+                })
+                .collect(),
             diagonal: false,
             ink: ink(),
         }
@@ -120,7 +155,10 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     let data = Memo::new(move |_| {
         let prepared = state.prepared.get();
         let level = state.conv.with(|c| c.relevance_level);
-        let runs: Vec<_> = prepared.iter().filter(|r| !state.is_hidden(Kind::Ranking, &r.name)).collect();
+        let runs: Vec<_> = prepared
+            .iter()
+            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+            .collect();
         let names: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
         let mut rows: std::collections::BTreeMap<String, RrRow> = Default::default();
         state.ws.with(|w| {
@@ -128,7 +166,11 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             for (m, r) in runs.iter().enumerate() {
                 for i in 0..r.num_queries() {
                     let qid = d.queries.name(r.selection.evaluated[i]).to_string();
-                    let row = rows.entry(qid.clone()).or_insert_with(|| RrRow { qid, ranks: vec![None; runs.len()], rr: vec![0.0; runs.len()] });
+                    let row = rows.entry(qid.clone()).or_insert_with(|| RrRow {
+                        qid,
+                        ranks: vec![None; runs.len()],
+                        rr: vec![0.0; runs.len()],
+                    });
                     let q = r.query(i);
                     row.ranks[m] = q.first_relevant_rank(level);
                     row.rr[m] = q.reciprocal_rank(None, level);
@@ -151,19 +193,29 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                 let m = (col - 1) / 2;
                 if (col - 1) % 2 == 0 {
                     // first relevant rank: "none" sorts last
-                    a.ranks[m].unwrap_or(usize::MAX).cmp(&b.ranks[m].unwrap_or(usize::MAX))
+                    a.ranks[m]
+                        .unwrap_or(usize::MAX)
+                        .cmp(&b.ranks[m].unwrap_or(usize::MAX))
                 } else {
                     a.rr[m].total_cmp(&b.rr[m])
                 }
             };
-            if desc { o.reverse() } else { o }
+            if desc {
+                o.reverse()
+            } else {
+                o
+            }
         });
         rows
     });
     let header = move || {
         let (names, _) = data.get();
         let th = move |col: usize, label: String| {
-            let aria = move || match sort.get() { (c, true) if c == col => "descending", (c, false) if c == col => "ascending", _ => "none" };
+            let aria = move || match sort.get() {
+                (c, true) if c == col => "descending",
+                (c, false) if c == col => "ascending",
+                _ => "none",
+            };
             view! { <th scope="col" aria-sort=aria><button class="sort" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
         };
         let mut cells = vec![th(0, "query".into())];
@@ -171,7 +223,8 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             cells.push(th(1 + 2 * m, format!("{n}: first rel. rank")));
             cells.push(th(2 + 2 * m, format!("{n}: RR")));
         }
-        let diff = (names.len() >= 2).then(|| view! { <th scope="col">{format!("RR {} − {}", names[0], names[1])}</th> });
+        let diff = (names.len() >= 2)
+            .then(|| view! { <th scope="col">{format!("RR {} − {}", names[0], names[1])}</th> });
         view! { <tr>{cells}{diff}</tr> }
     };
     let body = move || {
@@ -192,7 +245,16 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     let histogram = move || {
         let (names, rows) = data.get();
         let buckets = ["1", "2", "3", "4", "5", "6–10", ">10", "none"];
-        let bucket = |r: Option<usize>| match r { Some(1) => 0, Some(2) => 1, Some(3) => 2, Some(4) => 3, Some(5) => 4, Some(6..=10) => 5, Some(_) => 6, None => 7 };
+        let bucket = |r: Option<usize>| match r {
+            Some(1) => 0,
+            Some(2) => 1,
+            Some(3) => 2,
+            Some(4) => 3,
+            Some(5) => 4,
+            Some(6..=10) => 5,
+            Some(_) => 6,
+            None => 7,
+        };
         let n = rows.len().max(1);
         names.iter().enumerate().map(|(m, name)| {
             let mut counts = [0usize; 8];
@@ -239,12 +301,30 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
     let lists = state.ws.with_untracked(|w| {
         let Some(d) = &w.ranking else { return vec![] };
         let q = d.queries.get(&qid);
-        state.prepared.get_untracked().iter().filter(|r| !state.is_hidden(Kind::Ranking, &r.name)).filter_map(|r| {
-            let i = r.selection.evaluated.iter().position(|&x| Some(x) == q)?;
-            let range = r.row_range(i);
-            let rows: Vec<(usize, String, f64, i32)> = range.clone().take(30).enumerate().map(|(k, j)| (k + 1, d.docs.name(r.docs[j]).to_string(), r.scores[j], r.grades[j])).collect();
-            Some((r.name.clone(), rows, range.len()))
-        }).collect::<Vec<_>>()
+        state
+            .prepared
+            .get_untracked()
+            .iter()
+            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+            .filter_map(|r| {
+                let i = r.selection.evaluated.iter().position(|&x| Some(x) == q)?;
+                let range = r.row_range(i);
+                let rows: Vec<(usize, String, f64, i32)> = range
+                    .clone()
+                    .take(30)
+                    .enumerate()
+                    .map(|(k, j)| {
+                        (
+                            k + 1,
+                            d.docs.name(r.docs[j]).to_string(),
+                            r.scores[j],
+                            r.grades[j],
+                        )
+                    })
+                    .collect();
+                Some((r.name.clone(), rows, range.len()))
+            })
+            .collect::<Vec<_>>()
     });
     view! {
         <div class="drill" role="dialog" aria-label=format!("ranked lists of {qid}")>

@@ -128,14 +128,25 @@ impl AppState {
         let prepared = Memo::new(move |_| {
             let (ties, set) = order_key.get();
             ws.with(|w| match (&w.ranking, w.has_qrels) {
-                (Some(d), true) => Shared(Arc::new((0..d.runs.len()).map(|i| ranking::prepare(d, i, ties, set)).collect())),
+                (Some(d), true) => Shared(Arc::new(
+                    (0..d.runs.len())
+                        .map(|i| ranking::prepare(d, i, ties, set))
+                        .collect(),
+                )),
                 _ => Shared(Arc::new(Vec::new())),
             })
         });
         let logits = Memo::new(move |_| conv.with(|c| c.binary_scores_are_logits));
         let binary = Memo::new(move |_| {
             let logits = logits.get();
-            ws.with(|w| Shared(Arc::new(w.binary.as_ref().map(|d| evaluate::prepare_binary(d, logits)).unwrap_or_default())))
+            ws.with(|w| {
+                Shared(Arc::new(
+                    w.binary
+                        .as_ref()
+                        .map(|d| evaluate::prepare_binary(d, logits))
+                        .unwrap_or_default(),
+                ))
+            })
         });
         AppState {
             ws,
@@ -160,7 +171,12 @@ impl AppState {
         let id = self.next_message.get_value();
         self.next_message.set_value(id + 1);
         self.messages.update(|m| {
-            m.push(Message { id, level, title: title.into(), lines });
+            m.push(Message {
+                id,
+                level,
+                title: title.into(),
+                lines,
+            });
             if m.len() > 8 {
                 m.remove(0);
             }
@@ -172,14 +188,19 @@ impl AppState {
         let bases = self.bases.get();
         let ks = self.cutoffs.get();
         let mut out = Vec::new();
-        for info in registry::METRICS.iter().filter(|m| m.kind == kind && bases.contains(&(kind, m.base))) {
+        for info in registry::METRICS
+            .iter()
+            .filter(|m| m.kind == kind && bases.contains(&(kind, m.base)))
+        {
             match info.cutoff {
                 registry::Cutoff::None => out.push(MetricId::new(info.base, None)),
                 registry::Cutoff::Optional => {
                     out.push(MetricId::new(info.base, None));
                     out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
                 }
-                registry::Cutoff::Required => out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k)))),
+                registry::Cutoff::Required => {
+                    out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))))
+                }
             }
         }
         out
@@ -197,30 +218,50 @@ impl AppState {
                 if prepared.is_empty() {
                     return None;
                 }
-                let runs: Vec<PreparedRun> = prepared.iter().filter(|p| visible(&p.name)).cloned().collect();
-                self.ws.with(|w| w.ranking.as_ref().map(|d| evaluate::evaluate_prepared(d, &runs, &conv, &metrics)))?
+                let runs: Vec<PreparedRun> = prepared
+                    .iter()
+                    .filter(|p| visible(&p.name))
+                    .cloned()
+                    .collect();
+                self.ws.with(|w| {
+                    w.ranking
+                        .as_ref()
+                        .map(|d| evaluate::evaluate_prepared(d, &runs, &conv, &metrics))
+                })?
             }
             Kind::Binary => {
                 let prepared = self.binary.get();
                 if prepared.is_empty() {
                     return None;
                 }
-                let models: Vec<BinaryPrepared> = prepared.iter().filter(|p| visible(&p.name)).cloned().collect();
+                let models: Vec<BinaryPrepared> = prepared
+                    .iter()
+                    .filter(|p| visible(&p.name))
+                    .cloned()
+                    .collect();
                 evaluate::evaluate_binary_prepared(&models, &conv, &metrics)
             }
-            _ => self.ws.with(|w| w.dataset(kind).map(|d| evaluate::evaluate(&d, &conv, &metrics)))?,
+            _ => self.ws.with(|w| {
+                w.dataset(kind)
+                    .map(|d| evaluate::evaluate(&d, &conv, &metrics))
+            })?,
         };
         report.models.retain(|m| visible(&m.name));
         Some(report)
     }
 
     pub fn is_hidden(&self, kind: Kind, name: &str) -> bool {
-        self.hidden.with(|h| h.contains(&format!("{kind:?}/{name}")))
+        self.hidden
+            .with(|h| h.contains(&format!("{kind:?}/{name}")))
     }
 
     /// Index of a model among all models of its kind (its colour).
     pub fn color_index(&self, kind: Kind, name: &str) -> usize {
-        self.ws.with(|w| w.dataset(kind).map(|d| d.model_names().iter().position(|n| n == name).unwrap_or(0)).unwrap_or(0))
+        self.ws.with(|w| {
+            w.dataset(kind)
+                .map(|d| d.model_names().iter().position(|n| n == name).unwrap_or(0))
+                .unwrap_or(0)
+        })
     }
 }
 

@@ -12,9 +12,16 @@ use crate::report::{fixed, full, Table};
 
 fn header_help(kind: Kind, id: &str) -> String {
     let base = id.split('@').next().unwrap_or(id);
-    let base = if base.starts_with("iprec_at_recall") { "iprec_at_recall" } else { base };
+    let base = if base.starts_with("iprec_at_recall") {
+        "iprec_at_recall"
+    } else {
+        base
+    };
     match registry::info(base, kind) {
-        Some(i) => format!("{}\n{}\nConventions: {}\nReference: {}", i.title, i.formula, i.conventions, i.reference),
+        Some(i) => format!(
+            "{}\n{}\nConventions: {}\nReference: {}",
+            i.title, i.formula, i.conventions, i.reference
+        ),
         None => id.to_string(),
     }
 }
@@ -41,18 +48,36 @@ pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> 
         }
     };
     let rows = move || {
-        let Some(t) = table() else { return view! { <p class="muted">"No models to show."</p> }.into_any() };
-        let baseline = state.baseline.get().filter(|b| t.rows.iter().any(|r| &r.0 == b));
+        let Some(t) = table() else {
+            return view! { <p class="muted">"No models to show."</p> }.into_any();
+        };
+        let baseline = state
+            .baseline
+            .get()
+            .filter(|b| t.rows.iter().any(|r| &r.0 == b));
         let best: Vec<Option<f64>> = (0..t.columns.len())
             .map(|c| {
                 let hib = higher_is_better(kind, &t.columns[c]);
-                t.rows.iter().filter_map(|r| r.1[c]).fold(None, |acc: Option<f64>, v| Some(match acc {
-                    None => v,
-                    Some(a) => if hib { a.max(v) } else { a.min(v) },
-                }))
+                t.rows
+                    .iter()
+                    .filter_map(|r| r.1[c])
+                    .fold(None, |acc: Option<f64>, v| {
+                        Some(match acc {
+                            None => v,
+                            Some(a) => {
+                                if hib {
+                                    a.max(v)
+                                } else {
+                                    a.min(v)
+                                }
+                            }
+                        })
+                    })
             })
             .collect();
-        let base_values: Option<Vec<Option<f64>>> = baseline.as_ref().and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
+        let base_values: Option<Vec<Option<f64>>> = baseline
+            .as_ref()
+            .and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
         let header = t.columns.iter().map(|c| {
             let help = header_help(kind, c);
             view! { <th scope="col" tabindex="0" title=help.clone() data-help=help>{c.clone()}</th> }
@@ -76,7 +101,7 @@ pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> 
                 let title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
                 view! {
                     <td class="num" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title>
-                        {shown}{is_best.then(|| " ★")}
+                        {shown}{is_best.then_some(" ★")}
                         {delta.map(|d| view! { <span class="delta">{d}</span> })}
                     </td>
                 }
@@ -95,9 +120,15 @@ pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> 
                     <tbody>{body}</tbody>
                 </table>
             </div>
-        }.into_any()
+        }
+        .into_any()
     };
-    let models = move || report.get().map(|r| r.models.iter().map(|m| m.name.clone()).collect::<Vec<_>>()).unwrap_or_default();
+    let models = move || {
+        report
+            .get()
+            .map(|r| r.models.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
     let warnings = move || report.get().map(|r| r.warnings).unwrap_or_default();
     view! {
         <section class="card">
@@ -134,11 +165,25 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
         });
         view! { <button class="chip" class:on=on aria-pressed=move || on().to_string() on:click=toggle title=m.formula>{m.title}</button> }
     }).collect_view();
-    let has_cutoffs = registry::METRICS.iter().any(|m| m.kind == kind && m.cutoff != registry::Cutoff::None);
-    let cutoffs_text = move || state.cutoffs.get().iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",");
+    let has_cutoffs = registry::METRICS
+        .iter()
+        .any(|m| m.kind == kind && m.cutoff != registry::Cutoff::None);
+    let cutoffs_text = move || {
+        state
+            .cutoffs
+            .get()
+            .iter()
+            .map(|k| k.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     let set_cutoffs = move |ev| {
         let text = event_target_value(&ev);
-        let mut ks: Vec<usize> = text.split([',', ' ']).filter_map(|s| s.trim().parse().ok()).filter(|&k| k > 0 && k <= 100_000).collect();
+        let mut ks: Vec<usize> = text
+            .split([',', ' '])
+            .filter_map(|s| s.trim().parse().ok())
+            .filter(|&k| k > 0 && k <= 100_000)
+            .collect();
         ks.sort_unstable();
         ks.dedup();
         if !ks.is_empty() {
@@ -152,4 +197,3 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
         </div>
     }
 }
-

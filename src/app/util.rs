@@ -7,22 +7,33 @@ pub fn download(name: &str, mime: &str, contents: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(contents));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
     download_url(name, &url);
     // revoke later: revoking at once can cancel the download in some browsers
     let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
         let _ = web_sys::Url::revoke_object_url(&url);
     });
     if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+        let _ =
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
     }
 }
 
 pub fn download_url(name: &str, url: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(a) = doc.create_element("a") else { return };
-    let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else { return };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return;
+    };
+    let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else {
+        return;
+    };
     a.set_href(url);
     a.set_download(name);
     a.click();
@@ -30,11 +41,19 @@ pub fn download_url(name: &str, url: &str) {
 
 /// Whether the page currently renders dark (explicit theme or system preference).
 pub fn is_dark() -> bool {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return false };
-    match doc.document_element().and_then(|e| e.get_attribute("data-theme")).as_deref() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    match doc
+        .document_element()
+        .and_then(|e| e.get_attribute("data-theme"))
+        .as_deref()
+    {
         Some("dark") => true,
         Some("light") => false,
-        _ => web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten()).is_some_and(|m| m.matches()),
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
     }
 }
 
@@ -48,5 +67,13 @@ pub fn ink() -> (u8, u8, u8) {
 
 /// A safe file-name stem.
 pub fn slug(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }

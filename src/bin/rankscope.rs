@@ -7,7 +7,9 @@ use rankscope::core::binary::ThresholdRule;
 use rankscope::core::evaluate::{evaluate, Conventions, Dataset};
 use rankscope::core::multiclass::{ClassTieRule, ScoreScale};
 use rankscope::core::ranking::{QuerySet, TieRule};
-use rankscope::core::ranking_metrics::{ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator};
+use rankscope::core::ranking_metrics::{
+    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator,
+};
 use rankscope::core::registry::{self, MetricId};
 use rankscope::parse::{Format, LoadOptions, Workspace};
 use rankscope::report::Table;
@@ -98,7 +100,12 @@ fn main() -> ExitCode {
                     registry::Cutoff::Required => format!("{}@k", m.base),
                     registry::Cutoff::Optional => format!("{}[@k]", m.base),
                 };
-                println!("{:<12} {:<22} {}", format!("{:?}", m.kind).to_lowercase(), id, m.formula);
+                println!(
+                    "{:<12} {:<22} {}",
+                    format!("{:?}", m.kind).to_lowercase(),
+                    id,
+                    m.formula
+                );
             }
             ExitCode::SUCCESS
         }
@@ -125,16 +132,31 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
         let flag = argv[i].as_str();
         let mut value = || -> Result<String, String> {
             i += 1;
-            argv.get(i).cloned().ok_or_else(|| format!("{flag} needs a value"))
+            argv.get(i)
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
         };
         let bad = |v: &str, allowed: &str| format!("{flag} {v}: expected one of {allowed}");
         match flag {
             "--qrels" => a.qrels.push(value()?),
             "-k" | "--cutoffs" => {
                 let v = value()?;
-                a.cutoffs = v.split(',').map(|k| k.trim().parse::<usize>().ok().filter(|&k| k > 0).ok_or_else(|| format!("{flag} {v}: cutoffs are positive whole numbers"))).collect::<Result<_, _>>()?;
+                a.cutoffs = v
+                    .split(',')
+                    .map(|k| {
+                        k.trim()
+                            .parse::<usize>()
+                            .ok()
+                            .filter(|&k| k > 0)
+                            .ok_or_else(|| {
+                                format!("{flag} {v}: cutoffs are positive whole numbers")
+                            })
+                    })
+                    .collect::<Result<_, _>>()?;
             }
-            "--metrics" => a.metrics = Some(value()?.split(',').map(|s| s.trim().to_string()).collect()),
+            "--metrics" => {
+                a.metrics = Some(value()?.split(',').map(|s| s.trim().to_string()).collect())
+            }
             "--format" => {
                 let v = value()?;
                 if !["json", "table", "trec_eval"].contains(&v.as_str()) {
@@ -161,7 +183,11 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--relevance-level" | "-l" => {
                 let v = value()?;
-                a.conv.relevance_level = v.parse().ok().filter(|&l: &i32| l >= 1).ok_or_else(|| format!("{flag} {v}: expected a whole number >= 1"))?;
+                a.conv.relevance_level = v
+                    .parse()
+                    .ok()
+                    .filter(|&l: &i32| l >= 1)
+                    .ok_or_else(|| format!("{flag} {v}: expected a whole number >= 1"))?;
             }
             "--gain" => {
                 let v = value()?;
@@ -214,7 +240,11 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--threshold" => {
                 let v = value()?;
-                a.conv.threshold = v.parse().ok().filter(|t: &f64| t.is_finite()).ok_or_else(|| format!("{flag} {v}: expected a number"))?;
+                a.conv.threshold = v
+                    .parse()
+                    .ok()
+                    .filter(|t: &f64| t.is_finite())
+                    .ok_or_else(|| format!("{flag} {v}: expected a number"))?;
             }
             "--threshold-rule" => {
                 let v = value()?;
@@ -237,7 +267,9 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                 }
             }
             "--class-logits" => a.conv.class_scale = ScoreScale::Logits,
-            f if f.starts_with('-') && f.len() > 1 => return Err(format!("unknown option '{f}'; see rankscope --help")),
+            f if f.starts_with('-') && f.len() > 1 => {
+                return Err(format!("unknown option '{f}'; see rankscope --help"))
+            }
             _ => a.files.push(argv[i].clone()),
         }
         i += 1;
@@ -261,7 +293,9 @@ fn run_eval(mut a: Args) -> ExitCode {
             options.format = Some(Format::TrecQrels);
         }
         match ws.load_bytes(path, &bytes, &options) {
-            Ok(summary) => warnings.extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}"))),
+            Ok(summary) => {
+                warnings.extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}")))
+            }
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::from(2);
@@ -271,19 +305,35 @@ fn run_eval(mut a: Args) -> ExitCode {
     let datasets = ws.datasets();
     let data = match datasets.as_slice() {
         [d] => *d,
-        [] => return fail("nothing to evaluate: a run needs its qrels (--qrels), and qrels need a run"),
+        [] => {
+            return fail(
+                "nothing to evaluate: a run needs its qrels (--qrels), and qrels need a run",
+            )
+        }
         _ => return fail("the files hold different kinds of data; evaluate one kind at a time"),
     };
     let out = std::io::stdout();
     let mut out = out.lock();
     if a.format == "trec_eval" {
-        let Dataset::Ranking(d) = data else { return fail("--format trec_eval needs TREC run and qrels input") };
+        let Dataset::Ranking(d) = data else {
+            return fail("--format trec_eval needs TREC run and qrels input");
+        };
         let measures = match rankscope::trec_format::parse_measures(&a.trec_measures) {
             Ok(m) => m,
             Err(e) => return fail(e),
         };
         for i in 0..d.runs.len() {
-            let _ = out.write_all(rankscope::trec_format::format_run(d, i, &a.conv, &measures, a.per_query, a.complete).as_bytes());
+            let _ = out.write_all(
+                rankscope::trec_format::format_run(
+                    d,
+                    i,
+                    &a.conv,
+                    &measures,
+                    a.per_query,
+                    a.complete,
+                )
+                .as_bytes(),
+            );
         }
         return ExitCode::SUCCESS;
     }
@@ -292,7 +342,11 @@ fn run_eval(mut a: Args) -> ExitCode {
     }
     let kind = data.kind();
     let metrics: Vec<MetricId> = match &a.metrics {
-        Some(ids) => match ids.iter().map(|s| MetricId::parse(s, kind)).collect::<Result<Vec<_>, _>>() {
+        Some(ids) => match ids
+            .iter()
+            .map(|s| MetricId::parse(s, kind))
+            .collect::<Result<Vec<_>, _>>()
+        {
             Ok(m) => m,
             Err(e) => return fail(e),
         },
@@ -305,12 +359,40 @@ fn run_eval(mut a: Args) -> ExitCode {
             .models
             .iter()
             .map(|m| {
-                let metrics: serde_json::Map<String, serde_json::Value> = report.columns.iter().map(|c| (c.clone(), m.metrics.get(c).copied().flatten().map_or(serde_json::Value::Null, |v| serde_json::json!(v)))).collect();
+                let metrics: serde_json::Map<String, serde_json::Value> = report
+                    .columns
+                    .iter()
+                    .map(|c| {
+                        (
+                            c.clone(),
+                            m.metrics
+                                .get(c)
+                                .copied()
+                                .flatten()
+                                .map_or(serde_json::Value::Null, |v| serde_json::json!(v)),
+                        )
+                    })
+                    .collect();
                 let mut obj = serde_json::json!({ "name": m.name, "metrics": metrics });
                 if a.per_query && !m.unit_ids.is_empty() {
                     let mut per = serde_json::Map::new();
                     for (i, qid) in m.unit_ids.iter().enumerate() {
-                        let vals: serde_json::Map<String, serde_json::Value> = m.per_unit.iter().filter_map(|(id, col)| col.get(i).map(|v| (id.clone(), if v.is_finite() { serde_json::json!(v) } else { serde_json::Value::Null }))).collect();
+                        let vals: serde_json::Map<String, serde_json::Value> = m
+                            .per_unit
+                            .iter()
+                            .filter_map(|(id, col)| {
+                                col.get(i).map(|v| {
+                                    (
+                                        id.clone(),
+                                        if v.is_finite() {
+                                            serde_json::json!(v)
+                                        } else {
+                                            serde_json::Value::Null
+                                        },
+                                    )
+                                })
+                            })
+                            .collect();
                         per.insert(qid.clone(), serde_json::Value::Object(vals));
                     }
                     obj["per_query"] = serde_json::Value::Object(per);
@@ -319,10 +401,28 @@ fn run_eval(mut a: Args) -> ExitCode {
             })
             .collect();
         let doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "models": models, "warnings": warnings });
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
     } else {
-        let conv: Vec<String> = a.conv.describe(kind).into_iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let _ = writeln!(out, "# {} · {}", kind.label(), if conv.is_empty() { "no switchable conventions".into() } else { conv.join(" ") });
+        let conv: Vec<String> = a
+            .conv
+            .describe(kind)
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "# {} · {}",
+            kind.label(),
+            if conv.is_empty() {
+                "no switchable conventions".into()
+            } else {
+                conv.join(" ")
+            }
+        );
         let _ = write!(out, "{}", Table::from_report(&report, None).to_text(4));
         for w in &warnings {
             eprintln!("warning: {w}");
@@ -345,7 +445,9 @@ fn generate(argv: &[String]) -> ExitCode {
         }
         i += 2;
     }
-    let Some(dir) = out else { return fail("generate needs --out DIR") };
+    let Some(dir) = out else {
+        return fail("generate needs --out DIR");
+    };
     let spec = match preset.as_str() {
         "example" => Spec::EXAMPLE,
         "large" => Spec::LARGE,
@@ -358,7 +460,11 @@ fn generate(argv: &[String]) -> ExitCode {
     let create = |name: &str| std::fs::File::create(dir.join(name)).map(std::io::BufWriter::new);
     let result = (|| -> std::io::Result<()> {
         if kind == "all" || kind == "ranking" {
-            let (mut q, mut a, mut b) = (create("bench.qrels")?, create("dense.run")?, create("bm25.run")?);
+            let (mut q, mut a, mut b) = (
+                create("bench.qrels")?,
+                create("dense.run")?,
+                create("bm25.run")?,
+            );
             example::write_ranking(&spec, &mut q, &mut [("dense", &mut a), ("bm25", &mut b)])?;
         }
         if kind == "all" || kind == "binary" {

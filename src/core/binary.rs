@@ -47,8 +47,12 @@ impl BinaryCurve {
     pub fn new(labels: &[bool], scores: &[f64]) -> BinaryCurve {
         assert_eq!(labels.len(), scores.len());
         // key: order-preserving bits, lowest bit of a separate vector for labels
-        let mut keyed: Vec<(u64, bool)> = scores.iter().zip(labels).map(|(&s, &l)| (order_key(s), l)).collect();
-        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut keyed: Vec<(u64, bool)> = scores
+            .iter()
+            .zip(labels)
+            .map(|(&s, &l)| (order_key(s), l))
+            .collect();
+        keyed.sort_unstable_by_key(|k| std::cmp::Reverse(k.0));
         let mut curve = BinaryCurve::default();
         let (mut tp, mut fp) = (0u64, 0u64);
         let mut i = 0;
@@ -119,8 +123,16 @@ impl BinaryCurve {
             .rev()
             .map(|(&tp, &fp)| {
                 let predicted = tp + fp;
-                let precision = if predicted > 0 { tp as f64 / predicted as f64 } else { 0.0 };
-                let recall = if self.positives > 0 { tp as f64 / p } else { 1.0 };
+                let precision = if predicted > 0 {
+                    tp as f64 / predicted as f64
+                } else {
+                    0.0
+                };
+                let recall = if self.positives > 0 {
+                    tp as f64 / p
+                } else {
+                    1.0
+                };
                 (recall, precision)
             })
             .collect();
@@ -159,11 +171,11 @@ impl BinaryCurve {
         }
         let mut s = Sum::new();
         let mut prev_tp = 0;
-        for i in 0..n {
-            if self.tps[i] > prev_tp {
-                s.add((self.tps[i] - prev_tp) as f64 * envelope[i]);
+        for (&tp, &env) in self.tps.iter().zip(&envelope) {
+            if tp > prev_tp {
+                s.add((tp - prev_tp) as f64 * env);
             }
-            prev_tp = self.tps[i];
+            prev_tp = tp;
         }
         Some(s.value() / self.positives as f64)
     }
@@ -175,20 +187,40 @@ impl BinaryCurve {
             ThresholdRule::AtLeast => self.thresholds.partition_point(|&s| s >= t),
             ThresholdRule::Above => self.thresholds.partition_point(|&s| s > t),
         };
-        let (tp, fp) = if count == 0 { (0, 0) } else { (self.tps[count - 1], self.fps[count - 1]) };
-        Confusion { tp, fp, fn_: self.positives - tp, tn: self.negatives - fp }
+        let (tp, fp) = if count == 0 {
+            (0, 0)
+        } else {
+            (self.tps[count - 1], self.fps[count - 1])
+        };
+        Confusion {
+            tp,
+            fp,
+            fn_: self.positives - tp,
+            tn: self.negatives - fp,
+        }
     }
 
     /// ROC points (fpr, tpr) from (0, 0) through every distinct threshold.
     pub fn roc_points(&self) -> Vec<(f64, f64)> {
         let (p, n) = (self.positives.max(1) as f64, self.negatives.max(1) as f64);
-        std::iter::once((0.0, 0.0)).chain(self.tps.iter().zip(&self.fps).map(|(&tp, &fp)| (fp as f64 / n, tp as f64 / p))).collect()
+        std::iter::once((0.0, 0.0))
+            .chain(
+                self.tps
+                    .iter()
+                    .zip(&self.fps)
+                    .map(|(&tp, &fp)| (fp as f64 / n, tp as f64 / p)),
+            )
+            .collect()
     }
 }
 
 #[inline]
 fn scores_from_key(key: u64) -> f64 {
-    let b = if key >> 63 == 1 { key & !(1 << 63) } else { !key };
+    let b = if key >> 63 == 1 {
+        key & !(1 << 63)
+    } else {
+        !key
+    };
     f64::from_bits(b)
 }
 
@@ -228,15 +260,26 @@ impl Confusion {
     }
     /// 2TP / (2TP + FP + FN) (= 2PR/(P+R)); 0 when undefined.
     pub fn f1(&self) -> f64 {
-        ratio(2.0 * self.tp as f64, (2 * self.tp + self.fp + self.fn_) as f64)
+        ratio(
+            2.0 * self.tp as f64,
+            (2 * self.tp + self.fp + self.fn_) as f64,
+        )
     }
     /// F1 of the negative class: 2TN / (2TN + FN + FP).
     pub fn f1_negative(&self) -> f64 {
-        ratio(2.0 * self.tn as f64, (2 * self.tn + self.fn_ + self.fp) as f64)
+        ratio(
+            2.0 * self.tn as f64,
+            (2 * self.tn + self.fn_ + self.fp) as f64,
+        )
     }
     /// (TP·TN - FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 if a factor is 0 (sklearn).
     pub fn mcc(&self) -> f64 {
-        let (tp, fp, fn_, tn) = (self.tp as f64, self.fp as f64, self.fn_ as f64, self.tn as f64);
+        let (tp, fp, fn_, tn) = (
+            self.tp as f64,
+            self.fp as f64,
+            self.fn_ as f64,
+            self.tn as f64,
+        );
         let den = ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt();
         ratio(tp * tn - fp * fn_, den)
     }
@@ -339,7 +382,15 @@ mod tests {
 
     #[test]
     fn order_key_round_trips_and_orders() {
-        for x in [-1e300, -1.0, 0.0, 1e-300, 0.5, f64::INFINITY, f64::NEG_INFINITY] {
+        for x in [
+            -1e300,
+            -1.0,
+            0.0,
+            1e-300,
+            0.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
             assert_eq!(scores_from_key(order_key(x)).to_bits(), x.to_bits());
         }
         assert_eq!(order_key(-0.0), order_key(0.0));

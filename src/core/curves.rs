@@ -22,7 +22,13 @@ pub enum CurveMetric {
 }
 
 impl CurveMetric {
-    pub const ALL: [CurveMetric; 5] = [CurveMetric::Ndcg, CurveMetric::Precision, CurveMetric::Recall, CurveMetric::Map, CurveMetric::HitRate];
+    pub const ALL: [CurveMetric; 5] = [
+        CurveMetric::Ndcg,
+        CurveMetric::Precision,
+        CurveMetric::Recall,
+        CurveMetric::Map,
+        CurveMetric::HitRate,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -55,7 +61,12 @@ struct Terms {
 
 fn position_terms(q: &QueryView, gain: Gain, level: i32, limit: usize) -> Terms {
     let n = q.grades.len().min(limit);
-    let mut t = Terms { gain: Vec::with_capacity(n), rel: Vec::with_capacity(n), ap: Vec::with_capacity(n), hit: Vec::with_capacity(n) };
+    let mut t = Terms {
+        gain: Vec::with_capacity(n),
+        rel: Vec::with_capacity(n),
+        ap: Vec::with_capacity(n),
+        hit: Vec::with_capacity(n),
+    };
     let is_rel = |g: i32| g != super::ranking::NOT_JUDGED && g >= level;
     let mut s = 0;
     let mut above = 0usize; // relevant docs in earlier groups
@@ -77,8 +88,16 @@ fn position_terms(q: &QueryView, gain: Gain, level: i32, limit: usize) -> Terms 
             let m = i - s;
             t.gain.push(mean_gain);
             t.rel.push(frac);
-            let within = if size > 1 { m as f64 * (r.saturating_sub(1)) as f64 / (size - 1) as f64 } else { 0.0 };
-            t.ap.push(if r > 0 { frac * (above as f64 + 1.0 + within) / (i + 1) as f64 } else { 0.0 });
+            let within = if size > 1 {
+                m as f64 * (r.saturating_sub(1)) as f64 / (size - 1) as f64
+            } else {
+                0.0
+            };
+            t.ap.push(if r > 0 {
+                frac * (above as f64 + 1.0 + within) / (i + 1) as f64
+            } else {
+                0.0
+            });
             miss_in_group *= (size - r).saturating_sub(m) as f64 / (size - m) as f64;
             t.hit.push(1.0 - miss_before * miss_in_group);
         }
@@ -92,7 +111,12 @@ fn position_terms(q: &QueryView, gain: Gain, level: i32, limit: usize) -> Terms 
 }
 
 /// metric@p of one query for p = 1..=max_p.
-pub fn query_curve(q: &QueryView, conv: &Conventions, metric: CurveMetric, max_p: usize) -> Vec<f64> {
+pub fn query_curve(
+    q: &QueryView,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+) -> Vec<f64> {
     let mut out = vec![0.0; max_p];
     let (head, tail_const, tail_inv, m) = query_curve_head(q, conv, metric, max_p);
     out[..m].copy_from_slice(&head);
@@ -103,7 +127,12 @@ pub fn query_curve(q: &QueryView, conv: &Conventions, metric: CurveMetric, max_p
 }
 
 /// The exact values for p = 1..=m and the tail `a + b/p` for p > m.
-fn query_curve_head(q: &QueryView, conv: &Conventions, metric: CurveMetric, max_p: usize) -> (Vec<f64>, f64, f64, usize) {
+fn query_curve_head(
+    q: &QueryView,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+) -> (Vec<f64>, f64, f64, usize) {
     let level = conv.relevance_level;
     let len = q.grades.len().min(max_p);
     let t = position_terms(q, conv.gain, level, max_p);
@@ -146,7 +175,11 @@ fn query_curve_head(q: &QueryView, conv: &Conventions, metric: CurveMetric, max_
             let mut hits = 0.0;
             for i in 0..len {
                 hits += t.rel[i];
-                head.push(if num_rel > 0 { hits / num_rel as f64 } else { 0.0 });
+                head.push(if num_rel > 0 {
+                    hits / num_rel as f64
+                } else {
+                    0.0
+                });
             }
             let last = head.last().copied().unwrap_or(0.0);
             (head, last, 0.0, len)
@@ -181,7 +214,12 @@ fn query_curve_head(q: &QueryView, conv: &Conventions, metric: CurveMetric, max_
 }
 
 /// The mean of metric@p over the evaluated queries, p = 1..=max_p.
-pub fn mean_curve(run: &PreparedRun, conv: &Conventions, metric: CurveMetric, max_p: usize) -> Vec<f64> {
+pub fn mean_curve(
+    run: &PreparedRun,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+) -> Vec<f64> {
     let mut head_sum = vec![0.0; max_p + 1];
     let mut const_diff = vec![0.0; max_p + 2];
     let mut inv_diff = vec![0.0; max_p + 2];
@@ -216,7 +254,11 @@ pub fn kneedle(y: &[f64]) -> Option<usize> {
     if n < 3 {
         return None;
     }
-    let (lo, hi) = y.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = y
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        });
     if !(hi - lo).is_finite() || hi - lo <= 0.0 {
         return None;
     }
@@ -240,12 +282,26 @@ mod tests {
     use crate::core::ranking::TieRule;
 
     fn run_from(queries: &[(&[i32], &[i32])], tie_groups: bool) -> PreparedRun {
-        let mut p = PreparedRun { offsets: vec![0], judged_offsets: vec![0], tie_rule: if tie_groups { TieRule::Average } else { TieRule::Trec }, ..Default::default() };
+        let mut p = PreparedRun {
+            offsets: vec![0],
+            judged_offsets: vec![0],
+            tie_rule: if tie_groups {
+                TieRule::Average
+            } else {
+                TieRule::Trec
+            },
+            ..Default::default()
+        };
         for (i, (grades, judged)) in queries.iter().enumerate() {
             p.grades.extend_from_slice(grades);
             p.scores.extend(grades.iter().map(|_| 1.0));
             p.docs.extend(grades.iter().map(|_| 0));
-            p.tied_with_prev.extend(grades.iter().enumerate().map(|(j, _)| tie_groups && j > 0 && j < 3));
+            p.tied_with_prev.extend(
+                grades
+                    .iter()
+                    .enumerate()
+                    .map(|(j, _)| tie_groups && j > 0 && j < 3),
+            );
             p.offsets.push(p.grades.len());
             let mut j = judged.to_vec();
             j.sort_unstable_by(|a, b| b.cmp(a));
@@ -260,7 +316,15 @@ mod tests {
     fn curves_agree_with_the_kernels_at_every_p() {
         let conv = Conventions::default();
         for ties in [false, true] {
-            let run = run_from(&[(&[0, 2, 1, 0, 1], &[2, 1, 1, 1, 0]), (&[1], &[1, 3]), (&[], &[1]), (&[0, 0, 0], &[0])], ties);
+            let run = run_from(
+                &[
+                    (&[0, 2, 1, 0, 1], &[2, 1, 1, 1, 0]),
+                    (&[1], &[1, 3]),
+                    (&[], &[1]),
+                    (&[0, 0, 0], &[0]),
+                ],
+                ties,
+            );
             let ctx = conv.ranking_ctx();
             for metric in CurveMetric::ALL {
                 let curve = mean_curve(&run, &conv, metric, 8);
@@ -278,7 +342,11 @@ mod tests {
                         })
                         .sum::<f64>()
                         / run.num_queries() as f64;
-                    assert!((curve[p - 1] - expected).abs() < 1e-12, "{metric:?} p={p} ties={ties}: {} vs {expected}", curve[p - 1]);
+                    assert!(
+                        (curve[p - 1] - expected).abs() < 1e-12,
+                        "{metric:?} p={p} ties={ties}: {} vs {expected}",
+                        curve[p - 1]
+                    );
                 }
             }
         }
@@ -286,14 +354,29 @@ mod tests {
 
     #[test]
     fn kneedle_finds_the_bend() {
-        let y: Vec<f64> = (1..=20).map(|p| if p <= 5 { p as f64 / 5.0 } else { 1.0 + (p - 5) as f64 * 0.001 }).collect();
+        let y: Vec<f64> = (1..=20)
+            .map(|p| {
+                if p <= 5 {
+                    p as f64 / 5.0
+                } else {
+                    1.0 + (p - 5) as f64 * 0.001
+                }
+            })
+            .collect();
         assert_eq!(kneedle(&y), Some(5));
         let falling: Vec<f64> = y.iter().map(|v| 2.0 - v).collect();
         assert_eq!(kneedle(&falling), Some(5));
         assert_eq!(kneedle(&[1.0, 1.0, 1.0]), None);
-        assert_eq!(kneedle(&[0.0, 0.5, 1.0]), None, "a straight line has no elbow");
+        assert_eq!(
+            kneedle(&[0.0, 0.5, 1.0]),
+            None,
+            "a straight line has no elbow"
+        );
         // a dip: the turn is the elbow
-        assert_eq!(kneedle(&[0.6, 0.5, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65]), Some(3));
+        assert_eq!(
+            kneedle(&[0.6, 0.5, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65]),
+            Some(3)
+        );
         assert_eq!(kneedle(&[0.0, 1.0]), None);
     }
 }

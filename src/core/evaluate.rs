@@ -7,7 +7,9 @@ use super::binary::{self, BinaryCurve, ThresholdRule};
 use super::ids::Interner;
 use super::multiclass::{self, ClassTieRule, MulticlassPredictions, ScoreScale};
 use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
-use super::ranking_metrics::{agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator};
+use super::ranking_metrics::{
+    agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
+};
 use super::ratings;
 use super::registry::{Kind, MetricId};
 use super::sum;
@@ -64,7 +66,10 @@ impl Conventions {
     /// The conventions that apply to `kind`, as `name = value` lines for display.
     pub fn describe(&self, kind: Kind) -> Vec<(&'static str, String)> {
         fn s<T: serde::Serialize>(v: &T) -> String {
-            serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+            serde_json::to_value(v)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
         }
         match kind {
             Kind::Ranking => vec![
@@ -80,9 +85,19 @@ impl Conventions {
             Kind::Binary => vec![
                 ("threshold", self.threshold.to_string()),
                 ("threshold_rule", s(&self.threshold_rule)),
-                ("scores", if self.binary_scores_are_logits { "logits".into() } else { "probabilities".into() }),
+                (
+                    "scores",
+                    if self.binary_scores_are_logits {
+                        "logits".into()
+                    } else {
+                        "probabilities".into()
+                    },
+                ),
             ],
-            Kind::Multiclass => vec![("class_ties", s(&self.class_ties)), ("scale", s(&self.class_scale))],
+            Kind::Multiclass => vec![
+                ("class_ties", s(&self.class_ties)),
+                ("scale", s(&self.class_scale)),
+            ],
             Kind::Ratings => vec![],
         }
     }
@@ -173,22 +188,49 @@ pub struct Report {
 /// Evaluates `metrics` (all ids of the data set's kind) for every model.
 pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Report {
     if let Dataset::Ranking(d) = data {
-        let prepared: Vec<PreparedRun> = (0..d.runs.len()).map(|i| ranking::prepare(d, i, conv.ties, conv.query_set)).collect();
+        let prepared: Vec<PreparedRun> = (0..d.runs.len())
+            .map(|i| ranking::prepare(d, i, conv.ties, conv.query_set))
+            .collect();
         return evaluate_prepared(d, &prepared, conv, metrics);
     }
     let mut warnings = Vec::new();
     let models = match data {
         Dataset::Ranking(_) => Vec::new(),
-        Dataset::Binary(d) => return evaluate_binary_prepared(&prepare_binary(d, conv.binary_scores_are_logits), conv, metrics),
-        Dataset::Multiclass(d) => d.models.iter().map(|m| evaluate_multiclass(d, m, conv, metrics, &mut warnings)).collect(),
-        Dataset::Ratings(d) => d.models.iter().map(|(name, p)| evaluate_ratings(d, name, p, metrics)).collect(),
+        Dataset::Binary(d) => {
+            return evaluate_binary_prepared(
+                &prepare_binary(d, conv.binary_scores_are_logits),
+                conv,
+                metrics,
+            )
+        }
+        Dataset::Multiclass(d) => d
+            .models
+            .iter()
+            .map(|m| evaluate_multiclass(d, m, conv, metrics, &mut warnings))
+            .collect(),
+        Dataset::Ratings(d) => d
+            .models
+            .iter()
+            .map(|(name, p)| evaluate_ratings(d, name, p, metrics))
+            .collect(),
     };
-    Report { kind: data.kind(), columns: column_names(metrics), conventions: conv.clone(), models, warnings }
+    Report {
+        kind: data.kind(),
+        columns: column_names(metrics),
+        conventions: conv.clone(),
+        models,
+        warnings,
+    }
 }
 
 /// Evaluates ranking runs already prepared under `conv.ties` and `conv.query_set`
 /// (the page keeps them across convention changes that do not reorder lists).
-pub fn evaluate_prepared(d: &RankingData, prepared: &[PreparedRun], conv: &Conventions, metrics: &[MetricId]) -> Report {
+pub fn evaluate_prepared(
+    d: &RankingData,
+    prepared: &[PreparedRun],
+    conv: &Conventions,
+    metrics: &[MetricId],
+) -> Report {
     let mut warnings = Vec::new();
     let models = prepared
         .iter()
@@ -197,14 +239,29 @@ pub fn evaluate_prepared(d: &RankingData, prepared: &[PreparedRun], conv: &Conve
             evaluate_ranking(d, p, conv, metrics)
         })
         .collect();
-    Report { kind: Kind::Ranking, columns: column_names(metrics), conventions: conv.clone(), models, warnings }
+    Report {
+        kind: Kind::Ranking,
+        columns: column_names(metrics),
+        conventions: conv.clone(),
+        models,
+        warnings,
+    }
 }
 
-fn ranking_warnings(d: &RankingData, p: &PreparedRun, conv: &Conventions, warnings: &mut Vec<String>) {
+fn ranking_warnings(
+    d: &RankingData,
+    p: &PreparedRun,
+    conv: &Conventions,
+    warnings: &mut Vec<String>,
+) {
     let sel = &p.selection;
     let name = |ids: &[u32]| -> String {
         let shown: Vec<&str> = ids.iter().take(5).map(|&q| d.queries.name(q)).collect();
-        let more = if ids.len() > 5 { format!(" and {} more", ids.len() - 5) } else { String::new() };
+        let more = if ids.len() > 5 {
+            format!(" and {} more", ids.len() - 5)
+        } else {
+            String::new()
+        };
         format!("{}{}", shown.join(", "), more)
     };
     if !sel.missing_from_run.is_empty() {
@@ -212,13 +269,26 @@ fn ranking_warnings(d: &RankingData, p: &PreparedRun, conv: &Conventions, warnin
             QuerySet::Qrels => "each scores 0 and counts in the mean",
             QuerySet::Intersection => "they are left out (trec_eval's default)",
         };
-        warnings.push(format!("{}: {} qrels queries have no results in the run ({}); {what}.", p.name, sel.missing_from_run.len(), name(&sel.missing_from_run)));
+        warnings.push(format!(
+            "{}: {} qrels queries have no results in the run ({}); {what}.",
+            p.name,
+            sel.missing_from_run.len(),
+            name(&sel.missing_from_run)
+        ));
     }
     if !sel.missing_from_qrels.is_empty() {
-        warnings.push(format!("{}: {} run queries are not in the qrels ({}); they are left out.", p.name, sel.missing_from_qrels.len(), name(&sel.missing_from_qrels)));
+        warnings.push(format!(
+            "{}: {} run queries are not in the qrels ({}); they are left out.",
+            p.name,
+            sel.missing_from_qrels.len(),
+            name(&sel.missing_from_qrels)
+        ));
     }
     if p.duplicates_dropped > 0 {
-        warnings.push(format!("{}: {} duplicated (query, document) rows; the highest-ranked one of each is kept.", p.name, p.duplicates_dropped));
+        warnings.push(format!(
+            "{}: {} duplicated (query, document) rows; the highest-ranked one of each is kept.",
+            p.name, p.duplicates_dropped
+        ));
     }
 }
 
@@ -278,10 +348,20 @@ pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> 
     Some((0..p.num_queries()).map(|i| f(&p.query(i))).collect())
 }
 
-fn evaluate_ranking(d: &RankingData, p: &PreparedRun, conv: &Conventions, metrics: &[MetricId]) -> ModelReport {
+fn evaluate_ranking(
+    d: &RankingData,
+    p: &PreparedRun,
+    conv: &Conventions,
+    metrics: &[MetricId],
+) -> ModelReport {
     let mut out = ModelReport {
         name: p.name.clone(),
-        unit_ids: p.selection.evaluated.iter().map(|&q| d.queries.name(q).to_string()).collect(),
+        unit_ids: p
+            .selection
+            .evaluated
+            .iter()
+            .map(|&q| d.queries.name(q).to_string())
+            .collect(),
         ..Default::default()
     };
     let n = p.num_queries();
@@ -289,14 +369,22 @@ fn evaluate_ranking(d: &RankingData, p: &PreparedRun, conv: &Conventions, metric
         let key = id.to_string();
         match id.base.as_str() {
             "iprec_at_recall" => {
-                let mut cols = vec![Vec::with_capacity(n); 11];
+                let mut cols: Vec<Vec<f64>> = (0..11).map(|_| Vec::with_capacity(n)).collect();
                 for i in 0..n {
-                    for (j, v) in p.query(i).interpolated_precision(conv.relevance_level).into_iter().enumerate() {
+                    for (j, v) in p
+                        .query(i)
+                        .interpolated_precision(conv.relevance_level)
+                        .into_iter()
+                        .enumerate()
+                    {
                         cols[j].push(v);
                     }
                 }
                 for (j, col) in cols.into_iter().enumerate() {
-                    out.metrics.insert(IPREC_NAMES[j].to_string(), sum::mean(col.iter().copied()).or(Some(0.0)));
+                    out.metrics.insert(
+                        IPREC_NAMES[j].to_string(),
+                        sum::mean(col.iter().copied()).or(Some(0.0)),
+                    );
                     out.per_unit.insert(IPREC_NAMES[j].to_string(), col);
                 }
             }
@@ -306,16 +394,30 @@ fn evaluate_ranking(d: &RankingData, p: &PreparedRun, conv: &Conventions, metric
                 out.per_unit.insert(key, col);
             }
             base => {
-                let Some(col) = ranking_per_query(p, conv, id) else { continue };
+                let Some(col) = ranking_per_query(p, conv, id) else {
+                    continue;
+                };
                 let value = match base {
-                    "num_q" | "num_ret" | "num_rel" | "num_rel_ret" => Some(sum::sum(col.iter().copied())),
-                    "gm_map" => Some(if n == 0 { 0.0 } else { (sum::sum(col.iter().map(|&ap| ap.max(1e-5).ln())) / n as f64).exp() }),
+                    "num_q" | "num_ret" | "num_rel" | "num_rel_ret" => {
+                        Some(sum::sum(col.iter().copied()))
+                    }
+                    "gm_map" => Some(if n == 0 {
+                        0.0
+                    } else {
+                        (sum::sum(col.iter().map(|&ap| ap.max(1e-5).ln())) / n as f64).exp()
+                    }),
                     "f1" if conv.f1_aggregation == F1Aggregation::FromMeans => {
                         let pk = MetricId::new("precision", id.k);
                         let rk = MetricId::new("recall", id.k);
-                        let pm = sum::mean(ranking_per_query(p, conv, &pk).unwrap_or_default()).unwrap_or(0.0);
-                        let rm = sum::mean(ranking_per_query(p, conv, &rk).unwrap_or_default()).unwrap_or(0.0);
-                        Some(if pm + rm > 0.0 { 2.0 * pm * rm / (pm + rm) } else { 0.0 })
+                        let pm = sum::mean(ranking_per_query(p, conv, &pk).unwrap_or_default())
+                            .unwrap_or(0.0);
+                        let rm = sum::mean(ranking_per_query(p, conv, &rk).unwrap_or_default())
+                            .unwrap_or(0.0);
+                        Some(if pm + rm > 0.0 {
+                            2.0 * pm * rm / (pm + rm)
+                        } else {
+                            0.0
+                        })
                     }
                     _ => Some(sum::mean(col.iter().copied()).unwrap_or(0.0)),
                 };
@@ -340,13 +442,21 @@ fn ranking_agreement(p: &PreparedRun, fcp: bool) -> (Option<f64>, Vec<f64>) {
             let (c, d) = agreement::concordance(scores, &grades);
             nc += c;
             nd += d;
-            col.push(if c + d > 0 { c as f64 / (c + d) as f64 } else { f64::NAN });
+            col.push(if c + d > 0 {
+                c as f64 / (c + d) as f64
+            } else {
+                f64::NAN
+            });
         } else {
             let g: Vec<f64> = grades.iter().map(|&g| g as f64).collect();
             col.push(agreement::spearman(scores, &g).unwrap_or(f64::NAN));
         }
     }
-    let value = if fcp { (nc + nd > 0).then(|| nc as f64 / (nc + nd) as f64) } else { sum::mean(col.iter().copied().filter(|v| !v.is_nan())) };
+    let value = if fcp {
+        (nc + nd > 0).then(|| nc as f64 / (nc + nd) as f64)
+    } else {
+        sum::mean(col.iter().copied().filter(|v| !v.is_nan()))
+    };
     (value, col)
 }
 
@@ -384,19 +494,42 @@ pub fn prepare_binary(d: &BinaryData, logits: bool) -> Vec<BinaryPrepared> {
 }
 
 /// The binary report from prepared models: O(models · (metrics + log n)).
-pub fn evaluate_binary_prepared(prepared: &[BinaryPrepared], conv: &Conventions, metrics: &[MetricId]) -> Report {
+pub fn evaluate_binary_prepared(
+    prepared: &[BinaryPrepared],
+    conv: &Conventions,
+    metrics: &[MetricId],
+) -> Report {
     let mut warnings = Vec::new();
-    let models = prepared.iter().map(|p| evaluate_binary(p, conv, metrics, &mut warnings)).collect();
-    Report { kind: Kind::Binary, columns: column_names(metrics), conventions: conv.clone(), models, warnings }
+    let models = prepared
+        .iter()
+        .map(|p| evaluate_binary(p, conv, metrics, &mut warnings))
+        .collect();
+    Report {
+        kind: Kind::Binary,
+        columns: column_names(metrics),
+        conventions: conv.clone(),
+        models,
+        warnings,
+    }
 }
 
-fn evaluate_binary(p: &BinaryPrepared, conv: &Conventions, metrics: &[MetricId], warnings: &mut Vec<String>) -> ModelReport {
+fn evaluate_binary(
+    p: &BinaryPrepared,
+    conv: &Conventions,
+    metrics: &[MetricId],
+    warnings: &mut Vec<String>,
+) -> ModelReport {
     let name = &p.name;
     let curve = &p.curve;
     let conf = curve.confusion_at(conv.threshold, conv.threshold_rule);
-    let mut out = ModelReport { name: name.to_string(), ..Default::default() };
+    let mut out = ModelReport {
+        name: name.to_string(),
+        ..Default::default()
+    };
     if curve.positives == 0 || curve.negatives == 0 {
-        warnings.push(format!("{name}: only one class is present, so ROC AUC is undefined."));
+        warnings.push(format!(
+            "{name}: only one class is present, so ROC AUC is undefined."
+        ));
     }
     for id in metrics {
         let value = match id.base.as_str() {
@@ -405,7 +538,11 @@ fn evaluate_binary(p: &BinaryPrepared, conv: &Conventions, metrics: &[MetricId],
             "pr_auc_trapezoid" => curve.pr_auc_trapezoid(),
             "pr_auc_interpolated" => curve.interpolated_average_precision(),
             "log_loss" | "brier" => {
-                let r = if id.base == "log_loss" { p.log_loss } else { p.brier };
+                let r = if id.base == "log_loss" {
+                    p.log_loss
+                } else {
+                    p.brier
+                };
                 match r {
                     Ok(v) => Some(v),
                     Err((row, score)) => {
@@ -435,17 +572,29 @@ fn evaluate_binary(p: &BinaryPrepared, conv: &Conventions, metrics: &[MetricId],
     out
 }
 
-fn evaluate_multiclass(d: &MulticlassData, m: &MulticlassPredictions, conv: &Conventions, metrics: &[MetricId], warnings: &mut Vec<String>) -> ModelReport {
+fn evaluate_multiclass(
+    d: &MulticlassData,
+    m: &MulticlassPredictions,
+    conv: &Conventions,
+    metrics: &[MetricId],
+    warnings: &mut Vec<String>,
+) -> ModelReport {
     let ranks = m.ranks(conv.class_ties);
     let predicted = m.predicted();
-    let mut out = ModelReport { name: m.name.clone(), ..Default::default() };
+    let mut out = ModelReport {
+        name: m.name.clone(),
+        ..Default::default()
+    };
     for id in metrics {
         let k = id.k.map(|k| k as u32);
         let value = match id.base.as_str() {
             "acc" => {
                 let k = k.unwrap_or(1);
                 if m.is_list() && k as usize > m.list_len {
-                    warnings.push(format!("{}: acc@{k} needs a top-{k} list; the file has top-{} lists.", m.name, m.list_len));
+                    warnings.push(format!(
+                        "{}: acc@{k} needs a top-{k} list; the file has top-{} lists.",
+                        m.name, m.list_len
+                    ));
                     None
                 } else {
                     Some(multiclass::accuracy_at(&ranks, k))
@@ -467,7 +616,10 @@ fn evaluate_multiclass(d: &MulticlassData, m: &MulticlassPredictions, conv: &Con
 
 fn evaluate_ratings(d: &RatingsData, name: &str, p: &[f64], metrics: &[MetricId]) -> ModelReport {
     let r = &d.rating;
-    let mut out = ModelReport { name: name.to_string(), ..Default::default() };
+    let mut out = ModelReport {
+        name: name.to_string(),
+        ..Default::default()
+    };
     for id in metrics {
         let value = match id.base.as_str() {
             "mae" => Some(ratings::mae(r, p)),
@@ -475,15 +627,26 @@ fn evaluate_ratings(d: &RatingsData, name: &str, p: &[f64], metrics: &[MetricId]
             "rmse" => Some(ratings::rmse(r, p)),
             "rmse_per_user" => {
                 let per = ratings::rmse_per_group(&d.user, r, p);
-                out.unit_ids = per.iter().map(|&(u, _)| d.users.name(u).to_string()).collect();
+                out.unit_ids = per
+                    .iter()
+                    .map(|&(u, _)| d.users.name(u).to_string())
+                    .collect();
                 let col: Vec<f64> = per.iter().map(|x| x.1).collect();
                 let v = sum::mean(col.iter().copied());
                 out.per_unit.insert("rmse_per_user".into(), col);
                 v
             }
-            "rmse_per_item" => sum::mean(ratings::rmse_per_group(&d.item, r, p).into_iter().map(|x| x.1)),
+            "rmse_per_item" => sum::mean(
+                ratings::rmse_per_group(&d.item, r, p)
+                    .into_iter()
+                    .map(|x| x.1),
+            ),
             "spearman" => agreement::spearman(r, p),
-            "spearman_per_user" => sum::mean(ratings::spearman_per_group(&d.user, r, p).into_iter().map(|x| x.1)),
+            "spearman_per_user" => sum::mean(
+                ratings::spearman_per_group(&d.user, r, p)
+                    .into_iter()
+                    .map(|x| x.1),
+            ),
             "fcp" => ratings::fcp(&d.user, r, p).0,
             _ => continue,
         };

@@ -49,7 +49,11 @@ impl Interner {
     /// For every id, its rank when all names are sorted byte-wise ascending.
     pub fn sorted_rank(&self) -> Vec<u32> {
         let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| self.names[a as usize].as_bytes().cmp(self.names[b as usize].as_bytes()));
+        order.sort_unstable_by(|&a, &b| {
+            self.names[a as usize]
+                .as_bytes()
+                .cmp(self.names[b as usize].as_bytes())
+        });
         let mut rank = vec![0u32; order.len()];
         for (r, id) in order.into_iter().enumerate() {
             rank[id as usize] = r as u32;
@@ -60,7 +64,11 @@ impl Interner {
     /// Ids in byte-wise ascending order of their names.
     pub fn ids_sorted_by_name(&self) -> Vec<u32> {
         let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| self.names[a as usize].as_bytes().cmp(self.names[b as usize].as_bytes()));
+        order.sort_unstable_by(|&a, &b| {
+            self.names[a as usize]
+                .as_bytes()
+                .cmp(self.names[b as usize].as_bytes())
+        });
         order
     }
 }

@@ -148,7 +148,10 @@ impl MulticlassPredictions {
     /// 1-based rank of the target of each row, `None` when it is not ranked.
     pub fn ranks(&self, rule: ClassTieRule) -> Vec<Option<u32>> {
         if self.is_list() {
-            self.list_positions.iter().map(|&p| (p > 0).then_some(p)).collect()
+            self.list_positions
+                .iter()
+                .map(|&p| (p > 0).then_some(p))
+                .collect()
         } else {
             self.rows.iter().map(|r| Some(r.rank(rule))).collect()
         }
@@ -225,7 +228,11 @@ pub fn f1_average(targets: &[u32], predicted: &[u32], weighted: bool) -> f64 {
             continue;
         }
         let denom = 2 * tp + fp + fn_;
-        let f1 = if denom > 0 { 2.0 * tp as f64 / denom as f64 } else { 0.0 };
+        let f1 = if denom > 0 {
+            2.0 * tp as f64 / denom as f64
+        } else {
+            0.0
+        };
         let w = if weighted { (tp + fn_) as f64 } else { 1.0 };
         total.add(f1 * w);
         weight_sum += w;

@@ -12,10 +12,13 @@ use super::ids::Interner;
 pub const NOT_JUDGED: i32 = i32::MIN;
 
 /// How equal scores inside one query are ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum TieRule {
     /// trec_eval: score descending, then document id descending (byte-wise).
+    #[default]
     Trec,
     /// Score descending, ties kept in the order of the file.
     File,
@@ -74,7 +77,9 @@ impl Qrels {
     }
 
     pub fn has_query(&self, query: u32) -> bool {
-        self.judgments.get(query as usize).is_some_and(|l| !l.is_empty())
+        self.judgments
+            .get(query as usize)
+            .is_some_and(|l| !l.is_empty())
     }
 
     pub fn grade(&self, query: u32, doc: u32) -> i32 {
@@ -107,7 +112,13 @@ pub struct Run {
 impl Run {
     /// Groups `(query, doc, score)` columns in file order by query, keeping the
     /// file order inside each query (a counting sort: O(rows + queries)).
-    pub fn from_columns(name: String, queries: &[u32], docs: &[u32], scores: &[f64], num_queries: usize) -> Run {
+    pub fn from_columns(
+        name: String,
+        queries: &[u32],
+        docs: &[u32],
+        scores: &[f64],
+        num_queries: usize,
+    ) -> Run {
         let mut counts = vec![0u32; num_queries + 1];
         for &q in queries {
             counts[q as usize + 1] += 1;
@@ -125,7 +136,13 @@ impl Run {
             out_scores[*slot as usize] = s;
             *slot += 1;
         }
-        Run { name, tag: String::new(), offsets, docs: out_docs, scores: out_scores }
+        Run {
+            name,
+            tag: String::new(),
+            offsets,
+            docs: out_docs,
+            scores: out_scores,
+        }
     }
 
     pub fn query_range(&self, query: u32) -> std::ops::Range<usize> {
@@ -213,17 +230,20 @@ pub struct PreparedRun {
     pub duplicates_dropped: usize,
 }
 
-impl Default for TieRule {
-    fn default() -> Self {
-        TieRule::Trec
-    }
-}
-
 /// Sorts every evaluated query of `run` under `tie_rule` and joins the grades.
-pub fn prepare(data: &RankingData, run_index: usize, tie_rule: TieRule, set: QuerySet) -> PreparedRun {
+pub fn prepare(
+    data: &RankingData,
+    run_index: usize,
+    tie_rule: TieRule,
+    set: QuerySet,
+) -> PreparedRun {
     let run = &data.runs[run_index];
     let selection = data.select_queries(run, set);
-    let doc_rank = if tie_rule == TieRule::File { Vec::new() } else { data.docs.sorted_rank() };
+    let doc_rank = if tie_rule == TieRule::File {
+        Vec::new()
+    } else {
+        data.docs.sorted_rank()
+    };
     let mut out = PreparedRun {
         name: run.name.clone(),
         tie_rule,
@@ -254,14 +274,16 @@ pub fn prepare(data: &RankingData, run_index: usize, tie_rule: TieRule, set: Que
             out.docs.push(doc);
             out.scores.push(scores[row]);
             out.grades.push(data.qrels.grade(q, doc));
-            let tied = out.grades.len() - 1 > start && out.scores[out.scores.len() - 2] == scores[row];
+            let tied =
+                out.grades.len() - 1 > start && out.scores[out.scores.len() - 2] == scores[row];
             out.tied_with_prev.push(tied);
         }
         out.duplicates_dropped += drop_duplicate_docs(&mut out, start);
         out.offsets.push(out.grades.len());
         let judged_start = out.judged_desc.len();
         if let Some(list) = data.qrels.judgments.get(q as usize) {
-            out.judged_desc.extend(list.iter().map(|&(_, g)| g).filter(|&g| g >= 0));
+            out.judged_desc
+                .extend(list.iter().map(|&(_, g)| g).filter(|&g| g >= 0));
         }
         out.judged_desc[judged_start..].sort_unstable_by(|a, b| b.cmp(a));
         out.judged_offsets.push(out.judged_desc.len());
@@ -353,13 +375,17 @@ mod tests {
             ss.push(s);
         }
         let n = data.queries.len();
-        data.runs.push(Run::from_columns("r".into(), &qs, &ds, &ss, n));
+        data.runs
+            .push(Run::from_columns("r".into(), &qs, &ds, &ss, n));
         data
     }
 
     #[test]
     fn trec_order_breaks_ties_by_docid_descending() {
-        let data = data_with(&[("q", "a", 1.0), ("q", "b", 1.0), ("q", "c", 1.0)], &[("q", "a", 1)]);
+        let data = data_with(
+            &[("q", "a", 1.0), ("q", "b", 1.0), ("q", "c", 1.0)],
+            &[("q", "a", 1)],
+        );
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         let names: Vec<&str> = p.docs.iter().map(|&d| data.docs.name(d)).collect();
         assert_eq!(names, ["c", "b", "a"]);
@@ -371,9 +397,17 @@ mod tests {
 
     #[test]
     fn query_sets_follow_the_convention() {
-        let data = data_with(&[("q1", "a", 1.0), ("q3", "a", 1.0)], &[("q1", "a", 1), ("q2", "b", 1)]);
+        let data = data_with(
+            &[("q1", "a", 1.0), ("q3", "a", 1.0)],
+            &[("q1", "a", 1), ("q2", "b", 1)],
+        );
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
-        let names: Vec<&str> = p.selection.evaluated.iter().map(|&q| data.queries.name(q)).collect();
+        let names: Vec<&str> = p
+            .selection
+            .evaluated
+            .iter()
+            .map(|&q| data.queries.name(q))
+            .collect();
         assert_eq!(names, ["q1", "q2"]);
         assert_eq!(p.selection.missing_from_qrels.len(), 1);
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Intersection);
@@ -382,7 +416,10 @@ mod tests {
 
     #[test]
     fn duplicate_documents_keep_the_first_ranked() {
-        let data = data_with(&[("q", "a", 0.5), ("q", "a", 0.9), ("q", "b", 0.1)], &[("q", "a", 1)]);
+        let data = data_with(
+            &[("q", "a", 0.5), ("q", "a", 0.9), ("q", "b", 0.1)],
+            &[("q", "a", 1)],
+        );
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         assert_eq!(p.duplicates_dropped, 1);
         assert_eq!(p.scores, [0.9, 0.1]);

@@ -262,7 +262,10 @@ impl<'a> QueryView<'a> {
                 return false;
             }
             let n = e - s;
-            let r = self.grades[s..e].iter().filter(|&&g| is_rel(g, level)).count();
+            let r = self.grades[s..e]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count();
             if r == 0 {
                 return true;
             }
@@ -289,7 +292,10 @@ impl<'a> QueryView<'a> {
                 return false;
             }
             let n = e - s;
-            let r = self.grades[s..e].iter().filter(|&&g| is_rel(g, level)).count();
+            let r = self.grades[s..e]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count();
             if r == 0 {
                 return true;
             }
@@ -312,7 +318,10 @@ impl<'a> QueryView<'a> {
     /// First relevant rank (1-based), `None` when nothing relevant was retrieved.
     /// Under the tie average this is the trec-order rank.
     pub fn first_relevant_rank(&self, level: i32) -> Option<usize> {
-        self.grades.iter().position(|&g| is_rel(g, level)).map(|i| i + 1)
+        self.grades
+            .iter()
+            .position(|&g| is_rel(g, level))
+            .map(|i| i + 1)
     }
 
     /// AP@k = Σ_{i ≤ k, rel_i} P@i / D, with D = |R| (trec_eval) or min(|R|, k).
@@ -336,12 +345,19 @@ impl<'a> QueryView<'a> {
                 return false;
             }
             let n = e - s;
-            let r = self.grades[s..e].iter().filter(|&&g| is_rel(g, level)).count();
+            let r = self.grades[s..e]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count();
             if r > 0 {
                 let pr = r as f64 / n as f64;
                 for i in s..e.min(k) {
                     let m = (i - s) as f64;
-                    let within = if n > 1 { m * (r - 1) as f64 / (n - 1) as f64 } else { 0.0 };
+                    let within = if n > 1 {
+                        m * (r - 1) as f64 / (n - 1) as f64
+                    } else {
+                        0.0
+                    };
                     total += pr * (above as f64 + 1.0 + within) / (i + 1) as f64;
                 }
             }
@@ -354,7 +370,11 @@ impl<'a> QueryView<'a> {
     /// ARHR@k (Deshpande & Karypis; seed 004) = Σ_{i ≤ k, rel_i} 1/i.
     pub fn arhr(&self, k: Option<usize>, level: i32) -> f64 {
         let k = cut(k, self.len());
-        self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |i| 1.0 / (i + 1) as f64)
+        self.linear_sum(
+            k,
+            |g| is_rel(g, level) as u8 as f64,
+            |i| 1.0 / (i + 1) as f64,
+        )
     }
 
     /// R-precision = hits in the top |R| / |R|; 0 when |R| = 0.
@@ -407,7 +427,10 @@ impl<'a> QueryView<'a> {
             return out;
         }
         const LEVELS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-        let cutoffs: Vec<usize> = LEVELS.iter().map(|&l| (l * num_rel as f64 + 0.9) as usize).collect();
+        let cutoffs: Vec<usize> = LEVELS
+            .iter()
+            .map(|&l| (l * num_rel as f64 + 0.9) as usize)
+            .collect();
         let mut current: isize = 10;
         while current >= 0 && cutoffs[current as usize] > num_rel_ret {
             current -= 1;
@@ -530,7 +553,11 @@ pub mod agreement {
         }
         let mx = crate::core::sum::sum(x.iter().copied()) / n as f64;
         let my = crate::core::sum::sum(y.iter().copied()) / n as f64;
-        let (mut sxy, mut sxx, mut syy) = (crate::core::sum::Sum::new(), crate::core::sum::Sum::new(), crate::core::sum::Sum::new());
+        let (mut sxy, mut sxx, mut syy) = (
+            crate::core::sum::Sum::new(),
+            crate::core::sum::Sum::new(),
+            crate::core::sum::Sum::new(),
+        );
         for (&a, &b) in x.iter().zip(y) {
             let (dx, dy) = (a - mx, b - my);
             sxy.add(dx * dy);
@@ -555,8 +582,18 @@ pub mod agreement {
 mod tests {
     use super::*;
 
-    fn view<'a>(grades: &'a [i32], ties: &'a [bool], judged: &'a [i32], avg: bool) -> QueryView<'a> {
-        QueryView { grades, tied_with_prev: ties, judged_desc: judged, average_ties: avg }
+    fn view<'a>(
+        grades: &'a [i32],
+        ties: &'a [bool],
+        judged: &'a [i32],
+        avg: bool,
+    ) -> QueryView<'a> {
+        QueryView {
+            grades,
+            tied_with_prev: ties,
+            judged_desc: judged,
+            average_ties: avg,
+        }
     }
 
     #[test]
@@ -567,8 +604,12 @@ mod tests {
         assert!((q.dcg(Some(5), Gain::Linear, Discount::Log2) - 6.151060614619943).abs() < 1e-12);
         assert!((q.idcg(Some(5), Gain::Linear, Discount::Log2) - 8.954395572359225).abs() < 1e-12);
         assert!((q.ndcg(Some(5), Gain::Linear, Discount::Log2) - 0.6869319726735409).abs() < 1e-12);
-        assert!((q.dcg(Some(5), Gain::Exponential, Discount::Log2) - 27.679529153519702).abs() < 1e-9);
-        assert!((q.ndcg(Some(5), Gain::Exponential, Discount::Log2) - 0.6529018843699065).abs() < 1e-12);
+        assert!(
+            (q.dcg(Some(5), Gain::Exponential, Discount::Log2) - 27.679529153519702).abs() < 1e-9
+        );
+        assert!(
+            (q.ndcg(Some(5), Gain::Exponential, Discount::Log2) - 0.6529018843699065).abs() < 1e-12
+        );
     }
 
     #[test]
@@ -641,7 +682,10 @@ mod tests {
         let q = view(&g, &[false; 3], &judged, false);
         let ctx = Ctx::default();
         assert_eq!(q.precision(Some(10), &ctx), 0.1);
-        let min_ctx = Ctx { precision_denominator: PrecisionDenominator::MinKLength, ..ctx };
+        let min_ctx = Ctx {
+            precision_denominator: PrecisionDenominator::MinKLength,
+            ..ctx
+        };
         assert!((q.precision(Some(10), &min_ctx) - 1.0 / 3.0).abs() < 1e-15);
         assert_eq!(q.ndcg(Some(10), Gain::Linear, Discount::Log2), 1.0);
         let none = view(&[0, 0], &[false; 2], &[0, 0], false);

@@ -92,7 +92,10 @@ pub fn fcp(users: &[u32], r: &[f64], p: &[f64]) -> (Option<f64>, Vec<(u32, u64, 
         let mut distinct: Vec<f64> = rows.iter().map(|&i| r[i]).collect();
         distinct.sort_by(f64::total_cmp);
         distinct.dedup();
-        let grades: Vec<i32> = rows.iter().map(|&i| distinct.partition_point(|&d| d < r[i]) as i32).collect();
+        let grades: Vec<i32> = rows
+            .iter()
+            .map(|&i| distinct.partition_point(|&d| d < r[i]) as i32)
+            .collect();
         let (c, d) = agreement::concordance(&preds, &grades);
         nc += c;
         nd += d;

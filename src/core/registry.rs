@@ -58,6 +58,7 @@ pub enum Cutoff {
     Optional,
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn m(
     base: &'static str,
     kind: Kind,
@@ -70,7 +71,18 @@ const fn m(
     unit_interval: bool,
     is_mean: bool,
 ) -> MetricInfo {
-    MetricInfo { base, kind, cutoff, title, formula, conventions, reference, higher_is_better, unit_interval, is_mean }
+    MetricInfo {
+        base,
+        kind,
+        cutoff,
+        title,
+        formula,
+        conventions,
+        reference,
+        higher_is_better,
+        unit_interval,
+        is_mean,
+    }
 }
 
 use Cutoff::{None as NoK, Optional as OptK, Required as K};
@@ -145,7 +157,10 @@ pub struct MetricId {
 
 impl MetricId {
     pub fn new(base: &str, k: Option<usize>) -> Self {
-        MetricId { base: base.to_string(), k }
+        MetricId {
+            base: base.to_string(),
+            k,
+        }
     }
 
     /// Parses `base` or `base@k` and checks it against the catalogue for `kind`.
@@ -153,7 +168,9 @@ impl MetricId {
         let text = text.trim();
         let (base, k) = match text.split_once('@') {
             Some((b, k)) => {
-                let k: usize = k.parse().map_err(|_| format!("metric '{text}': the cutoff after '@' must be a positive whole number"))?;
+                let k: usize = k.parse().map_err(|_| {
+                    format!("metric '{text}': the cutoff after '@' must be a positive whole number")
+                })?;
                 if k == 0 {
                     return Err(format!("metric '{text}': the cutoff must be at least 1"));
                 }
@@ -162,13 +179,26 @@ impl MetricId {
             None => (text, None),
         };
         let info = info(base, kind).ok_or_else(|| {
-            let known: Vec<&str> = METRICS.iter().filter(|m| m.kind == kind).map(|m| m.base).collect();
-            format!("unknown {} metric '{base}'; known: {}", kind.label(), known.join(", "))
+            let known: Vec<&str> = METRICS
+                .iter()
+                .filter(|m| m.kind == kind)
+                .map(|m| m.base)
+                .collect();
+            format!(
+                "unknown {} metric '{base}'; known: {}",
+                kind.label(),
+                known.join(", ")
+            )
         })?;
         match (info.cutoff, k) {
-            (Cutoff::Required, None) => Err(format!("metric '{base}' needs a cutoff, e.g. {base}@10")),
+            (Cutoff::Required, None) => {
+                Err(format!("metric '{base}' needs a cutoff, e.g. {base}@10"))
+            }
             (Cutoff::None, Some(_)) => Err(format!("metric '{base}' takes no cutoff")),
-            _ => Ok(MetricId { base: base.to_string(), k }),
+            _ => Ok(MetricId {
+                base: base.to_string(),
+                k,
+            }),
         }
     }
 }
@@ -213,11 +243,20 @@ mod tests {
     fn ids_parse_and_print() {
         let id = MetricId::parse("ndcg@10", Kind::Ranking).unwrap();
         assert_eq!(id.to_string(), "ndcg@10");
-        assert!(MetricId::parse("precision", Kind::Ranking).unwrap_err().contains("needs a cutoff"));
-        assert!(MetricId::parse("bpref@5", Kind::Ranking).unwrap_err().contains("no cutoff"));
+        assert!(MetricId::parse("precision", Kind::Ranking)
+            .unwrap_err()
+            .contains("needs a cutoff"));
+        assert!(MetricId::parse("bpref@5", Kind::Ranking)
+            .unwrap_err()
+            .contains("no cutoff"));
         assert!(MetricId::parse("ndcg@x", Kind::Ranking).is_err());
-        assert!(MetricId::parse("nope", Kind::Binary).unwrap_err().contains("roc_auc"));
-        assert_eq!(MetricId::parse("acc@5", Kind::Multiclass).unwrap().k, Some(5));
+        assert!(MetricId::parse("nope", Kind::Binary)
+            .unwrap_err()
+            .contains("roc_auc"));
+        assert_eq!(
+            MetricId::parse("acc@5", Kind::Multiclass).unwrap().k,
+            Some(5)
+        );
     }
 
     #[test]

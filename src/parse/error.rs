@@ -25,12 +25,29 @@ pub const MAX_PROBLEMS: usize = 20;
 
 impl LoadError {
     pub fn new(file: &str) -> Self {
-        LoadError { file: file.to_string(), problems: Vec::new(), more: 0 }
+        LoadError {
+            file: file.to_string(),
+            problems: Vec::new(),
+            more: 0,
+        }
     }
 
-    pub fn single(file: &str, line: u64, column: u64, expected: impl Into<String>, found: impl Into<String>, hint: Option<String>) -> Self {
+    pub fn single(
+        file: &str,
+        line: u64,
+        column: u64,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+        hint: Option<String>,
+    ) -> Self {
         let mut e = LoadError::new(file);
-        e.push(Problem { line, column, expected: expected.into(), found: found.into(), hint });
+        e.push(Problem {
+            line,
+            column,
+            expected: expected.into(),
+            found: found.into(),
+            hint,
+        });
         e
     }
 
@@ -85,7 +102,11 @@ impl std::error::Error for LoadError {}
 /// Shortens a found value for display, and makes control characters visible.
 pub fn shown(text: &[u8]) -> String {
     let s = String::from_utf8_lossy(text);
-    let mut out: String = s.chars().take(40).map(|c| if c.is_control() { '·' } else { c }).collect();
+    let mut out: String = s
+        .chars()
+        .take(40)
+        .map(|c| if c.is_control() { '·' } else { c })
+        .collect();
     if s.chars().count() > 40 {
         out.push('…');
     }

@@ -48,7 +48,11 @@ pub fn split<'a>(line: &'a [u8], delim: Delimiter, out: &mut Vec<std::borrow::Co
     out.clear();
     match delim {
         Delimiter::Whitespace => {
-            out.extend(line.split(|b| *b == b' ' || *b == b'\t').filter(|f| !f.is_empty()).map(Cow::Borrowed));
+            out.extend(
+                line.split(|b| *b == b' ' || *b == b'\t')
+                    .filter(|f| !f.is_empty())
+                    .map(Cow::Borrowed),
+            );
         }
         Delimiter::Byte(d) => {
             let mut i = 0;
@@ -104,8 +108,14 @@ pub fn split<'a>(line: &'a [u8], delim: Delimiter, out: &mut Vec<std::borrow::Co
 }
 
 pub fn trim(f: &[u8]) -> &[u8] {
-    let start = f.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(f.len());
-    let end = f.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    let start = f
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(f.len());
+    let end = f
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
     &f[start..end]
 }
 
@@ -139,14 +149,25 @@ mod tests {
     fn fields(line: &str, d: Delimiter) -> Vec<String> {
         let mut out = vec![];
         split(line.as_bytes(), d, &mut out);
-        out.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect()
+        out.iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect()
     }
 
     #[test]
     fn splitting_handles_quotes_and_whitespace() {
-        assert_eq!(fields("a,\"b,c\",d", Delimiter::Byte(b',')), ["a", "b,c", "d"]);
-        assert_eq!(fields("a,\"say \"\"hi\"\"\",", Delimiter::Byte(b',')), ["a", "say \"hi\"", ""]);
-        assert_eq!(fields(" q1  Q0\td1 1 0.5 run", Delimiter::Whitespace), ["q1", "Q0", "d1", "1", "0.5", "run"]);
+        assert_eq!(
+            fields("a,\"b,c\",d", Delimiter::Byte(b',')),
+            ["a", "b,c", "d"]
+        );
+        assert_eq!(
+            fields("a,\"say \"\"hi\"\"\",", Delimiter::Byte(b',')),
+            ["a", "say \"hi\"", ""]
+        );
+        assert_eq!(
+            fields(" q1  Q0\td1 1 0.5 run", Delimiter::Whitespace),
+            ["q1", "Q0", "d1", "1", "0.5", "run"]
+        );
         assert_eq!(fields("", Delimiter::Byte(b',')), [""]);
     }
 

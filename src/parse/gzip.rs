@@ -15,18 +15,24 @@ impl Default for Inflater {
 
 impl Inflater {
     pub fn new() -> Self {
-        Inflater { decoder: flate2::write::MultiGzDecoder::new(Vec::new()) }
+        Inflater {
+            decoder: flate2::write::MultiGzDecoder::new(Vec::new()),
+        }
     }
 
     /// Decompresses the next compressed chunk; returns the bytes it produced.
     pub fn push(&mut self, compressed: &[u8]) -> Result<Vec<u8>, String> {
-        self.decoder.write_all(compressed).map_err(|e| format!("the gzip stream is damaged ({e})"))?;
+        self.decoder
+            .write_all(compressed)
+            .map_err(|e| format!("the gzip stream is damaged ({e})"))?;
         Ok(std::mem::take(self.decoder.get_mut()))
     }
 
     /// Ends the stream; an unfinished stream is an error.
     pub fn finish(self) -> Result<Vec<u8>, String> {
-        self.decoder.finish().map_err(|e| format!("the gzip stream ends early ({e})"))
+        self.decoder
+            .finish()
+            .map_err(|e| format!("the gzip stream ends early ({e})"))
     }
 }
 
@@ -65,7 +71,12 @@ mod tests {
     #[test]
     fn a_truncated_gzip_file_is_a_clear_error() {
         let packed = gz(b"label,score\n1,0.9\n0,0.1\n");
-        let err = parse_bytes("b.csv.gz", &packed[..packed.len() / 2], &LoadOptions::default()).unwrap_err();
+        let err = parse_bytes(
+            "b.csv.gz",
+            &packed[..packed.len() / 2],
+            &LoadOptions::default(),
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("gzip"), "{err}");
     }
 

@@ -16,7 +16,10 @@ pub struct LineSplitter {
 
 impl LineSplitter {
     pub fn new(quote_aware: bool) -> Self {
-        LineSplitter { quote_aware, ..Default::default() }
+        LineSplitter {
+            quote_aware,
+            ..Default::default()
+        }
     }
 
     /// Lines completed so far (the number of the last line handed out).
@@ -39,7 +42,10 @@ impl LineSplitter {
             if !self.carry.is_empty() {
                 let mut joined = std::mem::take(&mut self.carry);
                 joined.extend_from_slice(chunk);
-                let body = joined.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&joined).to_vec();
+                let body = joined
+                    .strip_prefix(b"\xEF\xBB\xBF")
+                    .unwrap_or(&joined)
+                    .to_vec();
                 self.feed(&body, f);
                 return;
             }
@@ -110,9 +116,16 @@ mod tests {
     fn lines_survive_any_chunking() {
         let text = b"\xEF\xBB\xBFa,b\r\n1,2\n3,4";
         let whole = split(&[text], false);
-        assert_eq!(whole, vec![(1, "a,b".into()), (2, "1,2".into()), (3, "3,4".into())]);
+        assert_eq!(
+            whole,
+            vec![(1, "a,b".into()), (2, "1,2".into()), (3, "3,4".into())]
+        );
         for cut in 0..text.len() {
-            assert_eq!(split(&[&text[..cut], &text[cut..]], false), whole, "cut at {cut}");
+            assert_eq!(
+                split(&[&text[..cut], &text[cut..]], false),
+                whole,
+                "cut at {cut}"
+            );
         }
         for a in 0..text.len() {
             for b in a..text.len() {

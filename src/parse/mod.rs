@@ -34,10 +34,31 @@ pub struct LoadOptions {
 /// A file parsed into columns with its own interners, ready to merge.
 #[derive(Clone, Debug)]
 pub enum Parsed {
-    Run { name: String, tag: String, queries: Interner, docs: Interner, q: Vec<u32>, d: Vec<u32>, score: Vec<f64> },
-    Qrels { queries: Interner, docs: Interner, q: Vec<u32>, d: Vec<u32>, grade: Vec<i32> },
+    Run {
+        name: String,
+        tag: String,
+        queries: Interner,
+        docs: Interner,
+        q: Vec<u32>,
+        d: Vec<u32>,
+        score: Vec<f64>,
+    },
+    Qrels {
+        queries: Interner,
+        docs: Interner,
+        q: Vec<u32>,
+        d: Vec<u32>,
+        grade: Vec<i32>,
+    },
     /// Long CSV: judgments and one run per score column (`None`: not retrieved).
-    RankingTable { queries: Interner, docs: Interner, q: Vec<u32>, d: Vec<u32>, grade: Vec<Option<i32>>, models: Vec<(String, Vec<Option<f64>>)> },
+    RankingTable {
+        queries: Interner,
+        docs: Interner,
+        q: Vec<u32>,
+        d: Vec<u32>,
+        grade: Vec<Option<i32>>,
+        models: Vec<(String, Vec<Option<f64>>)>,
+    },
     Binary(BinaryData),
     Multiclass(MulticlassData),
     Ratings(RatingsData),
@@ -124,7 +145,13 @@ impl Parser {
 
     fn fail_gzip(&mut self, msg: String) {
         self.gzip_failed = true;
-        self.errors.push(Problem { line: 0, column: 0, expected: "a complete gzip file".into(), found: msg, hint: Some("Compress the file again, or drop the uncompressed file.".into()) });
+        self.errors.push(Problem {
+            line: 0,
+            column: 0,
+            expected: "a complete gzip file".into(),
+            found: msg,
+            hint: Some("Compress the file again, or drop the uncompressed file.".into()),
+        });
     }
 
     fn feed_text(&mut self, chunk: &[u8]) {
@@ -157,7 +184,17 @@ impl Parser {
             return Err(self.errors);
         }
         result.ok_or_else(|| {
-            LoadError::single(&name, 0, 0, "rows of data", "an empty file (or only comments and blank lines)", Some("Drop a TREC run, qrels, or a CSV file with a header and at least one row.".into()))
+            LoadError::single(
+                &name,
+                0,
+                0,
+                "rows of data",
+                "an empty file (or only comments and blank lines)",
+                Some(
+                    "Drop a TREC run, qrels, or a CSV file with a header and at least one row."
+                        .into(),
+                ),
+            )
         })
     }
 

@@ -23,7 +23,15 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [Format::TrecRun, Format::TrecQrels, Format::RankingCsv, Format::BinaryCsv, Format::MulticlassMatrix, Format::MulticlassTopK, Format::RatingsCsv];
+    pub const ALL: [Format; 7] = [
+        Format::TrecRun,
+        Format::TrecQrels,
+        Format::RankingCsv,
+        Format::BinaryCsv,
+        Format::MulticlassMatrix,
+        Format::MulticlassTopK,
+        Format::RatingsCsv,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -54,12 +62,63 @@ impl Format {
     }
 }
 
-const QUERY: &[&str] = &["query_id", "qid", "query", "topic", "topic_id", "session_id", "session", "queryid"];
+const QUERY: &[&str] = &[
+    "query_id",
+    "qid",
+    "query",
+    "topic",
+    "topic_id",
+    "session_id",
+    "session",
+    "queryid",
+];
 const USER: &[&str] = &["user_id", "user", "uid", "userid", "customer_id"];
-const ITEM: &[&str] = &["item_id", "item", "doc_id", "docid", "docno", "doc", "document", "document_id", "iid", "itemid", "product_id"];
-const RELEVANCE: &[&str] = &["relevance", "rel", "grade", "judgment", "judgement", "qrel", "relevant", "gain"];
-const LABEL: &[&str] = &["label", "y_true", "y", "target", "class", "truth", "ground_truth", "is_positive", "true_label", "actual", "gold"];
-const RATING: &[&str] = &["rating", "true_rating", "actual_rating", "r_ui", "rui", "y_true", "actual", "stars"];
+const ITEM: &[&str] = &[
+    "item_id",
+    "item",
+    "doc_id",
+    "docid",
+    "docno",
+    "doc",
+    "document",
+    "document_id",
+    "iid",
+    "itemid",
+    "product_id",
+];
+const RELEVANCE: &[&str] = &[
+    "relevance",
+    "rel",
+    "grade",
+    "judgment",
+    "judgement",
+    "qrel",
+    "relevant",
+    "gain",
+];
+const LABEL: &[&str] = &[
+    "label",
+    "y_true",
+    "y",
+    "target",
+    "class",
+    "truth",
+    "ground_truth",
+    "is_positive",
+    "true_label",
+    "actual",
+    "gold",
+];
+const RATING: &[&str] = &[
+    "rating",
+    "true_rating",
+    "actual_rating",
+    "r_ui",
+    "rui",
+    "y_true",
+    "actual",
+    "stars",
+];
 
 fn is_one_of(name: &str, names: &[&str]) -> bool {
     names.contains(&name)
@@ -72,7 +131,12 @@ fn class_suffix(name: &str) -> Option<u32> {
         return None;
     }
     let prefix = &name[..name.len() - digits.len()];
-    let ok = prefix.is_empty() || ["p_", "p", "prob_", "prob", "proba_", "class_", "c", "c_", "logit_", "score_", "s_", "y_"].contains(&prefix);
+    let ok = prefix.is_empty()
+        || [
+            "p_", "p", "prob_", "prob", "proba_", "class_", "c", "c_", "logit_", "score_", "s_",
+            "y_",
+        ]
+        .contains(&prefix);
     if ok {
         digits.parse().ok()
     } else {
@@ -82,7 +146,17 @@ fn class_suffix(name: &str) -> Option<u32> {
 
 /// A top-k column name like `pred_1`, `top_1`, `rank_1`, `pred1`: its position.
 fn list_position(name: &str) -> Option<u32> {
-    for prefix in ["pred_", "pred", "top_", "top", "rank_", "rank", "prediction_", "rec_", "item_"] {
+    for prefix in [
+        "pred_",
+        "pred",
+        "top_",
+        "top",
+        "rank_",
+        "rank",
+        "prediction_",
+        "rec_",
+        "item_",
+    ] {
         if let Some(rest) = name.strip_prefix(prefix) {
             if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
                 return rest.parse().ok();
@@ -93,7 +167,10 @@ fn list_position(name: &str) -> Option<u32> {
 }
 
 fn header_names(fields: &[Cow<[u8]>]) -> Vec<String> {
-    fields.iter().map(|f| String::from_utf8_lossy(f).trim().to_string()).collect()
+    fields
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).trim().to_string())
+        .collect()
 }
 
 pub enum State {
@@ -150,8 +227,20 @@ pub struct TableState {
     class_of_slot: std::collections::HashMap<u32, usize>,
 }
 
-fn problem(line: u64, column: usize, expected: impl Into<String>, found: impl Into<String>, hint: Option<String>) -> Problem {
-    Problem { line, column: column as u64, expected: expected.into(), found: found.into(), hint }
+fn problem(
+    line: u64,
+    column: usize,
+    expected: impl Into<String>,
+    found: impl Into<String>,
+    hint: Option<String>,
+) -> Problem {
+    Problem {
+        line,
+        column: column as u64,
+        expected: expected.into(),
+        found: found.into(),
+        hint,
+    }
 }
 
 impl State {
@@ -161,12 +250,21 @@ impl State {
         fields::split(line, Delimiter::Whitespace, &mut ws);
         let lower = file.to_ascii_lowercase();
         let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
-        let named_run = [".run", ".trec", ".res", ".results"].iter().any(|e| lower.ends_with(e));
+        let named_run = [".run", ".trec", ".res", ".results"]
+            .iter()
+            .any(|e| lower.ends_with(e));
         let named_qrels = lower.contains("qrel");
         let csv_like = line.contains(&b',') || line.contains(&b';');
         // a run line: 6+ fields with "Q0" second, or rank and score where they belong
-        let looks_run = !csv_like && ws.len() >= 6 && (ws[1].as_ref() == b"Q0" || named_run || (fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some()));
-        let looks_qrels = !csv_like && ws.len() == 4 && (named_qrels || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()));
+        let looks_run = !csv_like
+            && ws.len() >= 6
+            && (ws[1].as_ref() == b"Q0"
+                || named_run
+                || (fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some()));
+        let looks_qrels = !csv_like
+            && ws.len() == 4
+            && (named_qrels
+                || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()));
         let forced = options.format;
         match forced {
             Some(Format::TrecRun) => return Ok(State::Run(RunState::default())),
@@ -179,7 +277,10 @@ impl State {
         let mut fs: Vec<Cow<[u8]>> = Vec::new();
         fields::split(line, delim, &mut fs);
         let header = header_names(&fs);
-        if header.iter().all(|h| fields::number(h.as_bytes()).is_some()) {
+        if header
+            .iter()
+            .all(|h| fields::number(h.as_bytes()).is_some())
+        {
             return Err(problem(
                 0,
                 1,
@@ -207,12 +308,25 @@ impl State {
             State::Start | State::Failed => Ok(()),
             State::Run(r) => {
                 if f.len() < 6 {
-                    let hint = if f.len() == 4 { Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string()) } else { None };
-                    return Err(problem(n, f.len() + 1, "6 whitespace-separated fields: qid Q0 docid rank score tag", format!("{} fields", f.len()), hint));
+                    let hint = if f.len() == 4 {
+                        Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string())
+                    } else {
+                        None
+                    };
+                    return Err(problem(
+                        n,
+                        f.len() + 1,
+                        "6 whitespace-separated fields: qid Q0 docid rank score tag",
+                        format!("{} fields", f.len()),
+                        hint,
+                    ));
                 }
-                let q = fields::id(&f[0]).ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
-                let d = fields::id(&f[2]).ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
-                let s = fields::number(&f[4]).ok_or_else(|| problem(n, 5, "a score (a number)", shown(&f[4]), None))?;
+                let q = fields::id(&f[0])
+                    .ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
+                let d = fields::id(&f[2])
+                    .ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
+                let s = fields::number(&f[4])
+                    .ok_or_else(|| problem(n, 5, "a score (a number)", shown(&f[4]), None))?;
                 r.q.push(r.queries.intern(q));
                 r.d.push(r.docs.intern(d));
                 r.score.push(s);
@@ -222,12 +336,26 @@ impl State {
             }
             State::Qrels(r) => {
                 if f.len() != 4 {
-                    let hint = if f.len() >= 6 { Some("This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?".to_string()) } else { None };
-                    return Err(problem(n, f.len().min(4) + 1, "4 whitespace-separated fields: qid iter docid relevance", format!("{} fields", f.len()), hint));
+                    let hint = if f.len() >= 6 {
+                        Some("This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?".to_string())
+                    } else {
+                        None
+                    };
+                    return Err(problem(
+                        n,
+                        f.len().min(4) + 1,
+                        "4 whitespace-separated fields: qid iter docid relevance",
+                        format!("{} fields", f.len()),
+                        hint,
+                    ));
                 }
-                let q = fields::id(&f[0]).ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
-                let d = fields::id(&f[2]).ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
-                let g = fields::integer(&f[3]).ok_or_else(|| problem(n, 4, "an integer relevance grade", shown(&f[3]), None))?;
+                let q = fields::id(&f[0])
+                    .ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
+                let d = fields::id(&f[2])
+                    .ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
+                let g = fields::integer(&f[3]).ok_or_else(|| {
+                    problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
+                })?;
                 r.q.push(r.queries.intern(q));
                 r.d.push(r.docs.intern(d));
                 r.grade.push(g);
@@ -237,19 +365,43 @@ impl State {
         }
     }
 
-    pub fn finish(self, file: &str, options: &LoadOptions, _last_line: u64, errors: &mut LoadError) -> Option<Parsed> {
+    pub fn finish(
+        self,
+        file: &str,
+        options: &LoadOptions,
+        _last_line: u64,
+        errors: &mut LoadError,
+    ) -> Option<Parsed> {
         let _ = options;
         match self {
             State::Start | State::Failed => None,
-            State::Run(r) => (!r.q.is_empty()).then(|| Parsed::Run { name: model_name_from_file(file), tag: r.tag, queries: r.queries, docs: r.docs, q: r.q, d: r.d, score: r.score }),
-            State::Qrels(r) => (!r.q.is_empty()).then_some(Parsed::Qrels { queries: r.queries, docs: r.docs, q: r.q, d: r.d, grade: r.grade }),
+            State::Run(r) => (!r.q.is_empty()).then(|| Parsed::Run {
+                name: model_name_from_file(file),
+                tag: r.tag,
+                queries: r.queries,
+                docs: r.docs,
+                q: r.q,
+                d: r.d,
+                score: r.score,
+            }),
+            State::Qrels(r) => (!r.q.is_empty()).then_some(Parsed::Qrels {
+                queries: r.queries,
+                docs: r.docs,
+                q: r.q,
+                d: r.d,
+                grade: r.grade,
+            }),
             State::Table(t) => t.finish(file, errors),
         }
     }
 }
 
 impl TableState {
-    fn from_header(header: Vec<String>, delim: Delimiter, forced: Option<super::Format>) -> Result<TableState, Problem> {
+    fn from_header(
+        header: Vec<String>,
+        delim: Delimiter,
+        forced: Option<super::Format>,
+    ) -> Result<TableState, Problem> {
         let lower: Vec<String> = header.iter().map(|h| h.to_ascii_lowercase()).collect();
         let find = |names: &[&str]| lower.iter().position(|h| is_one_of(h, names));
         let query = find(QUERY);
@@ -258,7 +410,11 @@ impl TableState {
         let relevance = find(RELEVANCE);
         let rating = find(RATING);
         let label = find(LABEL);
-        let rest = |used: &[usize]| (0..header.len()).filter(|i| !used.contains(i)).collect::<Vec<_>>();
+        let rest = |used: &[usize]| {
+            (0..header.len())
+                .filter(|i| !used.contains(i))
+                .collect::<Vec<_>>()
+        };
         let mut t = TableState {
             format: Format::BinaryCsv,
             delim,
@@ -284,33 +440,55 @@ impl TableState {
         };
         let want = |f: super::Format| forced.is_none() || forced == Some(f);
         let header_text = header.join(", ");
-        if let (Some(u), Some(i), Some(r), true) = (user.or(query), item, rating, want(Format::RatingsCsv)) {
+        if let (Some(u), Some(i), Some(r), true) =
+            (user.or(query), item, rating, want(Format::RatingsCsv))
+        {
             t.format = Format::RatingsCsv;
             (t.key_a, t.key_b, t.truth) = (u, i, r);
             t.models = rest(&[u, i, r]);
-        } else if let (Some(q), Some(i), Some(r), true) = (query.or(user), item, relevance, want(Format::RankingCsv)) {
+        } else if let (Some(q), Some(i), Some(r), true) =
+            (query.or(user), item, relevance, want(Format::RankingCsv))
+        {
             t.format = Format::RankingCsv;
             (t.key_a, t.key_b, t.truth) = (q, i, r);
             t.models = rest(&[q, i, r]);
         } else if let Some(l) = label.or(rating).or(relevance) {
             t.truth = l;
             let others = rest(&[l]);
-            let positions: Vec<Option<u32>> = others.iter().map(|&c| list_position(&lower[c])).collect();
-            let classes: Vec<Option<u32>> = others.iter().map(|&c| class_suffix(&lower[c])).collect();
-            if (forced == Some(Format::MulticlassTopK) || forced.is_none()) && !others.is_empty() && positions.iter().all(Option::is_some) {
+            let positions: Vec<Option<u32>> =
+                others.iter().map(|&c| list_position(&lower[c])).collect();
+            let classes: Vec<Option<u32>> =
+                others.iter().map(|&c| class_suffix(&lower[c])).collect();
+            if (forced == Some(Format::MulticlassTopK) || forced.is_none())
+                && !others.is_empty()
+                && positions.iter().all(Option::is_some)
+            {
                 t.format = Format::MulticlassTopK;
-                let mut cols: Vec<(u32, usize)> = positions.iter().zip(&others).map(|(p, &c)| (p.unwrap_or(0), c)).collect();
+                let mut cols: Vec<(u32, usize)> = positions
+                    .iter()
+                    .zip(&others)
+                    .map(|(p, &c)| (p.unwrap_or(0), c))
+                    .collect();
                 cols.sort();
                 t.models = cols.iter().map(|c| c.1).collect();
                 t.slots = cols.iter().map(|c| c.0).collect();
-            } else if (forced == Some(Format::MulticlassMatrix) || (forced.is_none() && others.len() >= 3)) && classes.iter().all(Option::is_some) {
+            } else if (forced == Some(Format::MulticlassMatrix)
+                || (forced.is_none() && others.len() >= 3))
+                && classes.iter().all(Option::is_some)
+            {
                 t.format = Format::MulticlassMatrix;
                 t.models = others.clone();
                 t.slots = classes.iter().map(|c| c.unwrap_or(0)).collect();
                 let mut seen = std::collections::HashSet::new();
                 for (slot_index, &s) in t.slots.iter().enumerate() {
                     if !seen.insert(s) {
-                        return Err(problem(0, others[slot_index] + 1, "one column per class", format!("class {s} twice in the header ({header_text})"), None));
+                        return Err(problem(
+                            0,
+                            others[slot_index] + 1,
+                            "one column per class",
+                            format!("class {s} twice in the header ({header_text})"),
+                            None,
+                        ));
                     }
                     t.class_of_slot.insert(s, slot_index);
                 }
@@ -318,7 +496,13 @@ impl TableState {
                 t.format = Format::BinaryCsv;
                 t.models = others;
             } else {
-                return Err(problem(0, 0, "a label column followed by one score column per model", format!("only '{}'", header[l]), None));
+                return Err(problem(
+                    0,
+                    0,
+                    "a label column followed by one score column per model",
+                    format!("only '{}'", header[l]),
+                    None,
+                ));
             }
         } else {
             return Err(problem(
@@ -330,9 +514,22 @@ impl TableState {
             ));
         }
         if t.models.is_empty() && t.format != Format::RankingCsv {
-            return Err(problem(0, 0, "at least one score or prediction column", format!("'{header_text}'"), None));
+            return Err(problem(
+                0,
+                0,
+                "at least one score or prediction column",
+                format!("'{header_text}'"),
+                None,
+            ));
         }
-        t.model_values = vec![Vec::new(); if matches!(t.format, Format::MulticlassMatrix | Format::MulticlassTopK) { 0 } else { t.models.len() }];
+        t.model_values = vec![
+            Vec::new();
+            if matches!(t.format, Format::MulticlassMatrix | Format::MulticlassTopK) {
+                0
+            } else {
+                t.models.len()
+            }
+        ];
         t.row_buffer = vec![0.0; t.models.len()];
         Ok(t)
     }
@@ -344,26 +541,80 @@ impl TableState {
             } else {
                 None
             };
-            return Err(problem(n, f.len().min(self.header.len()) + 1, format!("{} fields as in the header", self.header.len()), format!("{} fields", f.len()), hint));
+            return Err(problem(
+                n,
+                f.len().min(self.header.len()) + 1,
+                format!("{} fields as in the header", self.header.len()),
+                format!("{} fields", f.len()),
+                hint,
+            ));
         }
         let col = |c: usize| -> &[u8] { &f[c] };
         match self.format {
             Format::RankingCsv | Format::RatingsCsv => {
-                let a = fields::id(col(self.key_a)).ok_or_else(|| problem(n, self.key_a + 1, format!("a {} id", self.header[self.key_a]), shown(col(self.key_a)), None))?;
-                let b = fields::id(col(self.key_b)).ok_or_else(|| problem(n, self.key_b + 1, format!("an {} id", self.header[self.key_b]), shown(col(self.key_b)), None))?;
+                let a = fields::id(col(self.key_a)).ok_or_else(|| {
+                    problem(
+                        n,
+                        self.key_a + 1,
+                        format!("a {} id", self.header[self.key_a]),
+                        shown(col(self.key_a)),
+                        None,
+                    )
+                })?;
+                let b = fields::id(col(self.key_b)).ok_or_else(|| {
+                    problem(
+                        n,
+                        self.key_b + 1,
+                        format!("an {} id", self.header[self.key_b]),
+                        shown(col(self.key_b)),
+                        None,
+                    )
+                })?;
                 if self.format == Format::RankingCsv {
                     let g = col(self.truth);
-                    let grade = if g.is_empty() { None } else { Some(fields::integer(g).ok_or_else(|| problem(n, self.truth + 1, "an integer relevance grade (or nothing)", shown(g), None))?) };
+                    let grade = if g.is_empty() {
+                        None
+                    } else {
+                        Some(fields::integer(g).ok_or_else(|| {
+                            problem(
+                                n,
+                                self.truth + 1,
+                                "an integer relevance grade (or nothing)",
+                                shown(g),
+                                None,
+                            )
+                        })?)
+                    };
                     for (m, &c) in self.models.iter().enumerate() {
                         let s = col(c);
-                        let v = if s.is_empty() { None } else { Some(fields::number(s).ok_or_else(|| problem(n, c + 1, "a score (a number), or nothing for an item that was not retrieved", shown(s), None))?) };
+                        let v = if s.is_empty() {
+                            None
+                        } else {
+                            Some(fields::number(s).ok_or_else(|| problem(n, c + 1, "a score (a number), or nothing for an item that was not retrieved", shown(s), None))?)
+                        };
                         self.row_buffer[m] = v.unwrap_or(f64::NAN);
                     }
                     self.grades.push(grade);
                 } else {
-                    let r = fields::number(col(self.truth)).ok_or_else(|| problem(n, self.truth + 1, "a rating (a number)", shown(col(self.truth)), None))?;
+                    let r = fields::number(col(self.truth)).ok_or_else(|| {
+                        problem(
+                            n,
+                            self.truth + 1,
+                            "a rating (a number)",
+                            shown(col(self.truth)),
+                            None,
+                        )
+                    })?;
                     for (m, &c) in self.models.iter().enumerate() {
-                        self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| problem(n, c + 1, "a predicted rating (a number)", shown(col(c)), None))?;
+                        self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
+                            problem(
+                                n,
+                                c + 1,
+                                "a predicted rating (a number)",
+                                shown(col(c)),
+                                None,
+                            )
+                        })?;
                     }
                     self.truth_values.push(r);
                 }
@@ -385,7 +636,15 @@ impl TableState {
                     )
                 })?;
                 for (m, &c) in self.models.iter().enumerate() {
-                    self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| problem(n, c + 1, format!("a score for model '{}' (a number)", self.header[c]), shown(col(c)), None))?;
+                    self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
+                        problem(
+                            n,
+                            c + 1,
+                            format!("a score for model '{}' (a number)", self.header[c]),
+                            shown(col(c)),
+                            None,
+                        )
+                    })?;
                 }
                 self.labels.push(label);
                 for (m, v) in self.row_buffer.iter().enumerate() {
@@ -395,11 +654,30 @@ impl TableState {
             Format::MulticlassMatrix => {
                 let raw = col(self.truth);
                 let target = fields::integer(raw).filter(|&t| t >= 0).map(|t| t as u32);
-                let slot = target.and_then(|t| self.class_of_slot.get(&t).copied()).ok_or_else(|| {
-                    problem(n, self.truth + 1, format!("a class number that has a column (0..{})", self.slots.iter().max().copied().unwrap_or(0)), shown(raw), None)
-                })?;
+                let slot = target
+                    .and_then(|t| self.class_of_slot.get(&t).copied())
+                    .ok_or_else(|| {
+                        problem(
+                            n,
+                            self.truth + 1,
+                            format!(
+                                "a class number that has a column (0..{})",
+                                self.slots.iter().max().copied().unwrap_or(0)
+                            ),
+                            shown(raw),
+                            None,
+                        )
+                    })?;
                 for (m, &c) in self.models.iter().enumerate() {
-                    self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| problem(n, c + 1, "a probability or logit (a number)", shown(col(c)), None))?;
+                    self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
+                        problem(
+                            n,
+                            c + 1,
+                            "a probability or logit (a number)",
+                            shown(col(c)),
+                            None,
+                        )
+                    })?;
                 }
                 let summary = RowSummary::from_row(&self.row_buffer, slot);
                 if (summary.row_sum - 1.0).abs() > 1e-3 {
@@ -413,7 +691,9 @@ impl TableState {
             }
             Format::MulticlassTopK => {
                 let raw = col(self.truth);
-                let target = fields::id(raw).ok_or_else(|| problem(n, self.truth + 1, "a target class", shown(raw), None))?;
+                let target = fields::id(raw).ok_or_else(|| {
+                    problem(n, self.truth + 1, "a target class", shown(raw), None)
+                })?;
                 let t = self.ids_a.intern(target);
                 let mut position = 0u32;
                 let mut first = u32::MAX;
@@ -422,7 +702,8 @@ impl TableState {
                     if v.is_empty() {
                         continue;
                     }
-                    let class = fields::id(v).ok_or_else(|| problem(n, c + 1, "a class id", shown(v), None))?;
+                    let class = fields::id(v)
+                        .ok_or_else(|| problem(n, c + 1, "a class id", shown(v), None))?;
                     let id = self.ids_a.intern(class);
                     if i == 0 {
                         first = id;
@@ -445,7 +726,18 @@ impl TableState {
         let stem = model_name_from_file(file);
         let model_name = |t: &TableState, c: usize| -> String {
             let h = &t.header[c];
-            let generic = ["score", "y_score", "prob", "probability", "prediction", "pred", "y_pred", "sim", "estimate", "est"];
+            let generic = [
+                "score",
+                "y_score",
+                "prob",
+                "probability",
+                "prediction",
+                "pred",
+                "y_pred",
+                "sim",
+                "estimate",
+                "est",
+            ];
             if t.models.len() == 1 && generic.contains(&h.to_ascii_lowercase().as_str()) {
                 stem.clone()
             } else {
@@ -459,21 +751,52 @@ impl TableState {
                     return None;
                 }
                 let models = names.into_iter().zip(self.model_values).collect();
-                Some(Parsed::RankingTable { queries: self.ids_a, docs: self.ids_b, q: self.a, d: self.b, grade: self.grades, models })
+                Some(Parsed::RankingTable {
+                    queries: self.ids_a,
+                    docs: self.ids_b,
+                    q: self.a,
+                    d: self.b,
+                    grade: self.grades,
+                    models,
+                })
             }
             Format::RatingsCsv => {
                 if self.a.is_empty() {
                     return None;
                 }
-                let models = names.into_iter().zip(self.model_values.into_iter().map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect())).collect();
-                Some(Parsed::Ratings(RatingsData { users: self.ids_a, items: self.ids_b, user: self.a, item: self.b, rating: self.truth_values, models }))
+                let models = names
+                    .into_iter()
+                    .zip(
+                        self.model_values
+                            .into_iter()
+                            .map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()),
+                    )
+                    .collect();
+                Some(Parsed::Ratings(RatingsData {
+                    users: self.ids_a,
+                    items: self.ids_b,
+                    user: self.a,
+                    item: self.b,
+                    rating: self.truth_values,
+                    models,
+                }))
             }
             Format::BinaryCsv => {
                 if self.labels.is_empty() {
                     return None;
                 }
-                let models = names.into_iter().zip(self.model_values.into_iter().map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect())).collect();
-                Some(Parsed::Binary(BinaryData { labels: self.labels, models }))
+                let models = names
+                    .into_iter()
+                    .zip(
+                        self.model_values
+                            .into_iter()
+                            .map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()),
+                    )
+                    .collect();
+                Some(Parsed::Binary(BinaryData {
+                    labels: self.labels,
+                    models,
+                }))
             }
             Format::MulticlassMatrix => {
                 if self.targets.is_empty() {
@@ -481,7 +804,12 @@ impl TableState {
                 }
                 self.mc.name = stem;
                 let num_classes = self.slots.iter().max().map_or(0, |&m| m as usize + 1);
-                Some(Parsed::Multiclass(MulticlassData { num_classes, targets: self.targets, models: vec![self.mc], rows_off_one: vec![self.rows_off_one] }))
+                Some(Parsed::Multiclass(MulticlassData {
+                    num_classes,
+                    targets: self.targets,
+                    models: vec![self.mc],
+                    rows_off_one: vec![self.rows_off_one],
+                }))
             }
             Format::MulticlassTopK => {
                 if self.targets.is_empty() {
@@ -490,12 +818,30 @@ impl TableState {
                 self.mc.name = stem;
                 self.mc.list_len = self.models.len();
                 // class ids are interned strings here; numeric names map to their numbers
-                let numeric: Vec<u32> = (0..self.ids_a.len() as u32).map(|i| self.ids_a.name(i).parse::<u32>().unwrap_or(u32::MAX - 1 - i)).collect();
-                let map = |c: u32| if c == u32::MAX { u32::MAX } else { numeric[c as usize] };
+                let numeric: Vec<u32> = (0..self.ids_a.len() as u32)
+                    .map(|i| {
+                        self.ids_a
+                            .name(i)
+                            .parse::<u32>()
+                            .unwrap_or(u32::MAX - 1 - i)
+                    })
+                    .collect();
+                let map = |c: u32| {
+                    if c == u32::MAX {
+                        u32::MAX
+                    } else {
+                        numeric[c as usize]
+                    }
+                };
                 let targets = self.targets.iter().map(|&t| map(t)).collect();
                 self.mc.list_first = self.mc.list_first.iter().map(|&c| map(c)).collect();
                 let num_classes = self.ids_a.len();
-                Some(Parsed::Multiclass(MulticlassData { num_classes, targets, models: vec![self.mc], rows_off_one: vec![0] }))
+                Some(Parsed::Multiclass(MulticlassData {
+                    num_classes,
+                    targets,
+                    models: vec![self.mc],
+                    rows_off_one: vec![0],
+                }))
             }
             Format::TrecRun | Format::TrecQrels => None,
         }

@@ -35,14 +35,19 @@ pub struct LoadSummary {
 }
 
 fn remap(local: &Interner, global: &mut Interner) -> Vec<u32> {
-    (0..local.len() as u32).map(|i| global.intern(local.name(i))).collect()
+    (0..local.len() as u32)
+        .map(|i| global.intern(local.name(i)))
+        .collect()
 }
 
 fn unique_name(existing: &[String], wanted: &str) -> String {
     if !existing.iter().any(|n| n == wanted) {
         return wanted.to_string();
     }
-    (2..).map(|i| format!("{wanted} ({i})")).find(|n| !existing.contains(n)).unwrap_or_default()
+    (2..)
+        .map(|i| format!("{wanted} ({i})"))
+        .find(|n| !existing.contains(n))
+        .unwrap_or_default()
 }
 
 impl Workspace {
@@ -72,14 +77,28 @@ impl Workspace {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ranking.is_none() && self.binary.is_none() && self.multiclass.is_none() && self.ratings.is_none()
+        self.ranking.is_none()
+            && self.binary.is_none()
+            && self.multiclass.is_none()
+            && self.ratings.is_none()
     }
 
     /// Merges a parsed file. On error nothing changes.
     pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
-        let mut summary = LoadSummary { file: file.to_string(), ..Default::default() };
+        let mut summary = LoadSummary {
+            file: file.to_string(),
+            ..Default::default()
+        };
         match parsed {
-            Parsed::Run { name, tag, queries, docs, q, d, score } => {
+            Parsed::Run {
+                name,
+                tag,
+                queries,
+                docs,
+                q,
+                d,
+                score,
+            } => {
                 let data = self.ranking.get_or_insert_with(RankingData::default);
                 let qmap = remap(&queries, &mut data.queries);
                 let dmap = remap(&docs, &mut data.docs);
@@ -92,23 +111,36 @@ impl Workspace {
                 summary.format = "TREC run".into();
                 summary.kind = Some(Kind::Ranking);
                 summary.rows = q.len();
-                summary.details.push(format!("{} queries, {} ranked documents", queries.len(), q.len()));
+                summary.details.push(format!(
+                    "{} queries, {} ranked documents",
+                    queries.len(),
+                    q.len()
+                ));
                 if !self.has_qrels {
                     summary.warnings.push("No relevance judgments yet: drop the matching qrels file to evaluate this run.".into());
                 }
                 summary.models_added.push(name);
                 data.runs.push(run);
             }
-            Parsed::Qrels { queries, docs, q, d, grade } => {
+            Parsed::Qrels {
+                queries,
+                docs,
+                q,
+                d,
+                grade,
+            } => {
                 let data = self.ranking.get_or_insert_with(RankingData::default);
                 let qmap = remap(&queries, &mut data.queries);
                 let dmap = remap(&docs, &mut data.docs);
                 if self.has_qrels {
-                    summary.warnings.push("These judgments replace the qrels loaded before.".into());
+                    summary
+                        .warnings
+                        .push("These judgments replace the qrels loaded before.".into());
                     data.qrels = Default::default();
                 }
                 for i in 0..q.len() {
-                    data.qrels.add(qmap[q[i] as usize], dmap[d[i] as usize], grade[i]);
+                    data.qrels
+                        .add(qmap[q[i] as usize], dmap[d[i] as usize], grade[i]);
                 }
                 let dups = data.qrels.finish();
                 // runs grouped before new queries appeared still index correctly: Run::query_range bounds-checks
@@ -117,7 +149,12 @@ impl Workspace {
                 summary.kind = Some(Kind::Ranking);
                 summary.rows = q.len();
                 let relevant = grade.iter().filter(|&&g| g >= 1).count();
-                summary.details.push(format!("{} queries, {} judgments, {} relevant (grade ≥ 1)", queries.len(), q.len(), relevant));
+                summary.details.push(format!(
+                    "{} queries, {} judgments, {} relevant (grade ≥ 1)",
+                    queries.len(),
+                    q.len(),
+                    relevant
+                ));
                 if dups > 0 {
                     summary.warnings.push(format!("{dups} duplicated (query, document) judgments; the last one of each is kept."));
                 }
@@ -125,7 +162,14 @@ impl Workspace {
                     summary.warnings.push("No run yet: drop one or more TREC runs to evaluate against these judgments.".into());
                 }
             }
-            Parsed::RankingTable { queries, docs, q, d, grade, models } => {
+            Parsed::RankingTable {
+                queries,
+                docs,
+                q,
+                d,
+                grade,
+                models,
+            } => {
                 let data = self.ranking.get_or_insert_with(RankingData::default);
                 let qmap = remap(&queries, &mut data.queries);
                 let dmap = remap(&docs, &mut data.docs);
@@ -150,12 +194,18 @@ impl Workspace {
                     }
                     let name = unique_name(&existing, &name);
                     summary.models_added.push(name.clone());
-                    data.runs.push(Run::from_columns(name, &rq, &rd, &rs, data.queries.len()));
+                    data.runs
+                        .push(Run::from_columns(name, &rq, &rd, &rs, data.queries.len()));
                 }
                 summary.format = "ranking CSV".into();
                 summary.kind = Some(Kind::Ranking);
                 summary.rows = q.len();
-                summary.details.push(format!("{} queries, {} rows, {} judged", queries.len(), q.len(), grade.iter().flatten().count()));
+                summary.details.push(format!(
+                    "{} queries, {} rows, {} judged",
+                    queries.len(),
+                    q.len(),
+                    grade.iter().flatten().count()
+                ));
                 if dups > 0 {
                     summary.warnings.push(format!("{dups} (query, item) pairs appear more than once; the last grade of each is kept."));
                 }
@@ -165,7 +215,12 @@ impl Workspace {
                 summary.kind = Some(Kind::Binary);
                 summary.rows = b.labels.len();
                 let positives = b.labels.iter().filter(|&&l| l).count();
-                summary.details.push(format!("{} rows, {} positives, {} negatives", b.labels.len(), positives, b.labels.len() - positives));
+                summary.details.push(format!(
+                    "{} rows, {} positives, {} negatives",
+                    b.labels.len(),
+                    positives,
+                    b.labels.len() - positives
+                ));
                 for (name, scores) in &b.models {
                     let outside = scores.iter().filter(|s| !(0.0..=1.0).contains(*s)).count();
                     if outside > 0 {
@@ -173,12 +228,20 @@ impl Workspace {
                     }
                 }
                 if positives == 0 || positives == b.labels.len() {
-                    summary.warnings.push("Only one class is present: ROC AUC and average precision are undefined.".into());
+                    summary.warnings.push(
+                        "Only one class is present: ROC AUC and average precision are undefined."
+                            .into(),
+                    );
                 }
                 match &mut self.binary {
                     Some(existing) => {
                         if existing.labels != b.labels {
-                            let row = existing.labels.iter().zip(&b.labels).position(|(a, b)| a != b).unwrap_or(existing.labels.len().min(b.labels.len()));
+                            let row = existing
+                                .labels
+                                .iter()
+                                .zip(&b.labels)
+                                .position(|(a, b)| a != b)
+                                .unwrap_or(existing.labels.len().min(b.labels.len()));
                             return Err(LoadError::single(
                                 file,
                                 row as u64 + 2,
@@ -188,7 +251,8 @@ impl Workspace {
                                 Some("Several models are compared on the same rows: remove the loaded data first to start over.".into()),
                             ));
                         }
-                        let names: Vec<String> = existing.models.iter().map(|m| m.0.clone()).collect();
+                        let names: Vec<String> =
+                            existing.models.iter().map(|m| m.0.clone()).collect();
                         for (name, scores) in b.models {
                             let name = unique_name(&names, &name);
                             summary.models_added.push(name.clone());
@@ -202,10 +266,18 @@ impl Workspace {
                 }
             }
             Parsed::Multiclass(m) => {
-                summary.format = if m.models[0].is_list() { "multi-class top-k list".into() } else { "multi-class matrix".into() };
+                summary.format = if m.models[0].is_list() {
+                    "multi-class top-k list".into()
+                } else {
+                    "multi-class matrix".into()
+                };
                 summary.kind = Some(Kind::Multiclass);
                 summary.rows = m.targets.len();
-                summary.details.push(format!("{} rows, {} classes", m.targets.len(), m.num_classes));
+                summary.details.push(format!(
+                    "{} rows, {} classes",
+                    m.targets.len(),
+                    m.num_classes
+                ));
                 let tied = m.models[0].rows.iter().filter(|r| r.is_tied()).count();
                 if tied > 0 {
                     summary.warnings.push(format!("{tied} targets tie with another class; their rank follows the class tie rule."));
@@ -218,7 +290,8 @@ impl Workspace {
                         if existing.targets != m.targets {
                             return Err(LoadError::single(file, 0, 0, format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()), format!("{} rows with other targets", m.targets.len()), None));
                         }
-                        let names: Vec<String> = existing.models.iter().map(|m| m.name.clone()).collect();
+                        let names: Vec<String> =
+                            existing.models.iter().map(|m| m.name.clone()).collect();
                         for mut model in m.models {
                             model.name = unique_name(&names, &model.name);
                             summary.models_added.push(model.name.clone());
@@ -237,16 +310,37 @@ impl Workspace {
                 summary.format = "ratings CSV".into();
                 summary.kind = Some(Kind::Ratings);
                 summary.rows = r.rating.len();
-                summary.details.push(format!("{} ratings, {} users, {} items", r.rating.len(), r.users.len(), r.items.len()));
+                summary.details.push(format!(
+                    "{} ratings, {} users, {} items",
+                    r.rating.len(),
+                    r.users.len(),
+                    r.items.len()
+                ));
                 match &mut self.ratings {
                     Some(existing) => {
                         let same = existing.rating == r.rating
-                            && existing.user.iter().map(|&u| existing.users.name(u)).eq(r.user.iter().map(|&u| r.users.name(u)))
-                            && existing.item.iter().map(|&i| existing.items.name(i)).eq(r.item.iter().map(|&i| r.items.name(i)));
+                            && existing
+                                .user
+                                .iter()
+                                .map(|&u| existing.users.name(u))
+                                .eq(r.user.iter().map(|&u| r.users.name(u)))
+                            && existing
+                                .item
+                                .iter()
+                                .map(|&i| existing.items.name(i))
+                                .eq(r.item.iter().map(|&i| r.items.name(i)));
                         if !same {
-                            return Err(LoadError::single(file, 0, 0, "the same (user, item, rating) rows as the ratings already loaded", "other rows", None));
+                            return Err(LoadError::single(
+                                file,
+                                0,
+                                0,
+                                "the same (user, item, rating) rows as the ratings already loaded",
+                                "other rows",
+                                None,
+                            ));
                         }
-                        let names: Vec<String> = existing.models.iter().map(|m| m.0.clone()).collect();
+                        let names: Vec<String> =
+                            existing.models.iter().map(|m| m.0.clone()).collect();
                         for (name, p) in r.models {
                             let name = unique_name(&names, &name);
                             summary.models_added.push(name.clone());
@@ -265,7 +359,12 @@ impl Workspace {
     }
 
     /// Parses and merges one whole file.
-    pub fn load_bytes(&mut self, file: &str, bytes: &[u8], options: &super::LoadOptions) -> Result<LoadSummary, LoadError> {
+    pub fn load_bytes(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        options: &super::LoadOptions,
+    ) -> Result<LoadSummary, LoadError> {
         let parsed = super::parse_bytes(file, bytes, options)?;
         self.add(file, parsed)
     }
@@ -277,10 +376,26 @@ impl Workspace {
             return false;
         }
         let names: Vec<&mut String> = match kind {
-            Kind::Ranking => self.ranking.iter_mut().flat_map(|d| d.runs.iter_mut().map(|r| &mut r.name)).collect(),
-            Kind::Binary => self.binary.iter_mut().flat_map(|d| d.models.iter_mut().map(|m| &mut m.0)).collect(),
-            Kind::Multiclass => self.multiclass.iter_mut().flat_map(|d| d.models.iter_mut().map(|m| &mut m.name)).collect(),
-            Kind::Ratings => self.ratings.iter_mut().flat_map(|d| d.models.iter_mut().map(|m| &mut m.0)).collect(),
+            Kind::Ranking => self
+                .ranking
+                .iter_mut()
+                .flat_map(|d| d.runs.iter_mut().map(|r| &mut r.name))
+                .collect(),
+            Kind::Binary => self
+                .binary
+                .iter_mut()
+                .flat_map(|d| d.models.iter_mut().map(|m| &mut m.0))
+                .collect(),
+            Kind::Multiclass => self
+                .multiclass
+                .iter_mut()
+                .flat_map(|d| d.models.iter_mut().map(|m| &mut m.name))
+                .collect(),
+            Kind::Ratings => self
+                .ratings
+                .iter_mut()
+                .flat_map(|d| d.models.iter_mut().map(|m| &mut m.0))
+                .collect(),
         };
         if names.iter().any(|n| n.as_str() == new) {
             return false;
@@ -339,4 +454,3 @@ impl Workspace {
         }
     }
 }
-

@@ -6,7 +6,16 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
-pub const PALETTE: [(u8, u8, u8); 8] = [(0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233), (213, 94, 0), (240, 228, 66), (120, 120, 120)];
+pub const PALETTE: [(u8, u8, u8); 8] = [
+    (0, 114, 178),
+    (230, 159, 0),
+    (0, 158, 115),
+    (204, 121, 167),
+    (86, 180, 233),
+    (213, 94, 0),
+    (240, 228, 66),
+    (120, 120, 120),
+];
 
 pub fn series_color(i: usize) -> RGBColor {
     let (r, g, b) = PALETTE[i % PALETTE.len()];
@@ -55,7 +64,13 @@ pub struct LineChart {
 
 /// Drops points that land on the same pixel column and row as the previous
 /// kept point; the metrics always use every point, only the drawing thins.
-pub fn thin(points: &[(f64, f64)], x_range: (f64, f64), y_range: (f64, f64), width: u32, height: u32) -> Vec<(f64, f64)> {
+pub fn thin(
+    points: &[(f64, f64)],
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    width: u32,
+    height: u32,
+) -> Vec<(f64, f64)> {
     if points.len() <= (width as usize) * 2 {
         return points.to_vec();
     }
@@ -75,18 +90,32 @@ pub fn thin(points: &[(f64, f64)], x_range: (f64, f64), y_range: (f64, f64), wid
 }
 
 /// Draws `chart` on any drawing area.
-pub fn draw_line_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &LineChart) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+pub fn draw_line_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let ink = RGBColor(chart.ink.0, chart.ink.1, chart.ink.2);
     let (w, h) = area.dim_in_pixel();
     let mut builder = ChartBuilder::on(area);
-    builder.margin(12).x_label_area_size(36).y_label_area_size(48);
+    builder
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48);
     if !chart.title.is_empty() {
         builder.caption(&chart.title, ("sans-serif", 16).into_font().color(&ink));
     }
     let x0 = chart.x_range.0;
-    let x1 = if chart.x_range.1 > x0 { chart.x_range.1 } else { x0 + 1.0 };
+    let x1 = if chart.x_range.1 > x0 {
+        chart.x_range.1
+    } else {
+        x0 + 1.0
+    };
     let y0 = chart.y_range.0;
-    let y1 = if chart.y_range.1 > y0 { chart.y_range.1 } else { y0 + 1.0 };
+    let y1 = if chart.y_range.1 > y0 {
+        chart.y_range.1
+    } else {
+        y0 + 1.0
+    };
     let mut ctx = builder.build_cartesian_2d(x0..x1, y0..y1)?;
     ctx.configure_mesh()
         .x_desc(chart.x_label.as_str())
@@ -98,24 +127,36 @@ pub fn draw_line_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart:
         .axis_desc_style(("sans-serif", 13).into_font().color(&ink))
         .draw()?;
     if chart.diagonal {
-        ctx.draw_series(LineSeries::new([(x0, y0), (x1, y1)], ink.mix(0.35).stroke_width(1)))?;
+        ctx.draw_series(LineSeries::new(
+            [(x0, y0), (x1, y1)],
+            ink.mix(0.35).stroke_width(1),
+        ))?;
     }
     for s in chart.series.iter().filter(|s| s.faint) {
         let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
-        ctx.draw_series(LineSeries::new(pts, series_color(s.color).mix(0.25).stroke_width(1)))?;
+        ctx.draw_series(LineSeries::new(
+            pts,
+            series_color(s.color).mix(0.25).stroke_width(1),
+        ))?;
     }
     for s in chart.series.iter().filter(|s| !s.faint) {
         let color = series_color(s.color);
         let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
         ctx.draw_series(LineSeries::new(pts, color.stroke_width(2)))?
             .label(s.name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+            });
     }
     for m in &chart.markers {
         let color = series_color(m.color);
         ctx.draw_series(std::iter::once(Circle::new((m.x, m.y), 5, color.filled())))?;
         if !m.label.is_empty() {
-            ctx.draw_series(std::iter::once(Text::new(m.label.clone(), (m.x, m.y), ("sans-serif", 12).into_font().color(&ink))))?;
+            ctx.draw_series(std::iter::once(Text::new(
+                m.label.clone(),
+                (m.x, m.y),
+                ("sans-serif", 12).into_font().color(&ink),
+            )))?;
         }
     }
     if chart.series.iter().any(|s| !s.faint) {
@@ -150,7 +191,10 @@ pub fn iso_f1_curves() -> Vec<Series> {
             name: format!("F1 = {f}"),
             color: 7,
             faint: true,
-            points: (0..=100).map(|i| f / 2.0 + (1.0 - f / 2.0) * i as f64 / 100.0).map(|r| (r, (f * r / (2.0 * r - f)).min(1.0))).collect(),
+            points: (0..=100)
+                .map(|i| f / 2.0 + (1.0 - f / 2.0) * i as f64 / 100.0)
+                .map(|r| (r, (f * r / (2.0 * r - f)).min(1.0)))
+                .collect(),
         })
         .collect()
 }
@@ -166,8 +210,18 @@ mod tests {
             y_label: "nDCG".into(),
             x_range: (1.0, 10.0),
             y_range: (0.0, 1.0),
-            series: vec![Series { name: "bm25 <&>".into(), color: 0, points: (1..=10).map(|p| (p as f64, p as f64 / 10.0)).collect(), faint: false }],
-            markers: vec![Marker { x: 5.0, y: 0.5, color: 0, label: "elbow p=5".into() }],
+            series: vec![Series {
+                name: "bm25 <&>".into(),
+                color: 0,
+                points: (1..=10).map(|p| (p as f64, p as f64 / 10.0)).collect(),
+                faint: false,
+            }],
+            markers: vec![Marker {
+                x: 5.0,
+                y: 0.5,
+                color: 0,
+                label: "elbow p=5".into(),
+            }],
             diagonal: true,
             ink: (0, 0, 0),
         }
@@ -185,7 +239,9 @@ mod tests {
 
     #[test]
     fn thinning_keeps_ends_and_drops_same_pixel_points() {
-        let pts: Vec<(f64, f64)> = (0..100_000).map(|i| (i as f64 / 100_000.0, (i as f64 / 100_000.0).sqrt())).collect();
+        let pts: Vec<(f64, f64)> = (0..100_000)
+            .map(|i| (i as f64 / 100_000.0, (i as f64 / 100_000.0).sqrt()))
+            .collect();
         let t = thin(&pts, (0.0, 1.0), (0.0, 1.0), 100, 100);
         assert!(t.len() < 1000);
         assert_eq!(t.first(), pts.first());

@@ -21,7 +21,8 @@ pub fn oracle() -> serde_json::Value {
 pub fn workspace(files: &[&str]) -> Workspace {
     let mut ws = Workspace::default();
     for f in files {
-        ws.load_bytes(f, &reference(f), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        ws.load_bytes(f, &reference(f), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     ws
 }
@@ -29,7 +30,8 @@ pub fn workspace(files: &[&str]) -> Workspace {
 pub fn workspace_from_text(files: &[(&str, &str)]) -> Workspace {
     let mut ws = Workspace::default();
     for (name, text) in files {
-        ws.load_bytes(name, text.as_bytes(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        ws.load_bytes(name, text.as_bytes(), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     ws
 }
@@ -43,21 +45,31 @@ pub fn only_dataset(ws: &Workspace) -> Dataset<'_> {
 pub fn value(data: &Dataset, conv: &Conventions, id: &str) -> f64 {
     let kind = data.kind();
     let report: Report = evaluate(data, conv, &[MetricId::parse(id, kind).unwrap()]);
-    let key = if id == "iprec_at_recall" { "iprec_at_recall_0.00".to_string() } else { id.to_string() };
+    let key = if id == "iprec_at_recall" {
+        "iprec_at_recall_0.00".to_string()
+    } else {
+        id.to_string()
+    };
     report.models[0].metrics[&key].unwrap_or_else(|| panic!("{id} undefined"))
 }
 
 #[track_caller]
 pub fn close(actual: f64, expected: f64, what: &str) {
-    assert!((actual - expected).abs() <= 1e-9, "{what}: got {actual:.17}, oracle says {expected:.17}");
+    assert!(
+        (actual - expected).abs() <= 1e-9,
+        "{what}: got {actual:.17}, oracle says {expected:.17}"
+    );
 }
 
 pub fn num(v: &serde_json::Value, path: &[&str]) -> f64 {
     let mut cur = v;
     for p in path {
-        cur = cur.get(*p).unwrap_or_else(|| panic!("oracle has no {path:?}"));
+        cur = cur
+            .get(*p)
+            .unwrap_or_else(|| panic!("oracle has no {path:?}"));
     }
-    cur.as_f64().unwrap_or_else(|| panic!("{path:?} is not a number"))
+    cur.as_f64()
+        .unwrap_or_else(|| panic!("{path:?} is not a number"))
 }
 
 pub fn wvalue(ws: &Workspace, conv: &Conventions, id: &str) -> f64 {

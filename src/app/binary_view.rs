@@ -91,18 +91,16 @@ pub fn BinaryPanel() -> impl IntoView {
         let r = rule();
         let ms = models();
         let mut series = iso_f1_curves();
-        series.extend(ms.iter().map(|(name, c, p)| {
-            Series {
-                name: format!(
+        series.extend(ms.iter().map(|(name, c, p)| Series {
+            name: format!(
                     "{name} (AP {})",
                     p.curve
                         .average_precision()
                         .map_or("undefined".into(), |a| format!("{a:.4}"))
                 ),
-                color: *c,
-                faint: false,
-                points: p.curve.pr_points(),
-            }
+            color: *c,
+            faint: false,
+            points: p.curve.pr_points(),
         }));
         LineChart {
             title: "Precision–recall".into(),

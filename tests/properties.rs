@@ -1,0 +1,195 @@
+//! Invariants that must hold on any input (proptest).
+
+use proptest::prelude::*;
+use rankscope::core::binary::BinaryCurve;
+use rankscope::core::evaluate::{evaluate, Conventions, Dataset};
+use rankscope::core::multiclass::{self, ClassTieRule, RowSummary};
+use rankscope::core::ranking::TieRule;
+use rankscope::core::registry::{self, Kind, MetricId};
+use rankscope::parse::{LoadOptions, Workspace};
+
+/// Random ranking data as TREC text: queries with tied scores and graded judgments.
+fn ranking_text() -> impl Strategy<Value = (String, String)> {
+    let query = (
+        proptest::collection::vec((0u8..6, 0u8..4, any::<bool>()), 0..14),
+        0u8..3,
+    );
+    proptest::collection::vec(query, 1..6).prop_map(|queries| {
+        let (mut run, mut qrels) = (String::new(), String::new());
+        for (q, (docs, extra_relevant)) in queries.iter().enumerate() {
+            for (d, (score, grade, judged)) in docs.iter().enumerate() {
+                run.push_str(&format!(
+                    "q{q} Q0 d{d} {} {} t\n",
+                    d + 1,
+                    *score as f64 / 4.0
+                ));
+                if *judged || *grade > 0 {
+                    qrels.push_str(&format!("q{q} 0 d{d} {grade}\n"));
+                }
+            }
+            for e in 0..*extra_relevant {
+                qrels.push_str(&format!("q{q} 0 unretrieved{e} 1\n"));
+            }
+            qrels.push_str(&format!("q{q} 0 judged_nonrel 0\n"));
+        }
+        // a run query absent from the qrels: never empty, and always left out
+        run.push_str("zz Q0 dz 1 0 t\n");
+        (run, qrels)
+    })
+}
+
+fn load(run: &str, qrels: &str) -> Workspace {
+    let mut ws = Workspace::default();
+    ws.load_bytes("p.qrels", qrels.as_bytes(), &LoadOptions::default())
+        .unwrap();
+    ws.load_bytes("p.run", run.as_bytes(), &LoadOptions::default())
+        .unwrap();
+    ws
+}
+
+fn all_ranking_metrics() -> Vec<MetricId> {
+    registry::default_metrics(Kind::Ranking, &[1, 2, 3, 5, 10, 20])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn bounded_ranking_metrics_stay_in_the_unit_interval((run, qrels) in ranking_text(), ties in 0usize..3) {
+        let ws = load(&run, &qrels);
+        let ties = [TieRule::Trec, TieRule::File, TieRule::Average][ties];
+        let conv = Conventions { ties, ..Default::default() };
+        let report = evaluate(&Dataset::Ranking(ws.ranking.as_ref().unwrap()), &conv, &all_ranking_metrics());
+        for m in &report.models {
+            for (id, v) in &m.metrics {
+                let base = id.split('@').next().unwrap();
+                let base = if base.starts_with("iprec") { "iprec_at_recall" } else { base };
+                let info = registry::info(base, Kind::Ranking).unwrap();
+                if let Some(v) = v {
+                    prop_assert!(v.is_finite(), "{id} = {v}");
+                    if info.unit_interval {
+                        prop_assert!((-1e-12..=1.0 + 1e-12).contains(v), "{id} = {v}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn per_query_values_average_to_the_reported_mean((run, qrels) in ranking_text()) {
+        let ws = load(&run, &qrels);
+        let report = evaluate(&Dataset::Ranking(ws.ranking.as_ref().unwrap()), &Conventions::default(), &all_ranking_metrics());
+        for m in &report.models {
+            for (id, col) in &m.per_unit {
+                let base = id.split('@').next().unwrap();
+                let base = if base.starts_with("iprec") { "iprec_at_recall" } else { base };
+                if !registry::info(base, Kind::Ranking).unwrap().is_mean { continue; }
+                // undefined per-query values (NaN: Spearman of a constant list) are left out of the mean
+                let defined: Vec<f64> = col.iter().copied().filter(|v| v.is_finite()).collect();
+                match m.metrics[id] {
+                    Some(v) => prop_assert!((defined.iter().sum::<f64>() / defined.len() as f64 - v).abs() < 1e-12, "{id}: {v}"),
+                    None => prop_assert!(defined.is_empty(), "{id} undefined but has values"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hit_rate_grows_with_k_and_ideal_order_has_ndcg_one((run, qrels) in ranking_text()) {
+        let ws = load(&run, &qrels);
+        let d = ws.ranking.as_ref().unwrap();
+        let report = evaluate(&Dataset::Ranking(d), &Conventions::default(), &all_ranking_metrics());
+        for m in &report.models {
+            let ks = [1, 2, 3, 5, 10, 20];
+            for w in ks.windows(2) {
+                let (a, b) = (format!("hit_rate@{}", w[0]), format!("hit_rate@{}", w[1]));
+                prop_assert!(m.metrics[&a].unwrap() <= m.metrics[&b].unwrap() + 1e-12, "{} > {}", a, b);
+                let (a, b) = (format!("recall@{}", w[0]), format!("recall@{}", w[1]));
+                prop_assert!(m.metrics[&a].unwrap() <= m.metrics[&b].unwrap() + 1e-12, "{} > {}", a, b);
+            }
+            prop_assert!(m.metrics["mrr@1"].unwrap() <= m.metrics["mrr"].unwrap() + 1e-12);
+        }
+        // rewrite the run in the ideal order of its own judgments: every judged query with
+        // all its relevant documents retrieved gets nDCG = 1
+        let mut ideal = String::new();
+        for q in 0..d.queries.len() as u32 {
+            let list = d.qrels.judgments.get(q as usize).cloned().unwrap_or_default();
+            let mut sorted = list.clone();
+            sorted.sort_by(|a, b| b.1.cmp(&a.1));
+            for (rank, (doc, _)) in sorted.iter().enumerate() {
+                ideal.push_str(&format!("{} Q0 {} {} {} t\n", d.queries.name(q), d.docs.name(*doc), rank + 1, 1000 - rank));
+            }
+        }
+        let ws2 = load(&ideal, &qrels);
+        let r2 = evaluate(&Dataset::Ranking(ws2.ranking.as_ref().unwrap()), &Conventions::default(), &[MetricId::parse("ndcg", Kind::Ranking).unwrap()]);
+        let col = &r2.models[0].per_unit["ndcg"];
+        for (i, v) in col.iter().enumerate() {
+            let has_relevant = ws2.ranking.as_ref().unwrap().qrels.judgments.iter().filter(|j| !j.is_empty()).nth(i).is_some_and(|j| j.iter().any(|x| x.1 > 0));
+            prop_assert!(!has_relevant || (v - 1.0).abs() < 1e-12, "query {i}: nDCG {v}");
+        }
+    }
+
+    #[test]
+    fn row_order_in_the_file_does_not_matter_under_the_trec_rule((run, qrels) in ranking_text(), seed in any::<u64>()) {
+        let mut lines: Vec<&str> = run.lines().collect();
+        // deterministic shuffle
+        let mut s = seed | 1;
+        for i in (1..lines.len()).rev() {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            lines.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        let shuffled = lines.join("\n");
+        let a = load(&run, &qrels);
+        let b = load(&shuffled, &qrels);
+        let ids = all_ranking_metrics();
+        for ties in [TieRule::Trec, TieRule::Average] {
+            let conv = Conventions { ties, ..Default::default() };
+            let ra = evaluate(&Dataset::Ranking(a.ranking.as_ref().unwrap()), &conv, &ids);
+            let rb = evaluate(&Dataset::Ranking(b.ranking.as_ref().unwrap()), &conv, &ids);
+            for (id, v) in &ra.models[0].metrics {
+                let w = rb.models[0].metrics[id];
+                prop_assert!(match (v, w) { (Some(x), Some(y)) => (x - y).abs() < 1e-12, (None, None) => true, _ => false }, "{id}: {v:?} vs {w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn auc_of_negated_scores_is_one_minus_auc(rows in proptest::collection::vec((any::<bool>(), 0u8..20), 2..200)) {
+        let labels: Vec<bool> = rows.iter().map(|r| r.0).collect();
+        let scores: Vec<f64> = rows.iter().map(|r| r.1 as f64 / 10.0).collect();
+        let neg: Vec<f64> = scores.iter().map(|s| -s).collect();
+        let a = BinaryCurve::new(&labels, &scores);
+        let b = BinaryCurve::new(&labels, &neg);
+        match (a.roc_auc(), b.roc_auc()) {
+            (Some(x), Some(y)) => prop_assert!((x + y - 1.0).abs() < 1e-12),
+            (None, None) => prop_assert!(labels.iter().all(|&l| l) || labels.iter().all(|&l| !l)),
+            other => prop_assert!(false, "{other:?}"),
+        }
+        if let Some(ap) = a.average_precision() {
+            prop_assert!((0.0..=1.0).contains(&ap));
+        }
+        // threshold metrics agree with a direct count
+        let t = 0.95;
+        let c = a.confusion_at(t, rankscope::core::binary::ThresholdRule::AtLeast);
+        let tp = labels.iter().zip(&scores).filter(|(l, s)| **l && **s >= t).count() as u64;
+        let fp = labels.iter().zip(&scores).filter(|(l, s)| !**l && **s >= t).count() as u64;
+        prop_assert_eq!((c.tp, c.fp), (tp, fp));
+    }
+
+    #[test]
+    fn accuracy_at_one_is_at_most_mrr(rows in proptest::collection::vec((0usize..6, proptest::collection::vec(0u8..5, 6)), 1..60), rule in 0usize..4) {
+        let rule = [ClassTieRule::LowerIndexFirst, ClassTieRule::HigherIndexFirst, ClassTieRule::Optimistic, ClassTieRule::Pessimistic][rule];
+        let summaries: Vec<RowSummary> = rows.iter().map(|(t, v)| RowSummary::from_row(&v.iter().map(|&x| x as f64).collect::<Vec<_>>(), *t)).collect();
+        let ranks: Vec<Option<u32>> = summaries.iter().map(|s| Some(s.rank(rule))).collect();
+        let acc1 = multiclass::accuracy_at(&ranks, 1);
+        let mrr = multiclass::mrr(&ranks, None);
+        prop_assert!(acc1 <= mrr + 1e-12 && mrr <= 1.0 + 1e-12);
+        let mut prev = 0.0;
+        for k in 1..=6 {
+            let a = multiclass::accuracy_at(&ranks, k);
+            prop_assert!(a + 1e-12 >= prev);
+            prev = a;
+        }
+        prop_assert!((prev - 1.0).abs() < 1e-12, "every target is within the 6 classes");
+    }
+}

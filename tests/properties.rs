@@ -115,7 +115,7 @@ proptest! {
         for q in 0..d.queries.len() as u32 {
             let list = d.qrels.judgments.get(q as usize).cloned().unwrap_or_default();
             let mut sorted = list.clone();
-            sorted.sort_by(|a, b| b.1.cmp(&a.1));
+            sorted.sort_by_key(|j| std::cmp::Reverse(j.1));
             for (rank, (doc, _)) in sorted.iter().enumerate() {
                 ideal.push_str(&format!("{} Q0 {} {} {} t\n", d.queries.name(q), d.docs.name(*doc), rank + 1, 1000 - rank));
             }

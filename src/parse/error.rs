@@ -99,8 +99,21 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// "1 field", "3 fields".
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// Shortens a found value for display, and makes control characters visible.
 pub fn shown(text: &[u8]) -> String {
+    if std::str::from_utf8(text).is_err() {
+        let hex: Vec<String> = text.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        return format!("bytes that are not UTF-8 ({})", hex.join(" "));
+    }
     let s = String::from_utf8_lossy(text);
     let mut out: String = s
         .chars()

@@ -178,12 +178,23 @@ impl Parser {
         splitter.finish(&mut |n, line| self.line(n, line));
         let last_line = splitter.line_no();
         let name = self.file.clone();
+        let header_only = self.state.consumes_header();
         let state = std::mem::replace(&mut self.state, table::State::Start);
         let result = state.finish(&name, &self.options, last_line, &mut self.errors);
         if !self.errors.is_empty() {
             return Err(self.errors);
         }
         result.ok_or_else(|| {
+            if header_only {
+                return LoadError::single(
+                    &name,
+                    0,
+                    0,
+                    "rows of data below the header",
+                    "only the header",
+                    None,
+                );
+            }
             LoadError::single(
                 &name,
                 0,

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::error::{shown, LoadError, Problem};
+use super::error::{count, shown, LoadError, Problem};
 use super::fields::{self, Delimiter};
 use super::{model_name_from_file, LoadOptions, Parsed};
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
@@ -119,6 +119,9 @@ const RATING: &[&str] = &[
     "actual",
     "stars",
 ];
+
+/// More score columns than this in one file is almost surely a wrong format.
+pub const MAX_MODELS: usize = 1000;
 
 fn is_one_of(name: &str, names: &[&str]) -> bool {
     names.contains(&name)
@@ -317,7 +320,7 @@ impl State {
                         n,
                         f.len() + 1,
                         "6 whitespace-separated fields: qid Q0 docid rank score tag",
-                        format!("{} fields", f.len()),
+                        count(f.len(), "field"),
                         hint,
                     ));
                 }
@@ -345,7 +348,7 @@ impl State {
                         n,
                         f.len().min(4) + 1,
                         "4 whitespace-separated fields: qid iter docid relevance",
-                        format!("{} fields", f.len()),
+                        count(f.len(), "field"),
                         hint,
                     ));
                 }
@@ -513,6 +516,19 @@ impl TableState {
                 Some(if delim == Delimiter::Whitespace && header.len() == 1 { "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into() } else { "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into() }),
             ));
         }
+        let many = matches!(
+            t.format,
+            Format::BinaryCsv | Format::RankingCsv | Format::RatingsCsv
+        ) && t.models.len() > MAX_MODELS;
+        if many {
+            return Err(problem(
+                0,
+                MAX_MODELS + 2,
+                format!("at most {MAX_MODELS} score columns (one per model)"),
+                format!("{} score columns", t.models.len()),
+                Some("Split the models over several files.".into()),
+            ));
+        }
         if t.models.is_empty() && t.format != Format::RankingCsv {
             return Err(problem(
                 0,
@@ -544,8 +560,8 @@ impl TableState {
             return Err(problem(
                 n,
                 f.len().min(self.header.len()) + 1,
-                format!("{} fields as in the header", self.header.len()),
-                format!("{} fields", f.len()),
+                format!("{} as in the header", count(self.header.len(), "field")),
+                count(f.len(), "field"),
                 hint,
             ));
         }
@@ -556,7 +572,7 @@ impl TableState {
                     problem(
                         n,
                         self.key_a + 1,
-                        format!("a {} id", self.header[self.key_a]),
+                        format!("an id in column '{}'", self.header[self.key_a]),
                         shown(col(self.key_a)),
                         None,
                     )
@@ -565,7 +581,7 @@ impl TableState {
                     problem(
                         n,
                         self.key_b + 1,
-                        format!("an {} id", self.header[self.key_b]),
+                        format!("an id in column '{}'", self.header[self.key_b]),
                         shown(col(self.key_b)),
                         None,
                     )

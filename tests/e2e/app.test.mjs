@@ -137,7 +137,7 @@ test('a malformed file gives a precise error and loses nothing already loaded', 
   await page.waitForSelector('.msg.error');
   const text = await page.$eval('.msg.error', (e) => e.textContent);
   assert.match(text, /broken\.csv:3:2: expected a score for model 'score' \(a number\), found 'abc'/);
-  assert.match(text, /broken\.csv:4:2: expected 2 fields as in the header, found 1 fields/);
+  assert.match(text, /broken\.csv:4:2: expected 2 fields as in the header, found 1 field/);
   assert.deepEqual(await cells(page), before);
   await page.close();
 });

@@ -286,7 +286,7 @@ fn ranking_warnings(
     }
     if p.duplicates_dropped > 0 {
         warnings.push(format!(
-            "{}: {} duplicated (query, document) rows; the highest-ranked one of each is kept.",
+            "{}: {} duplicated (query, document) rows; the first one of each in the file is kept.",
             p.name, p.duplicates_dropped
         ));
     }

@@ -1,16 +1,50 @@
 //! Interning of string ids (query ids, document ids, user ids) into dense `u32`s.
 //!
-//! Parsed data keeps only the dense ids in compact columns; the strings live
-//! once in the interner. `sorted_rank` gives every id its position in byte-wise
-//! order, so trec_eval's tie-break (document id descending, `strcmp`) is a
-//! plain integer comparison on the hot path.
+//! Parsed data keeps only the dense ids in compact columns. The names live once
+//! in one byte arena (plus a 4-byte offset each) behind an open-addressing hash
+//! table of (id, hash tag) slots, so 20M distinct document ids cost their bytes
+//! plus ~20 bytes each, not two heap allocations each.
 
-use std::collections::HashMap;
-
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Interner {
-    index: HashMap<Box<str>, u32>,
-    names: Vec<Box<str>>,
+    arena: String,
+    /// `ends[i]`: end of name i in the arena (its start is `ends[i - 1]`).
+    ends: Vec<u32>,
+    /// Slots hold (id + 1, 32-bit hash tag); id 0 marks an empty slot. The tag
+    /// both places the slot (its low bits) and lets a probe skip mismatches
+    /// without touching the arena; the length is a power of two (< 2^32).
+    table: Vec<(u32, u32)>,
+    /// The last id looked up: ids repeat on consecutive lines (runs are grouped by query).
+    last: Option<u32>,
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        Interner {
+            arena: String::new(),
+            ends: Vec::new(),
+            table: vec![(0, 0); 16],
+            last: None,
+        }
+    }
+}
+
+#[inline]
+fn hash(bytes: &[u8]) -> u64 {
+    // FNV-1a over 8-byte words, then a final mix: fast and good enough for ids
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h ^ u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .wrapping_mul(0x0000_0100_0000_01b3);
+        h ^= h >> 29;
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
 }
 
 impl Interner {
@@ -18,58 +52,94 @@ impl Interner {
         Self::default()
     }
 
+    /// (slot, tag, id if present)
+    fn slot(&self, name: &str) -> (usize, u32, Option<u32>) {
+        let tag = (hash(name.as_bytes()) >> 32) as u32;
+        let mask = self.table.len() - 1;
+        let mut i = tag as usize & mask;
+        loop {
+            match self.table[i] {
+                (0, _) => return (i, tag, None),
+                (id1, t) => {
+                    if t == tag && self.name(id1 - 1) == name {
+                        return (i, tag, Some(id1 - 1));
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        let mut table = vec![(0u32, 0u32); size];
+        for &(id1, tag) in &self.table {
+            if id1 == 0 {
+                continue;
+            }
+            // the slot index comes from the stored tag: growth never rehashes names
+            let mut i = tag as usize & (size - 1);
+            while table[i].0 != 0 {
+                i = (i + 1) & (size - 1);
+            }
+            table[i] = (id1, tag);
+        }
+        self.table = table;
+    }
+
     /// The dense id of `name`, adding it if new.
     pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.index.get(name) {
-            return id;
+        if let Some(id) = self.last {
+            if self.name(id) == name {
+                return id;
+            }
         }
-        let id = self.names.len() as u32;
-        let boxed: Box<str> = name.into();
-        self.names.push(boxed.clone());
-        self.index.insert(boxed, id);
+        let (slot, tag, found) = self.slot(name);
+        let id = match found {
+            Some(id) => id,
+            None => {
+                let id = self.ends.len() as u32;
+                self.arena.push_str(name);
+                self.ends.push(self.arena.len() as u32);
+                self.table[slot] = (id + 1, tag);
+                if self.ends.len() * 2 > self.table.len() {
+                    self.grow();
+                }
+                id
+            }
+        };
+        self.last = Some(id);
         id
     }
 
     pub fn get(&self, name: &str) -> Option<u32> {
-        self.index.get(name).copied()
+        self.slot(name).2
     }
 
     pub fn name(&self, id: u32) -> &str {
-        &self.names[id as usize]
+        let i = id as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.arena[start..self.ends[i] as usize]
     }
 
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-
-    /// For every id, its rank when all names are sorted byte-wise ascending.
-    pub fn sorted_rank(&self) -> Vec<u32> {
-        let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            self.names[a as usize]
-                .as_bytes()
-                .cmp(self.names[b as usize].as_bytes())
-        });
-        let mut rank = vec![0u32; order.len()];
-        for (r, id) in order.into_iter().enumerate() {
-            rank[id as usize] = r as u32;
-        }
-        rank
+        self.ends.is_empty()
     }
 
     /// Ids in byte-wise ascending order of their names.
     pub fn ids_sorted_by_name(&self) -> Vec<u32> {
-        let mut order: Vec<u32> = (0..self.names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            self.names[a as usize]
-                .as_bytes()
-                .cmp(self.names[b as usize].as_bytes())
-        });
+        let mut order: Vec<u32> = (0..self.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.name(a).as_bytes().cmp(self.name(b).as_bytes()));
         order
+    }
+
+    /// Bytes held (arena, offsets and table), for memory reports.
+    pub fn heap_bytes(&self) -> usize {
+        self.arena.capacity() + 4 * self.ends.capacity() + 8 * self.table.capacity()
     }
 }
 
@@ -78,15 +148,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn interning_is_stable_and_sorted_rank_is_bytewise() {
+    fn interning_is_stable_and_ordering_is_bytewise() {
         let mut i = Interner::new();
         assert_eq!(i.intern("b"), 0);
         assert_eq!(i.intern("a"), 1);
         assert_eq!(i.intern("b"), 0);
         assert_eq!(i.intern("B"), 2);
-        // byte order: "B" < "a" < "b"
-        assert_eq!(i.sorted_rank(), vec![2, 1, 0]);
-        assert_eq!(i.ids_sorted_by_name(), vec![2, 1, 0]);
+        assert_eq!(i.intern(""), 3);
+        assert_eq!(i.intern(""), 3);
+        // byte order: "" < "B" < "a" < "b"
+        assert_eq!(i.ids_sorted_by_name(), vec![3, 2, 1, 0]);
         assert_eq!(i.name(1), "a");
+        assert_eq!(i.get("zz"), None);
+    }
+
+    #[test]
+    fn many_names_survive_growth() {
+        let mut i = Interner::new();
+        for n in 0..100_000u32 {
+            assert_eq!(i.intern(&format!("doc-{n}")), n);
+        }
+        for n in (0..100_000u32).step_by(7) {
+            assert_eq!(i.get(&format!("doc-{n}")), Some(n));
+            assert_eq!(i.intern(&format!("doc-{n}")), n);
+            assert_eq!(i.name(n), format!("doc-{n}"));
+        }
+        assert!(i.heap_bytes() < 100_000 * 40);
     }
 }

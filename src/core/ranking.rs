@@ -239,88 +239,81 @@ pub fn prepare(
 ) -> PreparedRun {
     let run = &data.runs[run_index];
     let selection = data.select_queries(run, set);
-    let doc_rank = if tie_rule == TieRule::File {
-        Vec::new()
-    } else {
-        data.docs.sorted_rank()
-    };
+    let rows = selection
+        .evaluated
+        .iter()
+        .map(|&q| run.query_range(q).len())
+        .sum::<usize>();
     let mut out = PreparedRun {
         name: run.name.clone(),
         tie_rule,
         offsets: Vec::with_capacity(selection.evaluated.len() + 1),
         judged_offsets: Vec::with_capacity(selection.evaluated.len() + 1),
+        grades: Vec::with_capacity(rows),
+        docs: Vec::with_capacity(rows),
+        scores: Vec::with_capacity(rows),
+        tied_with_prev: Vec::with_capacity(rows),
         ..Default::default()
     };
     out.offsets.push(0);
     out.judged_offsets.push(0);
+    let scores = &run.scores;
+    let docs = &run.docs;
+    // last query (index + 1) each document was seen in: duplicates in O(1)
+    let mut seen_in = vec![0u32; data.docs.len()];
     let mut order: Vec<usize> = Vec::new();
-    for &q in &selection.evaluated {
-        let range = run.query_range(q);
+    for (qi, &q) in selection.evaluated.iter().enumerate() {
+        let stamp = qi as u32 + 1;
         order.clear();
-        order.extend(range.clone());
-        let scores = &run.scores;
-        let docs = &run.docs;
+        // keep the first occurrence of a repeated document (file order)
+        for row in run.query_range(q) {
+            let d = docs[row] as usize;
+            if seen_in[d] == stamp {
+                out.duplicates_dropped += 1;
+            } else {
+                seen_in[d] = stamp;
+                order.push(row);
+            }
+        }
         match tie_rule {
             TieRule::File => order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a])),
+            // names are compared only on equal scores, so ties cost string compares, the rest none
             TieRule::Trec | TieRule::Average => order.sort_unstable_by(|&a, &b| {
-                scores[b]
-                    .total_cmp(&scores[a])
-                    .then_with(|| doc_rank[docs[b] as usize].cmp(&doc_rank[docs[a] as usize]))
+                scores[b].total_cmp(&scores[a]).then_with(|| {
+                    data.docs
+                        .name(docs[b])
+                        .as_bytes()
+                        .cmp(data.docs.name(docs[a]).as_bytes())
+                })
             }),
         }
         let start = out.grades.len();
+        let judgments = data
+            .qrels
+            .judgments
+            .get(q as usize)
+            .map_or(&[][..], Vec::as_slice);
         for &row in &order {
             let doc = docs[row];
+            let grade = match judgments.binary_search_by_key(&doc, |&(d, _)| d) {
+                Ok(i) => judgments[i].1,
+                Err(_) => NOT_JUDGED,
+            };
+            let tied = out.scores.len() > start && out.scores[out.scores.len() - 1] == scores[row];
             out.docs.push(doc);
             out.scores.push(scores[row]);
-            out.grades.push(data.qrels.grade(q, doc));
-            let tied =
-                out.grades.len() - 1 > start && out.scores[out.scores.len() - 2] == scores[row];
+            out.grades.push(grade);
             out.tied_with_prev.push(tied);
         }
-        out.duplicates_dropped += drop_duplicate_docs(&mut out, start);
         out.offsets.push(out.grades.len());
         let judged_start = out.judged_desc.len();
-        if let Some(list) = data.qrels.judgments.get(q as usize) {
-            out.judged_desc
-                .extend(list.iter().map(|&(_, g)| g).filter(|&g| g >= 0));
-        }
+        out.judged_desc
+            .extend(judgments.iter().map(|&(_, g)| g).filter(|&g| g >= 0));
         out.judged_desc[judged_start..].sort_unstable_by(|a, b| b.cmp(a));
         out.judged_offsets.push(out.judged_desc.len());
     }
     out.selection = selection;
     out
-}
-
-/// Removes repeated documents of the query that starts at `start` (keeping the
-/// highest-ranked occurrence). trec_eval refuses such runs; we keep going and warn.
-fn drop_duplicate_docs(out: &mut PreparedRun, start: usize) -> usize {
-    let n = out.docs.len() - start;
-    if n < 2 {
-        return 0;
-    }
-    let mut seen: Vec<u32> = out.docs[start..].to_vec();
-    seen.sort_unstable();
-    if seen.windows(2).all(|w| w[0] != w[1]) {
-        return 0;
-    }
-    let mut kept = std::collections::HashSet::with_capacity(n);
-    let mut write = start;
-    for read in start..out.docs.len() {
-        if kept.insert(out.docs[read]) {
-            out.docs[write] = out.docs[read];
-            out.scores[write] = out.scores[read];
-            out.grades[write] = out.grades[read];
-            out.tied_with_prev[write] = write > start && out.scores[write - 1] == out.scores[read];
-            write += 1;
-        }
-    }
-    let dropped = out.docs.len() - write;
-    out.docs.truncate(write);
-    out.scores.truncate(write);
-    out.grades.truncate(write);
-    out.tied_with_prev.truncate(write);
-    dropped
 }
 
 /// One evaluated query, as the kernels see it.
@@ -415,13 +408,22 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_documents_keep_the_first_ranked() {
+    fn duplicate_documents_keep_the_first_in_the_file() {
         let data = data_with(
-            &[("q", "a", 0.5), ("q", "a", 0.9), ("q", "b", 0.1)],
-            &[("q", "a", 1)],
+            &[
+                ("q", "a", 0.5),
+                ("q", "a", 0.9),
+                ("q", "b", 0.1),
+                ("r", "a", 0.3),
+            ],
+            &[("q", "a", 1), ("r", "a", 1)],
         );
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         assert_eq!(p.duplicates_dropped, 1);
-        assert_eq!(p.scores, [0.9, 0.1]);
+        assert_eq!(
+            p.scores,
+            [0.5, 0.1, 0.3],
+            "a document repeated in another query is not a duplicate"
+        );
     }
 }

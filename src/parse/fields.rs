@@ -40,71 +40,151 @@ impl Delimiter {
     }
 }
 
-/// Splits one line into fields (1-based columns are the index + 1). Quoted
-/// fields may contain the delimiter; `""` inside quotes is one quote.
-/// Returns byte ranges into `line`, or owned unescaped text when a field had escapes.
-pub fn split<'a>(line: &'a [u8], delim: Delimiter, out: &mut Vec<std::borrow::Cow<'a, [u8]>>) {
-    use std::borrow::Cow;
-    out.clear();
-    match delim {
-        Delimiter::Whitespace => {
-            out.extend(
-                line.split(|b| *b == b' ' || *b == b'\t')
-                    .filter(|f| !f.is_empty())
-                    .map(Cow::Borrowed),
-            );
-        }
-        Delimiter::Byte(d) => {
-            let mut i = 0;
-            let n = line.len();
-            loop {
-                if i < n && line[i] == b'"' {
-                    // quoted field
-                    let mut value: Vec<u8> = Vec::new();
-                    let mut j = i + 1;
-                    let mut escaped = false;
-                    while j < n {
-                        if line[j] == b'"' {
-                            if j + 1 < n && line[j + 1] == b'"' {
-                                value.push(b'"');
-                                escaped = true;
-                                j += 2;
-                                continue;
-                            }
-                            break;
-                        }
-                        value.push(line[j]);
-                        j += 1;
-                    }
-                    let end_quote = j.min(n);
-                    // skip to the delimiter after the closing quote
-                    let mut k = (end_quote + 1).min(n);
-                    while k < n && line[k] != d {
-                        k += 1;
-                    }
-                    if escaped || k > end_quote + 1 {
-                        out.push(Cow::Owned(value));
-                    } else {
-                        out.push(Cow::Borrowed(&line[i + 1..end_quote]));
-                    }
-                    if k >= n {
-                        break;
-                    }
-                    i = k + 1;
-                } else {
-                    let start = i;
-                    while i < n && line[i] != d {
+/// Where a field's bytes are: in the line, or (a quoted field with `""`
+/// escapes) in the splitter's scratch buffer.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    end: u32,
+    in_scratch: bool,
+}
+
+/// Reusable field splitter: no allocation per line once warmed up.
+#[derive(Debug, Default)]
+pub struct Splitter {
+    spans: Vec<Span>,
+    scratch: Vec<u8>,
+}
+
+/// The fields of one line (1-based columns are the index + 1).
+pub struct Row<'a> {
+    line: &'a [u8],
+    spans: &'a [Span],
+    scratch: &'a [u8],
+}
+
+impl Row<'_> {
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+}
+
+impl std::ops::Index<usize> for Row<'_> {
+    type Output = [u8];
+    fn index(&self, i: usize) -> &[u8] {
+        let s = self.spans[i];
+        let src = if s.in_scratch {
+            self.scratch
+        } else {
+            self.line
+        };
+        &src[s.start as usize..s.end as usize]
+    }
+}
+
+impl Splitter {
+    /// Splits one line. Quoted fields may contain the delimiter; `""` inside
+    /// quotes is one quote. Unquoted fields are trimmed of spaces.
+    pub fn split<'a>(&'a mut self, line: &'a [u8], delim: Delimiter) -> Row<'a> {
+        self.spans.clear();
+        self.scratch.clear();
+        let borrowed = |a: usize, b: usize| Span {
+            start: a as u32,
+            end: b as u32,
+            in_scratch: false,
+        };
+        match delim {
+            Delimiter::Whitespace => {
+                let mut i = 0;
+                let n = line.len();
+                while i < n {
+                    while i < n && (line[i] == b' ' || line[i] == b'\t') {
                         i += 1;
                     }
-                    out.push(Cow::Borrowed(trim(&line[start..i])));
-                    if i >= n {
-                        break;
+                    let start = i;
+                    while i < n && line[i] != b' ' && line[i] != b'\t' {
+                        i += 1;
                     }
-                    i += 1;
+                    if i > start {
+                        self.spans.push(borrowed(start, i));
+                    }
+                }
+            }
+            Delimiter::Byte(d) => {
+                let n = line.len();
+                let mut i = 0;
+                loop {
+                    if i < n && line[i] == b'"' {
+                        let scratch_start = self.scratch.len();
+                        let mut j = i + 1;
+                        let mut escaped = false;
+                        while j < n {
+                            if line[j] == b'"' {
+                                if j + 1 < n && line[j + 1] == b'"' {
+                                    self.scratch.push(b'"');
+                                    escaped = true;
+                                    j += 2;
+                                    continue;
+                                }
+                                break;
+                            }
+                            self.scratch.push(line[j]);
+                            j += 1;
+                        }
+                        let end_quote = j.min(n);
+                        let mut k = (end_quote + 1).min(n);
+                        while k < n && line[k] != d {
+                            k += 1;
+                        }
+                        if escaped || k > end_quote + 1 {
+                            self.spans.push(Span {
+                                start: scratch_start as u32,
+                                end: self.scratch.len() as u32,
+                                in_scratch: true,
+                            });
+                        } else {
+                            self.scratch.truncate(scratch_start);
+                            self.spans.push(borrowed(i + 1, end_quote));
+                        }
+                        if k >= n {
+                            break;
+                        }
+                        i = k + 1;
+                    } else {
+                        let start = i;
+                        while i < n && line[i] != d {
+                            i += 1;
+                        }
+                        let (a, b) = trimmed(line, start, i);
+                        self.spans.push(borrowed(a, b));
+                        if i >= n {
+                            break;
+                        }
+                        i += 1;
+                    }
                 }
             }
         }
+        Row {
+            line,
+            spans: &self.spans,
+            scratch: &self.scratch,
+        }
     }
+}
+
+fn trimmed(line: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
+    while a < b && line[a].is_ascii_whitespace() {
+        a += 1;
+    }
+    while b > a && line[b - 1].is_ascii_whitespace() {
+        b -= 1;
+    }
+    (a, b)
 }
 
 pub fn trim(f: &[u8]) -> &[u8] {
@@ -147,11 +227,17 @@ mod tests {
     use super::*;
 
     fn fields(line: &str, d: Delimiter) -> Vec<String> {
-        let mut out = vec![];
-        split(line.as_bytes(), d, &mut out);
-        out.iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
+        let mut s = Splitter::default();
+        let row = s.split(line.as_bytes(), d);
+        (0..row.len())
+            .map(|i| String::from_utf8_lossy(&row[i]).into_owned())
             .collect()
+    }
+
+    #[test]
+    fn unquoted_fields_are_trimmed_and_quoted_ones_kept() {
+        assert_eq!(fields(" a , b ", Delimiter::Byte(b',')), ["a", "b"]);
+        assert_eq!(fields("\"x\" ,y", Delimiter::Byte(b',')), ["x", "y"]);
     }
 
     #[test]
@@ -169,6 +255,8 @@ mod tests {
             ["q1", "Q0", "d1", "1", "0.5", "run"]
         );
         assert_eq!(fields("", Delimiter::Byte(b',')), [""]);
+        assert_eq!(fields(" a , b ", Delimiter::Byte(b',')), ["a", "b"]);
+        assert_eq!(fields("\"x\" ,y", Delimiter::Byte(b',')), ["x", "y"]);
     }
 
     #[test]

@@ -52,16 +52,21 @@ impl LineSplitter {
             chunk = chunk.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(chunk);
         }
         let mut start = 0;
-        let mut i = 0;
-        while i < chunk.len() {
-            let b = chunk[i];
-            if self.quote_aware && b == b'"' {
-                self.in_quotes = !self.in_quotes;
-            } else if b == b'\n' && !self.in_quotes {
-                self.emit(&chunk[start..i], f);
-                start = i + 1;
+        if self.quote_aware {
+            for i in 0..chunk.len() {
+                let b = chunk[i];
+                if b == b'"' {
+                    self.in_quotes = !self.in_quotes;
+                } else if b == b'\n' && !self.in_quotes {
+                    self.emit(&chunk[start..i], f);
+                    start = i + 1;
+                }
             }
-            i += 1;
+        } else {
+            while let Some(off) = chunk[start..].iter().position(|&b| b == b'\n') {
+                self.emit(&chunk[start..start + off], f);
+                start += off + 1;
+            }
         }
         self.carry.extend_from_slice(&chunk[start..]);
     }

@@ -21,7 +21,6 @@ use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
 use crate::core::ids::Interner;
 use fields::Delimiter;
 use lines::LineSplitter;
-use std::borrow::Cow;
 
 /// What the user can force about a file.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -75,6 +74,7 @@ pub struct Parser {
     rows: u64,
     /// Set when the file starts with the gzip magic bytes.
     inflater: Option<gzip::Inflater>,
+    fields: fields::Splitter,
     /// The first byte, held until the second shows whether the file is gzip.
     head: Vec<u8>,
     decided: bool,
@@ -92,6 +92,7 @@ impl Parser {
             bytes: 0,
             rows: 0,
             inflater: None,
+            fields: fields::Splitter::default(),
             head: Vec::new(),
             decided: false,
             gzip_failed: false,
@@ -230,9 +231,10 @@ impl Parser {
                 }
             }
         }
-        let mut fields: Vec<Cow<[u8]>> = Vec::new();
         let delim = self.state.delimiter();
-        fields::split(line, delim.unwrap_or(Delimiter::Whitespace), &mut fields);
+        let fields = self
+            .fields
+            .split(line, delim.unwrap_or(Delimiter::Whitespace));
         if let Err(p) = self.state.row(n, &fields, &self.options) {
             self.errors.push(p);
         } else {

@@ -1,9 +1,7 @@
 //! Format detection and row parsing for every text format.
 
-use std::borrow::Cow;
-
 use super::error::{count, shown, LoadError, Problem};
-use super::fields::{self, Delimiter};
+use super::fields::{self, Delimiter, Row, Splitter};
 use super::{model_name_from_file, LoadOptions, Parsed};
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
 use crate::core::ids::Interner;
@@ -169,10 +167,9 @@ fn list_position(name: &str) -> Option<u32> {
     None
 }
 
-fn header_names(fields: &[Cow<[u8]>]) -> Vec<String> {
-    fields
-        .iter()
-        .map(|f| String::from_utf8_lossy(f).trim().to_string())
+fn header_names(fields: &Row) -> Vec<String> {
+    (0..fields.len())
+        .map(|i| String::from_utf8_lossy(&fields[i]).trim().to_string())
         .collect()
 }
 
@@ -191,7 +188,8 @@ pub struct RunState {
     q: Vec<u32>,
     d: Vec<u32>,
     score: Vec<f64>,
-    tag: String,
+    /// The last line's run tag (trec_eval keeps that one).
+    tag: Vec<u8>,
 }
 
 #[derive(Default)]
@@ -249,8 +247,8 @@ fn problem(
 impl State {
     /// Decides the format from the first content line (or the forced format).
     pub fn detect(file: &str, line: &[u8], options: &LoadOptions) -> Result<State, Problem> {
-        let mut ws: Vec<Cow<[u8]>> = Vec::new();
-        fields::split(line, Delimiter::Whitespace, &mut ws);
+        let mut ws_splitter = Splitter::default();
+        let ws = ws_splitter.split(line, Delimiter::Whitespace);
         let lower = file.to_ascii_lowercase();
         let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
         let named_run = [".run", ".trec", ".res", ".results"]
@@ -261,7 +259,7 @@ impl State {
         // a run line: 6+ fields with "Q0" second, or rank and score where they belong
         let looks_run = !csv_like
             && ws.len() >= 6
-            && (ws[1].as_ref() == b"Q0"
+            && (&ws[1] == b"Q0"
                 || named_run
                 || (fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some()));
         let looks_qrels = !csv_like
@@ -277,8 +275,8 @@ impl State {
             _ => {}
         }
         let delim = Delimiter::detect(line);
-        let mut fs: Vec<Cow<[u8]>> = Vec::new();
-        fields::split(line, delim, &mut fs);
+        let mut fs_splitter = Splitter::default();
+        let fs = fs_splitter.split(line, delim);
         let header = header_names(&fs);
         if header
             .iter()
@@ -306,7 +304,7 @@ impl State {
         }
     }
 
-    pub fn row(&mut self, n: u64, f: &[Cow<[u8]>], options: &LoadOptions) -> Result<(), Problem> {
+    pub fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         match self {
             State::Start | State::Failed => Ok(()),
             State::Run(r) => {
@@ -334,7 +332,7 @@ impl State {
                 r.d.push(r.docs.intern(d));
                 r.score.push(s);
                 r.tag.clear();
-                r.tag.push_str(&String::from_utf8_lossy(&f[5]));
+                r.tag.extend_from_slice(&f[5]);
                 Ok(())
             }
             State::Qrels(r) => {
@@ -380,7 +378,7 @@ impl State {
             State::Start | State::Failed => None,
             State::Run(r) => (!r.q.is_empty()).then(|| Parsed::Run {
                 name: model_name_from_file(file),
-                tag: r.tag,
+                tag: String::from_utf8_lossy(&r.tag).into_owned(),
                 queries: r.queries,
                 docs: r.docs,
                 q: r.q,
@@ -550,7 +548,7 @@ impl TableState {
         Ok(t)
     }
 
-    fn row(&mut self, n: u64, f: &[Cow<[u8]>], options: &LoadOptions) -> Result<(), Problem> {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         if f.len() != self.header.len() {
             let hint = if f.len() == 1 && self.header.len() > 1 {
                 Some(format!("The header is separated by {}, but this line is not: is the delimiter the same on every line?", self.delim.name()))

@@ -102,13 +102,39 @@ pub fn gain_of(grade: i32, gain: Gain) -> f64 {
     }
 }
 
-/// Discount of the 0-based position `i`.
-#[inline]
-pub fn discount_at(i: usize, discount: Discount) -> f64 {
+/// Discounts of the first positions, computed once (bit-identical to computing
+/// them each time: the same expression fills the table).
+const DISCOUNT_TABLE: usize = 4096;
+
+fn discount_table(discount: Discount) -> &'static [f64] {
+    static LOG2: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    static JK: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let cell = match discount {
+        Discount::Log2 => &LOG2,
+        Discount::JarvelinB2 => &JK,
+    };
+    cell.get_or_init(|| {
+        (0..DISCOUNT_TABLE)
+            .map(|i| compute_discount(i, discount))
+            .collect()
+    })
+}
+
+fn compute_discount(i: usize, discount: Discount) -> f64 {
     let rank = (i + 1) as f64;
     match discount {
         Discount::Log2 => 1.0 / (rank + 1.0).log2(),
         Discount::JarvelinB2 => 1.0 / rank.log2().max(1.0),
+    }
+}
+
+/// Discount of the 0-based position `i`: 1/log2(i + 2), or 1/max(1, log2(i + 1)).
+#[inline]
+pub fn discount_at(i: usize, discount: Discount) -> f64 {
+    if i < DISCOUNT_TABLE {
+        discount_table(discount)[i]
+    } else {
+        compute_discount(i, discount)
     }
 }
 

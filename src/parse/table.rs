@@ -778,14 +778,7 @@ impl TableState {
                 if self.a.is_empty() {
                     return None;
                 }
-                let models = names
-                    .into_iter()
-                    .zip(
-                        self.model_values
-                            .into_iter()
-                            .map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()),
-                    )
-                    .collect();
+                let models = dense_columns(names, self.model_values);
                 Some(Parsed::Ratings(RatingsData {
                     users: self.ids_a,
                     items: self.ids_b,
@@ -799,14 +792,7 @@ impl TableState {
                 if self.labels.is_empty() {
                     return None;
                 }
-                let models = names
-                    .into_iter()
-                    .zip(
-                        self.model_values
-                            .into_iter()
-                            .map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()),
-                    )
-                    .collect();
+                let models = dense_columns(names, self.model_values);
                 Some(Parsed::Binary(BinaryData {
                     labels: self.labels,
                     models,
@@ -860,6 +846,18 @@ impl TableState {
             Format::TrecRun | Format::TrecQrels => None,
         }
     }
+}
+
+/// Score columns of formats where every row has a value (checked while parsing).
+fn dense_columns(names: Vec<String>, columns: Vec<Vec<Option<f64>>>) -> Vec<(String, Vec<f64>)> {
+    names
+        .into_iter()
+        .zip(
+            columns
+                .into_iter()
+                .map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()),
+        )
+        .collect()
 }
 
 /// 1/0, true/false, yes/no, pos/neg (case-insensitive), or the chosen positive label.

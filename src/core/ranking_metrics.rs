@@ -97,6 +97,8 @@ pub fn gain_of(grade: i32, gain: Gain) -> f64 {
     } else {
         match gain {
             Gain::Linear => grade as f64,
+            // 2^g - 1 of an integer grade, exact as an integer below 2^53
+            Gain::Exponential if grade < 53 => ((1u64 << grade) - 1) as f64,
             Gain::Exponential => (grade as f64).exp2() - 1.0,
         }
     }
@@ -192,6 +194,14 @@ impl<'a> QueryView<'a> {
     /// per-position values, under the tie rule.
     #[inline]
     fn linear_sum(&self, k: usize, v: impl Fn(i32) -> f64, w: impl Fn(usize) -> f64) -> f64 {
+        if !self.average_ties {
+            // no tie groups: a plain loop the compiler can vectorise
+            return self.grades[..k.min(self.grades.len())]
+                .iter()
+                .enumerate()
+                .map(|(i, &g)| w(i) * v(g))
+                .sum();
+        }
         let mut total = 0.0;
         self.for_each_group(|s, e| {
             if s >= k {
@@ -211,6 +221,13 @@ impl<'a> QueryView<'a> {
 
     /// Expected number of relevant documents in the top k.
     pub fn hits(&self, k: Option<usize>, level: i32) -> f64 {
+        if !self.average_ties {
+            let k = cut(k, self.len());
+            return self.grades[..k]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count() as f64;
+        }
         let k = cut(k, self.len());
         self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |_| 1.0)
     }
@@ -218,12 +235,28 @@ impl<'a> QueryView<'a> {
     /// DCG@k = Σ_{i=1}^{min(k,n)} gain(rel_i) · discount(i).
     pub fn dcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
         let k = cut(k, self.len());
+        let table = discount_table(discount);
+        if !self.average_ties && k <= table.len() {
+            return self.grades[..k]
+                .iter()
+                .zip(table)
+                .map(|(&g, d)| gain_of(g, gain) * d)
+                .sum();
+        }
         self.linear_sum(k, |g| gain_of(g, gain), |i| discount_at(i, discount))
     }
 
     /// IDCG@k: DCG@k of the ideal ranking of every judged document of the query.
     pub fn idcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
         let k = cut(k, self.judged_desc.len());
+        let table = discount_table(discount);
+        if k <= table.len() {
+            return self.judged_desc[..k]
+                .iter()
+                .zip(table)
+                .map(|(&g, d)| gain_of(g, gain) * d)
+                .sum();
+        }
         self.judged_desc[..k]
             .iter()
             .enumerate()
@@ -364,6 +397,16 @@ impl<'a> QueryView<'a> {
             return 0.0;
         }
         let k = cut(k, self.len());
+        if !self.average_ties {
+            let (mut hits, mut total) = (0usize, 0.0);
+            for (i, &g) in self.grades[..k].iter().enumerate() {
+                if is_rel(g, level) {
+                    hits += 1;
+                    total += hits as f64 / (i + 1) as f64;
+                }
+            }
+            return total / denom as f64;
+        }
         let mut total = 0.0;
         let mut above = 0usize;
         self.for_each_group(|s, e| {

@@ -1,4 +1,5 @@
 //! Invariants that must hold on any input (proptest).
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use rankscope::core::binary::BinaryCurve;

@@ -22,6 +22,11 @@ impl LineSplitter {
         }
     }
 
+    /// Bytes of an unfinished line held between chunks.
+    pub fn pending(&self) -> usize {
+        self.carry.len()
+    }
+
     /// Lines completed so far (the number of the last line handed out).
     pub fn line_no(&self) -> u64 {
         self.line_no

@@ -79,7 +79,11 @@ pub struct Parser {
     head: Vec<u8>,
     decided: bool,
     gzip_failed: bool,
+    line_too_long: bool,
 }
+
+/// The longest line accepted (a TREC or CSV line is far shorter).
+pub const MAX_LINE: usize = 16 << 20;
 
 impl Parser {
     pub fn new(file: &str, options: LoadOptions) -> Parser {
@@ -96,6 +100,7 @@ impl Parser {
             head: Vec::new(),
             decided: false,
             gzip_failed: false,
+            line_too_long: false,
         }
     }
 
@@ -156,9 +161,25 @@ impl Parser {
     }
 
     fn feed_text(&mut self, chunk: &[u8]) {
+        if self.line_too_long {
+            return;
+        }
         let mut splitter = std::mem::take(&mut self.splitter);
         splitter.feed(chunk, &mut |n, line| self.line(n, line));
         self.splitter = splitter;
+        // a file without line breaks must not grow the carried line without bound
+        if self.splitter.pending() > MAX_LINE {
+            self.line_too_long = true;
+            self.errors.push(Problem {
+                line: self.splitter.line_no() + 1,
+                column: 0,
+                expected: format!("lines shorter than {} MiB", MAX_LINE >> 20),
+                found: "a longer line (no line break)".into(),
+                hint: Some(
+                    "Is this a binary file, or a text file with unusual line endings?".into(),
+                ),
+            });
+        }
     }
 
     /// Ends the file: the parsed columns, or every problem found.
@@ -176,7 +197,9 @@ impl Parser {
             }
         }
         let mut splitter = std::mem::take(&mut self.splitter);
-        splitter.finish(&mut |n, line| self.line(n, line));
+        if !self.line_too_long {
+            splitter.finish(&mut |n, line| self.line(n, line));
+        }
         let last_line = splitter.line_no();
         let name = self.file.clone();
         let header_only = self.state.consumes_header();
@@ -259,5 +282,21 @@ pub fn model_name_from_file(file: &str) -> String {
     match base.rsplit_once('.') {
         Some((stem, _)) if !stem.is_empty() => stem.to_string(),
         _ => base.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::{LoadOptions, Parser, MAX_LINE};
+
+    #[test]
+    fn a_file_without_line_breaks_is_refused_with_bounded_memory() {
+        let mut p = Parser::new("blob.bin", LoadOptions::default());
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..(MAX_LINE >> 20) + 4 {
+            p.feed(&chunk);
+        }
+        let err = p.finish().unwrap_err().to_string();
+        assert_eq!(err, "blob.bin:1: expected lines shorter than 16 MiB, found a longer line (no line break). Is this a binary file, or a text file with unusual line endings?");
     }
 }

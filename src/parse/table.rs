@@ -322,10 +322,7 @@ impl State {
                         hint,
                     ));
                 }
-                let q = fields::id(&f[0])
-                    .ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
-                let d = fields::id(&f[2])
-                    .ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
+                let (q, d) = trec_ids(n, f)?;
                 let s = fields::number(&f[4])
                     .ok_or_else(|| problem(n, 5, "a score (a number)", shown(&f[4]), None))?;
                 r.q.push(r.queries.intern(q));
@@ -350,10 +347,7 @@ impl State {
                         hint,
                     ));
                 }
-                let q = fields::id(&f[0])
-                    .ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
-                let d = fields::id(&f[2])
-                    .ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
+                let (q, d) = trec_ids(n, f)?;
                 let g = fields::integer(&f[3]).ok_or_else(|| {
                     problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
                 })?;
@@ -846,6 +840,13 @@ impl TableState {
             Format::TrecRun | Format::TrecQrels => None,
         }
     }
+}
+
+/// The query id (field 1) and document id (field 3) of a TREC run or qrels line.
+fn trec_ids<'a>(n: u64, f: &'a Row) -> Result<(&'a str, &'a str), Problem> {
+    let q = fields::id(&f[0]).ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
+    let d = fields::id(&f[2]).ok_or_else(|| problem(n, 3, "a document id", shown(&f[2]), None))?;
+    Ok((q, d))
 }
 
 /// Score columns of formats where every row has a value (checked while parsing).

@@ -218,15 +218,12 @@ impl AppState {
                 if prepared.is_empty() {
                     return None;
                 }
-                let runs: Vec<PreparedRun> = prepared
-                    .iter()
-                    .filter(|p| visible(&p.name))
-                    .cloned()
-                    .collect();
+                // the visible runs by reference: never copy the prepared columns
+                let runs = prepared.iter().filter(|p| visible(&p.name));
                 self.ws.with(|w| {
                     w.ranking
                         .as_ref()
-                        .map(|d| evaluate::evaluate_prepared(d, &runs, &conv, &metrics))
+                        .map(|d| evaluate::evaluate_prepared(d, runs, &conv, &metrics))
                 })?
             }
             Kind::Binary => {
@@ -234,12 +231,8 @@ impl AppState {
                 if prepared.is_empty() {
                     return None;
                 }
-                let models: Vec<BinaryPrepared> = prepared
-                    .iter()
-                    .filter(|p| visible(&p.name))
-                    .cloned()
-                    .collect();
-                evaluate::evaluate_binary_prepared(&models, &conv, &metrics)
+                let models = prepared.iter().filter(|p| visible(&p.name));
+                evaluate::evaluate_binary_prepared(models, &conv, &metrics)
             }
             _ => self.ws.with(|w| {
                 w.dataset(kind)

@@ -225,15 +225,15 @@ pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Rep
 
 /// Evaluates ranking runs already prepared under `conv.ties` and `conv.query_set`
 /// (the page keeps them across convention changes that do not reorder lists).
-pub fn evaluate_prepared(
+pub fn evaluate_prepared<'a>(
     d: &RankingData,
-    prepared: &[PreparedRun],
+    prepared: impl IntoIterator<Item = &'a PreparedRun>,
     conv: &Conventions,
     metrics: &[MetricId],
 ) -> Report {
     let mut warnings = Vec::new();
     let models = prepared
-        .iter()
+        .into_iter()
         .map(|p| {
             ranking_warnings(d, p, conv, &mut warnings);
             evaluate_ranking(d, p, conv, metrics)
@@ -494,14 +494,14 @@ pub fn prepare_binary(d: &BinaryData, logits: bool) -> Vec<BinaryPrepared> {
 }
 
 /// The binary report from prepared models: O(models · (metrics + log n)).
-pub fn evaluate_binary_prepared(
-    prepared: &[BinaryPrepared],
+pub fn evaluate_binary_prepared<'a>(
+    prepared: impl IntoIterator<Item = &'a BinaryPrepared>,
     conv: &Conventions,
     metrics: &[MetricId],
 ) -> Report {
     let mut warnings = Vec::new();
     let models = prepared
-        .iter()
+        .into_iter()
         .map(|p| evaluate_binary(p, conv, metrics, &mut warnings))
         .collect();
     Report {

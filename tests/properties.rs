@@ -193,4 +193,62 @@ proptest! {
         }
         prop_assert!((prev - 1.0).abs() < 1e-12, "every target is within the 6 classes");
     }
+
+    /// The one-scan-per-query path gives exactly the per-(family, cutoff) kernels' values.
+    #[test]
+    fn scanned_cutoff_columns_equal_the_kernels(
+        (run, qrels) in ranking_text(),
+        ties in 0usize..2,
+        switches in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>(), 1i32..3),
+    ) {
+        use rankscope::core::evaluate::{evaluate_prepared, ranking_per_query};
+        use rankscope::core::ranking::{prepare, QuerySet};
+        use rankscope::core::ranking_metrics::*;
+        let ws = load(&run, &qrels);
+        let data = ws.ranking.as_ref().unwrap();
+        let (exp, jk, min_rk, min_kl, level) = switches;
+        let conv = Conventions {
+            ties: [TieRule::Trec, TieRule::File][ties],
+            gain: if exp { Gain::Exponential } else { Gain::Linear },
+            discount: if jk { Discount::JarvelinB2 } else { Discount::Log2 },
+            ap_denominator: if min_rk { ApDenominator::MinRelevantK } else { ApDenominator::Relevant },
+            precision_denominator: if min_kl { PrecisionDenominator::MinKLength } else { PrecisionDenominator::K },
+            relevance_level: level,
+            ..Default::default()
+        };
+        let p = prepare(data, 0, conv.ties, QuerySet::Qrels);
+        let metrics = registry::default_metrics(Kind::Ranking, &[1, 2, 3, 5, 10, 20]);
+        let report = evaluate_prepared(data, [&p], &conv, &metrics);
+        let mut checked = 0;
+        for id in &metrics {
+            if id.base == "idcg" || id.base == "gm_map" { continue; }
+            if let Some(expected) = ranking_per_query(&p, &conv, id) {
+                let got = &report.models[0].per_unit[&id.to_string()];
+                prop_assert_eq!(got, &expected, "{}", id);
+                checked += 1;
+            }
+        }
+        prop_assert!(checked > 50);
+    }
+
+    /// Concordance and Spearman on score-sorted lists with small grades (no sort)
+    /// equal the general versions.
+    #[test]
+    fn sorted_agreement_equals_the_general_versions(
+        mut rows in proptest::collection::vec((0u8..8, 0i32..5), 0..40),
+    ) {
+        use rankscope::core::ranking_metrics::agreement;
+        rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let scores: Vec<f64> = rows.iter().map(|r| r.0 as f64 / 2.0).collect();
+        let grades: Vec<i32> = rows.iter().map(|r| r.1).collect();
+        prop_assert_eq!(
+            agreement::concordance_sorted(&scores, &grades, &mut Vec::new()),
+            agreement::concordance(&scores, &grades)
+        );
+        let g: Vec<f64> = grades.iter().map(|&g| g as f64).collect();
+        prop_assert_eq!(
+            agreement::spearman_sorted(&scores, &grades, &mut Default::default()),
+            agreement::spearman(&scores, &g)
+        );
+    }
 }

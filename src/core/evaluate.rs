@@ -8,7 +8,7 @@ use super::ids::Interner;
 use super::multiclass::{self, ClassTieRule, MulticlassPredictions, ScoreScale};
 use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
 use super::ranking_metrics::{
-    agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
+    self, agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
 };
 use super::ratings;
 use super::registry::{Kind, MetricId};
@@ -365,7 +365,8 @@ fn evaluate_ranking(
         ..Default::default()
     };
     let n = p.num_queries();
-    for id in metrics {
+    let mut scanned = cutoff_columns(p, &conv.ranking_ctx(), metrics);
+    for (slot, id) in metrics.iter().enumerate() {
         let key = id.to_string();
         match id.base.as_str() {
             "iprec_at_recall" => {
@@ -394,7 +395,10 @@ fn evaluate_ranking(
                 out.per_unit.insert(key, col);
             }
             base => {
-                let Some(col) = ranking_per_query(p, conv, id) else {
+                let Some(col) = scanned[slot]
+                    .take()
+                    .or_else(|| ranking_per_query(p, conv, id))
+                else {
                     continue;
                 };
                 let value = match base {
@@ -429,17 +433,126 @@ fn evaluate_ranking(
     out
 }
 
+/// The cutoff families [`cutoff_columns`] computes from one scan per query.
+#[derive(Clone, Copy)]
+enum Scanned {
+    Ndcg,
+    NdcgBurges,
+    Dcg,
+    Idcg,
+    Ap,
+    Precision,
+    Recall,
+    F1,
+    Hit,
+    Rr,
+    Arhr,
+}
+
+impl Scanned {
+    fn of(base: &str) -> Option<Scanned> {
+        Some(match base {
+            "ndcg" => Scanned::Ndcg,
+            "ndcg_burges" => Scanned::NdcgBurges,
+            "dcg" => Scanned::Dcg,
+            "idcg" => Scanned::Idcg,
+            "map" | "gm_map" => Scanned::Ap,
+            "precision" => Scanned::Precision,
+            "recall" => Scanned::Recall,
+            "f1" => Scanned::F1,
+            "hit_rate" => Scanned::Hit,
+            "mrr" => Scanned::Rr,
+            "arhr" => Scanned::Arhr,
+            _ => return None,
+        })
+    }
+}
+
+/// Per-query columns of every cutoff-family id in `metrics` from one scan of
+/// each query at all requested cutoffs ([`ranking::QueryView::scan_cutoffs`]),
+/// instead of one scan per (family, cutoff). `None` for the ids it does not
+/// serve, and for every id when tie groups are averaged (the kernels' exact
+/// expectations are needed then).
+fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Option<Vec<f64>>> {
+    let families: Vec<Option<Scanned>> = metrics.iter().map(|id| Scanned::of(&id.base)).collect();
+    if p.tie_rule == TieRule::Average || families.iter().all(Option::is_none) {
+        return vec![None; metrics.len()];
+    }
+    let order = |k: &Option<usize>| k.unwrap_or(usize::MAX);
+    let mut ks: Vec<Option<usize>> = metrics
+        .iter()
+        .zip(&families)
+        .filter(|(_, f)| f.is_some())
+        .map(|(id, _)| id.k)
+        .collect();
+    ks.sort_by_key(order);
+    ks.dedup();
+    let plan: Vec<Option<(Scanned, usize, Option<usize>)>> = metrics
+        .iter()
+        .zip(&families)
+        .map(|(id, f)| {
+            let at = ks.binary_search_by_key(&order(&id.k), order).ok()?;
+            Some(((*f)?, at, id.k))
+        })
+        .collect();
+    let n = p.num_queries();
+    let mut cols: Vec<Option<Vec<f64>>> = plan
+        .iter()
+        .map(|s| s.map(|_| Vec::with_capacity(n)))
+        .collect();
+    let mut prefixes = Vec::with_capacity(ks.len());
+    for i in 0..n {
+        let q = p.query(i);
+        q.scan_cutoffs(&ks, ctx, &mut prefixes);
+        for (step, col) in plan.iter().zip(cols.iter_mut()) {
+            let (Some((family, at, k)), Some(col)) = (step, col) else {
+                continue;
+            };
+            let (k, f) = (*k, &prefixes[*at]);
+            let hits = f.hits as f64;
+            col.push(match family {
+                Scanned::Ndcg => ranking_metrics::ndcg_of(f.dcg, f.idcg),
+                Scanned::NdcgBurges => ranking_metrics::ndcg_of(f.dcg_exp, f.idcg_exp),
+                Scanned::Dcg => f.dcg,
+                Scanned::Idcg => f.idcg,
+                Scanned::Ap => match q.ap_denominator(k, ctx) {
+                    0 => 0.0,
+                    d => f.ap_sum / d as f64,
+                },
+                Scanned::Precision => q.precision_of(hits, k, ctx),
+                Scanned::Recall => q.recall_of(hits, ctx.relevance_level),
+                Scanned::F1 => q.f1_of(hits, k, ctx),
+                Scanned::Hit => (f.first_relevant > 0) as u8 as f64,
+                Scanned::Rr => match f.first_relevant {
+                    0 => 0.0,
+                    r => 1.0 / r as f64,
+                },
+                Scanned::Arhr => f.arhr,
+            });
+        }
+    }
+    cols
+}
+
 /// FCP (pooled over queries) or Spearman (mean over defined queries) of score vs grade.
 /// Per-query column: the query's own value, NaN where undefined.
 fn ranking_agreement(p: &PreparedRun, fcp: bool) -> (Option<f64>, Vec<f64>) {
     let mut col = Vec::with_capacity(p.num_queries());
     let (mut nc, mut nd) = (0u64, 0u64);
+    let (mut grades, mut counts, mut scratch) = (Vec::new(), Vec::new(), Default::default());
     for i in 0..p.num_queries() {
         let r = p.row_range(i);
         let scores = &p.scores[r.clone()];
-        let grades: Vec<i32> = p.grades[r].iter().map(|&g| g.max(0)).collect();
+        grades.clear();
+        grades.extend(p.grades[r].iter().map(|&g| g.max(0)));
+        // lists are sorted by score, descending: small grades need no sort
+        let small = grades.iter().all(|&g| g <= agreement::SMALL_GRADES);
         if fcp {
-            let (c, d) = agreement::concordance(scores, &grades);
+            let (c, d) = if small {
+                agreement::concordance_sorted(scores, &grades, &mut counts)
+            } else {
+                agreement::concordance(scores, &grades)
+            };
             nc += c;
             nd += d;
             col.push(if c + d > 0 {
@@ -448,8 +561,13 @@ fn ranking_agreement(p: &PreparedRun, fcp: bool) -> (Option<f64>, Vec<f64>) {
                 f64::NAN
             });
         } else {
-            let g: Vec<f64> = grades.iter().map(|&g| g as f64).collect();
-            col.push(agreement::spearman(scores, &g).unwrap_or(f64::NAN));
+            let rho = if small {
+                agreement::spearman_sorted(scores, &grades, &mut scratch)
+            } else {
+                let g: Vec<f64> = grades.iter().map(|&g| g as f64).collect();
+                agreement::spearman(scores, &g)
+            };
+            col.push(rho.unwrap_or(f64::NAN));
         }
     }
     let value = if fcp {

@@ -145,6 +145,35 @@ fn is_rel(grade: i32, level: i32) -> bool {
     grade != NOT_JUDGED && grade >= level
 }
 
+/// Sums over a prefix of one ranked list ([`QueryView::scan_cutoffs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prefix {
+    /// Relevant documents in the prefix.
+    pub hits: usize,
+    /// Σ hits@i / i over relevant positions i (AP's numerator).
+    pub ap_sum: f64,
+    /// Σ 1 / i over relevant positions i (ARHR).
+    pub arhr: f64,
+    /// 1-based rank of the first relevant document in the prefix, 0 if none.
+    pub first_relevant: usize,
+    /// DCG with the context's gain, and with 2^rel - 1.
+    pub dcg: f64,
+    pub dcg_exp: f64,
+    /// IDCG at the same cutoff, with the context's gain and with 2^rel - 1.
+    pub idcg: f64,
+    pub idcg_exp: f64,
+}
+
+/// DCG / IDCG, 0 when the ideal list has no gain.
+#[inline]
+pub fn ndcg_of(dcg: f64, idcg: f64) -> f64 {
+    if idcg > 0.0 {
+        dcg / idcg
+    } else {
+        0.0
+    }
+}
+
 impl<'a> QueryView<'a> {
     /// Number of relevant documents of the query: judged with grade >= level.
     pub fn num_relevant(&self, level: i32) -> usize {
@@ -266,16 +295,16 @@ impl<'a> QueryView<'a> {
 
     /// nDCG@k = DCG@k / IDCG@k; 0 when the query has no positive grade.
     pub fn ndcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
-        let ideal = self.idcg(k, gain, discount);
-        if ideal > 0.0 {
-            self.dcg(k, gain, discount) / ideal
-        } else {
-            0.0
-        }
+        ndcg_of(self.dcg(k, gain, discount), self.idcg(k, gain, discount))
     }
 
     /// P@k = hits@k / k (or / min(k, n)); P without cutoff = hits / n.
     pub fn precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        self.precision_of(self.hits(k, ctx.relevance_level), k, ctx)
+    }
+
+    /// P@k from hits@k (shared with [`QueryView::scan_cutoffs`] users).
+    pub fn precision_of(&self, hits: f64, k: Option<usize>, ctx: &Ctx) -> f64 {
         let denom = match (k, ctx.precision_denominator) {
             (Some(k), PrecisionDenominator::K) => k,
             (Some(k), PrecisionDenominator::MinKLength) => k.min(self.len()),
@@ -284,16 +313,21 @@ impl<'a> QueryView<'a> {
         if denom == 0 {
             return 0.0;
         }
-        self.hits(k, ctx.relevance_level) / denom as f64
+        hits / denom as f64
     }
 
     /// R@k = hits@k / |R|; 0 when |R| = 0.
     pub fn recall(&self, k: Option<usize>, level: i32) -> f64 {
+        self.recall_of(self.hits(k, level), level)
+    }
+
+    /// R@k from hits@k.
+    pub fn recall_of(&self, hits: f64, level: i32) -> f64 {
         let r = self.num_relevant(level);
         if r == 0 {
             0.0
         } else {
-            self.hits(k, level) / r as f64
+            hits / r as f64
         }
     }
 
@@ -301,8 +335,13 @@ impl<'a> QueryView<'a> {
     /// denominator this equals 2·hits / (k + |R|), linear in hits, so its tie
     /// average is exact.
     pub fn f1(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
-        let p = self.precision(k, ctx);
-        let r = self.recall(k, ctx.relevance_level);
+        self.f1_of(self.hits(k, ctx.relevance_level), k, ctx)
+    }
+
+    /// F1@k from hits@k.
+    pub fn f1_of(&self, hits: f64, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let p = self.precision_of(hits, k, ctx);
+        let r = self.recall_of(hits, ctx.relevance_level);
         if p + r > 0.0 {
             2.0 * p * r / (p + r)
         } else {
@@ -388,11 +427,7 @@ impl<'a> QueryView<'a> {
     /// and B relevant above the group, E[rel_i · hits@i] = (r/n)(B + 1 + m(r-1)/(n-1)).
     pub fn average_precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
         let level = ctx.relevance_level;
-        let num_rel = self.num_relevant(level);
-        let denom = match (k, ctx.ap_denominator) {
-            (Some(k), ApDenominator::MinRelevantK) => num_rel.min(k),
-            _ => num_rel,
-        };
+        let denom = self.ap_denominator(k, ctx);
         if denom == 0 {
             return 0.0;
         }
@@ -434,6 +469,74 @@ impl<'a> QueryView<'a> {
             true
         });
         total / denom as f64
+    }
+
+    /// The AP@k denominator: |R|, or min(|R|, k).
+    pub fn ap_denominator(&self, k: Option<usize>, ctx: &Ctx) -> usize {
+        let num_rel = self.num_relevant(ctx.relevance_level);
+        match (k, ctx.ap_denominator) {
+            (Some(k), ApDenominator::MinRelevantK) => num_rel.min(k),
+            _ => num_rel,
+        }
+    }
+
+    /// Running sums of the ranked list and of the ideal list, read at every
+    /// cutoff of `ks` (ascending, `None` = no cutoff, last) in one scan each:
+    /// `out[j]` holds the sums over the first `min(ks[j], n)` positions. Every
+    /// sum adds the same terms in the same order as the per-k kernels, so the
+    /// values derived from it are the kernels' values. Only valid when ties are
+    /// not averaged (each position is its own group).
+    pub fn scan_cutoffs(&self, ks: &[Option<usize>], ctx: &Ctx, out: &mut Vec<Prefix>) {
+        debug_assert!(!self.average_ties);
+        out.clear();
+        let table = discount_table(ctx.discount);
+        let disc = |i: usize| {
+            if i < table.len() {
+                table[i]
+            } else {
+                compute_discount(i, ctx.discount)
+            }
+        };
+        let n = self.grades.len();
+        let mut acc = Prefix::default();
+        let mut next = 0;
+        for i in 0..=n {
+            while next < ks.len() && cut(ks[next], n) == i {
+                out.push(acc);
+                next += 1;
+            }
+            if next == ks.len() || i == n {
+                break;
+            }
+            let g = self.grades[i];
+            if is_rel(g, ctx.relevance_level) {
+                acc.hits += 1;
+                acc.ap_sum += acc.hits as f64 / (i + 1) as f64;
+                acc.arhr += 1.0 / (i + 1) as f64;
+                if acc.first_relevant == 0 {
+                    acc.first_relevant = i + 1;
+                }
+            }
+            let d = disc(i);
+            acc.dcg += gain_of(g, ctx.gain) * d;
+            acc.dcg_exp += gain_of(g, Gain::Exponential) * d;
+        }
+        let jn = self.judged_desc.len();
+        let (mut idcg, mut idcg_exp) = (0.0, 0.0);
+        let mut next = 0;
+        for i in 0..=jn {
+            while next < ks.len() && cut(ks[next], jn) == i {
+                out[next].idcg = idcg;
+                out[next].idcg_exp = idcg_exp;
+                next += 1;
+            }
+            if next == ks.len() || i == jn {
+                break;
+            }
+            let (g, d) = (self.judged_desc[i], disc(i));
+            idcg += gain_of(g, ctx.gain) * d;
+            idcg_exp += gain_of(g, Gain::Exponential) * d;
+        }
     }
 
     /// ARHR@k (Deshpande & Karypis; seed 004) = Σ_{i ≤ k, rel_i} 1/i.
@@ -591,6 +694,83 @@ pub mod agreement {
             s = e;
         }
         (concordant, discordant)
+    }
+
+    /// Largest grade for which the counting versions below are used; a query
+    /// with a larger grade goes through the general (sorting) versions.
+    pub const SMALL_GRADES: i32 = 64;
+
+    /// [`concordance`] of a list already sorted by score, descending, whose
+    /// grades are all in 0..=[`SMALL_GRADES`]: one pass with a count per grade,
+    /// no sort. `counts` is scratch space.
+    pub fn concordance_sorted(scores: &[f64], grades: &[i32], counts: &mut Vec<u64>) -> (u64, u64) {
+        let top = grades.iter().copied().max().unwrap_or(0).max(0) as usize;
+        counts.clear();
+        counts.resize(top + 1, 0);
+        let (mut concordant, mut discordant, mut seen) = (0u64, 0u64, 0u64);
+        let n = scores.len();
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && scores[e] == scores[s] {
+                e += 1;
+            }
+            for &g in &grades[s..e] {
+                let g = g as usize;
+                let lower: u64 = counts[..g].iter().sum();
+                concordant += seen - lower - counts[g];
+                discordant += lower;
+            }
+            for &g in &grades[s..e] {
+                counts[g as usize] += 1;
+                seen += 1;
+            }
+            s = e;
+        }
+        (concordant, discordant)
+    }
+
+    /// [`spearman`] of a list already sorted by score, descending, whose grades
+    /// are all in 0..=[`SMALL_GRADES`]: ranks from the order and from grade
+    /// counts, no sort. The ranks are the same numbers [`average_ranks`] gives.
+    pub fn spearman_sorted(
+        scores: &[f64],
+        grades: &[i32],
+        scratch: &mut (Vec<f64>, Vec<f64>, Vec<usize>),
+    ) -> Option<f64> {
+        let n = scores.len();
+        let (x, y, counts) = scratch;
+        x.clear();
+        y.clear();
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && scores[e] == scores[s] {
+                e += 1;
+            }
+            // positions s..e descending are ascending ranks n-e+1 ..= n-s
+            let avg = ((n - e) + (n - s) + 1) as f64 / 2.0;
+            x.extend(std::iter::repeat_n(avg, e - s));
+            s = e;
+        }
+        let top = grades.iter().copied().max().unwrap_or(0).max(0) as usize;
+        counts.clear();
+        counts.resize(top + 1, 0);
+        for &g in grades {
+            counts[g as usize] += 1;
+        }
+        // counts[g] becomes the mean rank of grade g
+        let mut below = 0;
+        let ranks: Vec<f64> = counts
+            .iter()
+            .map(|&c| {
+                let r = (below + below + c + 1) as f64 / 2.0;
+                below += c;
+                r
+            })
+            .collect();
+        y.extend(grades.iter().map(|&g| ranks[g as usize]));
+        pearson(x, y)
     }
 
     /// Average (fractional) ranks, 1-based, as scipy `rankdata(method='average')`.

@@ -5,5 +5,6 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --locked >/dev/null
 trunk build --release "$@"
-wasm=$(ls dist/*_bg.wasm)
-printf '[build] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c < "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+for wasm in dist/*_bg.wasm; do
+  printf '[build] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c < "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
+done

@@ -6,6 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::state::{AppState, Level, Progress};
+use super::worker;
 use crate::parse::{LoadError, LoadOptions, Parser};
 
 /// 4 MiB: large enough for parse speed, small enough for >= 4 progress updates a second.
@@ -32,42 +33,36 @@ pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
 
 async fn load_one(state: AppState, file: web_sys::File) {
     let name = file.name();
-    let total = file.size();
-    let mut parser = Parser::new(&name, LoadOptions::default());
-    let mut offset = 0.0;
-    state.progress.set(Some(Progress {
-        file: name.clone(),
-        bytes: 0,
-        total: total as u64,
-        rows: 0,
-    }));
-    while offset < total {
-        if state.cancel.get_untracked() {
-            state.say(
-                Level::Info,
-                format!("Loading {name} cancelled"),
-                vec!["Everything loaded before is kept.".into()],
-            );
-            return;
-        }
-        let end = (offset + CHUNK).min(total);
-        let bytes = match read_slice(&file, offset, end).await {
-            Ok(b) => b,
-            Err(msg) => {
-                state.say(Level::Error, format!("Could not read {name}"), vec![msg]);
-                return;
-            }
-        };
-        parser.feed(&bytes);
-        offset = end;
+    let total = file.size() as u64;
+    let label = name.clone();
+    let show = move |bytes: u64, rows: u64| {
         state.progress.set(Some(Progress {
-            file: name.clone(),
-            bytes: offset as u64,
-            total: total as u64,
-            rows: parser.rows_parsed(),
-        }));
-    }
-    match parser.finish() {
+            file: label.clone(),
+            bytes,
+            total,
+            rows,
+        }))
+    };
+    show(0, 0);
+    let options = LoadOptions::default();
+    let outcome = match worker::parse_file(&file, &options, show.clone()).await {
+        Some(worker::Ended::Loaded(outcome)) => outcome,
+        Some(worker::Ended::Cancelled) => return cancelled(state, &name),
+        Some(worker::Ended::Broken(why)) => Err(LoadError::single(
+            &name,
+            0,
+            0,
+            "a completed load",
+            why,
+            Some("Drop the file again; if it keeps failing, reload the page.".into()),
+        )),
+        // no worker here (e.g. opened from file://): parse on the page, chunk by chunk
+        None => match parse_here(state, &file, options, show).await {
+            Some(outcome) => outcome,
+            None => return cancelled(state, &name),
+        },
+    };
+    match outcome {
         Ok(parsed) => {
             let result = state.ws.try_update(|ws| ws.add(&name, parsed));
             match result {
@@ -97,6 +92,50 @@ async fn load_one(state: AppState, file: web_sys::File) {
         }
         Err(e) => report_error(state, &e),
     }
+}
+
+fn cancelled(state: AppState, name: &str) {
+    state.say(
+        Level::Info,
+        format!("Loading {name} cancelled"),
+        vec!["Everything loaded before is kept.".into()],
+    );
+}
+
+/// The fallback without a worker: 4 MiB slices read asynchronously, parsed
+/// between event-loop turns. `None` when cancelled.
+async fn parse_here(
+    state: AppState,
+    file: &web_sys::File,
+    options: LoadOptions,
+    mut show: impl FnMut(u64, u64),
+) -> Option<Result<crate::parse::Parsed, LoadError>> {
+    let name = file.name();
+    let total = file.size();
+    let mut parser = Parser::new(&name, options);
+    let mut offset = 0.0;
+    while offset < total {
+        if state.cancel.get_untracked() {
+            return None;
+        }
+        let end = (offset + CHUNK).min(total);
+        match read_slice(file, offset, end).await {
+            Ok(bytes) => parser.feed(&bytes),
+            Err(msg) => {
+                return Some(Err(LoadError::single(
+                    &name,
+                    0,
+                    0,
+                    "a readable file",
+                    format!("the browser could not read it ({msg})"),
+                    None,
+                )))
+            }
+        }
+        offset = end;
+        show(offset as u64, parser.rows_parsed());
+    }
+    Some(parser.finish())
 }
 
 pub fn report_error(state: AppState, e: &LoadError) {

@@ -11,6 +11,7 @@ mod ranking_view;
 mod state;
 mod table;
 mod util;
+pub mod worker;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -126,7 +127,10 @@ fn App() -> impl IntoView {
                 <div class="progress" role="status">
                     <span>{format!("Reading {}: {:.1} of {:.1} MB, {} rows", p.file, p.bytes as f64 / 1e6, p.total as f64 / 1e6, p.rows)}</span>
                     <progress max=p.total.to_string() value=p.bytes.to_string()></progress>
-                    <button class="small" on:click=move |_| state.cancel.set(true)>"Cancel"</button>
+                    <button class="small" on:click=move |_| {
+                        state.cancel.set(true);
+                        worker::cancel();
+                    }>"Cancel"</button>
                 </div>
             })}
             <div class="messages" role="log">

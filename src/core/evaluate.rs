@@ -104,14 +104,14 @@ impl Conventions {
 }
 
 /// Binary labels and one score column per model.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BinaryData {
     pub labels: Vec<bool>,
     pub models: Vec<(String, Vec<f64>)>,
 }
 
 /// Multi-class targets and one reduced prediction set per model.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct MulticlassData {
     pub num_classes: usize,
     pub targets: Vec<u32>,
@@ -121,7 +121,7 @@ pub struct MulticlassData {
 }
 
 /// Ratings with one prediction column per model.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct RatingsData {
     pub users: Interner,
     pub items: Interner,

@@ -5,7 +5,7 @@
 //! table of (id, hash tag) slots, so 20M distinct document ids cost their bytes
 //! plus ~20 bytes each, not two heap allocations each.
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Interner {
     arena: String,
     /// `ends[i]`: end of name i in the arena (its start is `ends[i - 1]`).
@@ -15,6 +15,7 @@ pub struct Interner {
     /// without touching the arena; the length is a power of two (< 2^32).
     table: Vec<(u32, u32)>,
     /// The last id looked up: ids repeat on consecutive lines (runs are grouped by query).
+    #[serde(skip)]
     last: Option<u32>,
 }
 
@@ -110,6 +111,35 @@ impl Interner {
         };
         self.last = Some(id);
         id
+    }
+
+    /// Whether the invariants every lookup relies on hold (for an interner read
+    /// back from bytes): names on char boundaries, ends ascending, a power-of-two
+    /// table at most half full holding each id exactly once.
+    pub fn is_consistent(&self) -> bool {
+        let n = self.ends.len();
+        let mut prev = 0u32;
+        for &e in &self.ends {
+            if e < prev || e as usize > self.arena.len() || !self.arena.is_char_boundary(e as usize)
+            {
+                return false;
+            }
+            prev = e;
+        }
+        if !self.table.len().is_power_of_two() || n * 2 > self.table.len() {
+            return false;
+        }
+        let mut seen = vec![false; n];
+        for &(id1, _) in &self.table {
+            if id1 == 0 {
+                continue;
+            }
+            match seen.get_mut(id1 as usize - 1) {
+                Some(s) if !*s => *s = true,
+                _ => return false,
+            }
+        }
+        seen.into_iter().all(|s| s)
     }
 
     pub fn get(&self, name: &str) -> Option<u32> {

@@ -35,7 +35,7 @@ pub enum ScoreScale {
 }
 
 /// One row of a probability/logit matrix, reduced.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RowSummary {
     pub target: u32,
     pub target_value: f64,
@@ -115,7 +115,7 @@ impl RowSummary {
 
 /// One model's predictions, reduced per row: the rank of the target (`None`:
 /// not in a top-k list) and the predicted class (rank-1 class).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct MulticlassPredictions {
     pub name: String,
     /// From a matrix: per-row summaries. Empty for a top-k list.

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// One problem in an input file. Lines and columns are 1-based; column 0 means
 /// the whole line (or the whole file when the line is 0).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Problem {
     pub line: u64,
     pub column: u64,
@@ -14,7 +14,7 @@ pub struct Problem {
 }
 
 /// Everything wrong with one file: the first [`MAX_PROBLEMS`] problems and a count of the rest.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LoadError {
     pub file: String,
     pub problems: Vec<Problem>,

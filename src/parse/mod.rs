@@ -11,6 +11,7 @@ pub mod fields;
 pub mod gzip;
 pub mod lines;
 mod table;
+pub mod transfer;
 mod workspace;
 
 pub use error::{LoadError, Problem};
@@ -31,7 +32,7 @@ pub struct LoadOptions {
 }
 
 /// A file parsed into columns with its own interners, ready to merge.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Parsed {
     Run {
         name: String,

@@ -1,0 +1,260 @@
+//! Parsing off the main thread: a dedicated Web Worker runs the same wasm
+//! parser on the dropped file and hands back the compact parsed form.
+//!
+//! Protocol (structured-clone messages):
+//! - worker -> page `{type: "ready"}` once its wasm is running;
+//! - page -> worker `{file: Blob, name: string, format: string?, positive: string?}`;
+//! - worker -> page `{type: "progress", bytes, rows}` at most every 100 ms;
+//! - worker -> page `{type: "done", data: Uint8Array}`: [`transfer::encode`] of
+//!   the outcome (parsed columns or the load errors), its buffer transferred, not copied.
+//!
+//! One worker per file: terminating it is how Cancel stops a load, and it gives
+//! the parser's memory back at once. Where a worker cannot start (a page opened
+//! from `file://`, a host without the worker script) the page parses in chunks itself.
+
+use futures::channel::mpsc;
+use futures::StreamExt;
+use js_sys::{Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::parse::transfer::{self, Outcome};
+use crate::parse::{LoadError, LoadOptions, Parser};
+
+/// Bytes read per step inside the worker (synchronous reads).
+const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
+/// The worker's loader script, next to index.html (built by Trunk from `rankscope-worker`).
+pub const SCRIPT: &str = "./rankscope-worker_loader.js";
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn message(kind: &str, fields: &[(&str, JsValue)]) -> Object {
+    let m = Object::new();
+    let _ = Reflect::set(&m, &"type".into(), &kind.into());
+    for (k, v) in fields {
+        let _ = Reflect::set(&m, &JsValue::from_str(k), v);
+    }
+    m
+}
+
+// ---------------------------------------------------------------- worker side
+
+/// Entry point of the worker binary.
+pub fn worker_main() {
+    console_error_panic_hook::set_once();
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply = scope.clone();
+    let on_message =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let data = e.data();
+            let name = get(&data, "name").as_string().unwrap_or_default();
+            let outcome = match get(&data, "file").dyn_into::<web_sys::Blob>() {
+                Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data)),
+                Err(_) => Err(LoadError::single(
+                    &name,
+                    0,
+                    0,
+                    "a file",
+                    "no file in the request",
+                    None,
+                )),
+            };
+            let bytes = transfer::encode(&outcome);
+            drop(outcome);
+            let array = Uint8Array::new_with_length(bytes.len() as u32);
+            array.copy_from(&bytes);
+            drop(bytes);
+            let msg = message("done", &[("data", array.clone().into())]);
+            let transfer = js_sys::Array::of1(&array.buffer());
+            let _ = reply.post_message_with_transfer(&msg, &transfer);
+        });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&message("ready", &[]));
+}
+
+fn options_of(data: &JsValue) -> LoadOptions {
+    LoadOptions {
+        format: get(data, "format")
+            .as_string()
+            .and_then(|f| crate::parse::Format::from_id(&f)),
+        positive_label: get(data, "positive").as_string(),
+    }
+}
+
+fn parse_blob(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    blob: &web_sys::Blob,
+    name: &str,
+    options: LoadOptions,
+) -> Outcome {
+    let unreadable = |e: JsValue| {
+        LoadError::single(
+            name,
+            0,
+            0,
+            "a readable file",
+            format!("the browser could not read it ({e:?})"),
+            None,
+        )
+    };
+    let reader = web_sys::FileReaderSync::new().map_err(unreadable)?;
+    let total = blob.size();
+    let mut parser = Parser::new(name, options);
+    let mut buf = Vec::new();
+    let mut offset = 0.0;
+    let mut last_report = 0.0;
+    while offset < total {
+        let end = (offset + CHUNK).min(total);
+        let slice = blob
+            .slice_with_f64_and_f64(offset, end)
+            .map_err(unreadable)?;
+        let buffer: JsValue = reader
+            .read_as_array_buffer(&slice)
+            .map_err(unreadable)?
+            .into();
+        let array = Uint8Array::new(&buffer);
+        buf.resize(array.length() as usize, 0);
+        array.copy_to(&mut buf);
+        parser.feed(&buf);
+        offset = end;
+        let now = js_sys::Date::now();
+        if now - last_report >= 100.0 {
+            last_report = now;
+            let _ = scope.post_message(&message(
+                "progress",
+                &[
+                    ("bytes", offset.into()),
+                    ("rows", (parser.rows_parsed() as f64).into()),
+                ],
+            ));
+        }
+    }
+    drop(buf);
+    parser.finish()
+}
+
+// ------------------------------------------------------------------ page side
+
+/// What the page hears from a worker.
+pub enum Event {
+    Ready,
+    Progress {
+        bytes: u64,
+        rows: u64,
+    },
+    Done(Result<Outcome, String>),
+    /// The worker could not start or died (the page falls back to parsing itself).
+    Failed(String),
+    Cancelled,
+}
+
+thread_local! {
+    /// The running worker and the way to tell its reader it was cancelled.
+    static RUNNING: std::cell::RefCell<Option<(web_sys::Worker, mpsc::UnboundedSender<Event>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Stops the running load, if any (nothing loaded before is touched).
+pub fn cancel() {
+    RUNNING.with(|r| {
+        if let Some((worker, tx)) = r.borrow_mut().take() {
+            worker.terminate();
+            let _ = tx.unbounded_send(Event::Cancelled);
+        }
+    });
+}
+
+/// How a load in a worker ended.
+pub enum Ended {
+    Loaded(Outcome),
+    Cancelled,
+    /// The worker failed or sent something unreadable.
+    Broken(String),
+}
+
+/// Parses `file` in a worker, calling `progress(bytes, rows)` as it goes.
+/// `None` when no worker could be started: the caller parses on the page.
+pub async fn parse_file(
+    file: &web_sys::File,
+    options: &LoadOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Option<Ended> {
+    let worker = web_sys::Worker::new(SCRIPT).ok()?;
+    let (tx, mut rx) = mpsc::unbounded::<Event>();
+    let on_tx = tx.clone();
+    let on_message =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let data = e.data();
+            let event = match get(&data, "type").as_string().as_deref() {
+                Some("ready") => Event::Ready,
+                Some("progress") => Event::Progress {
+                    bytes: get(&data, "bytes").as_f64().unwrap_or(0.0) as u64,
+                    rows: get(&data, "rows").as_f64().unwrap_or(0.0) as u64,
+                },
+                Some("done") => {
+                    let bytes = get(&data, "data")
+                        .dyn_into::<Uint8Array>()
+                        .map(|a| a.to_vec())
+                        .unwrap_or_default();
+                    Event::Done(transfer::decode(&bytes))
+                }
+                _ => Event::Failed("unexpected message from the loading worker".into()),
+            };
+            let _ = on_tx.unbounded_send(event);
+        });
+    let err_tx = tx.clone();
+    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+        e.prevent_default();
+        let what = e
+            .dyn_ref::<web_sys::ErrorEvent>()
+            .map(|e| e.message())
+            .unwrap_or_else(|| "the loading worker could not start".into());
+        let _ = err_tx.unbounded_send(Event::Failed(what));
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    RUNNING.with(|r| *r.borrow_mut() = Some((worker.clone(), tx)));
+    let finish = |worker: &web_sys::Worker| {
+        worker.terminate();
+        RUNNING.with(|r| r.borrow_mut().take());
+    };
+    // the first message says the worker's wasm runs; an error first means no worker here
+    match rx.next().await {
+        Some(Event::Ready) => {}
+        Some(Event::Cancelled) => return Some(Ended::Cancelled),
+        _ => {
+            finish(&worker);
+            return None;
+        }
+    }
+    let request = message(
+        "load",
+        &[("file", file.into()), ("name", file.name().into())],
+    );
+    if let Some(f) = options.format {
+        let _ = Reflect::set(&request, &"format".into(), &f.id().into());
+    }
+    if let Some(p) = &options.positive_label {
+        let _ = Reflect::set(&request, &"positive".into(), &p.into());
+    }
+    if worker.post_message(&request).is_err() {
+        finish(&worker);
+        return None;
+    }
+    let result = loop {
+        match rx.next().await {
+            Some(Event::Ready) => {}
+            Some(Event::Progress { bytes, rows }) => progress(bytes, rows),
+            Some(Event::Done(Ok(outcome))) => break Ended::Loaded(outcome),
+            Some(Event::Done(Err(why))) => break Ended::Broken(why),
+            Some(Event::Cancelled) | None => break Ended::Cancelled,
+            Some(Event::Failed(why)) => break Ended::Broken(why),
+        }
+    };
+    finish(&worker);
+    drop((on_message, on_error));
+    Some(result)
+}

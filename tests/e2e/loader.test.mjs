@@ -1,0 +1,103 @@
+// The loader in the browser: parsing in a Web Worker with progress and Cancel,
+// the same values as the native core on a generated run, and the fallback that
+// parses on the page when no worker can start.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, drop, refFile, oracle, cells, waitForModels, clearAll, close, outDir, root } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+/** A seeded TREC run + qrels: `queries` x `docs`, tied scores and graded judgments. */
+function generate(name, queries, docs) {
+  fs.mkdirSync(outDir, { recursive: true });
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const run = fs.openSync(path.join(outDir, `${name}.run`), 'w');
+  const qrels = fs.openSync(path.join(outDir, `${name}.qrels`), 'w');
+  for (let q = 0; q < queries; q++) {
+    let lines = '', judged = '';
+    for (let d = 0; d < docs; d++) {
+      const score = Math.round(rand() * 50) / 10; // ties on purpose
+      lines += `q${q} Q0 doc${(q * 7919 + d * 104729) % 1000003} ${d + 1} ${score} gen\n`;
+      if (rand() < 0.4) judged += `q${q} 0 doc${(q * 7919 + d * 104729) % 1000003} ${Math.floor(rand() * 4)}\n`;
+    }
+    judged += `q${q} 0 unretrieved${q} 1\n`;
+    fs.writeSync(run, lines);
+    fs.writeSync(qrels, judged);
+  }
+  fs.closeSync(run);
+  fs.closeSync(qrels);
+  return { run: path.join(outDir, `${name}.run`), qrels: path.join(outDir, `${name}.qrels`) };
+}
+
+function cli() {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  return bin;
+}
+
+test('a generated run is parsed in a worker and gives the native core\'s values', async () => {
+  const files = generate('medium', 3000, 100); // 300,000 lines, ~11 MB
+  const { page, errors } = await open(browser, url);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await clearAll(page);
+  await page.setInputFiles('#file-input', [files.qrels, files.run]);
+  await waitForModels(page, ['medium']);
+  assert.ok(workers.some((u) => u.endsWith('/rankscope-worker_loader.js')), `workers started: ${workers}`);
+  const shown = (await cells(page)).medium;
+  const native = JSON.parse(execFileSync(cli(), ['eval', files.run, '--qrels', files.qrels, '--format', 'json', '-k', '1,3,5,10,20,100,1000'], { maxBuffer: 1 << 28 }));
+  const want = native.models[0].metrics;
+  let compared = 0;
+  for (const [id, v] of Object.entries(shown)) {
+    if (v === null || !(id in want)) continue;
+    close(v, want[id], id);
+    compared++;
+  }
+  assert.ok(compared >= 15, `compared ${compared} metrics`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a large load shows progress, and Cancel stops it keeping what was loaded', async () => {
+  const files = generate('large', 40000, 100); // 4M lines, ~150 MB
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
+  await waitForModels(page, ['ranking']);
+  const before = await cells(page);
+  await page.setInputFiles('#file-input', [files.run]);
+  const seen = new Set();
+  for (let i = 0; i < 40 && seen.size < 3; i++) {
+    const text = await page.locator('.progress span').textContent({ timeout: 10000 }).catch(() => null);
+    if (text) seen.add(text);
+    await page.waitForTimeout(50);
+  }
+  assert.ok(seen.size >= 2, `progress moved: ${[...seen]}`);
+  await page.click('.progress button');
+  await page.waitForSelector('text=Loading large.run cancelled');
+  await page.waitForSelector('.progress', { state: 'detached' });
+  assert.deepEqual(await cells(page), before, 'everything loaded before is unchanged');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without a worker (script unavailable) the page parses the files itself', async () => {
+  const { page, errors } = await open(browser, url);
+  await page.route('**/rankscope-worker_loader.js', (r) => r.fulfill({ status: 404, body: '' }));
+  await clearAll(page);
+  await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);
+  await waitForModels(page, ['ranking']);
+  const r = oracle.ranking;
+  const v = (await cells(page)).ranking;
+  close(v['ndcg@10'], r['ndcg@10 gain=rel']['pytrec_eval ndcg_cut'], 'ndcg@10');
+  close(v['map'], r['map (no cutoff)']['pytrec_eval map'], 'map');
+  // the 404 of the worker script is the only console error allowed
+  assert.ok(errors.every((e) => /404|worker/i.test(e)), errors.join('\n'));
+  await page.close();
+});

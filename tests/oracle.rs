@@ -24,7 +24,12 @@ fn conv(ties: TieRule) -> Conventions {
 fn ranking_trec_run_matches_trec_eval_ranx_and_naive_variants() {
     let o = oracle();
     let r = &o["ranking"];
-    for files in [&["ranking.qrels", "ranking.run"][..], &["ranking.csv"][..]] {
+    for files in [
+        &["ranking.qrels", "ranking.run"][..],
+        &["ranking.csv"][..],
+        // ranx's JSON layout, written by Python's json module (scripts/reference/json_fixtures.py)
+        &["extra/ranking.qrels.json", "extra/ranking.run.json"][..],
+    ] {
         let ws_data = workspace(files);
         let data = only_dataset(&ws_data);
         let trec = conv(TieRule::Trec);

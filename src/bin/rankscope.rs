@@ -23,7 +23,7 @@ USAGE:
     rankscope metrics            list every metric id with its formula
     rankscope --help | --version
 
-EVAL: the input kind is detected from the files (TREC run/qrels, long ranking CSV,
+EVAL: the input kind is detected from the files (TREC run/qrels, ranx JSON run/qrels, long ranking CSV,
 binary CSV, multi-class matrix or top-k CSV, ratings CSV, optionally .gz).
 Several run files = several models; a CSV with several score columns = one model per column.
 
@@ -31,7 +31,7 @@ Several run files = several models; a CSV with several score columns = one model
     --metrics ID,ID,...         metric ids (default: every metric of the kind), e.g. ndcg@10,map,mrr
     --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
     --per-query                 per-query (per-user) values too
-    --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv
+    --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv json_run json_qrels
   ranking conventions (defaults: trec_eval's)
     --ties trec|file|average    tie order inside a query
     --relevance-level L         relevant if grade >= L (default 1)

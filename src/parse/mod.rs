@@ -9,6 +9,7 @@
 pub mod error;
 pub mod fields;
 pub mod gzip;
+mod json;
 pub mod lines;
 mod table;
 pub mod transfer;
@@ -81,6 +82,9 @@ pub struct Parser {
     decided: bool,
     gzip_failed: bool,
     line_too_long: bool,
+    /// Whether the first content byte was seen (a `{` starts a JSON file).
+    sniffed: bool,
+    json: Option<Box<json::JsonReader>>,
 }
 
 /// The longest line accepted (a TREC or CSV line is far shorter).
@@ -102,6 +106,8 @@ impl Parser {
             decided: false,
             gzip_failed: false,
             line_too_long: false,
+            sniffed: false,
+            json: None,
         }
     }
 
@@ -110,7 +116,7 @@ impl Parser {
     }
 
     pub fn rows_parsed(&self) -> u64 {
-        self.rows
+        self.json.as_ref().map_or(self.rows, |j| j.rows())
     }
 
     pub fn problems_so_far(&self) -> u64 {
@@ -162,6 +168,13 @@ impl Parser {
     }
 
     fn feed_text(&mut self, chunk: &[u8]) {
+        if !self.sniffed {
+            self.sniff(chunk);
+        }
+        if let Some(json) = &mut self.json {
+            json.feed(chunk);
+            return;
+        }
         if self.line_too_long {
             return;
         }
@@ -183,6 +196,29 @@ impl Parser {
         }
     }
 
+    /// A file whose first content byte is `{` is JSON (unless another format is forced).
+    fn sniff(&mut self, chunk: &[u8]) {
+        const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+        let Some(&first) = chunk
+            .iter()
+            .find(|b| !b.is_ascii_whitespace() && !BOM.contains(b))
+        else {
+            return;
+        };
+        self.sniffed = true;
+        let forced_other = self
+            .options
+            .format
+            .is_some_and(|f| !matches!(f, Format::JsonRun | Format::JsonQrels));
+        let forced_json = matches!(
+            self.options.format,
+            Some(Format::JsonRun | Format::JsonQrels)
+        );
+        if (first == b'{' && !forced_other) || forced_json {
+            self.json = Some(Box::new(json::JsonReader::new(self.splitter.line_no() + 1)));
+        }
+    }
+
     /// Ends the file: the parsed columns, or every problem found.
     pub fn finish(mut self) -> Result<Parsed, LoadError> {
         if !self.head.is_empty() {
@@ -196,6 +232,23 @@ impl Parser {
                     Err(msg) => self.fail_gzip(msg),
                 }
             }
+        }
+        if let Some(json) = self.json.take() {
+            return match json.finish(&self.file, self.options.format) {
+                Ok(Some(parsed)) => Ok(parsed),
+                Ok(None) => Err(LoadError::single(
+                    &self.file,
+                    0,
+                    0,
+                    "at least one query with one document",
+                    "an empty JSON object",
+                    None,
+                )),
+                Err(p) => {
+                    self.errors.push(p);
+                    Err(self.errors)
+                }
+            };
         }
         let mut splitter = std::mem::take(&mut self.splitter);
         if !self.line_too_long {

@@ -18,10 +18,14 @@ pub enum Format {
     MulticlassMatrix,
     MulticlassTopK,
     RatingsCsv,
+    /// ranx JSON run `{"q": {"doc": score}}`.
+    JsonRun,
+    /// ranx JSON qrels `{"q": {"doc": grade}}`.
+    JsonQrels,
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 9] = [
         Format::TrecRun,
         Format::TrecQrels,
         Format::RankingCsv,
@@ -29,6 +33,8 @@ impl Format {
         Format::MulticlassMatrix,
         Format::MulticlassTopK,
         Format::RatingsCsv,
+        Format::JsonRun,
+        Format::JsonQrels,
     ];
 
     pub fn label(self) -> &'static str {
@@ -40,6 +46,8 @@ impl Format {
             Format::MulticlassMatrix => "multi-class probability/logit matrix",
             Format::MulticlassTopK => "multi-class top-k list",
             Format::RatingsCsv => "ratings CSV (user, item, rating, predictions)",
+            Format::JsonRun => "JSON run (ranx: query -> document -> score)",
+            Format::JsonQrels => "JSON qrels (ranx: query -> document -> grade)",
         }
     }
 
@@ -52,6 +60,8 @@ impl Format {
             Format::MulticlassMatrix => "multiclass_matrix",
             Format::MulticlassTopK => "multiclass_topk",
             Format::RatingsCsv => "ratings_csv",
+            Format::JsonRun => "json_run",
+            Format::JsonQrels => "json_qrels",
         }
     }
 
@@ -724,7 +734,7 @@ impl TableState {
                 self.mc.list_positions.push(position);
                 self.mc.list_first.push(first);
             }
-            Format::TrecRun | Format::TrecQrels => {}
+            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => {}
         }
         Ok(())
     }
@@ -837,7 +847,7 @@ impl TableState {
                     rows_off_one: vec![0],
                 }))
             }
-            Format::TrecRun | Format::TrecQrels => None,
+            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => None,
         }
     }
 }

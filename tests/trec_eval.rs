@@ -171,3 +171,54 @@ fn trec_eval_lines_match_trec_eval_formatting() {
         text.contains("\nrunid                 \tall\tdense\nnum_q                 \tall\t60\n")
     );
 }
+
+/// trec_eval `-q` output read as input: every value comes back as written, and
+/// our own `--format trec_eval -q` output reads back too.
+#[test]
+fn trec_eval_output_is_read_back_as_written() {
+    let reference: serde_json::Value =
+        serde_json::from_slice(&reference("extra/trec_eval.json")).unwrap();
+    let theirs = reference["cases"]["example"]["dense.run level=1"]
+        .as_object()
+        .unwrap();
+    let mut text = String::from("runid\tall\tdense_elsewhere\n");
+    let mut lines = 0;
+    for (qid, measures) in theirs {
+        for (name, v) in measures.as_object().unwrap() {
+            text.push_str(&format!("{name:<22}\t{qid}\t{}\n", v.as_f64().unwrap()));
+            lines += 1;
+        }
+    }
+    text.push_str("map                   \tall\t0.2500\n");
+    let ws = workspace_from_text(&[("dense.eval", &text)]);
+    assert_eq!(ws.precomputed.len(), 1);
+    let p = &ws.precomputed[0];
+    assert_eq!(p.name, "dense_elsewhere");
+    assert_eq!(p.value.len(), lines + 1);
+    for (qid, measures) in theirs {
+        for (name, v) in measures.as_object().unwrap() {
+            assert_eq!(p.get(name, qid), v.as_f64(), "{name} {qid}");
+        }
+    }
+    assert_eq!(p.get("map", "all"), Some(0.25));
+    assert!(ws.datasets().is_empty(), "nothing is recomputed from it");
+
+    let run_ws = workspace(&["extra/example.qrels", "extra/dense.run"]);
+    let measures = rankscope::trec_format::parse_measures(&["official".into()]).unwrap();
+    let ours = rankscope::trec_format::format_run(
+        run_ws.ranking.as_ref().unwrap(),
+        0,
+        &Conventions::default(),
+        &measures,
+        true,
+        false,
+    );
+    let back = workspace_from_text(&[("ours.txt", &ours)]);
+    let p = &back.precomputed[0];
+    assert_eq!(p.name, "dense");
+    assert_eq!(
+        p.value.len(),
+        ours.lines().count() - 1,
+        "every line but runid"
+    );
+}

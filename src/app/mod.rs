@@ -7,6 +7,7 @@ mod chart;
 mod conventions;
 mod loader;
 mod other_views;
+mod precomputed;
 mod ranking_view;
 mod state;
 mod table;
@@ -152,7 +153,9 @@ fn App() -> impl IntoView {
                         data-tab=format!("{k:?}").to_lowercase() on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
                 }).collect_view()}
             </nav>
+            {move || state.ws.with(|w| !w.precomputed.is_empty()).then(|| view! { <precomputed::PrecomputedPanel/> })}
             {move || match active.get() {
+                None if state.ws.with(|w| !w.precomputed.is_empty()) => ().into_any(),
                 None => view! { <section class="card empty"><h2>"Nothing loaded"</h2><p>"Drop prediction files here, open them, or load the example."</p></section> }.into_any(),
                 Some(kind) => view! { <KindView kind=kind/> }.into_any(),
             }}

@@ -305,6 +305,11 @@ fn run_eval(mut a: Args) -> ExitCode {
     let datasets = ws.datasets();
     let data = match datasets.as_slice() {
         [d] => *d,
+        [] if !ws.precomputed.is_empty() => {
+            return fail(
+                "these files are trec_eval output (values computed elsewhere): the app shows them as they are; the CLI evaluates runs with their qrels",
+            )
+        }
         [] => {
             return fail(
                 "nothing to evaluate: a run needs its qrels (--qrels), and qrels need a run",

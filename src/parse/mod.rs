@@ -63,6 +63,39 @@ pub enum Parsed {
     Binary(BinaryData),
     Multiclass(MulticlassData),
     Ratings(RatingsData),
+    /// trec_eval output computed elsewhere, shown as it is.
+    Measures(Precomputed),
+}
+
+/// Measure values computed by another tool (trec_eval `-q` output): per
+/// measure and query (`all` included as written), never recomputed.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Precomputed {
+    /// The `runid` line's value, else the file name.
+    pub name: String,
+    pub measures: Interner,
+    pub queries: Interner,
+    pub m: Vec<u32>,
+    pub q: Vec<u32>,
+    pub value: Vec<f64>,
+}
+
+impl Precomputed {
+    /// The value of `measure` for query `qid` (`"all"` for the summary line).
+    pub fn get(&self, measure: &str, qid: &str) -> Option<f64> {
+        let (m, q) = (self.measures.get(measure)?, self.queries.get(qid)?);
+        (0..self.m.len())
+            .rev()
+            .find(|&i| self.m[i] == m && self.q[i] == q)
+            .map(|i| self.value[i])
+    }
+
+    /// Measure names in file order.
+    pub fn measure_names(&self) -> Vec<&str> {
+        (0..self.measures.len() as u32)
+            .map(|i| self.measures.name(i))
+            .collect()
+    }
 }
 
 /// Incremental parser of one file.

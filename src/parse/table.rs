@@ -22,10 +22,12 @@ pub enum Format {
     JsonRun,
     /// ranx JSON qrels `{"q": {"doc": grade}}`.
     JsonQrels,
+    /// trec_eval output (`-q`): `measure qid|all value` lines computed elsewhere.
+    TrecEvalOutput,
 }
 
 impl Format {
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::TrecRun,
         Format::TrecQrels,
         Format::RankingCsv,
@@ -35,6 +37,7 @@ impl Format {
         Format::RatingsCsv,
         Format::JsonRun,
         Format::JsonQrels,
+        Format::TrecEvalOutput,
     ];
 
     pub fn label(self) -> &'static str {
@@ -48,6 +51,7 @@ impl Format {
             Format::RatingsCsv => "ratings CSV (user, item, rating, predictions)",
             Format::JsonRun => "JSON run (ranx: query -> document -> score)",
             Format::JsonQrels => "JSON qrels (ranx: query -> document -> grade)",
+            Format::TrecEvalOutput => "trec_eval output (measure, query, value)",
         }
     }
 
@@ -62,6 +66,7 @@ impl Format {
             Format::RatingsCsv => "ratings_csv",
             Format::JsonRun => "json_run",
             Format::JsonQrels => "json_qrels",
+            Format::TrecEvalOutput => "trec_eval_output",
         }
     }
 
@@ -188,6 +193,7 @@ pub enum State {
     Failed,
     Run(RunState),
     Qrels(QrelsState),
+    Measures(MeasuresState),
     Table(Box<TableState>),
 }
 
@@ -200,6 +206,24 @@ pub struct RunState {
     score: Vec<f64>,
     /// The last line's run tag (trec_eval keeps that one).
     tag: Vec<u8>,
+}
+
+/// trec_eval output lines `measure qid value` (values shown as they are).
+#[derive(Default)]
+pub struct MeasuresState {
+    measures: Interner,
+    queries: Interner,
+    m: Vec<u32>,
+    q: Vec<u32>,
+    value: Vec<f64>,
+    runid: Option<String>,
+}
+
+/// A trec_eval measure name: `map`, `P_10`, `ndcg_cut_5`, `iprec_at_recall_0.10`, ...
+fn is_measure_name(f: &[u8]) -> bool {
+    f.first().is_some_and(u8::is_ascii_alphabetic)
+        && f.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-')
 }
 
 #[derive(Default)]
@@ -276,10 +300,17 @@ impl State {
             && ws.len() == 4
             && (named_qrels
                 || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()));
+        // trec_eval output: `runid all name`, `num_q all 50`, `map q1 0.25`
+        let looks_eval = !csv_like
+            && ws.len() == 3
+            && is_measure_name(&ws[0])
+            && (&ws[0] == b"runid" || fields::number(&ws[2]).is_some());
         let forced = options.format;
         match forced {
             Some(Format::TrecRun) => return Ok(State::Run(RunState::default())),
             Some(Format::TrecQrels) => return Ok(State::Qrels(QrelsState::default())),
+            Some(Format::TrecEvalOutput) => return Ok(State::Measures(Default::default())),
+            None if looks_eval => return Ok(State::Measures(Default::default())),
             None if looks_run => return Ok(State::Run(RunState::default())),
             None if looks_qrels => return Ok(State::Qrels(QrelsState::default())),
             _ => {}
@@ -317,6 +348,40 @@ impl State {
     pub fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         match self {
             State::Start | State::Failed => Ok(()),
+            State::Measures(r) => {
+                if f.len() != 3 {
+                    return Err(problem(
+                        n,
+                        f.len().min(3) + 1,
+                        "3 whitespace-separated fields: measure query value (trec_eval's output)",
+                        count(f.len(), "field"),
+                        None,
+                    ));
+                }
+                if !is_measure_name(&f[0]) {
+                    return Err(problem(
+                        n,
+                        1,
+                        "a trec_eval measure name (e.g. map, P_10, ndcg_cut_10)",
+                        shown(&f[0]),
+                        None,
+                    ));
+                }
+                let q = fields::id(&f[1])
+                    .ok_or_else(|| problem(n, 2, "a query id or 'all'", shown(&f[1]), None))?;
+                if &f[0] == b"runid" {
+                    r.runid = Some(String::from_utf8_lossy(&f[2]).into_owned());
+                    return Ok(());
+                }
+                let v = fields::number(&f[2]).ok_or_else(|| {
+                    problem(n, 3, "a measure value (a number)", shown(&f[2]), None)
+                })?;
+                let name = std::str::from_utf8(&f[0]).unwrap_or_default();
+                r.m.push(r.measures.intern(name));
+                r.q.push(r.queries.intern(q));
+                r.value.push(v);
+                Ok(())
+            }
             State::Run(r) => {
                 if f.len() < 6 {
                     let hint = if f.len() == 4 {
@@ -388,6 +453,16 @@ impl State {
                 q: r.q,
                 d: r.d,
                 score: r.score,
+            }),
+            State::Measures(r) => (!r.q.is_empty()).then(|| {
+                Parsed::Measures(crate::parse::Precomputed {
+                    name: r.runid.unwrap_or_else(|| model_name_from_file(file)),
+                    measures: r.measures,
+                    queries: r.queries,
+                    m: r.m,
+                    q: r.q,
+                    value: r.value,
+                })
             }),
             State::Qrels(r) => (!r.q.is_empty()).then_some(Parsed::Qrels {
                 queries: r.queries,
@@ -734,7 +809,11 @@ impl TableState {
                 self.mc.list_positions.push(position);
                 self.mc.list_first.push(first);
             }
-            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => {}
+            Format::TrecRun
+            | Format::TrecQrels
+            | Format::JsonRun
+            | Format::JsonQrels
+            | Format::TrecEvalOutput => {}
         }
         Ok(())
     }
@@ -847,7 +926,11 @@ impl TableState {
                     rows_off_one: vec![0],
                 }))
             }
-            Format::TrecRun | Format::TrecQrels | Format::JsonRun | Format::JsonQrels => None,
+            Format::TrecRun
+            | Format::TrecQrels
+            | Format::JsonRun
+            | Format::JsonQrels
+            | Format::TrecEvalOutput => None,
         }
     }
 }

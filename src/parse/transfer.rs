@@ -101,6 +101,11 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             }
             Ok(())
         }
+        Parsed::Measures(p) => {
+            same_length(&[p.m.len(), p.q.len(), p.value.len()])?;
+            ids_within(&p.m, &p.measures, "measure")?;
+            ids_within(&p.q, &p.queries, "query")
+        }
         Parsed::Ratings(r) => {
             let mut lengths = vec![r.user.len(), r.item.len(), r.rating.len()];
             lengths.extend(r.models.iter().map(|m| m.1.len()));

@@ -18,6 +18,8 @@ pub struct Workspace {
     pub binary: Option<BinaryData>,
     pub multiclass: Option<MulticlassData>,
     pub ratings: Option<RatingsData>,
+    /// trec_eval output files, shown as they are.
+    pub precomputed: Vec<super::Precomputed>,
     /// Names of the files loaded, in order.
     pub files: Vec<String>,
 }
@@ -81,6 +83,7 @@ impl Workspace {
             && self.binary.is_none()
             && self.multiclass.is_none()
             && self.ratings.is_none()
+            && self.precomputed.is_empty()
     }
 
     /// Merges a parsed file. On error nothing changes.
@@ -209,6 +212,20 @@ impl Workspace {
                 if dups > 0 {
                     summary.warnings.push(format!("{dups} (query, item) pairs appear more than once; the last grade of each is kept."));
                 }
+            }
+            Parsed::Measures(mut p) => {
+                let names: Vec<String> = self.precomputed.iter().map(|p| p.name.clone()).collect();
+                p.name = unique_name(&names, &p.name);
+                summary.format = "trec_eval output".into();
+                summary.rows = p.value.len();
+                let queries = p.queries.len() - p.queries.get("all").is_some() as usize;
+                summary.details.push(format!(
+                    "{} measures, {} queries, shown as computed elsewhere (not recomputed)",
+                    p.measures.len(),
+                    queries
+                ));
+                summary.models_added.push(p.name.clone());
+                self.precomputed.push(p);
             }
             Parsed::Binary(b) => {
                 summary.format = "binary CSV".into();

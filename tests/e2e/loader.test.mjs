@@ -101,3 +101,17 @@ test('without a worker (script unavailable) the page parses the files itself', a
   assert.ok(errors.every((e) => /404|worker/i.test(e)), errors.join('\n'));
   await page.close();
 });
+
+test('trec_eval -q output is shown as written, next to nothing recomputed', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  const text = 'P_5                   \tq1\t0.4000\nmap                   \tq1\t0.3125\nP_5                   \tq2\t0.2000\nmap                   \tq2\t0.5\nrunid                 \tall\tbm25_elsewhere\nnum_q                 \tall\t2\nmap                   \tall\t0.40625\nP_5                   \tall\t0.3000\n';
+  await drop(page, [{ name: 'bm25.eval', data: Buffer.from(text) }]);
+  await page.waitForSelector('td[data-measure="map"][data-model="bm25_elsewhere"]');
+  const v = await page.$$eval('section.precomputed td[data-measure]', (tds) => tds.map((t) => [t.dataset.measure, t.dataset.value]));
+  assert.deepEqual(v.slice(0, 3), [['P_5', '0.3'], ['map', '0.40625'], ['num_q', '2']]);
+  await page.click('section.precomputed button.link >> text=map');
+  await page.waitForSelector('tr[data-query="q2"] td[data-measure="map"][data-value="0.5"]');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

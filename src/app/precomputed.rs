@@ -1,0 +1,149 @@
+//! trec_eval output files (`measure qid value`), shown as they were computed
+//! elsewhere: a summary table (the `all` lines) and the per-query values of one
+//! measure. Nothing here is recomputed, and the panel says so.
+
+use leptos::prelude::*;
+use std::collections::BTreeMap;
+
+use super::state::AppState;
+use crate::parse::Precomputed;
+
+/// Per-query rows shown at most (filter to find others).
+const SHOWN: usize = 200;
+
+/// `measure -> value` of one query id in one file (the last line wins, as written).
+fn values_of(p: &Precomputed, qid: &str) -> BTreeMap<u32, f64> {
+    let mut out = BTreeMap::new();
+    if let Some(q) = p.queries.get(qid) {
+        for i in 0..p.m.len() {
+            if p.q[i] == q {
+                out.insert(p.m[i], p.value[i]);
+            }
+        }
+    }
+    out
+}
+
+#[component]
+pub fn PrecomputedPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let names = Memo::new(move |_| {
+        state.ws.with(|w| {
+            w.precomputed
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    // (measure, value per file) for the `all` lines, measures in first-seen order
+    let summary = Memo::new(move |_| {
+        state.ws.with(|w| {
+            let mut measures: Vec<String> = Vec::new();
+            for p in &w.precomputed {
+                for m in p.measure_names() {
+                    if !measures.iter().any(|x| x == m) {
+                        measures.push(m.to_string());
+                    }
+                }
+            }
+            let per_file: Vec<(&Precomputed, BTreeMap<u32, f64>)> = w
+                .precomputed
+                .iter()
+                .map(|p| (p, values_of(p, "all")))
+                .collect();
+            measures
+                .into_iter()
+                .map(|m| {
+                    let vals: Vec<Option<f64>> = per_file
+                        .iter()
+                        .map(|(p, v)| p.measures.get(&m).and_then(|id| v.get(&id).copied()))
+                        .collect();
+                    (m, vals)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let measure = RwSignal::new(String::new());
+    let filter = RwSignal::new(String::new());
+    let chosen = move || {
+        let m = measure.get();
+        if m.is_empty() {
+            summary.with(|s| s.first().map(|x| x.0.clone()).unwrap_or_default())
+        } else {
+            m
+        }
+    };
+    // (query, value per file) of the chosen measure, `all` excluded
+    let per_query = Memo::new(move |_| {
+        let m = chosen();
+        let f = filter.get();
+        state.ws.with(|w| {
+            let mut rows: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
+            let n = w.precomputed.len();
+            for (j, p) in w.precomputed.iter().enumerate() {
+                let Some(mid) = p.measures.get(&m) else {
+                    continue;
+                };
+                for i in 0..p.m.len() {
+                    if p.m[i] != mid {
+                        continue;
+                    }
+                    let q = p.queries.name(p.q[i]);
+                    if q == "all" || !q.contains(f.as_str()) {
+                        continue;
+                    }
+                    rows.entry(q.to_string()).or_insert_with(|| vec![None; n])[j] =
+                        Some(p.value[i]);
+                }
+            }
+            let total = rows.len();
+            (rows.into_iter().take(SHOWN).collect::<Vec<_>>(), total)
+        })
+    });
+    let cell = |m: String, model: String, v: Option<f64>| {
+        let text = v.map(|v| v.to_string()).unwrap_or_else(|| "–".into());
+        view! { <td class="num" data-measure=m data-model=model data-value=v.map(|v| v.to_string()).unwrap_or_default()>{text}</td> }
+    };
+    view! {
+        <section class="card precomputed">
+            <h2>"Precomputed results (trec_eval output)"</h2>
+            <p class="muted small">"Values as written in the files, computed by another tool; Rankscope does not recompute them. Drop the run and qrels to evaluate here."</p>
+            <table class="metrics">
+                <thead><tr><th>"measure"</th>
+                    {move || names.get().into_iter().map(|n| {
+                        let n2 = n.clone();
+                        view! { <th>{n}" "<button class="small" aria-label=format!("remove {n2}") on:click=move |_| state.ws.update(|w| w.precomputed.retain(|p| p.name != n2))>"×"</button></th> }
+                    }).collect_view()}
+                </tr></thead>
+                <tbody>
+                    {move || summary.get().into_iter().map(|(m, vals)| {
+                        let names = names.get();
+                        let m2 = m.clone();
+                        view! { <tr><th scope="row"><button class="link" on:click=move |_| measure.set(m2.clone())>{m.clone()}</button></th>
+                            {vals.into_iter().zip(names).map(|(v, n)| cell(m.clone(), n, v)).collect_view()}
+                        </tr> }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <h3>{move || format!("Per query: {}", chosen())}</h3>
+            <input type="search" placeholder="filter queries" aria-label="filter queries" on:input=move |e| filter.set(event_target_value(&e))/>
+            <table class="metrics per-query">
+                <thead><tr><th>"query"</th>{move || names.get().into_iter().map(|n| view! { <th>{n}</th> }).collect_view()}</tr></thead>
+                <tbody>
+                    {move || {
+                        let m = chosen();
+                        per_query.get().0.into_iter().map(|(q, vals)| {
+                            let names = names.get();
+                            let m = m.clone();
+                            let label = q.clone();
+                            view! { <tr data-query=q><th scope="row">{label}</th>
+                                {vals.into_iter().zip(names).map(|(v, n)| cell(m.clone(), n, v)).collect_view()}
+                            </tr> }
+                        }).collect_view()
+                    }}
+                </tbody>
+            </table>
+            <p class="muted small">{move || { let (shown, total) = (per_query.with(|p| p.0.len()), per_query.with(|p| p.1)); if total > shown { format!("{shown} of {total} queries shown; filter to find others.") } else { format!("{total} queries.") } }}</p>
+        </section>
+    }
+}

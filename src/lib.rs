@@ -8,6 +8,7 @@ pub mod example;
 pub mod parse;
 pub mod plot;
 pub mod report;
+pub mod robustness;
 pub mod trec_format;
 
 #[cfg(target_arch = "wasm32")]

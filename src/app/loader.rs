@@ -44,6 +44,7 @@ async fn load_one(state: AppState, file: web_sys::File) {
         }))
     };
     show(0, 0);
+    super::util::mark(&format!("rankscope:start:{name}"));
     let options = LoadOptions::default();
     let outcome = match worker::parse_file(&file, &options, show.clone()).await {
         Some(worker::Ended::Loaded(outcome)) => outcome,
@@ -62,9 +63,11 @@ async fn load_one(state: AppState, file: web_sys::File) {
             None => return cancelled(state, &name),
         },
     };
+    super::util::mark(&format!("rankscope:parsed:{name}"));
     match outcome {
         Ok(parsed) => {
             let result = state.ws.try_update(|ws| ws.add(&name, parsed));
+            super::util::mark(&format!("rankscope:merged:{name}"));
             match result {
                 Some(Ok(summary)) => {
                     let mut lines = vec![format!(

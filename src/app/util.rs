@@ -2,6 +2,13 @@
 
 use wasm_bindgen::JsCast;
 
+/// A User Timing mark (`performance.mark`), read by the browser benchmark.
+pub fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// Offers `contents` as a file download (nothing leaves the browser).
 pub fn download(name: &str, mime: &str, contents: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(contents));

@@ -84,11 +84,30 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             ids_within(d, docs, "document")
         }
         Parsed::Binary(b) => {
+            if b.models.is_empty() {
+                return Err("binary data without a model".into());
+            }
             let mut lengths = vec![b.labels.len()];
             lengths.extend(b.models.iter().map(|m| m.1.len()));
             same_length(&lengths)
         }
         Parsed::Multiclass(m) => {
+            if m.models.is_empty() || m.rows_off_one.len() != m.models.len() {
+                return Err("multi-class data without a model".into());
+            }
+            let c = m.num_classes as u64;
+            for p in &m.models {
+                let bad_row = p.rows.iter().any(|r| {
+                    r.target as u64 >= c
+                        || r.argmax as u64 >= c
+                        || r.greater as u64 + r.tied_lower_index as u64 + r.tied_higher_index as u64 >= c
+                });
+                let bad_list = p.list_positions.iter().any(|&x| x as usize > p.list_len)
+                    || p.list_first.iter().any(|&x| x != u32::MAX && x as u64 >= c);
+                if bad_row || bad_list {
+                    return Err("a multi-class row out of range".into());
+                }
+            }
             if let Some(t) = m.targets.iter().find(|&&t| t as usize >= m.num_classes) {
                 return Err(format!("class {t} is out of range"));
             }
@@ -107,6 +126,9 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             ids_within(&p.q, &p.queries, "query")
         }
         Parsed::Ratings(r) => {
+            if r.models.is_empty() {
+                return Err("ratings without a model".into());
+            }
             let mut lengths = vec![r.user.len(), r.item.len(), r.rating.len()];
             lengths.extend(r.models.iter().map(|m| m.1.len()));
             same_length(&lengths)?;

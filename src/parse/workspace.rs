@@ -283,7 +283,7 @@ impl Workspace {
                 }
             }
             Parsed::Multiclass(m) => {
-                summary.format = if m.models[0].is_list() {
+                summary.format = if m.models.first().is_some_and(|p| p.is_list()) {
                     "multi-class top-k list".into()
                 } else {
                     "multi-class matrix".into()
@@ -295,12 +295,16 @@ impl Workspace {
                     m.targets.len(),
                     m.num_classes
                 ));
-                let tied = m.models[0].rows.iter().filter(|r| r.is_tied()).count();
+                let tied = m
+                    .models
+                    .first()
+                    .map_or(0, |p| p.rows.iter().filter(|r| r.is_tied()).count());
                 if tied > 0 {
                     summary.warnings.push(format!("{tied} targets tie with another class; their rank follows the class tie rule."));
                 }
-                if m.rows_off_one[0] > 0 {
-                    summary.warnings.push(format!("{} rows do not sum to 1 within 1e-3: are these logits? (switch the scale in the conventions)", m.rows_off_one[0]));
+                let off = m.rows_off_one.first().copied().unwrap_or(0);
+                if off > 0 {
+                    summary.warnings.push(format!("{off} rows do not sum to 1 within 1e-3: are these logits? (switch the scale in the conventions)"));
                 }
                 match &mut self.multiclass {
                     Some(existing) => {

@@ -1,0 +1,113 @@
+// Browser benchmark: the release app in headless Chromium, large files loaded
+// through the real loader (file picker -> worker -> transfer -> workspace ->
+// dashboard). Reports per stage wall times from the app's User Timing marks,
+// the peak resident memory of all Chromium processes, the time of a threshold
+// update and of a convention change. Run on demand (not in CI):
+//
+//   cargo run --release --bin rankscope -- generate --preset large --kind ranking --out /tmp/rs-large
+//   bash scripts/build.sh && node scripts/bench/browser.mjs /tmp/rs-large [ranking|binary|multiclass|ratings ...]
+import fs from 'node:fs';
+import path from 'node:path';
+import { execSync } from 'node:child_process';
+import { serve, launch } from '../../tests/e2e/harness.mjs';
+
+const dir = process.argv[2];
+const only = process.argv.slice(3);
+if (!dir) { console.error('usage: node scripts/bench/browser.mjs DATA_DIR [kinds...]'); process.exit(2); }
+const sets = [
+  { kind: 'binary', files: ['binary.csv'], model: 'gbdt' },
+  { kind: 'ranking', files: ['bench.qrels', 'dense.run'], model: 'dense' },
+  { kind: 'multiclass', files: ['multiclass.csv'], model: null },
+  { kind: 'ratings', files: ['ratings.csv'], model: 'svd' },
+].filter((s) => (only.length === 0 || only.includes(s.kind)) && s.files.every((f) => fs.existsSync(path.join(dir, f))));
+
+/** Resident memory (KiB) of a process tree. */
+function treeRss(pid) {
+  const out = execSync('ps -e -o pid=,ppid=,rss=').toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const kids = new Map();
+  for (const [p, pp] of out) { if (!kids.has(pp)) kids.set(pp, []); kids.get(pp).push(p); }
+  const rss = new Map(out.map(([p, , r]) => [p, r]));
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) { const p = stack.pop(); total += rss.get(p) || 0; stack.push(...(kids.get(p) || [])); }
+  return total;
+}
+
+/** Median time (ms) from running `act` in the page until every update it caused
+ * (the reactive effects run as microtasks) is done: the next macrotask. */
+async function timeUpdate(page, actSource, watchSelector, rounds = 15) {
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = await page.evaluate(([act, sel, i]) => new Promise((resolve) => {
+      const before = [...document.querySelectorAll(sel)].map((e) => e.textContent + (e.dataset.value || '')).join('|');
+      const t0 = performance.now();
+      new Function('i', act)(i);
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        const t1 = performance.now();
+        const after = [...document.querySelectorAll(sel)].map((e) => e.textContent + (e.dataset.value || '')).join('|');
+        resolve(after === before ? NaN : t1 - t0);
+      };
+      ch.port2.postMessage(0);
+    }), [actSource, watchSelector, i]);
+    times.push(t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const { server, url } = await serve('/');
+const browser = await launch();
+const pid = browser.process ? browser.process()?.pid : undefined;
+const results = [];
+for (const set of sets) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.waitForSelector('td[data-metric]', { timeout: 30000 });
+  await page.click('#clear');
+  await page.waitForSelector('section.empty');
+  const bytes = set.files.reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
+  let peak = 0;
+  const sampler = setInterval(() => { try { peak = Math.max(peak, treeRss(pid)); } catch { /* ps gone */ } }, 100);
+  const baseline = treeRss(pid);
+  const t0 = await page.evaluate(() => performance.now());
+  await page.setInputFiles('#file-input', set.files.map((f) => path.join(dir, f)));
+  const modelSel = set.model ? `td[data-metric][data-model="${set.model}"]` : 'td[data-metric]';
+  await page.waitForSelector(modelSel, { timeout: 600000 });
+  await page.waitForFunction(() => document.querySelectorAll('canvas').length > 0, null, { timeout: 60000 });
+  const t1 = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
+  clearInterval(sampler);
+  peak = Math.max(peak, treeRss(pid));
+  const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('rankscope:')).map((m) => [m.name, m.startTime]));
+  const stage = (what, file) => marks.find(([n]) => n === `rankscope:${what}:${file}`)?.[1];
+  const row = { kind: set.kind, mb: +(bytes / 1e6).toFixed(1), drop_to_dashboard_s: +((t1 - t0) / 1000).toFixed(3), files: {} };
+  for (const f of set.files) {
+    const s = stage('start', f), p = stage('parsed', f), m = stage('merged', f);
+    row.files[f] = { parse_s: +((p - s) / 1000).toFixed(3), merge_s: +((m - p) / 1000).toFixed(3), mb_per_s: +((fs.statSync(path.join(dir, f)).size / 1e6) / ((p - s) / 1000)).toFixed(1) };
+  }
+  const lastMerged = Math.max(...set.files.map((f) => stage('merged', f)));
+  row.evaluate_and_render_s = +((t1 - lastMerged) / 1000).toFixed(3);
+  row.peak_rss_mb = Math.round(peak / 1024);
+  row.rss_before_mb = Math.round(baseline / 1024);
+  if (set.kind === 'binary') {
+    row.threshold_update_ms = +(await timeUpdate(page,
+      "const s = document.querySelector('#threshold'); s.value = String(0.3 + 0.02 * i); s.dispatchEvent(new Event('input', { bubbles: true }));",
+      'td[data-cm]')).toFixed(2);
+    row.convention_change_ms = +(await timeUpdate(page,
+      "const s = document.querySelector('#conv-threshold_rule'); s.value = s.value === '>=' ? '>' : '>='; s.dispatchEvent(new Event('change', { bubbles: true }));",
+      'td[data-metric]', 5)).toFixed(2);
+    row.scale_change_ms = +(await timeUpdate(page,
+      "const s = document.querySelector('#conv-binary_scale'); s.value = s.value === 'logits' ? 'probabilities' : 'logits'; s.dispatchEvent(new Event('change', { bubbles: true }));",
+      'td[data-metric]', 3)).toFixed(2);
+  }
+  if (set.kind === 'ranking') {
+    row.convention_change_ms = +(await timeUpdate(page,
+      "const s = document.querySelector('#conv-ties'); s.value = s.value === 'trec' ? 'file' : 'trec'; s.dispatchEvent(new Event('change', { bubbles: true }));",
+      'td[data-metric]', 5)).toFixed(2);
+  }
+  results.push(row);
+  console.log(JSON.stringify(row));
+  await page.close();
+}
+await browser.close();
+server.close();

@@ -14,22 +14,25 @@ import { serve, launch } from '../../tests/e2e/harness.mjs';
 const dir = process.argv[2];
 const only = process.argv.slice(3);
 if (!dir) { console.error('usage: node scripts/bench/browser.mjs DATA_DIR [kinds...]'); process.exit(2); }
+// the spec's binary shape is `label,score` (one model): cut it from the generated file
+if (fs.existsSync(path.join(dir, 'binary.csv')) && !fs.existsSync(path.join(dir, 'binary1.csv'))) {
+  execSync(`cut -d, -f1,2 '${path.join(dir, 'binary.csv')}' > '${path.join(dir, 'binary1.csv')}'`);
+}
 const sets = [
-  { kind: 'binary', files: ['binary.csv'], model: 'gbdt' },
+  { kind: 'binary', files: ['binary1.csv'], model: 'gbdt' },
   { kind: 'ranking', files: ['bench.qrels', 'dense.run'], model: 'dense' },
   { kind: 'multiclass', files: ['multiclass.csv'], model: null },
   { kind: 'ratings', files: ['ratings.csv'], model: 'svd' },
 ].filter((s) => (only.length === 0 || only.includes(s.kind)) && s.files.every((f) => fs.existsSync(path.join(dir, f))));
 
-/** Resident memory (KiB) of a process tree. */
-function treeRss(pid) {
-  const out = execSync('ps -e -o pid=,ppid=,rss=').toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
-  const kids = new Map();
-  for (const [p, pp] of out) { if (!kids.has(pp)) kids.set(pp, []); kids.get(pp).push(p); }
-  const rss = new Map(out.map(([p, , r]) => [p, r]));
+/** Resident memory (KiB) of every Chromium process (the benchmark's browser is the only one running). */
+function chromiumRss() {
+  const out = execSync('ps -e -o rss=,comm=').toString().trim().split('\n');
   let total = 0;
-  const stack = [pid];
-  while (stack.length) { const p = stack.pop(); total += rss.get(p) || 0; stack.push(...(kids.get(p) || [])); }
+  for (const line of out) {
+    const [rss, comm] = line.trim().split(/\s+/, 2);
+    if (/chrom/.test(comm || '')) total += Number(rss);
+  }
   return total;
 }
 
@@ -58,7 +61,6 @@ async function timeUpdate(page, actSource, watchSelector, rounds = 15) {
 
 const { server, url } = await serve('/');
 const browser = await launch();
-const pid = browser.process ? browser.process()?.pid : undefined;
 const results = [];
 for (const set of sets) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -68,8 +70,8 @@ for (const set of sets) {
   await page.waitForSelector('section.empty');
   const bytes = set.files.reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
   let peak = 0;
-  const sampler = setInterval(() => { try { peak = Math.max(peak, treeRss(pid)); } catch { /* ps gone */ } }, 100);
-  const baseline = treeRss(pid);
+  const sampler = setInterval(() => { try { peak = Math.max(peak, chromiumRss()); } catch { /* ps gone */ } }, 100);
+  const baseline = chromiumRss();
   const t0 = await page.evaluate(() => performance.now());
   await page.setInputFiles('#file-input', set.files.map((f) => path.join(dir, f)));
   const modelSel = set.model ? `td[data-metric][data-model="${set.model}"]` : 'td[data-metric]';
@@ -77,7 +79,7 @@ for (const set of sets) {
   await page.waitForFunction(() => document.querySelectorAll('canvas').length > 0, null, { timeout: 60000 });
   const t1 = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
   clearInterval(sampler);
-  peak = Math.max(peak, treeRss(pid));
+  peak = Math.max(peak, chromiumRss());
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').filter((m) => m.name.startsWith('rankscope:')).map((m) => [m.name, m.startTime]));
   const stage = (what, file) => marks.find(([n]) => n === `rankscope:${what}:${file}`)?.[1];
   const row = { kind: set.kind, mb: +(bytes / 1e6).toFixed(1), drop_to_dashboard_s: +((t1 - t0) / 1000).toFixed(3), files: {} };
@@ -85,6 +87,7 @@ for (const set of sets) {
     const s = stage('start', f), p = stage('parsed', f), m = stage('merged', f);
     row.files[f] = { parse_s: +((p - s) / 1000).toFixed(3), merge_s: +((m - p) / 1000).toFixed(3), mb_per_s: +((fs.statSync(path.join(dir, f)).size / 1e6) / ((p - s) / 1000)).toFixed(1) };
   }
+  row.worker = await page.evaluate(() => globalThis.rankscopeLastLoad);
   const lastMerged = Math.max(...set.files.map((f) => stage('merged', f)));
   row.evaluate_and_render_s = +((t1 - lastMerged) / 1000).toFixed(3);
   row.peak_rss_mb = Math.round(peak / 1024);

@@ -50,6 +50,7 @@ pub fn worker_main() {
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let data = e.data();
             let name = get(&data, "name").as_string().unwrap_or_default();
+            let t0 = js_sys::Date::now();
             let outcome = match get(&data, "file").dyn_into::<web_sys::Blob>() {
                 Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data)),
                 Err(_) => Err(LoadError::single(
@@ -61,12 +62,21 @@ pub fn worker_main() {
                     None,
                 )),
             };
+            let t1 = js_sys::Date::now();
             let bytes = transfer::encode(&outcome);
             drop(outcome);
             let array = Uint8Array::new_with_length(bytes.len() as u32);
             array.copy_from(&bytes);
             drop(bytes);
-            let msg = message("done", &[("data", array.clone().into())]);
+            let t2 = js_sys::Date::now();
+            let msg = message(
+                "done",
+                &[
+                    ("data", array.clone().into()),
+                    ("parse_ms", (t1 - t0).into()),
+                    ("encode_ms", (t2 - t1).into()),
+                ],
+            );
             let transfer = js_sys::Array::of1(&array.buffer());
             let _ = reply.post_message_with_transfer(&msg, &transfer);
         });
@@ -195,11 +205,23 @@ pub async fn parse_file(
                     rows: get(&data, "rows").as_f64().unwrap_or(0.0) as u64,
                 },
                 Some("done") => {
+                    let t0 = js_sys::Date::now();
                     let bytes = get(&data, "data")
                         .dyn_into::<Uint8Array>()
                         .map(|a| a.to_vec())
                         .unwrap_or_default();
-                    Event::Done(transfer::decode(&bytes))
+                    let decoded = transfer::decode(&bytes);
+                    // stage times for the browser benchmark (scripts/bench/browser.mjs)
+                    let times = message(
+                        "times",
+                        &[
+                            ("parse_ms", get(&data, "parse_ms")),
+                            ("encode_ms", get(&data, "encode_ms")),
+                            ("decode_ms", (js_sys::Date::now() - t0).into()),
+                        ],
+                    );
+                    let _ = Reflect::set(&js_sys::global(), &"rankscopeLastLoad".into(), &times);
+                    Event::Done(decoded)
                 }
                 _ => Event::Failed("unexpected message from the loading worker".into()),
             };

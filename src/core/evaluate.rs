@@ -106,7 +106,9 @@ impl Conventions {
 /// Binary labels and one score column per model.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BinaryData {
+    #[serde(with = "crate::core::raw")]
     pub labels: Vec<bool>,
+    #[serde(with = "crate::core::raw::named")]
     pub models: Vec<(String, Vec<f64>)>,
 }
 
@@ -114,6 +116,7 @@ pub struct BinaryData {
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct MulticlassData {
     pub num_classes: usize,
+    #[serde(with = "crate::core::raw")]
     pub targets: Vec<u32>,
     pub models: Vec<MulticlassPredictions>,
     /// Rows whose probabilities do not sum to 1 within 1e-3, per model.
@@ -125,9 +128,13 @@ pub struct MulticlassData {
 pub struct RatingsData {
     pub users: Interner,
     pub items: Interner,
+    #[serde(with = "crate::core::raw")]
     pub user: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
     pub item: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
     pub rating: Vec<f64>,
+    #[serde(with = "crate::core::raw::named")]
     pub models: Vec<(String, Vec<f64>)>,
 }
 

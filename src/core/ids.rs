@@ -9,10 +9,12 @@
 pub struct Interner {
     arena: String,
     /// `ends[i]`: end of name i in the arena (its start is `ends[i - 1]`).
+    #[serde(with = "crate::core::raw")]
     ends: Vec<u32>,
     /// Slots hold (id + 1, 32-bit hash tag); id 0 marks an empty slot. The tag
     /// both places the slot (its low bits) and lets a probe skip mismatches
     /// without touching the arena; the length is a power of two (< 2^32).
+    #[serde(with = "crate::core::raw")]
     table: Vec<(u32, u32)>,
     /// The last id looked up: ids repeat on consecutive lines (runs are grouped by query).
     #[serde(skip)]

@@ -9,5 +9,6 @@ pub mod multiclass;
 pub mod ranking;
 pub mod ranking_metrics;
 pub mod ratings;
+pub mod raw;
 pub mod registry;
 pub mod sum;

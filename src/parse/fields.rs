@@ -202,9 +202,48 @@ pub fn trim(f: &[u8]) -> &[u8] {
 /// Parses a finite-or-infinite f64 (NaN is refused). `-0` becomes `0`: they
 /// are equal scores (trec_eval compares with `>`), so they must tie.
 pub fn number(f: &[u8]) -> Option<f64> {
+    if let Some(v) = plain_decimal(f) {
+        return Some(v);
+    }
     let s = std::str::from_utf8(f).ok()?;
     let v: f64 = s.parse().ok()?;
     (!v.is_nan()).then_some(if v == 0.0 { 0.0 } else { v })
+}
+
+/// Exact powers of ten (every one up to 10^22 is a double).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The fast path for the numbers prediction files are made of, `-?d*.d*` with
+/// at most 15 digits: mantissa m < 2^53 and 10^k (k <= 22) are exact doubles,
+/// so the one division m / 10^k is correctly rounded, i.e. exactly the value
+/// `str::parse` gives (Clinger's fast path). Anything else returns `None`.
+#[inline]
+fn plain_decimal(f: &[u8]) -> Option<f64> {
+    let (neg, digits) = match f.first()? {
+        b'-' => (true, &f[1..]),
+        _ => (false, f),
+    };
+    let (mut m, mut count, mut frac, mut dot) = (0u64, 0u32, 0usize, false);
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + (c - b'0') as u64;
+                count += 1;
+                frac += dot as usize;
+            }
+            b'.' if !dot => dot = true,
+            _ => return None,
+        }
+    }
+    if count == 0 || count > 15 || frac > 22 {
+        return None;
+    }
+    let v = m as f64 / POW10[frac];
+    // -0 reads as 0, as in `number`
+    Some(if neg && v != 0.0 { -v } else { v })
 }
 
 /// Parses an integer grade (also `2.0`, which some tools write).
@@ -265,6 +304,43 @@ mod tests {
         assert_eq!(Delimiter::detect(b"a\tb"), Delimiter::Byte(b'\t'));
         assert_eq!(Delimiter::detect(b"a;b;c"), Delimiter::Byte(b';'));
         assert_eq!(Delimiter::detect(b"a b c"), Delimiter::Whitespace);
+    }
+
+    /// The fast path is bit-identical to `str::parse` on every shape it takes.
+    #[test]
+    fn plain_decimals_are_parsed_exactly_as_std_does() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200_000 {
+            let len = 1 + (next() % 17) as usize;
+            let mut s = String::new();
+            if next() % 3 == 0 {
+                s.push('-');
+            }
+            let dot = (next() % (len as u64 + 2)) as usize;
+            for i in 0..len {
+                if i == dot {
+                    s.push('.');
+                }
+                s.push((b'0' + (next() % 10) as u8) as char);
+            }
+            let want: f64 = s.parse().unwrap();
+            let want = if want == 0.0 { 0.0 } else { want };
+            assert_eq!(
+                number(s.as_bytes()).map(f64::to_bits),
+                Some(want.to_bits()),
+                "{s}"
+            );
+        }
+        for s in ["-", ".", "-.", "1.2.3", "--1", "+1.5", "1e5", "0x10"] {
+            let std = s.parse::<f64>().ok().filter(|v| !v.is_nan());
+            assert_eq!(number(s.as_bytes()), std, "{s}");
+        }
     }
 
     #[test]

@@ -40,22 +40,30 @@ pub enum Parsed {
         tag: String,
         queries: Interner,
         docs: Interner,
+        #[serde(with = "crate::core::raw")]
         q: Vec<u32>,
+        #[serde(with = "crate::core::raw")]
         d: Vec<u32>,
+        #[serde(with = "crate::core::raw")]
         score: Vec<f64>,
     },
     Qrels {
         queries: Interner,
         docs: Interner,
+        #[serde(with = "crate::core::raw")]
         q: Vec<u32>,
+        #[serde(with = "crate::core::raw")]
         d: Vec<u32>,
+        #[serde(with = "crate::core::raw")]
         grade: Vec<i32>,
     },
     /// Long CSV: judgments and one run per score column (`None`: not retrieved).
     RankingTable {
         queries: Interner,
         docs: Interner,
+        #[serde(with = "crate::core::raw")]
         q: Vec<u32>,
+        #[serde(with = "crate::core::raw")]
         d: Vec<u32>,
         grade: Vec<Option<i32>>,
         models: Vec<(String, Vec<Option<f64>>)>,
@@ -75,8 +83,11 @@ pub struct Precomputed {
     pub name: String,
     pub measures: Interner,
     pub queries: Interner,
+    #[serde(with = "crate::core::raw")]
     pub m: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
     pub q: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
     pub value: Vec<f64>,
 }
 

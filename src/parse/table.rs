@@ -956,6 +956,14 @@ fn dense_columns(names: Vec<String>, columns: Vec<Vec<Option<f64>>>) -> Vec<(Str
 
 /// 1/0, true/false, yes/no, pos/neg (case-insensitive), or the chosen positive label.
 fn binary_label(raw: &[u8], positive: Option<&str>) -> Option<bool> {
+    if positive.is_none() {
+        // the common spellings without an allocation
+        match raw {
+            b"1" => return Some(true),
+            b"0" => return Some(false),
+            _ => {}
+        }
+    }
     let s = std::str::from_utf8(raw).ok()?.trim();
     if let Some(p) = positive {
         return (!s.is_empty()).then(|| s == p);

@@ -12,8 +12,37 @@ use crate::core::ids::Interner;
 pub type Outcome = Result<Parsed, LoadError>;
 
 pub fn encode(outcome: &Outcome) -> Vec<u8> {
+    // sized up front: growing a Vec of hundreds of MB by doubling copies it again and again
+    let out = Vec::with_capacity(size_hint(outcome));
     // serialising plain data into a Vec cannot fail
-    postcard::to_allocvec(outcome).unwrap_or_default()
+    postcard::to_extend(outcome, out).unwrap_or_default()
+}
+
+/// About the encoded size (the big columns; names and small fields are extra).
+fn size_hint(outcome: &Outcome) -> usize {
+    let interner = |i: &Interner| i.heap_bytes();
+    1024 + match outcome {
+        Err(_) => 0,
+        Ok(Parsed::Run {
+            queries, docs, q, ..
+        }) => interner(queries) + interner(docs) + q.len() * 16,
+        Ok(Parsed::Qrels {
+            queries, docs, q, ..
+        }) => interner(queries) + interner(docs) + q.len() * 12,
+        Ok(Parsed::RankingTable {
+            queries,
+            docs,
+            q,
+            models,
+            ..
+        }) => interner(queries) + interner(docs) + q.len() * (14 + 9 * models.len()),
+        Ok(Parsed::Binary(b)) => b.labels.len() * (1 + 8 * b.models.len()),
+        Ok(Parsed::Multiclass(m)) => m.targets.len() * (4 + 60 * m.models.len()),
+        Ok(Parsed::Ratings(r)) => {
+            interner(&r.users) + interner(&r.items) + r.user.len() * (16 + 8 * r.models.len())
+        }
+        Ok(Parsed::Measures(p)) => interner(&p.queries) + p.m.len() * 16,
+    }
 }
 
 /// Reads bytes written by [`encode`]; `Err` says why they are not a valid load result.
@@ -100,7 +129,8 @@ fn check(parsed: &Parsed) -> Result<(), String> {
                 let bad_row = p.rows.iter().any(|r| {
                     r.target as u64 >= c
                         || r.argmax as u64 >= c
-                        || r.greater as u64 + r.tied_lower_index as u64 + r.tied_higher_index as u64 >= c
+                        || r.greater as u64 + r.tied_lower_index as u64 + r.tied_higher_index as u64
+                            >= c
                 });
                 let bad_list = p.list_positions.iter().any(|&x| x as usize > p.list_len)
                     || p.list_first.iter().any(|&x| x != u32::MAX && x as u64 >= c);

@@ -202,7 +202,7 @@ fn Models(kind: Kind) -> impl IntoView {
                 Kind::Ranking => w.ranking.as_ref().map(|d| {
                     format!(
                         "{} queries judged, {} judgments",
-                        d.qrels.judgments.iter().filter(|j| !j.is_empty()).count(),
+                        d.qrels.num_judged_queries(),
                         d.qrels.num_judgments()
                     )
                 }),

@@ -308,6 +308,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
             .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
             .filter_map(|r| {
                 let i = r.selection.evaluated.iter().position(|&x| Some(x) == q)?;
+                let run = d.runs.iter().find(|x| x.name == r.name)?;
                 let range = r.row_range(i);
                 let rows: Vec<(usize, String, f64, i32)> = range
                     .clone()
@@ -316,7 +317,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
                     .map(|(k, j)| {
                         (
                             k + 1,
-                            d.docs.name(r.docs[j]).to_string(),
+                            run.doc(r.rows[j]).to_string(),
                             r.scores[j],
                             r.grades[j],
                         )

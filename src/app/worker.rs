@@ -155,7 +155,8 @@ pub enum Event {
         bytes: u64,
         rows: u64,
     },
-    Done(Result<Outcome, String>),
+    /// The worker's last message: the encoded outcome and its stage times.
+    Done(JsValue),
     /// The worker could not start or died (the page falls back to parsing itself).
     Failed(String),
     Cancelled,
@@ -165,6 +166,27 @@ thread_local! {
     /// The running worker and the way to tell its reader it was cancelled.
     static RUNNING: std::cell::RefCell<Option<(web_sys::Worker, mpsc::UnboundedSender<Event>)>> =
         const { std::cell::RefCell::new(None) };
+}
+
+/// Decodes the worker's result, leaving its stage times where the browser
+/// benchmark reads them (`globalThis.rankscopeLastLoad`).
+fn decode(data: &JsValue) -> Result<Outcome, String> {
+    let t0 = js_sys::Date::now();
+    let bytes = get(data, "data")
+        .dyn_into::<Uint8Array>()
+        .map(|a| a.to_vec())
+        .map_err(|_| "no data in the worker's answer".to_string())?;
+    let decoded = transfer::decode(&bytes);
+    let times = message(
+        "times",
+        &[
+            ("parse_ms", get(data, "parse_ms")),
+            ("encode_ms", get(data, "encode_ms")),
+            ("decode_ms", (js_sys::Date::now() - t0).into()),
+        ],
+    );
+    let _ = Reflect::set(&js_sys::global(), &"rankscopeLastLoad".into(), &times);
+    decoded
 }
 
 /// Stops the running load, if any (nothing loaded before is touched).
@@ -204,25 +226,7 @@ pub async fn parse_file(
                     bytes: get(&data, "bytes").as_f64().unwrap_or(0.0) as u64,
                     rows: get(&data, "rows").as_f64().unwrap_or(0.0) as u64,
                 },
-                Some("done") => {
-                    let t0 = js_sys::Date::now();
-                    let bytes = get(&data, "data")
-                        .dyn_into::<Uint8Array>()
-                        .map(|a| a.to_vec())
-                        .unwrap_or_default();
-                    let decoded = transfer::decode(&bytes);
-                    // stage times for the browser benchmark (scripts/bench/browser.mjs)
-                    let times = message(
-                        "times",
-                        &[
-                            ("parse_ms", get(&data, "parse_ms")),
-                            ("encode_ms", get(&data, "encode_ms")),
-                            ("decode_ms", (js_sys::Date::now() - t0).into()),
-                        ],
-                    );
-                    let _ = Reflect::set(&js_sys::global(), &"rankscopeLastLoad".into(), &times);
-                    Event::Done(decoded)
-                }
+                Some("done") => Event::Done(data),
                 _ => Event::Failed("unexpected message from the loading worker".into()),
             };
             let _ = on_tx.unbounded_send(event);
@@ -270,8 +274,14 @@ pub async fn parse_file(
         match rx.next().await {
             Some(Event::Ready) => {}
             Some(Event::Progress { bytes, rows }) => progress(bytes, rows),
-            Some(Event::Done(Ok(outcome))) => break Ended::Loaded(outcome),
-            Some(Event::Done(Err(why))) => break Ended::Broken(why),
+            Some(Event::Done(data)) => {
+                // the worker's memory goes back before the page's grows
+                finish(&worker);
+                break match decode(&data) {
+                    Ok(outcome) => Ended::Loaded(outcome),
+                    Err(why) => Ended::Broken(why),
+                };
+            }
             Some(Event::Cancelled) | None => break Ended::Cancelled,
             Some(Event::Failed(why)) => break Ended::Broken(why),
         }

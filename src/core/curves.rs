@@ -295,7 +295,7 @@ mod tests {
         for (i, (grades, judged)) in queries.iter().enumerate() {
             p.grades.extend_from_slice(grades);
             p.scores.extend(grades.iter().map(|_| 1.0));
-            p.docs.extend(grades.iter().map(|_| 0));
+            p.rows.extend(grades.iter().map(|_| 0));
             p.tied_with_prev.extend(
                 grades
                     .iter()

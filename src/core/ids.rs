@@ -33,7 +33,7 @@ impl Default for Interner {
 }
 
 #[inline]
-fn hash(bytes: &[u8]) -> u64 {
+pub fn hash(bytes: &[u8]) -> u64 {
     // FNV-1a over 8-byte words, then a final mix: fast and good enough for ids
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut chunks = bytes.chunks_exact(8);
@@ -172,6 +172,52 @@ impl Interner {
     /// Bytes held (arena, offsets and table), for memory reports.
     pub fn heap_bytes(&self) -> usize {
         self.arena.capacity() + 4 * self.ends.capacity() + 8 * self.table.capacity()
+    }
+}
+
+/// Names stored once each, in order, in one arena (4 bytes of offset per name,
+/// no lookup table): the per-row document ids of a run or qrels. Documents are
+/// matched per query when a run is prepared, so no global document table exists.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Names {
+    arena: String,
+    #[serde(with = "crate::core::raw")]
+    ends: Vec<u32>,
+}
+
+impl Names {
+    pub fn push(&mut self, name: &str) {
+        self.arena.push_str(name);
+        self.ends.push(self.arena.len() as u32);
+    }
+
+    pub fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.arena[start..self.ends[i] as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Ends ascending, within the arena and on char boundaries (for bytes read back).
+    pub fn is_consistent(&self) -> bool {
+        let mut prev = 0u32;
+        self.ends.iter().all(|&e| {
+            let ok = e >= prev
+                && (e as usize) <= self.arena.len()
+                && self.arena.is_char_boundary(e as usize);
+            prev = e;
+            ok
+        })
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.arena.capacity() + 4 * self.ends.capacity()
     }
 }
 

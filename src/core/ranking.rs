@@ -5,7 +5,7 @@
 //! relevance grades, giving a [`PreparedRun`]; the metric kernels in
 //! [`super::ranking_metrics`] read the prepared form through [`QueryView`].
 
-use super::ids::Interner;
+use super::ids::{self, Interner, Names};
 
 /// Grade of a retrieved document that is absent from the qrels
 /// (trec_eval's `RELVALUE_NONPOOL`): not relevant, not judged.
@@ -39,109 +39,243 @@ pub enum QuerySet {
     Intersection,
 }
 
-/// Relevance judgments: for every query id, its judged documents.
-#[derive(Clone, Debug, Default)]
+/// A document's name hash: judgments are ordered by (hash, name), an exact
+/// total order in which most comparisons are integer ones.
+#[inline]
+fn name_hash(names: &Names, i: usize) -> u64 {
+    ids::hash(names.get(i).as_bytes())
+}
+
+/// Relevance judgments. Per query, the judged documents sorted by
+/// (name hash, name) with one entry per document, so a run joins them per
+/// query by merging sorted lists: no global document table is needed.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Qrels {
-    /// Indexed by query id; `(doc id, grade)` sorted by doc id after [`Qrels::finish`].
-    pub judgments: Vec<Vec<(u32, i32)>>,
+    /// `offsets[q]..offsets[q + 1]`: query `q`'s judgments (empty past the end).
+    #[serde(with = "crate::core::raw")]
+    pub offsets: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
+    pub hashes: Vec<u64>,
+    pub names: Names,
+    #[serde(with = "crate::core::raw")]
+    pub grades: Vec<i32>,
 }
 
 impl Qrels {
-    pub fn add(&mut self, query: u32, doc: u32, grade: i32) {
-        let q = query as usize;
-        if self.judgments.len() <= q {
-            self.judgments.resize_with(q + 1, Vec::new);
-        }
-        self.judgments[q].push((doc, grade));
+    /// [`Qrels::build`] from columns: row `i` judges `names[i]` for `queries[i]`.
+    pub fn from_columns(
+        queries: &[u32],
+        names: &Names,
+        grades: &[i32],
+        num_queries: usize,
+    ) -> (Qrels, usize) {
+        let entries: Vec<(u32, u32)> = queries
+            .iter()
+            .enumerate()
+            .map(|(row, &q)| (q, row as u32))
+            .collect();
+        Qrels::build(&entries, names, grades, num_queries)
     }
 
-    /// Sorts each query's judgments by doc id and removes duplicates (the last
-    /// judgment of a document wins). Returns how many duplicates were dropped.
-    pub fn finish(&mut self) -> usize {
-        let mut dropped = 0;
-        for list in &mut self.judgments {
-            // stable sort keeps file order among duplicates; keep the last one
-            list.sort_by_key(|&(d, _)| d);
-            let before = list.len();
-            let mut out: Vec<(u32, i32)> = Vec::with_capacity(list.len());
-            for &(d, g) in list.iter() {
-                match out.last_mut() {
-                    Some(last) if last.0 == d => last.1 = g,
-                    _ => out.push((d, g)),
+    /// The same judgments under other query ids: `map[local] = global`
+    /// (one pass copying each query's block to its new place).
+    pub fn remap(&self, map: &[u32], num_queries: usize) -> Qrels {
+        let mut local_of = vec![u32::MAX; num_queries];
+        for (local, &global) in map.iter().enumerate() {
+            if let Some(slot) = local_of.get_mut(global as usize) {
+                *slot = local as u32;
+            }
+        }
+        let mut out = Qrels {
+            offsets: Vec::with_capacity(num_queries + 1),
+            hashes: Vec::with_capacity(self.hashes.len()),
+            grades: Vec::with_capacity(self.grades.len()),
+            ..Default::default()
+        };
+        out.offsets.push(0);
+        for &local in &local_of {
+            if local != u32::MAX {
+                let r = self.range(local);
+                out.hashes.extend_from_slice(&self.hashes[r.clone()]);
+                out.grades.extend_from_slice(&self.grades[r.clone()]);
+                for i in r {
+                    out.names.push(self.names.get(i));
                 }
             }
-            dropped += before - out.len();
-            *list = out;
+            out.offsets.push(out.grades.len() as u32);
         }
-        dropped
+        out
+    }
+
+    /// Whether the invariants hold (for judgments read back from bytes):
+    /// offsets ascending within the columns, columns of one length, and at
+    /// most `num_queries` queries.
+    pub fn is_consistent(&self, num_queries: usize) -> bool {
+        let n = self.grades.len();
+        self.hashes.len() == n
+            && self.names.len() == n
+            && self.names.is_consistent()
+            && self.offsets.len() <= num_queries + 1
+            && self.offsets.first().is_none_or(|&o| o == 0)
+            && self.offsets.windows(2).all(|w| w[0] <= w[1])
+            && self.offsets.last().is_none_or(|&o| o as usize == n)
+    }
+
+    /// Builds the judgments from `(query, row)` pairs, `row` indexing `names`
+    /// and `grades`. A document judged twice keeps its last judgment in the
+    /// file (trec_eval reads the qrels into a table the same way). Returns the
+    /// judgments and how many duplicates were dropped.
+    pub fn build(
+        entries: &[(u32, u32)],
+        names: &Names,
+        grades: &[i32],
+        num_queries: usize,
+    ) -> (Qrels, usize) {
+        let mut counts = vec![0u32; num_queries + 1];
+        for &(q, _) in entries {
+            counts[q as usize + 1] += 1;
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let mut by_query = vec![0u32; entries.len()];
+        let mut cursor = counts.clone();
+        for &(q, row) in entries {
+            by_query[cursor[q as usize] as usize] = row;
+            cursor[q as usize] += 1;
+        }
+        let mut out = Qrels {
+            offsets: Vec::with_capacity(num_queries + 1),
+            ..Default::default()
+        };
+        out.offsets.push(0);
+        let mut dropped = 0;
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        for q in 0..num_queries {
+            let rows = &by_query[counts[q] as usize..counts[q + 1] as usize];
+            keyed.clear();
+            keyed.extend(rows.iter().map(|&r| (name_hash(names, r as usize), r)));
+
+            // (hash, name, row): the last row of each name is the last judgment
+            keyed.sort_unstable_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| names.get(a.1 as usize).cmp(names.get(b.1 as usize)))
+                    .then(a.1.cmp(&b.1))
+            });
+            for (i, &(h, r)) in keyed.iter().enumerate() {
+                let next_same = keyed.get(i + 1).is_some_and(|&(h2, r2)| {
+                    h2 == h && names.get(r2 as usize) == names.get(r as usize)
+                });
+                if next_same {
+                    dropped += 1;
+                    continue;
+                }
+                out.hashes.push(h);
+                out.names.push(names.get(r as usize));
+                out.grades.push(grades[r as usize]);
+            }
+            out.offsets.push(out.grades.len() as u32);
+        }
+        (out, dropped)
+    }
+
+    fn range(&self, query: u32) -> std::ops::Range<usize> {
+        let q = query as usize;
+        if q + 1 < self.offsets.len() {
+            self.offsets[q] as usize..self.offsets[q + 1] as usize
+        } else {
+            0..0
+        }
     }
 
     pub fn has_query(&self, query: u32) -> bool {
-        self.judgments
-            .get(query as usize)
-            .is_some_and(|l| !l.is_empty())
+        !self.range(query).is_empty()
     }
 
-    pub fn grade(&self, query: u32, doc: u32) -> i32 {
-        match self.judgments.get(query as usize) {
-            Some(list) => match list.binary_search_by_key(&doc, |&(d, _)| d) {
-                Ok(i) => list[i].1,
-                Err(_) => NOT_JUDGED,
-            },
-            None => NOT_JUDGED,
+    /// The grade of `doc` for `query`, [`NOT_JUDGED`] if it has none.
+    pub fn grade(&self, query: u32, doc: &str) -> i32 {
+        let r = self.range(query);
+        let key = (ids::hash(doc.as_bytes()), doc);
+        match r
+            .clone()
+            .map(|i| (self.hashes[i], self.names.get(i)))
+            .collect::<Vec<_>>()
+            .binary_search(&key)
+        {
+            Ok(i) => self.grades[r.start + i],
+            Err(_) => NOT_JUDGED,
         }
     }
 
+    /// Every judgment of `query`: (document, grade).
+    pub fn judgments(&self, query: u32) -> impl Iterator<Item = (&str, i32)> + '_ {
+        self.range(query)
+            .map(|i| (self.names.get(i), self.grades[i]))
+    }
+
     pub fn num_judgments(&self) -> usize {
-        self.judgments.iter().map(Vec::len).sum()
+        self.grades.len()
+    }
+
+    /// Queries with at least one judgment.
+    pub fn num_judged_queries(&self) -> usize {
+        self.offsets.windows(2).filter(|w| w[1] > w[0]).count()
     }
 }
 
-/// One model's ranked lists, stored as columns grouped by query (CSR layout).
+/// One model's ranked lists: the file's rows (document names and scores, in
+/// file order) and, per query, which rows are its (CSR layout).
 #[derive(Clone, Debug, Default)]
 pub struct Run {
     pub name: String,
     /// The run tag of a TREC run file (its last line's, as trec_eval keeps it).
     pub tag: String,
-    /// `offsets[q]..offsets[q + 1]` are query `q`'s rows, in file order.
+    /// `offsets[q]..offsets[q + 1]` index `rows`: query `q`'s rows, in file order.
     pub offsets: Vec<u32>,
-    pub docs: Vec<u32>,
-    pub scores: Vec<f64>,
+    pub rows: Vec<u32>,
+    /// Document name and score of every file row (shared by the models of one
+    /// long CSV; rows a model did not retrieve are simply not in its `rows`).
+    pub names: std::sync::Arc<Names>,
+    pub scores: std::sync::Arc<Vec<f64>>,
 }
 
 impl Run {
-    /// Groups `(query, doc, score)` columns in file order by query, keeping the
+    /// Groups the rows where `keep(row)` by query (`queries[row]`), keeping the
     /// file order inside each query (a counting sort: O(rows + queries)).
-    pub fn from_columns(
+    pub fn from_rows(
         name: String,
+        names: std::sync::Arc<Names>,
+        scores: std::sync::Arc<Vec<f64>>,
         queries: &[u32],
-        docs: &[u32],
-        scores: &[f64],
+        keep: impl Fn(usize) -> bool,
         num_queries: usize,
     ) -> Run {
         let mut counts = vec![0u32; num_queries + 1];
-        for &q in queries {
-            counts[q as usize + 1] += 1;
+        for (row, &q) in queries.iter().enumerate() {
+            if keep(row) {
+                counts[q as usize + 1] += 1;
+            }
         }
         for i in 1..counts.len() {
             counts[i] += counts[i - 1];
         }
         let offsets = counts.clone();
         let mut cursor = counts;
-        let mut out_docs = vec![0u32; docs.len()];
-        let mut out_scores = vec![0f64; scores.len()];
-        for ((&q, &d), &s) in queries.iter().zip(docs).zip(scores) {
-            let slot = &mut cursor[q as usize];
-            out_docs[*slot as usize] = d;
-            out_scores[*slot as usize] = s;
-            *slot += 1;
+        let mut rows = vec![0u32; offsets[num_queries] as usize];
+        for (row, &q) in queries.iter().enumerate() {
+            if keep(row) {
+                let slot = &mut cursor[q as usize];
+                rows[*slot as usize] = row as u32;
+                *slot += 1;
+            }
         }
         Run {
             name,
             tag: String::new(),
             offsets,
-            docs: out_docs,
-            scores: out_scores,
+            rows,
+            names,
+            scores,
         }
     }
 
@@ -158,12 +292,17 @@ impl Run {
         !self.query_range(query).is_empty()
     }
 
+    /// The document name of a file row.
+    pub fn doc(&self, row: u32) -> &str {
+        self.names.get(row as usize)
+    }
+
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.rows.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
+        self.rows.is_empty()
     }
 }
 
@@ -171,7 +310,6 @@ impl Run {
 #[derive(Clone, Debug, Default)]
 pub struct RankingData {
     pub queries: Interner,
-    pub docs: Interner,
     pub qrels: Qrels,
     pub runs: Vec<Run>,
 }
@@ -218,7 +356,8 @@ pub struct PreparedRun {
     /// `offsets[i]..offsets[i + 1]`: the ranked rows of `selection.evaluated[i]`.
     pub offsets: Vec<usize>,
     pub grades: Vec<i32>,
-    pub docs: Vec<u32>,
+    /// The file row of each ranked document in its run (`Run::doc` gives its name).
+    pub rows: Vec<u32>,
     pub scores: Vec<f64>,
     /// `tied_with_prev[j]`: row j has the same score as row j - 1 of the same query.
     pub tied_with_prev: Vec<bool>,
@@ -250,65 +389,102 @@ pub fn prepare(
         offsets: Vec::with_capacity(selection.evaluated.len() + 1),
         judged_offsets: Vec::with_capacity(selection.evaluated.len() + 1),
         grades: Vec::with_capacity(rows),
-        docs: Vec::with_capacity(rows),
+        rows: Vec::with_capacity(rows),
         scores: Vec::with_capacity(rows),
         tied_with_prev: Vec::with_capacity(rows),
         ..Default::default()
     };
     out.offsets.push(0);
     out.judged_offsets.push(0);
-    let scores = &run.scores;
-    let docs = &run.docs;
-    // last query (index + 1) each document was seen in: duplicates in O(1)
-    let mut seen_in = vec![0u32; data.docs.len()];
-    let mut order: Vec<usize> = Vec::new();
-    for (qi, &q) in selection.evaluated.iter().enumerate() {
-        let stamp = qi as u32 + 1;
-        order.clear();
-        // keep the first occurrence of a repeated document (file order)
-        for row in run.query_range(q) {
-            let d = docs[row] as usize;
-            if seen_in[d] == stamp {
-                out.duplicates_dropped += 1;
-            } else {
-                seen_in[d] = stamp;
-                order.push(row);
+    let scores = &run.scores[..];
+    let names = &*run.names;
+    let name = |row: u32| names.get(row as usize);
+    // per query, two small open-addressing tables keyed by name hash (slot =
+    // hash bits, entry = index + 1, 0 = empty): the judged documents, and the
+    // run's documents seen so far (a repeat is a duplicate: the first one in
+    // the file is kept). Names are compared only when hashes are equal.
+    let mut judged_slots: Vec<u32> = Vec::new();
+    let mut seen_slots: Vec<(u64, u32)> = Vec::new();
+    let mut kept: Vec<(u32, i32)> = Vec::new();
+    for &q in &selection.evaluated {
+        let jr = data.qrels.range(q);
+        let (jh, jg) = (
+            &data.qrels.hashes[jr.clone()],
+            &data.qrels.grades[jr.clone()],
+        );
+        let jname = |i: usize| data.qrels.names.get(jr.start + i);
+        let jmask = (2 * jh.len()).next_power_of_two().max(16) - 1;
+        judged_slots.clear();
+        judged_slots.resize(jmask + 1, 0);
+        for (i, &h) in jh.iter().enumerate() {
+            let mut slot = h as usize & jmask;
+            while judged_slots[slot] != 0 {
+                slot = (slot + 1) & jmask;
             }
+            judged_slots[slot] = i as u32 + 1;
+        }
+        let rows = &run.rows[run.query_range(q)];
+        let smask = (2 * rows.len()).next_power_of_two().max(16) - 1;
+        seen_slots.clear();
+        seen_slots.resize(smask + 1, (0, 0));
+        kept.clear();
+        for &row in rows {
+            let doc = name(row);
+            let h = ids::hash(doc.as_bytes());
+            let mut slot = h as usize & smask;
+            let mut repeated = false;
+            while seen_slots[slot].1 != 0 {
+                let (sh, srow) = seen_slots[slot];
+                if sh == h && name(srow - 1) == doc {
+                    repeated = true;
+                    break;
+                }
+                slot = (slot + 1) & smask;
+            }
+            if repeated {
+                out.duplicates_dropped += 1;
+                continue;
+            }
+            seen_slots[slot] = (h, row + 1);
+            let mut slot = h as usize & jmask;
+            let mut grade = NOT_JUDGED;
+            while judged_slots[slot] != 0 {
+                let j = judged_slots[slot] as usize - 1;
+                if jh[j] == h && jname(j) == doc {
+                    grade = jg[j];
+                    break;
+                }
+                slot = (slot + 1) & jmask;
+            }
+            kept.push((row, grade));
         }
         match tie_rule {
-            TieRule::File => order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a])),
+            // file order among equal scores: the row number is the file position
+            TieRule::File => kept.sort_unstable_by(|a, b| {
+                scores[b.0 as usize]
+                    .total_cmp(&scores[a.0 as usize])
+                    .then(a.0.cmp(&b.0))
+            }),
             // names are compared only on equal scores, so ties cost string compares, the rest none
-            TieRule::Trec | TieRule::Average => order.sort_unstable_by(|&a, &b| {
-                scores[b].total_cmp(&scores[a]).then_with(|| {
-                    data.docs
-                        .name(docs[b])
-                        .as_bytes()
-                        .cmp(data.docs.name(docs[a]).as_bytes())
-                })
+            TieRule::Trec | TieRule::Average => kept.sort_unstable_by(|a, b| {
+                scores[b.0 as usize]
+                    .total_cmp(&scores[a.0 as usize])
+                    .then_with(|| name(b.0).as_bytes().cmp(name(a.0).as_bytes()))
             }),
         }
         let start = out.grades.len();
-        let judgments = data
-            .qrels
-            .judgments
-            .get(q as usize)
-            .map_or(&[][..], Vec::as_slice);
-        for &row in &order {
-            let doc = docs[row];
-            let grade = match judgments.binary_search_by_key(&doc, |&(d, _)| d) {
-                Ok(i) => judgments[i].1,
-                Err(_) => NOT_JUDGED,
-            };
-            let tied = out.scores.len() > start && out.scores[out.scores.len() - 1] == scores[row];
-            out.docs.push(doc);
-            out.scores.push(scores[row]);
+        for &(row, grade) in &kept {
+            let score = scores[row as usize];
+            let tied = out.scores.len() > start && out.scores[out.scores.len() - 1] == score;
+            out.rows.push(row);
+            out.scores.push(score);
             out.grades.push(grade);
             out.tied_with_prev.push(tied);
         }
         out.offsets.push(out.grades.len());
         let judged_start = out.judged_desc.len();
         out.judged_desc
-            .extend(judgments.iter().map(|&(_, g)| g).filter(|&g| g >= 0));
+            .extend(jg.iter().copied().filter(|&g| g >= 0));
         out.judged_desc[judged_start..].sort_unstable_by(|a, b| b.cmp(a));
         out.judged_offsets.push(out.judged_desc.len());
     }
@@ -355,22 +531,47 @@ mod tests {
 
     fn data_with(run_rows: &[(&str, &str, f64)], qrels_rows: &[(&str, &str, i32)]) -> RankingData {
         let mut data = RankingData::default();
-        for &(q, d, g) in qrels_rows {
-            let q = data.queries.intern(q);
-            let d = data.docs.intern(d);
-            data.qrels.add(q, d, g);
+        let (mut names, mut entries, mut grades) = (Names::default(), vec![], vec![]);
+        for (row, &(q, d, g)) in qrels_rows.iter().enumerate() {
+            entries.push((data.queries.intern(q), row as u32));
+            names.push(d);
+            grades.push(g);
         }
-        data.qrels.finish();
-        let (mut qs, mut ds, mut ss) = (vec![], vec![], vec![]);
+        let (mut qs, mut run_names, mut ss) = (vec![], Names::default(), vec![]);
         for &(q, d, s) in run_rows {
             qs.push(data.queries.intern(q));
-            ds.push(data.docs.intern(d));
+            run_names.push(d);
             ss.push(s);
         }
         let n = data.queries.len();
-        data.runs
-            .push(Run::from_columns("r".into(), &qs, &ds, &ss, n));
+        data.qrels = Qrels::build(&entries, &names, &grades, n).0;
+        data.runs.push(Run::from_rows(
+            "r".into(),
+            run_names.into(),
+            ss.into(),
+            &qs,
+            |_| true,
+            n,
+        ));
         data
+    }
+
+    fn ranked<'a>(data: &'a RankingData, p: &PreparedRun) -> Vec<&'a str> {
+        p.rows.iter().map(|&r| data.runs[0].doc(r)).collect()
+    }
+
+    #[test]
+    fn judgments_join_per_query_and_the_last_judgment_wins() {
+        let data = data_with(
+            &[("q", "a", 0.9), ("q", "z", 0.8), ("r", "a", 0.7)],
+            &[("q", "a", 1), ("q", "b", 2), ("q", "a", 3), ("r", "z", 2)],
+        );
+        assert_eq!(data.qrels.grade(0, "a"), 3);
+        assert_eq!(data.qrels.grade(0, "z"), NOT_JUDGED);
+        assert_eq!(data.qrels.num_judgments(), 3);
+        let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
+        assert_eq!(p.grades, [3, NOT_JUDGED, NOT_JUDGED]);
+        assert_eq!(p.judged_desc, [3, 2, 2]);
     }
 
     #[test]
@@ -380,12 +581,10 @@ mod tests {
             &[("q", "a", 1)],
         );
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
-        let names: Vec<&str> = p.docs.iter().map(|&d| data.docs.name(d)).collect();
-        assert_eq!(names, ["c", "b", "a"]);
+        assert_eq!(ranked(&data, &p), ["c", "b", "a"]);
         assert_eq!(p.tied_with_prev, [false, true, true]);
         let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
-        let names: Vec<&str> = f.docs.iter().map(|&d| data.docs.name(d)).collect();
-        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(ranked(&data, &f), ["a", "b", "c"]);
     }
 
     #[test]

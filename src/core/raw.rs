@@ -10,6 +10,14 @@ pub trait Pod: Sized + Copy {
     const SIZE: usize;
     fn put(self, out: &mut Vec<u8>);
     fn get(bytes: &[u8]) -> Self;
+    /// The column's bytes without a copy, where memory order is the stored order.
+    fn as_bytes(_column: &[Self]) -> Option<&[u8]> {
+        None
+    }
+    /// The column from its bytes in one copy, where memory order is the stored order.
+    fn from_bytes(_bytes: &[u8]) -> Option<Vec<Self>> {
+        None
+    }
 }
 
 macro_rules! pod_number {
@@ -26,10 +34,18 @@ macro_rules! pod_number {
                 b.copy_from_slice(bytes);
                 <$t>::from_le_bytes(b)
             }
+            #[cfg(target_endian = "little")]
+            fn as_bytes(column: &[Self]) -> Option<&[u8]> {
+                Some(bytemuck::cast_slice(column))
+            }
+            #[cfg(target_endian = "little")]
+            fn from_bytes(bytes: &[u8]) -> Option<Vec<Self>> {
+                Some(bytemuck::pod_collect_to_vec(bytes))
+            }
         }
     )*};
 }
-pod_number!(f64, u32, i32);
+pod_number!(f64, u32, i32, u64);
 
 impl Pod for bool {
     const SIZE: usize = 1;
@@ -53,6 +69,9 @@ impl Pod for (u32, u32) {
 }
 
 pub fn serialize<T: Pod, S: Serializer>(column: &[T], s: S) -> Result<S::Ok, S::Error> {
+    if let Some(bytes) = T::as_bytes(column) {
+        return s.serialize_bytes(bytes);
+    }
     let mut out = Vec::with_capacity(column.len() * T::SIZE);
     for &x in column {
         x.put(&mut out);
@@ -77,7 +96,7 @@ impl<T: Pod> Visitor<'_> for Bytes<T> {
                 T::SIZE
             )));
         }
-        Ok(v.chunks_exact(T::SIZE).map(T::get).collect())
+        Ok(T::from_bytes(v).unwrap_or_else(|| v.chunks_exact(T::SIZE).map(T::get).collect()))
     }
 }
 

@@ -7,7 +7,7 @@
 use super::error::{shown, Problem};
 use super::fields;
 use super::{model_name_from_file, Format, Parsed};
-use crate::core::ids::Interner;
+use crate::core::ids::{Interner, Names};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum St {
@@ -46,11 +46,11 @@ pub struct JsonReader {
     token: Vec<u8>,
     token_at: (u64, u64),
     queries: Interner,
-    docs: Interner,
     cur_q: u32,
-    cur_d: u32,
+    /// The current document's name, until its value arrives.
+    cur_d: String,
     q: Vec<u32>,
-    d: Vec<u32>,
+    docs: Names,
     value: Vec<f64>,
     /// The first value with a fraction or exponent (a run, not qrels), with its position.
     first_fraction: Option<(u64, u64, String)>,
@@ -256,7 +256,8 @@ impl JsonReader {
                 self.st = Some(St::TopColon);
             }
             _ => {
-                self.cur_d = self.docs.intern(name);
+                self.cur_d.clear();
+                self.cur_d.push_str(name);
                 self.st = Some(St::InnerColon);
             }
         }
@@ -278,7 +279,7 @@ impl JsonReader {
             self.first_fraction = Some((self.token_at.0, self.token_at.1, text));
         }
         self.q.push(self.cur_q);
-        self.d.push(self.cur_d);
+        self.docs.push(&self.cur_d);
         self.value.push(v);
         self.st = Some(St::AfterValue);
     }
@@ -317,9 +318,8 @@ impl JsonReader {
                 name: model_name_from_file(file),
                 tag: String::new(),
                 queries: self.queries,
-                docs: self.docs,
                 q: self.q,
-                d: self.d,
+                docs: self.docs,
                 score: self.value,
             }));
         }
@@ -348,13 +348,12 @@ impl JsonReader {
             }
             grade.push(v as i32);
         }
-        Ok(Some(Parsed::Qrels {
-            queries: self.queries,
-            docs: self.docs,
-            q: self.q,
-            d: self.d,
-            grade,
-        }))
+        Ok(Some(super::table::qrels_parsed(
+            self.queries,
+            &self.q,
+            &self.docs,
+            &grade,
+        )))
     }
 }
 
@@ -378,7 +377,6 @@ mod tests {
                 queries,
                 docs,
                 q,
-                d,
                 score,
                 ..
             })) = read(run, chunk, "x.json")
@@ -386,16 +384,19 @@ mod tests {
                 panic!("not a run");
             };
             assert_eq!(score, vec![0.9, 0.1, -2.0]);
-            assert_eq!(docs.name(d[1]), "d\"2");
-            assert_eq!(docs.name(d[2]), "d😀");
+            assert_eq!(docs.get(1), "d\"2");
+            assert_eq!(docs.get(2), "d😀");
+
             assert_eq!(queries.name(q[2]), "q3");
             assert_eq!(queries.len(), 3);
         }
-        let Ok(Some(Parsed::Qrels { grade, .. })) = read("{\"q1\":{\"a\":2,\"b\":0}}", 4, "x.json")
+        let Ok(Some(Parsed::Qrels { judgments, .. })) =
+            read("{\"q1\":{\"a\":2,\"b\":0}}", 4, "x.json")
         else {
             panic!("not qrels");
         };
-        assert_eq!(grade, vec![2, 0]);
+        assert_eq!((judgments.grade(0, "a"), judgments.grade(0, "b")), (2, 0));
+
         assert!(matches!(
             read("{\"q1\":{\"a\":2}}", 4, "bm25.run.json"),
             Ok(Some(Parsed::Run { .. }))

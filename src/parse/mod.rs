@@ -20,7 +20,8 @@ pub use table::Format;
 pub use workspace::{LoadSummary, Workspace};
 
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
-use crate::core::ids::Interner;
+use crate::core::ids::{Interner, Names};
+use crate::core::ranking::Qrels;
 use fields::Delimiter;
 use lines::LineSplitter;
 
@@ -33,38 +34,36 @@ pub struct LoadOptions {
 }
 
 /// A file parsed into columns with its own interners, ready to merge.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Parsed {
+    /// Per row: query (interned: few), document name (not interned: documents
+    /// are joined per query when a run is prepared) and score.
     Run {
         name: String,
         tag: String,
         queries: Interner,
-        docs: Interner,
         #[serde(with = "crate::core::raw")]
         q: Vec<u32>,
-        #[serde(with = "crate::core::raw")]
-        d: Vec<u32>,
+        docs: Names,
         #[serde(with = "crate::core::raw")]
         score: Vec<f64>,
     },
+    /// Judgments, already grouped per (local) query and joined-ready (built in
+    /// the parser, so in the loading worker, not on the page).
     Qrels {
         queries: Interner,
-        docs: Interner,
-        #[serde(with = "crate::core::raw")]
-        q: Vec<u32>,
-        #[serde(with = "crate::core::raw")]
-        d: Vec<u32>,
-        #[serde(with = "crate::core::raw")]
-        grade: Vec<i32>,
+        judgments: Qrels,
+        /// Lines read, and repeated (query, document) judgments dropped.
+        rows: usize,
+        duplicates: usize,
     },
     /// Long CSV: judgments and one run per score column (`None`: not retrieved).
     RankingTable {
         queries: Interner,
-        docs: Interner,
         #[serde(with = "crate::core::raw")]
         q: Vec<u32>,
-        #[serde(with = "crate::core::raw")]
-        d: Vec<u32>,
+        docs: Names,
         grade: Vec<Option<i32>>,
         models: Vec<(String, Vec<Option<f64>>)>,
     },

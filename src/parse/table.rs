@@ -4,7 +4,7 @@ use super::error::{count, shown, LoadError, Problem};
 use super::fields::{self, Delimiter, Row, Splitter};
 use super::{model_name_from_file, LoadOptions, Parsed};
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
-use crate::core::ids::Interner;
+use crate::core::ids::{Interner, Names};
 use crate::core::multiclass::{MulticlassPredictions, RowSummary};
 
 /// The input formats Rankscope reads.
@@ -200,9 +200,8 @@ pub enum State {
 #[derive(Default)]
 pub struct RunState {
     queries: Interner,
-    docs: Interner,
     q: Vec<u32>,
-    d: Vec<u32>,
+    docs: Names,
     score: Vec<f64>,
     /// The last line's run tag (trec_eval keeps that one).
     tag: Vec<u8>,
@@ -229,9 +228,8 @@ fn is_measure_name(f: &[u8]) -> bool {
 #[derive(Default)]
 pub struct QrelsState {
     queries: Interner,
-    docs: Interner,
     q: Vec<u32>,
-    d: Vec<u32>,
+    docs: Names,
     grade: Vec<i32>,
 }
 
@@ -249,6 +247,8 @@ pub struct TableState {
     // outputs
     ids_a: Interner,
     ids_b: Interner,
+    /// Item names per row (ranking CSV: joined per query, never interned).
+    names_b: Names,
     a: Vec<u32>,
     b: Vec<u32>,
     grades: Vec<Option<i32>>,
@@ -401,7 +401,7 @@ impl State {
                 let s = fields::number(&f[4])
                     .ok_or_else(|| problem(n, 5, "a score (a number)", shown(&f[4]), None))?;
                 r.q.push(r.queries.intern(q));
-                r.d.push(r.docs.intern(d));
+                r.docs.push(d);
                 r.score.push(s);
                 r.tag.clear();
                 r.tag.extend_from_slice(&f[5]);
@@ -427,7 +427,7 @@ impl State {
                     problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
                 })?;
                 r.q.push(r.queries.intern(q));
-                r.d.push(r.docs.intern(d));
+                r.docs.push(d);
                 r.grade.push(g);
                 Ok(())
             }
@@ -449,9 +449,8 @@ impl State {
                 name: model_name_from_file(file),
                 tag: String::from_utf8_lossy(&r.tag).into_owned(),
                 queries: r.queries,
-                docs: r.docs,
                 q: r.q,
-                d: r.d,
+                docs: r.docs,
                 score: r.score,
             }),
             State::Measures(r) => (!r.q.is_empty()).then(|| {
@@ -464,15 +463,23 @@ impl State {
                     value: r.value,
                 })
             }),
-            State::Qrels(r) => (!r.q.is_empty()).then_some(Parsed::Qrels {
-                queries: r.queries,
-                docs: r.docs,
-                q: r.q,
-                d: r.d,
-                grade: r.grade,
-            }),
+            State::Qrels(r) => {
+                (!r.q.is_empty()).then(|| qrels_parsed(r.queries, &r.q, &r.docs, &r.grade))
+            }
             State::Table(t) => t.finish(file, errors),
         }
+    }
+}
+
+/// Judgments grouped and sorted per query (see [`Qrels::build`]).
+pub fn qrels_parsed(queries: Interner, q: &[u32], docs: &Names, grade: &[i32]) -> Parsed {
+    let (judgments, duplicates) =
+        crate::core::ranking::Qrels::from_columns(q, docs, grade, queries.len());
+    Parsed::Qrels {
+        queries,
+        judgments,
+        rows: q.len(),
+        duplicates,
     }
 }
 
@@ -506,6 +513,7 @@ impl TableState {
             slots: vec![],
             ids_a: Interner::new(),
             ids_b: Interner::new(),
+            names_b: Names::default(),
             a: vec![],
             b: vec![],
             grades: vec![],
@@ -712,7 +720,11 @@ impl TableState {
                     self.truth_values.push(r);
                 }
                 self.a.push(self.ids_a.intern(a));
-                self.b.push(self.ids_b.intern(b));
+                if self.format == Format::RankingCsv {
+                    self.names_b.push(b);
+                } else {
+                    self.b.push(self.ids_b.intern(b));
+                }
                 for (m, v) in self.row_buffer.iter().enumerate() {
                     self.model_values[m].push((!v.is_nan()).then_some(*v));
                 }
@@ -850,9 +862,8 @@ impl TableState {
                 let models = names.into_iter().zip(self.model_values).collect();
                 Some(Parsed::RankingTable {
                     queries: self.ids_a,
-                    docs: self.ids_b,
                     q: self.a,
-                    d: self.b,
+                    docs: self.names_b,
                     grade: self.grades,
                     models,
                 })

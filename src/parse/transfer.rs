@@ -6,7 +6,7 @@
 //! their interners, equal column lengths), so bytes from anywhere are safe to read.
 
 use super::{LoadError, Parsed};
-use crate::core::ids::Interner;
+use crate::core::ids::{Interner, Names};
 
 /// What a load produced: the parsed file or its errors.
 pub type Outcome = Result<Parsed, LoadError>;
@@ -25,17 +25,17 @@ fn size_hint(outcome: &Outcome) -> usize {
         Err(_) => 0,
         Ok(Parsed::Run {
             queries, docs, q, ..
-        }) => interner(queries) + interner(docs) + q.len() * 16,
+        }) => interner(queries) + docs.heap_bytes() + q.len() * 12,
         Ok(Parsed::Qrels {
-            queries, docs, q, ..
-        }) => interner(queries) + interner(docs) + q.len() * 12,
+            queries, judgments, ..
+        }) => interner(queries) + judgments.names.heap_bytes() + judgments.grades.len() * 16,
         Ok(Parsed::RankingTable {
             queries,
             docs,
             q,
             models,
             ..
-        }) => interner(queries) + interner(docs) + q.len() * (14 + 9 * models.len()),
+        }) => interner(queries) + docs.heap_bytes() + q.len() * (10 + 9 * models.len()),
         Ok(Parsed::Binary(b)) => b.labels.len() * (1 + 8 * b.models.len()),
         Ok(Parsed::Multiclass(m)) => m.targets.len() * (4 + 60 * m.models.len()),
         Ok(Parsed::Ratings(r)) => {
@@ -65,6 +65,14 @@ fn ids_within(ids: &[u32], names: &Interner, what: &str) -> Result<(), String> {
     }
 }
 
+fn names_ok(names: &Names) -> Result<(), String> {
+    if names.is_consistent() {
+        Ok(())
+    } else {
+        Err("the document names are damaged".into())
+    }
+}
+
 fn same_length(lengths: &[usize]) -> Result<(), String> {
     if lengths.windows(2).all(|w| w[0] == w[1]) {
         Ok(())
@@ -79,38 +87,34 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             queries,
             docs,
             q,
-            d,
             score,
             ..
         } => {
-            same_length(&[q.len(), d.len(), score.len()])?;
-            ids_within(q, queries, "query")?;
-            ids_within(d, docs, "document")
+            same_length(&[q.len(), docs.len(), score.len()])?;
+            names_ok(docs)?;
+            ids_within(q, queries, "query")
         }
         Parsed::Qrels {
-            queries,
-            docs,
-            q,
-            d,
-            grade,
+            queries, judgments, ..
         } => {
-            same_length(&[q.len(), d.len(), grade.len()])?;
-            ids_within(q, queries, "query")?;
-            ids_within(d, docs, "document")
+            if !queries.is_consistent() || !judgments.is_consistent(queries.len()) {
+                return Err("the judgments are damaged".into());
+            }
+            Ok(())
         }
+
         Parsed::RankingTable {
             queries,
             docs,
             q,
-            d,
             grade,
             models,
         } => {
-            let mut lengths = vec![q.len(), d.len(), grade.len()];
+            let mut lengths = vec![q.len(), docs.len(), grade.len()];
             lengths.extend(models.iter().map(|m| m.1.len()));
             same_length(&lengths)?;
-            ids_within(q, queries, "query")?;
-            ids_within(d, docs, "document")
+            names_ok(docs)?;
+            ids_within(q, queries, "query")
         }
         Parsed::Binary(b) => {
             if b.models.is_empty() {

@@ -6,7 +6,7 @@
 use super::{LoadError, Parsed};
 use crate::core::evaluate::{BinaryData, Dataset, MulticlassData, RatingsData};
 use crate::core::ids::Interner;
-use crate::core::ranking::{RankingData, Run};
+use crate::core::ranking::{Qrels, RankingData, Run};
 use crate::core::registry::Kind;
 
 /// Everything loaded so far.
@@ -98,20 +98,24 @@ impl Workspace {
                 tag,
                 queries,
                 docs,
-                q,
-                d,
+                mut q,
                 score,
             } => {
                 let data = self.ranking.get_or_insert_with(RankingData::default);
                 let qmap = remap(&queries, &mut data.queries);
-                let dmap = remap(&docs, &mut data.docs);
-                let q: Vec<u32> = q.iter().map(|&x| qmap[x as usize]).collect();
-                let d: Vec<u32> = d.iter().map(|&x| dmap[x as usize]).collect();
+                q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
                 let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
                 let name = unique_name(&existing, &name);
-                let mut run = Run::from_columns(name.clone(), &q, &d, &score, data.queries.len());
+                let mut run = Run::from_rows(
+                    name.clone(),
+                    docs.into(),
+                    score.into(),
+                    &q,
+                    |_| true,
+                    data.queries.len(),
+                );
                 run.tag = tag;
-                summary.format = "TREC run".into();
+                summary.format = "run".into();
                 summary.kind = Some(Kind::Ranking);
                 summary.rows = q.len();
                 summary.details.push(format!(
@@ -127,39 +131,31 @@ impl Workspace {
             }
             Parsed::Qrels {
                 queries,
-                docs,
-                q,
-                d,
-                grade,
+                judgments,
+                rows,
+                duplicates,
             } => {
                 let data = self.ranking.get_or_insert_with(RankingData::default);
                 let qmap = remap(&queries, &mut data.queries);
-                let dmap = remap(&docs, &mut data.docs);
                 if self.has_qrels {
                     summary
                         .warnings
                         .push("These judgments replace the qrels loaded before.".into());
-                    data.qrels = Default::default();
                 }
-                for i in 0..q.len() {
-                    data.qrels
-                        .add(qmap[q[i] as usize], dmap[d[i] as usize], grade[i]);
-                }
-                let dups = data.qrels.finish();
-                // runs grouped before new queries appeared still index correctly: Run::query_range bounds-checks
+                let relevant = judgments.grades.iter().filter(|&&g| g >= 1).count();
+                data.qrels = judgments.remap(&qmap, data.queries.len());
                 self.has_qrels = true;
-                summary.format = "TREC qrels".into();
+                summary.format = "qrels".into();
                 summary.kind = Some(Kind::Ranking);
-                summary.rows = q.len();
-                let relevant = grade.iter().filter(|&&g| g >= 1).count();
+                summary.rows = rows;
                 summary.details.push(format!(
                     "{} queries, {} judgments, {} relevant (grade ≥ 1)",
                     queries.len(),
-                    q.len(),
+                    rows,
                     relevant
                 ));
-                if dups > 0 {
-                    summary.warnings.push(format!("{dups} duplicated (query, document) judgments; the last one of each is kept."));
+                if duplicates > 0 {
+                    summary.warnings.push(format!("{duplicates} duplicated (query, document) judgments; the last one of each is kept."));
                 }
                 if data.runs.is_empty() {
                     summary.warnings.push("No run yet: drop one or more TREC runs to evaluate against these judgments.".into());
@@ -168,37 +164,42 @@ impl Workspace {
             Parsed::RankingTable {
                 queries,
                 docs,
-                q,
-                d,
+                mut q,
                 grade,
                 models,
             } => {
                 let data = self.ranking.get_or_insert_with(RankingData::default);
                 let qmap = remap(&queries, &mut data.queries);
-                let dmap = remap(&docs, &mut data.docs);
-                let q: Vec<u32> = q.iter().map(|&x| qmap[x as usize]).collect();
-                let d: Vec<u32> = d.iter().map(|&x| dmap[x as usize]).collect();
-                for i in 0..q.len() {
-                    if let Some(g) = grade[i] {
-                        data.qrels.add(q[i], d[i], g);
-                    }
+                q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
+                let nq = data.queries.len();
+                let judged: Vec<(u32, u32)> = (0..q.len())
+                    .filter(|&i| grade[i].is_some())
+                    .map(|i| (q[i], i as u32))
+                    .collect();
+                let grades: Vec<i32> = grade.iter().map(|g| g.unwrap_or(0)).collect();
+                if self.has_qrels {
+                    summary
+                        .warnings
+                        .push("These judgments replace the qrels loaded before.".into());
                 }
-                let dups = data.qrels.finish();
+                let (qrels, dups) = Qrels::build(&judged, &docs, &grades, nq);
+                data.qrels = qrels;
                 self.has_qrels = true;
+                let names = std::sync::Arc::new(docs);
                 let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
                 for (name, scores) in models {
-                    let (mut rq, mut rd, mut rs) = (vec![], vec![], vec![]);
-                    for i in 0..q.len() {
-                        if let Some(s) = scores[i] {
-                            rq.push(q[i]);
-                            rd.push(d[i]);
-                            rs.push(s);
-                        }
-                    }
+                    let kept: Vec<bool> = scores.iter().map(Option::is_some).collect();
+                    let dense: Vec<f64> = scores.iter().map(|s| s.unwrap_or(0.0)).collect();
                     let name = unique_name(&existing, &name);
                     summary.models_added.push(name.clone());
-                    data.runs
-                        .push(Run::from_columns(name, &rq, &rd, &rs, data.queries.len()));
+                    data.runs.push(Run::from_rows(
+                        name,
+                        names.clone(),
+                        dense.into(),
+                        &q,
+                        |row| kept[row],
+                        nq,
+                    ));
                 }
                 summary.format = "ranking CSV".into();
                 summary.kind = Some(Kind::Ranking);
@@ -207,7 +208,7 @@ impl Workspace {
                     "{} queries, {} rows, {} judged",
                     queries.len(),
                     q.len(),
-                    grade.iter().flatten().count()
+                    judged.len()
                 ));
                 if dups > 0 {
                     summary.warnings.push(format!("{dups} (query, item) pairs appear more than once; the last grade of each is kept."));

@@ -539,3 +539,42 @@ fn worked_example_from_seed_004() {
         "dcg_burges@5",
     );
 }
+
+/// The tie warning flags exactly the queries that can change with the tie rule:
+/// every query whose value differs between tie rules is flagged, and the
+/// flagged count covers what the reference counts.
+#[test]
+fn tie_warning_flags_the_queries_whose_values_depend_on_tie_order() {
+    use rankscope::core::evaluate::{evaluate_prepared, queries_with_mixed_ties};
+    use rankscope::core::ranking::{prepare, QuerySet};
+    use rankscope::core::registry::{self, Kind};
+    let o = oracle();
+    let ws = workspace(&["ranking.qrels", "ranking.run"]);
+    let data = ws.ranking.as_ref().unwrap();
+    let metrics = registry::default_metrics(Kind::Ranking, &[1, 3, 5, 10, 20]);
+    let trec = prepare(data, 0, TieRule::Trec, QuerySet::Qrels);
+    let file = prepare(data, 0, TieRule::File, QuerySet::Qrels);
+    let flagged = queries_with_mixed_ties(&trec);
+    assert_eq!(flagged, queries_with_mixed_ties(&file));
+    let a = evaluate_prepared(data, [&trec], &conv(TieRule::Trec), &metrics);
+    let b = evaluate_prepared(data, [&file], &conv(TieRule::File), &metrics);
+    let mut changed = std::collections::BTreeSet::new();
+    for (id, col) in &a.models[0].per_unit {
+        for (i, (x, y)) in col.iter().zip(&b.models[0].per_unit[id]).enumerate() {
+            if (x - y).abs() > 1e-12 {
+                changed.insert(i);
+            }
+        }
+    }
+        assert!(changed.iter().all(|i| flagged.contains(i)), "{changed:?} changed, {flagged:?} flagged");
+    assert!(!changed.is_empty());
+    let flagged = flagged.len();
+
+    let counted = &o["ranking"]["_info"]["queries_whose_value_depends_on_tie_order"];
+    for k in ["k=1", "k=5", "k=10"] {
+        for m in ["ndcg", "map", "precision", "mrr"] {
+            assert!(counted[k][m].as_u64().unwrap() as usize <= flagged);
+        }
+    }
+    assert!(a.warnings.iter().any(|w| w.contains("depend on the tie rule")));
+}

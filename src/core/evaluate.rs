@@ -291,12 +291,38 @@ fn ranking_warnings(
             name(&sel.missing_from_qrels)
         ));
     }
+        let tied = queries_with_mixed_ties(p).len();
+
+    if tied > 0 {
+        let rule = match conv.ties {
+            TieRule::Trec => "trec_eval's: document id descending",
+            TieRule::File => "file order",
+            TieRule::Average => "the average over tie orders",
+        };
+        warnings.push(format!(
+            "{}: in {tied} queries equal scores tie documents of different grades, so their values depend on the tie rule (now {rule}).",
+            p.name
+        ));
+    }
     if p.duplicates_dropped > 0 {
         warnings.push(format!(
             "{}: {} duplicated (query, document) rows; the first one of each in the file is kept.",
             p.name, p.duplicates_dropped
         ));
     }
+}
+
+/// Queries where some tie group (equal scores) holds documents of different
+/// grades: the only queries whose values change with the tie rule.
+pub fn queries_with_mixed_ties(p: &PreparedRun) -> Vec<usize> {
+    (0..p.num_queries())
+        .filter(|&i| {
+            let r = p.row_range(i);
+                        // neighbours inside a group all equal <=> the whole group equal
+            (r.start + 1..r.end).any(|j| p.tied_with_prev[j] && p.grades[j] != p.grades[j - 1])
+
+        })
+                .collect()
 }
 
 /// Display names of the requested metrics, in order.

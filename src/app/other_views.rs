@@ -6,6 +6,7 @@ use super::chart::Chart;
 use super::state::AppState;
 use super::util::ink;
 use crate::core::multiclass;
+use crate::core::ratings;
 use crate::core::registry::Kind;
 use crate::plot::{series_hex, LineChart, Series};
 
@@ -117,7 +118,74 @@ pub fn RatingsPanel() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // predicted vs actual, binned (bounded for any number of rows), and the
+    // distribution of per-user RMSE (whose mean is rmse_per_user)
+    const GRID: usize = 20;
+    let grids = Memo::new(move |_| {
+        state.ws.with(|w| {
+            let Some(d) = &w.ratings else { return vec![] };
+            let all = d.rating.iter().chain(d.models.iter().flat_map(|m| m.1.iter()));
+            let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            d.models
+                .iter()
+                .filter(|m| !state.is_hidden(Kind::Ratings, &m.0))
+                .map(|(name, p)| {
+                    let grid = ratings::scatter_grid(&d.rating, p, lo, hi, GRID);
+                    let per_user: Vec<f64> = ratings::rmse_per_group(&d.user, &d.rating, p)
+                        .into_iter()
+                        .map(|(_, v)| v)
+                        .collect();
+                    let top = per_user.iter().copied().fold(0.0f64, f64::max).max(1e-12);
+                    let user_hist = ratings::histogram(per_user.iter().copied(), 0.0, top, 20);
+                    (name.clone(), state.color_index(Kind::Ratings, name), grid, lo, hi, user_hist, top, per_user.len())
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let scatter = move || grids.get().into_iter().map(|(name, c, grid, lo, hi, _, _, _)| {
+        let color = series_hex(c);
+        let max = grid.iter().copied().max().unwrap_or(1).max(1) as f64;
+        let total: usize = grid.iter().sum();
+        let cell = 12.0;
+        let cells = grid.iter().enumerate().filter(|(_, &n)| n > 0).map(|(i, &n)| {
+            let (x, y) = (i % GRID, i / GRID);
+            let opacity = ((1.0 + n as f64).ln() / (1.0 + max).ln()).max(0.08);
+            view! { <rect x=format!("{}", 30.0 + x as f64 * cell) y=format!("{}", (GRID - 1 - y) as f64 * cell) width=format!("{cell}") height=format!("{cell}")
+                fill=color.clone() fill-opacity=format!("{opacity:.3}")><title>{format!("{n} rows")}</title></rect> }
+        }).collect_view();
+        let side = GRID as f64 * cell;
+        let label = name.clone();
+        view! { <figure class="scatter" data-model=name data-total=total.to_string()>
+            <figcaption><span class="swatch" style=format!("background:{color}")></span>{label}</figcaption>
+            <svg viewBox=format!("0 0 {} {}", side + 40.0, side + 30.0) width=format!("{}", side + 40.0) role="img" aria-label="predicted against actual rating, binned">
+                {cells}
+                <line x1="30" y1=format!("{side}") x2=format!("{}", 30.0 + side) y2="0" class="diagonal"/>
+                <text x="30" y=format!("{}", side + 14.0) class="axis">{format!("{lo:.1}")}</text>
+                <text x=format!("{}", 30.0 + side) y=format!("{}", side + 14.0) text-anchor="end" class="axis">{format!("{hi:.1}")}</text>
+                <text x=format!("{}", 30.0 + side / 2.0) y=format!("{}", side + 26.0) text-anchor="middle" class="axis">"actual rating"</text>
+                <text x="2" y="10" class="axis">{format!("{hi:.1}")}</text>
+                <text x="2" y=format!("{side}") class="axis">{format!("{lo:.1}")}</text>
+            </svg>
+        </figure> }
+    }).collect_view();
+    let per_user = move || grids.get().into_iter().map(|(name, c, _, _, _, hist, top, users)| {
+        let color = series_hex(c);
+        let n = hist.iter().copied().max().unwrap_or(1).max(1);
+        let label = format!("{name} — {users} users");
+        view! { <div class="hist wide" data-model=name data-users=users.to_string()><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{label}</div>
+            <div class="bars">{hist.iter().enumerate().map(|(i, v)| { let from = top * i as f64 / 20.0; view! {
+                <div class="bar" title=format!("RMSE {from:.2}–{:.2}: {v} users", from + top / 20.0)><div class="fill" style=format!("height:{:.1}%;background:{color}", *v as f64 / n as f64 * 100.0)></div><span class="label">{format!("{from:.1}")}</span></div>
+            } }).collect_view()}</div></div> }
+    }).collect_view();
     view! {
+        <section class="card">
+            <div class="card-head"><h2>"Predicted against actual rating"</h2><span class="muted small">"rows binned on a 20 × 20 grid (darker = more rows); the diagonal is a perfect prediction"</span></div>
+            <div class="scatters">{scatter}</div>
+        </section>
+        <section class="card">
+            <div class="card-head"><h2>"RMSE per user"</h2><span class="muted small">"distribution over users; its mean is rmse_per_user in the table"</span></div>
+            <div class="hists">{per_user}</div>
+        </section>
         <section class="card">
             <div class="card-head"><h2>"Prediction error (prediction − rating)"</h2></div>
             <div class="hists">

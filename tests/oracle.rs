@@ -566,7 +566,10 @@ fn tie_warning_flags_the_queries_whose_values_depend_on_tie_order() {
             }
         }
     }
-        assert!(changed.iter().all(|i| flagged.contains(i)), "{changed:?} changed, {flagged:?} flagged");
+    assert!(
+        changed.iter().all(|i| flagged.contains(i)),
+        "{changed:?} changed, {flagged:?} flagged"
+    );
     assert!(!changed.is_empty());
     let flagged = flagged.len();
 
@@ -576,5 +579,8 @@ fn tie_warning_flags_the_queries_whose_values_depend_on_tie_order() {
             assert!(counted[k][m].as_u64().unwrap() as usize <= flagged);
         }
     }
-    assert!(a.warnings.iter().any(|w| w.contains("depend on the tie rule")));
+    assert!(a
+        .warnings
+        .iter()
+        .any(|w| w.contains("depend on the tie rule")));
 }

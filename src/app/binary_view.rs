@@ -125,6 +125,27 @@ pub fn BinaryPanel() -> impl IntoView {
             ink: ink(),
         }
     });
+    // hover: the operating point nearest the pointer's x on either curve
+    let hover = RwSignal::new(None::<(bool, f64)>);
+    let hover_roc = Callback::new(move |(x, _): (f64, f64)| hover.set(Some((false, x))));
+    let hover_pr = Callback::new(move |(x, _): (f64, f64)| hover.set(Some((true, x))));
+    let readout = move || {
+        let (by_recall, x) = hover.get()?;
+        let parts: Vec<String> = models()
+            .iter()
+            .filter_map(|(name, _, p)| {
+                let (t, m) = p.curve.point_near(x, by_recall)?;
+                let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64;
+                Some(format!(
+                    "{name}: threshold {t}, TPR {:.4}, FPR {fpr:.4}, precision {:.4}, recall {:.4}",
+                    m.recall(),
+                    m.precision(),
+                    m.recall()
+                ))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    };
     let step = move || {
         let (lo, hi) = score_range.get();
         ((hi - lo) / 1000.0).max(1e-6)
@@ -144,9 +165,10 @@ pub fn BinaryPanel() -> impl IntoView {
                 <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
             </div>
             <div class="charts">
-                <Chart chart=roc label="ROC curve"/>
-                <Chart chart=pr label="precision-recall curve"/>
+                <Chart chart=roc label="ROC curve" on_hover=hover_roc/>
+                <Chart chart=pr label="precision-recall curve" on_hover=hover_pr/>
             </div>
+            <p class="readout" data-readout="binary" aria-live="polite">{readout}</p>
             <div class="confusions">
                 {move || models().into_iter().map(|(name, c, p)| {
                     let m = p.curve.confusion_at(threshold(), rule());

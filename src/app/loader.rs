@@ -1,25 +1,14 @@
-//! Reading dropped files in chunks (`Blob.slice`), feeding the incremental
-//! parser, reporting progress, and merging into the workspace only on success.
+//! Loading dropped files: each is parsed in a Web Worker ([`super::worker`])
+//! with progress and Cancel, then merged into the workspace only on success.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use super::state::{AppState, Level, Progress};
 use super::worker;
-use crate::parse::{LoadError, LoadOptions, Parser};
-
-/// 4 MiB: large enough for parse speed, small enough for >= 4 progress updates a second.
-const CHUNK: f64 = 4.0 * 1024.0 * 1024.0;
+use crate::parse::{LoadError, LoadOptions};
 
 /// Loads files one after another (qrels before runs, so a run finds its judgments).
 pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
-    if state.example_loaded.get_untracked() {
-        state.ws.set(Default::default());
-        state.example_loaded.set(false);
-        state.hidden.set(Vec::new());
-        state.baseline.set(None);
-    }
     files.sort_by_key(|f| if f.name().contains("qrel") { 0 } else { 1 });
     state.cancel.set(false);
     for file in files {
@@ -46,27 +35,35 @@ async fn load_one(state: AppState, file: web_sys::File) {
     show(0, 0);
     super::util::mark(&format!("rankscope:start:{name}"));
     let options = LoadOptions::default();
-    let outcome = match worker::parse_file(&file, &options, show.clone()).await {
-        Some(worker::Ended::Loaded(outcome)) => outcome,
-        Some(worker::Ended::Cancelled) => return cancelled(state, &name),
-        Some(worker::Ended::Broken(why)) => Err(LoadError::single(
+    let outcome = match worker::parse_file(&file, &options, show).await {
+        worker::Ended::Loaded(outcome) => outcome,
+        worker::Ended::Cancelled => return cancelled(state, &name),
+        worker::Ended::Broken(why) => Err(LoadError::single(
             &name,
             0,
             0,
             "a completed load",
             why,
-            Some("Drop the file again; if it keeps failing, reload the page.".into()),
+            Some("Drop the file again; if it keeps failing, reload the page (files are read by a Web Worker, served next to index.html).".into()),
         )),
-        // no worker here (e.g. opened from file://): parse on the page, chunk by chunk
-        None => match parse_here(state, &file, options, show).await {
-            Some(outcome) => outcome,
-            None => return cancelled(state, &name),
-        },
     };
     super::util::mark(&format!("rankscope:parsed:{name}"));
     match outcome {
         Ok(parsed) => {
-            let result = state.ws.try_update(|ws| ws.add(&name, parsed));
+            // the first file that loads replaces the bundled example; a failure keeps it
+            let result = if state.example_loaded.get_untracked() {
+                let mut fresh = crate::parse::Workspace::default();
+                let added = fresh.add(&name, parsed);
+                if added.is_ok() {
+                    state.ws.set(fresh);
+                    state.example_loaded.set(false);
+                    state.hidden.set(Vec::new());
+                    state.baseline.set(None);
+                }
+                Some(added)
+            } else {
+                state.ws.try_update(|ws| ws.add(&name, parsed))
+            };
             super::util::mark(&format!("rankscope:merged:{name}"));
             match result {
                 Some(Ok(summary)) => {
@@ -105,42 +102,6 @@ fn cancelled(state: AppState, name: &str) {
     );
 }
 
-/// The fallback without a worker: 4 MiB slices read asynchronously, parsed
-/// between event-loop turns. `None` when cancelled.
-async fn parse_here(
-    state: AppState,
-    file: &web_sys::File,
-    options: LoadOptions,
-    mut show: impl FnMut(u64, u64),
-) -> Option<Result<crate::parse::Parsed, LoadError>> {
-    let name = file.name();
-    let total = file.size();
-    let mut parser = Parser::new(&name, options);
-    let mut offset = 0.0;
-    while offset < total {
-        if state.cancel.get_untracked() {
-            return None;
-        }
-        let end = (offset + CHUNK).min(total);
-        match read_slice(file, offset, end).await {
-            Ok(bytes) => parser.feed(&bytes),
-            Err(msg) => {
-                return Some(Err(LoadError::single(
-                    &name,
-                    0,
-                    0,
-                    "a readable file",
-                    format!("the browser could not read it ({msg})"),
-                    None,
-                )))
-            }
-        }
-        offset = end;
-        show(offset as u64, parser.rows_parsed());
-    }
-    Some(parser.finish())
-}
-
 pub fn report_error(state: AppState, e: &LoadError) {
     let mut lines: Vec<String> = e.to_string().lines().map(str::to_string).collect();
     lines.push("Nothing already loaded was changed; fix the file and drop it again.".into());
@@ -156,30 +117,26 @@ pub fn report_error(state: AppState, e: &LoadError) {
     );
 }
 
-async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let blob = file
-        .slice_with_f64_and_f64(start, end)
-        .map_err(|e| format!("{e:?}"))?;
-    let buffer = JsFuture::from(blob.array_buffer())
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    let buffer: js_sys::ArrayBuffer = buffer
-        .dyn_into()
-        .map_err(|_| "not an ArrayBuffer".to_string())?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-/// Loads the bundled example (a few hundred KB, parsed synchronously).
+/// Loads the bundled example: generated and parsed in a worker, merged here.
 pub fn load_example(state: AppState) {
-    let mut ws = crate::parse::Workspace::default();
-    for (name, bytes) in crate::example::example_files() {
-        if let Err(e) = ws.load_bytes(&name, &bytes, &LoadOptions::default()) {
-            report_error(state, &e);
+    leptos::task::spawn_local(async move {
+        let files = match worker::example().await {
+            Ok(files) => files,
+            Err(why) => {
+                state.say(Level::Error, "The example could not be loaded", vec![why]);
+                return;
+            }
+        };
+        let mut ws = crate::parse::Workspace::default();
+        for (name, outcome) in files {
+            if let Err(e) = outcome.and_then(|parsed| ws.add(&name, parsed)) {
+                report_error(state, &e);
+            }
         }
-    }
-    state.ws.set(ws);
-    state.hidden.set(Vec::new());
-    state.baseline.set(None);
-    state.example_loaded.set(true);
-    state.tab.set(Some(crate::core::registry::Kind::Ranking));
+        state.ws.set(ws);
+        state.hidden.set(Vec::new());
+        state.baseline.set(None);
+        state.example_loaded.set(true);
+        state.tab.set(Some(crate::core::registry::Kind::Ranking));
+    });
 }

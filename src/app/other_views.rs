@@ -124,8 +124,13 @@ pub fn RatingsPanel() -> impl IntoView {
     let grids = Memo::new(move |_| {
         state.ws.with(|w| {
             let Some(d) = &w.ratings else { return vec![] };
-            let all = d.rating.iter().chain(d.models.iter().flat_map(|m| m.1.iter()));
-            let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            let all = d
+                .rating
+                .iter()
+                .chain(d.models.iter().flat_map(|m| m.1.iter()));
+            let (lo, hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
             d.models
                 .iter()
                 .filter(|m| !state.is_hidden(Kind::Ratings, &m.0))
@@ -137,12 +142,22 @@ pub fn RatingsPanel() -> impl IntoView {
                         .collect();
                     let top = per_user.iter().copied().fold(0.0f64, f64::max).max(1e-12);
                     let user_hist = ratings::histogram(per_user.iter().copied(), 0.0, top, 20);
-                    (name.clone(), state.color_index(Kind::Ratings, name), grid, lo, hi, user_hist, top, per_user.len())
+                    (
+                        name.clone(),
+                        state.color_index(Kind::Ratings, name),
+                        grid,
+                        lo,
+                        hi,
+                        user_hist,
+                        top,
+                        per_user.len(),
+                    )
                 })
                 .collect::<Vec<_>>()
         })
     });
-    let scatter = move || grids.get().into_iter().map(|(name, c, grid, lo, hi, _, _, _)| {
+    let scatter = move || {
+        grids.get().into_iter().map(|(name, c, grid, lo, hi, _, _, _)| {
         let color = series_hex(c);
         let max = grid.iter().copied().max().unwrap_or(1).max(1) as f64;
         let total: usize = grid.iter().sum();
@@ -167,8 +182,10 @@ pub fn RatingsPanel() -> impl IntoView {
                 <text x="2" y=format!("{side}") class="axis">{format!("{lo:.1}")}</text>
             </svg>
         </figure> }
-    }).collect_view();
-    let per_user = move || grids.get().into_iter().map(|(name, c, _, _, _, hist, top, users)| {
+    }).collect_view()
+    };
+    let per_user = move || {
+        grids.get().into_iter().map(|(name, c, _, _, _, hist, top, users)| {
         let color = series_hex(c);
         let n = hist.iter().copied().max().unwrap_or(1).max(1);
         let label = format!("{name} — {users} users");
@@ -176,7 +193,8 @@ pub fn RatingsPanel() -> impl IntoView {
             <div class="bars">{hist.iter().enumerate().map(|(i, v)| { let from = top * i as f64 / 20.0; view! {
                 <div class="bar" title=format!("RMSE {from:.2}–{:.2}: {v} users", from + top / 20.0)><div class="fill" style=format!("height:{:.1}%;background:{color}", *v as f64 / n as f64 * 100.0)></div><span class="label">{format!("{from:.1}")}</span></div>
             } }).collect_view()}</div></div> }
-    }).collect_view();
+    }).collect_view()
+    };
     view! {
         <section class="card">
             <div class="card-head"><h2>"Predicted against actual rating"</h2><span class="muted small">"rows binned on a 20 × 20 grid (darker = more rows); the diagonal is a perfect prediction"</span></div>

@@ -96,6 +96,20 @@ pub fn ElbowPanel() -> impl IntoView {
             ink: ink(),
         }
     });
+    // hover: the cutoff under the pointer and every model's value there
+    let hover_p = RwSignal::new(None::<usize>);
+    let on_hover =
+        Callback::new(move |(x, _): (f64, f64)| hover_p.set(Some(x.round().max(1.0) as usize)));
+    let readout = move || {
+        let p = hover_p.get()?;
+        let label = metric.get().label().trim_end_matches("@p").to_string();
+        let parts: Vec<String> = lines.with(|ls| {
+            ls.iter()
+                .filter_map(|l| l.values.get(p - 1).map(|v| format!("{} {v:.4}", l.name)))
+                .collect()
+        });
+        (!parts.is_empty()).then(|| format!("{label}@{p}: {}", parts.join(" · ")))
+    };
     let select_metric = move |ev| {
         let v = event_target_value(&ev);
         if let Some(m) = CurveMetric::ALL.into_iter().find(|m| m.id() == v) {
@@ -116,7 +130,8 @@ pub fn ElbowPanel() -> impl IntoView {
                         on:change=move |ev| max_p_input.set(event_target_value(&ev).parse().unwrap_or(0)) aria-label="largest cutoff"/>
                 </label>
             </div>
-            <Chart chart=chart label="elbow curve"/>
+            <Chart chart=chart label="elbow curve" on_hover=on_hover/>
+            <p class="readout" data-readout="elbow" aria-live="polite">{readout}</p>
             <table class="small-table">
                 <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p.get())}</th></tr></thead>
                 <tbody>

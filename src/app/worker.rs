@@ -9,8 +9,8 @@
 //!   the outcome (parsed columns or the load errors), its buffer transferred, not copied.
 //!
 //! One worker per file: terminating it is how Cancel stops a load, and it gives
-//! the parser's memory back at once. Where a worker cannot start (a page opened
-//! from `file://`, a host without the worker script) the page parses in chunks itself.
+//! the parser's memory back at once. The bundled example is generated and parsed
+//! in a worker too (`{example: true}`), so the page's own wasm carries no parser.
 
 use futures::channel::mpsc;
 use futures::StreamExt;
@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::parse::transfer::{self, Outcome};
-use crate::parse::{LoadError, LoadOptions, Parser};
+use crate::parse::{parse_bytes, LoadError, LoadOptions, Parser};
 
 /// Bytes read per step inside the worker (synchronous reads).
 const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
@@ -49,6 +49,21 @@ pub fn worker_main() {
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let data = e.data();
+            if get(&data, "example").as_bool() == Some(true) {
+                let files: Vec<(String, Outcome)> = crate::example::example_files()
+                    .into_iter()
+                    .map(|(name, bytes)| {
+                        let outcome = parse_bytes(&name, &bytes, &LoadOptions::default());
+                        (name, outcome)
+                    })
+                    .collect();
+                let bytes = transfer::encode_many(&files);
+                let array = Uint8Array::from(&bytes[..]);
+                let msg = message("done", &[("data", array.clone().into())]);
+                let _ =
+                    reply.post_message_with_transfer(&msg, &js_sys::Array::of1(&array.buffer()));
+                return;
+            }
             let name = get(&data, "name").as_string().unwrap_or_default();
             let t0 = js_sys::Date::now();
             let outcome = match get(&data, "file").dyn_into::<web_sys::Blob>() {
@@ -207,14 +222,60 @@ pub enum Ended {
     Broken(String),
 }
 
+/// How a job in a worker ended: its answer, or why there is none.
+enum Job {
+    Done(JsValue),
+    Cancelled,
+    Broken(String),
+}
+
 /// Parses `file` in a worker, calling `progress(bytes, rows)` as it goes.
-/// `None` when no worker could be started: the caller parses on the page.
 pub async fn parse_file(
     file: &web_sys::File,
     options: &LoadOptions,
-    mut progress: impl FnMut(u64, u64),
-) -> Option<Ended> {
-    let worker = web_sys::Worker::new(SCRIPT).ok()?;
+    progress: impl FnMut(u64, u64),
+) -> Ended {
+    let request = message(
+        "load",
+        &[("file", file.into()), ("name", file.name().into())],
+    );
+    if let Some(f) = options.format {
+        let _ = Reflect::set(&request, &"format".into(), &f.id().into());
+    }
+    if let Some(p) = &options.positive_label {
+        let _ = Reflect::set(&request, &"positive".into(), &p.into());
+    }
+    match run(&request, progress).await {
+        Job::Done(data) => match decode(&data) {
+            Ok(outcome) => Ended::Loaded(outcome),
+            Err(why) => Ended::Broken(why),
+        },
+        Job::Cancelled => Ended::Cancelled,
+        Job::Broken(why) => Ended::Broken(why),
+    }
+}
+
+/// The bundled example, generated and parsed in a worker: (file name, outcome) per file.
+pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
+    match run(&message("example", &[("example", true.into())]), |_, _| {}).await {
+        Job::Done(data) => {
+            let bytes = get(&data, "data")
+                .dyn_into::<Uint8Array>()
+                .map(|a| a.to_vec())
+                .map_err(|_| "no data in the worker's answer".to_string())?;
+            transfer::decode_many(&bytes)
+        }
+        Job::Cancelled => Err("cancelled".into()),
+        Job::Broken(why) => Err(why),
+    }
+}
+
+/// Starts a worker, sends `request`, relays progress, returns its answer.
+async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
+    let worker = match web_sys::Worker::new(SCRIPT) {
+        Ok(w) => w,
+        Err(e) => return Job::Broken(format!("the loading worker could not start ({e:?})")),
+    };
     let (tx, mut rx) = mpsc::unbounded::<Event>();
     let on_tx = tx.clone();
     let on_message =
@@ -237,7 +298,10 @@ pub async fn parse_file(
         let what = e
             .dyn_ref::<web_sys::ErrorEvent>()
             .map(|e| e.message())
-            .unwrap_or_else(|| "the loading worker could not start".into());
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| {
+                format!("the loading worker could not start ({SCRIPT} did not load)")
+            });
         let _ = err_tx.unbounded_send(Event::Failed(what));
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -247,46 +311,25 @@ pub async fn parse_file(
         worker.terminate();
         RUNNING.with(|r| r.borrow_mut().take());
     };
-    // the first message says the worker's wasm runs; an error first means no worker here
-    match rx.next().await {
-        Some(Event::Ready) => {}
-        Some(Event::Cancelled) => return Some(Ended::Cancelled),
-        _ => {
-            finish(&worker);
-            return None;
-        }
-    }
-    let request = message(
-        "load",
-        &[("file", file.into()), ("name", file.name().into())],
-    );
-    if let Some(f) = options.format {
-        let _ = Reflect::set(&request, &"format".into(), &f.id().into());
-    }
-    if let Some(p) = &options.positive_label {
-        let _ = Reflect::set(&request, &"positive".into(), &p.into());
-    }
-    if worker.post_message(&request).is_err() {
-        finish(&worker);
-        return None;
-    }
+    let mut sent = false;
     let result = loop {
         match rx.next().await {
+            // the worker's wasm runs: now it can take the request
+            Some(Event::Ready) if !sent => {
+                sent = true;
+                if let Err(e) = worker.post_message(request) {
+                    break Job::Broken(format!("the request could not be sent ({e:?})"));
+                }
+            }
             Some(Event::Ready) => {}
             Some(Event::Progress { bytes, rows }) => progress(bytes, rows),
-            Some(Event::Done(data)) => {
-                // the worker's memory goes back before the page's grows
-                finish(&worker);
-                break match decode(&data) {
-                    Ok(outcome) => Ended::Loaded(outcome),
-                    Err(why) => Ended::Broken(why),
-                };
-            }
-            Some(Event::Cancelled) | None => break Ended::Cancelled,
-            Some(Event::Failed(why)) => break Ended::Broken(why),
+            // the worker's memory goes back before the page's grows
+            Some(Event::Done(data)) => break Job::Done(data),
+            Some(Event::Cancelled) | None => break Job::Cancelled,
+            Some(Event::Failed(why)) => break Job::Broken(why),
         }
     };
     finish(&worker);
     drop((on_message, on_error));
-    Some(result)
+    result
 }

@@ -200,6 +200,38 @@ impl BinaryCurve {
         }
     }
 
+    /// The operating point whose false-positive rate (`by_recall = false`,
+    /// the ROC x axis) or recall (`true`, the PR x axis) is nearest `x`: its
+    /// threshold and the confusion matrix of "positive iff score >= threshold".
+    /// `None` without thresholds. O(log n): the counts grow with the index.
+    pub fn point_near(&self, x: f64, by_recall: bool) -> Option<(f64, Confusion)> {
+        if self.thresholds.is_empty() {
+            return None;
+        }
+        let (counts, total) = if by_recall {
+            (&self.tps, self.positives)
+        } else {
+            (&self.fps, self.negatives)
+        };
+        let rate = |i: usize| counts[i] as f64 / total.max(1) as f64;
+        let i = counts.partition_point(|&c| (c as f64 / total.max(1) as f64) < x);
+        let i = match (i.checked_sub(1), i < counts.len()) {
+            (Some(j), true) if (x - rate(j)).abs() <= (rate(i) - x).abs() => j,
+            (Some(j), false) => j,
+            _ => i,
+        };
+        let (tp, fp) = (self.tps[i], self.fps[i]);
+        Some((
+            self.thresholds[i],
+            Confusion {
+                tp,
+                fp,
+                fn_: self.positives - tp,
+                tn: self.negatives - fp,
+            },
+        ))
+    }
+
     /// ROC points (fpr, tpr) from (0, 0) through every distinct threshold.
     pub fn roc_points(&self) -> Vec<(f64, f64)> {
         let (p, n) = (self.positives.max(1) as f64, self.negatives.max(1) as f64);
@@ -335,6 +367,20 @@ pub fn sigmoid(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_point_near_a_rate_is_the_operating_point_of_its_threshold() {
+        // scores 0.9+ 0.8- 0.7+ 0.6- (P = 2, N = 2)
+        let c = BinaryCurve::new(&[true, false, true, false], &[0.9, 0.8, 0.7, 0.6]);
+        let (t, m) = c.point_near(0.45, false).unwrap();
+        assert_eq!((t, m.tp, m.fp), (0.8, 1, 1));
+        assert_eq!(m, c.confusion_at(t, ThresholdRule::AtLeast));
+        let (t, m) = c.point_near(1.0, true).unwrap();
+        assert_eq!((t, m.tp), (0.7, 2));
+        let (t, _) = c.point_near(0.0, false).unwrap();
+        assert_eq!(t, 0.9);
+        assert!(BinaryCurve::new(&[], &[]).point_near(0.5, false).is_none());
+    }
 
     #[test]
     fn probe_roc_ties_count_half() {

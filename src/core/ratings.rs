@@ -108,11 +108,15 @@ pub fn fcp(users: &[u32], r: &[f64], p: &[f64]) -> (Option<f64>, Vec<(u32, u64, 
 /// Counts of `values` in `bins` equal-width bins over [lo, hi] (values outside
 /// are clamped into the end bins; the last bin includes `hi`).
 pub fn histogram(values: impl Iterator<Item = f64>, lo: f64, hi: f64, bins: usize) -> Vec<usize> {
-        let bins = bins.max(1);
+    let bins = bins.max(1);
     let mut out = vec![0usize; bins];
     let width = (hi - lo) / bins as f64;
     for v in values {
-        let i = if width > 0.0 { ((v - lo) / width).floor() } else { 0.0 };
+        let i = if width > 0.0 {
+            ((v - lo) / width).floor()
+        } else {
+            0.0
+        };
         out[(i.max(0.0) as usize).min(bins - 1)] += 1;
     }
 
@@ -127,7 +131,11 @@ pub fn scatter_grid(actual: &[f64], predicted: &[f64], lo: f64, hi: f64, n: usiz
     let mut grid = vec![0usize; n * n];
     let width = (hi - lo) / n as f64;
     let cell = |v: f64| {
-        let i = if width > 0.0 { ((v - lo) / width).floor() } else { 0.0 };
+        let i = if width > 0.0 {
+            ((v - lo) / width).floor()
+        } else {
+            0.0
+        };
         (i.max(0.0) as usize).min(n - 1)
     };
     for (&a, &p) in actual.iter().zip(predicted) {
@@ -142,15 +150,18 @@ mod tests {
 
     #[test]
     fn histograms_and_grids_count_every_row_once() {
-        let h = histogram([0.0, 0.5, 0.99, 1.0, 2.0, -3.0, 9.0].into_iter(), 0.0, 2.0, 2);
+        let h = histogram(
+            [0.0, 0.5, 0.99, 1.0, 2.0, -3.0, 9.0].into_iter(),
+            0.0,
+            2.0,
+            2,
+        );
         assert_eq!(h, vec![4, 3]);
         let g = scatter_grid(&[1.0, 5.0, 5.0, 3.0], &[1.0, 1.0, 5.0, 3.2], 1.0, 5.0, 2);
         // actual 1 pred 1 -> (0,0); actual 5 pred 1 -> x1 y0; (5,5) -> x1 y1; (3,3.2) -> x1 y1
         assert_eq!(g, vec![1, 1, 0, 2]);
         assert_eq!(g.iter().sum::<usize>(), 4);
     }
-
-
 
     #[test]
     fn probe_fcp_koren() {

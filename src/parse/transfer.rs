@@ -45,6 +45,23 @@ fn size_hint(outcome: &Outcome) -> usize {
     }
 }
 
+/// Several named outcomes in one block (the bundled example's files).
+pub fn encode_many(files: &[(String, Outcome)]) -> Vec<u8> {
+    postcard::to_allocvec(files).unwrap_or_default()
+}
+
+/// Reads bytes written by [`encode_many`], checking each outcome like [`decode`].
+pub fn decode_many(bytes: &[u8]) -> Result<Vec<(String, Outcome)>, String> {
+    let files: Vec<(String, Outcome)> =
+        postcard::from_bytes(bytes).map_err(|e| format!("not a Rankscope data block ({e})"))?;
+    for (_, outcome) in &files {
+        if let Ok(parsed) = outcome {
+            check(parsed)?;
+        }
+    }
+    Ok(files)
+}
+
 /// Reads bytes written by [`encode`]; `Err` says why they are not a valid load result.
 pub fn decode(bytes: &[u8]) -> Result<Outcome, String> {
     let outcome: Outcome =

@@ -90,10 +90,37 @@ pub fn thin(
 }
 
 /// Draws `chart` on any drawing area.
+/// Where the data landed on the drawing: the plotting area in pixels and the
+/// data ranges it spans, so a pointer position maps back to data coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub px: (i32, i32),
+    pub py: (i32, i32),
+    pub x_range: (f64, f64),
+    pub y_range: (f64, f64),
+}
+
+impl Frame {
+    /// Data coordinates of pixel (x, y); `None` outside the plotting area.
+    pub fn to_data(&self, x: f64, y: f64) -> Option<(f64, f64)> {
+        let (l, r) = (self.px.0 as f64, self.px.1 as f64);
+        let (t, b) = (self.py.0 as f64, self.py.1 as f64);
+        if x < l || x > r || y < t || y > b || r <= l || b <= t {
+            return None;
+        }
+        let fx = (x - l) / (r - l);
+        let fy = (b - y) / (b - t);
+        Some((
+            self.x_range.0 + fx * (self.x_range.1 - self.x_range.0),
+            self.y_range.0 + fy * (self.y_range.1 - self.y_range.0),
+        ))
+    }
+}
+
 pub fn draw_line_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Frame, DrawingAreaErrorKind<DB::ErrorType>> {
     let ink = RGBColor(chart.ink.0, chart.ink.1, chart.ink.2);
     let (w, h) = area.dim_in_pixel();
     let mut builder = ChartBuilder::on(area);
@@ -117,6 +144,13 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         y0 + 1.0
     };
     let mut ctx = builder.build_cartesian_2d(x0..x1, y0..y1)?;
+    let (pxr, pyr) = ctx.plotting_area().get_pixel_range();
+    let frame = Frame {
+        px: (pxr.start, pxr.end),
+        py: (pyr.start, pyr.end),
+        x_range: (x0, x1),
+        y_range: (y0, y1),
+    };
     ctx.configure_mesh()
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
@@ -167,7 +201,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             .position(SeriesLabelPosition::LowerRight)
             .draw()?;
     }
-    Ok(())
+    Ok(frame)
 }
 
 /// Renders a chart to an SVG string (export and tests).
@@ -235,6 +269,20 @@ mod tests {
         assert!(svg.contains("elbow p=5"));
         assert!(svg.contains("bm25 &lt;&amp;&gt;"), "names are escaped");
         assert!(!svg.contains("bm25 <&>"));
+    }
+
+    #[test]
+    fn the_frame_maps_pixels_back_to_data() {
+        let mut svg = String::new();
+        let backend = SVGBackend::with_string(&mut svg, (640, 400));
+        let area = backend.into_drawing_area();
+        let f = draw_line_chart(&area, &chart()).unwrap();
+        assert!(f.px.0 > 0 && f.px.1 < 640 && f.py.0 >= 0 && f.py.1 < 400);
+        let (x, y) = f.to_data(f.px.0 as f64, f.py.1 as f64).unwrap();
+        assert!((x - f.x_range.0).abs() < 1e-12 && (y - f.y_range.0).abs() < 1e-12);
+        let (x, y) = f.to_data(f.px.1 as f64, f.py.0 as f64).unwrap();
+        assert!((x - f.x_range.1).abs() < 1e-12 && (y - f.y_range.1).abs() < 1e-12);
+        assert!(f.to_data(0.0, 0.0).is_none());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 // The loader in the browser: parsing in a Web Worker with progress and Cancel,
-// the same values as the native core on a generated run, and the fallback that
-// parses on the page when no worker can start.
+// the same values as the native core on a generated run, and a clear error when
+// no worker can start.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -87,17 +87,17 @@ test('a large load shows progress, and Cancel stops it keeping what was loaded',
   await page.close();
 });
 
-test('without a worker (script unavailable) the page parses the files itself', async () => {
+test('without the worker script a drop fails with a clear message and loses nothing', async () => {
   const { page, errors } = await open(browser, url);
+  const before = await cells(page);
   await page.route('**/rankscope-worker_loader.js', (r) => r.fulfill({ status: 404, body: '' }));
-  await clearAll(page);
   await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);
-  await waitForModels(page, ['ranking']);
-  const r = oracle.ranking;
-  const v = (await cells(page)).ranking;
-  close(v['ndcg@10'], r['ndcg@10 gain=rel']['pytrec_eval ndcg_cut'], 'ndcg@10');
-  close(v['map'], r['map (no cutoff)']['pytrec_eval map'], 'map');
-  // the 404 of the worker script is the only console error allowed
+  await page.waitForSelector('text=could not be loaded');
+  const text = await page.locator('.messages').textContent();
+  assert.match(text, /loading worker could not start/);
+  assert.match(text, /Nothing already loaded was changed/);
+  // the example, replaced only by a successful load, is still there
+  assert.deepEqual(await cells(page), before);
   assert.ok(errors.every((e) => /404|worker/i.test(e)), errors.join('\n'));
   await page.close();
 });

@@ -1,0 +1,68 @@
+// Hover read-outs and the ratings views: what the pointer shows is the core's
+// number at that point, and the binned views count every row and user.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, drop, refFile, cells, waitForModels, clearAll, setConvention, shot, reference } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+/** Moves the pointer across a canvas until the read-out matches `re`; returns its text. */
+async function hoverUntil(page, canvasIndex, readout, re) {
+  const box = await page.locator('canvas').nth(canvasIndex).boundingBox();
+  for (let i = 0; i <= 200; i++) {
+    await page.mouse.move(box.x + box.width * (0.1 + 0.85 * i / 200), box.y + box.height * 0.5);
+    const text = await page.locator(`[data-readout="${readout}"]`).textContent();
+    if (re.test(text)) return text;
+  }
+  throw new Error(`no read-out matching ${re}`);
+}
+
+test('hovering the elbow chart reads out each model\'s value at p, as in the table', async () => {
+  const { page, errors } = await open(browser, url);
+  const text = await hoverUntil(page, 0, 'elbow', /@10: /);
+  const v = (await cells(page));
+  for (const model of ['dense', 'bm25']) {
+    const m = text.match(new RegExp(`${model} (\\d\\.\\d{4})`));
+    assert.ok(m, text);
+    assert.equal(m[1], v[model]['ndcg@10'].toFixed(4), `${model} nDCG@10 on hover`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hovering the ROC curve reads out an operating point that the threshold reproduces', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [refFile('binary.csv')]);
+  await waitForModels(page, ['binary']);
+  const text = await hoverUntil(page, 0, 'binary', /threshold [-\d.e]+, TPR/);
+  const [, t, tpr, fpr] = text.match(/threshold ([-\d.e]+), TPR ([\d.]+), FPR ([\d.]+)/);
+  await page.fill('input.threshold-value', t);
+  await page.press('input.threshold-value', 'Enter');
+  await page.waitForFunction((want) => Number(document.querySelector('input.threshold-value').value) === want, Number(t));
+  const cm = await page.$$eval('table.confusion td[data-cm]', (tds) => Object.fromEntries(tds.map((x) => [x.dataset.cm, Number(x.textContent)])));
+  assert.equal((cm.tp / (cm.tp + cm.fn)).toFixed(4), tpr);
+  assert.equal((cm.fp / (cm.fp + cm.tn)).toFixed(4), fpr);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('ratings: the binned scatter counts every row and the RMSE distribution every user', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [refFile('ratings.csv')]);
+  await page.waitForSelector('.scatter[data-total]');
+  const lines = fs.readFileSync(path.join(reference, 'ratings.csv'), 'utf8').trim().split('\n').slice(1);
+  const users = new Set(lines.map((l) => l.split(',')[0])).size;
+  const totals = await page.$$eval('.scatter[data-total]', (fs) => fs.map((f) => Number(f.dataset.total)));
+  assert.ok(totals.length >= 1 && totals.every((t) => t === lines.length), `${totals} vs ${lines.length}`);
+  const userCounts = await page.$$eval('.hist[data-users]', (hs) => hs.map((h) => Number(h.dataset.users)));
+  assert.ok(userCounts.length >= 1 && userCounts.every((u) => u === users), `${userCounts} vs ${users}`);
+  await shot(page, 'ratings-light.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -584,3 +584,40 @@ fn tie_warning_flags_the_queries_whose_values_depend_on_tie_order() {
         .iter()
         .any(|w| w.contains("depend on the tie rule")));
 }
+
+/// A multi-class matrix read one-vs-rest gives scikit-learn's per-class ROC AUC
+/// and average precision (tests/reference/extra/ovr.json).
+#[test]
+fn one_vs_rest_matches_scikit_learn() {
+    use rankscope::parse::LoadOptions;
+    let want: serde_json::Value = serde_json::from_slice(&reference("extra/ovr.json")).unwrap();
+    let bytes = reference("multiclass_probs.csv");
+    for (class, v) in want.as_object().unwrap() {
+        let options = LoadOptions {
+            one_vs_rest: Some(class.parse().unwrap()),
+            ..Default::default()
+        };
+        let mut ws = rankscope::parse::Workspace::default();
+        ws.load_bytes("multiclass_probs.csv", &bytes, &options)
+            .unwrap();
+        let data = only_dataset(&ws);
+        let d = &Conventions::default();
+        close(
+            value(&data, d, "roc_auc"),
+            v["sklearn.roc_auc_score"].as_f64().unwrap(),
+            &format!("AUC class {class}"),
+        );
+        close(
+            value(&data, d, "average_precision"),
+            v["sklearn.average_precision_score"].as_f64().unwrap(),
+            &format!("AP class {class}"),
+        );
+        let rankscope::core::evaluate::Dataset::Binary(b) = data else {
+            panic!()
+        };
+        assert_eq!(
+            b.labels.iter().filter(|&&l| l).count() as u64,
+            v["positives"].as_u64().unwrap()
+        );
+    }
+}

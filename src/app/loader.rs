@@ -7,6 +7,30 @@ use super::state::{AppState, Level, Progress};
 use super::worker;
 use crate::parse::{LoadError, LoadOptions};
 
+thread_local! {
+    /// Dropped multi-class files, kept as `File` handles (no bytes are held):
+    /// a one-vs-rest view reads them again for one class.
+    pub static MATRICES: std::cell::RefCell<Vec<(String, web_sys::File)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The dropped multi-class files (their handles) whose models are still loaded.
+pub fn matrices(state: AppState) -> Vec<web_sys::File> {
+    let loaded: Vec<String> = state.ws.with_untracked(|w| {
+        w.multiclass
+            .as_ref()
+            .map(|d| d.models.iter().map(|m| m.name.clone()).collect())
+            .unwrap_or_default()
+    });
+    MATRICES.with(|m| {
+        m.borrow()
+            .iter()
+            .filter(|(name, _)| loaded.contains(&crate::parse::model_name_from_file(name)))
+            .map(|(_, f)| f.clone())
+            .collect()
+    })
+}
+
 /// Loads files one after another (qrels before runs, so a run finds its judgments).
 pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
     files.sort_by_key(|f| if f.name().contains("qrel") { 0 } else { 1 });
@@ -67,6 +91,9 @@ async fn load_one(state: AppState, file: web_sys::File) {
             super::util::mark(&format!("rankscope:merged:{name}"));
             match result {
                 Some(Ok(summary)) => {
+                    if summary.kind == Some(crate::core::registry::Kind::Multiclass) {
+                        MATRICES.with(|m| m.borrow_mut().push((name.clone(), file.clone())));
+                    }
                     let mut lines = vec![format!(
                         "Read as {}: {}",
                         summary.format,

@@ -179,7 +179,7 @@ fn KindView(kind: Kind) -> impl IntoView {
                 {match kind {
                     Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel/> }.into_any(),
                     Kind::Binary => view! { <binary_view::BinaryPanel/> }.into_any(),
-                    Kind::Multiclass => view! { <other_views::MulticlassPanel/> }.into_any(),
+                    Kind::Multiclass => view! { <other_views::MulticlassPanel/><other_views::OneVsRest/> }.into_any(),
                     Kind::Ratings => view! { <other_views::RatingsPanel/> }.into_any(),
                 }}
             </div>

@@ -50,10 +50,17 @@ pub fn worker_main() {
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let data = e.data();
             if get(&data, "example").as_bool() == Some(true) {
+                // `only`: the file names wanted (a one-vs-rest re-read asks for the matrices)
+                let only: Option<Vec<String>> = get(&data, "only")
+                    .dyn_into::<js_sys::Array>()
+                    .ok()
+                    .map(|a| a.iter().filter_map(|v| v.as_string()).collect());
+                let options = options_of(&data);
                 let files: Vec<(String, Outcome)> = crate::example::example_files()
                     .into_iter()
+                    .filter(|(name, _)| only.as_ref().is_none_or(|o| o.contains(name)))
                     .map(|(name, bytes)| {
-                        let outcome = parse_bytes(&name, &bytes, &LoadOptions::default());
+                        let outcome = parse_bytes(&name, &bytes, &options);
                         (name, outcome)
                     })
                     .collect();
@@ -106,6 +113,7 @@ fn options_of(data: &JsValue) -> LoadOptions {
             .as_string()
             .and_then(|f| crate::parse::Format::from_id(&f)),
         positive_label: get(data, "positive").as_string(),
+        one_vs_rest: get(data, "one_vs_rest").as_f64().map(|c| c as u32),
     }
 }
 
@@ -245,6 +253,9 @@ pub async fn parse_file(
     if let Some(p) = &options.positive_label {
         let _ = Reflect::set(&request, &"positive".into(), &p.into());
     }
+    if let Some(c) = options.one_vs_rest {
+        let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
+    }
     match run(&request, progress).await {
         Job::Done(data) => match decode(&data) {
             Ok(outcome) => Ended::Loaded(outcome),
@@ -268,6 +279,61 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
         Job::Cancelled => Err("cancelled".into()),
         Job::Broken(why) => Err(why),
     }
+}
+
+/// One-vs-rest binary data for `class` from every multi-class matrix loaded:
+/// the dropped files are read again by a worker (the page keeps only their
+/// reduced rows), the bundled example's are generated again.
+pub async fn one_vs_rest(
+    class: u32,
+    files: Vec<web_sys::File>,
+    example_files: Vec<String>,
+) -> Result<Vec<crate::core::evaluate::BinaryData>, String> {
+    let options = LoadOptions {
+        one_vs_rest: Some(class),
+        ..Default::default()
+    };
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for file in &files {
+        match parse_file(file, &options, |_, _| {}).await {
+            Ended::Loaded(o) => outcomes.push(o),
+            Ended::Cancelled => return Err("cancelled".into()),
+            Ended::Broken(why) => return Err(why),
+        }
+    }
+    if !example_files.is_empty() {
+        let only = js_sys::Array::new();
+        for f in &example_files {
+            only.push(&f.into());
+        }
+        let request = message(
+            "example",
+            &[
+                ("example", true.into()),
+                ("only", only.into()),
+                ("one_vs_rest", class.into()),
+            ],
+        );
+        match run(&request, |_, _| {}).await {
+            Job::Done(data) => {
+                let bytes = get(&data, "data")
+                    .dyn_into::<Uint8Array>()
+                    .map(|a| a.to_vec())
+                    .map_err(|_| "no data in the worker's answer".to_string())?;
+                outcomes.extend(transfer::decode_many(&bytes)?.into_iter().map(|(_, o)| o));
+            }
+            Job::Cancelled => return Err("cancelled".into()),
+            Job::Broken(why) => return Err(why),
+        }
+    }
+    outcomes
+        .into_iter()
+        .map(|o| match o {
+            Ok(crate::parse::Parsed::Binary(b)) => Ok(b),
+            Ok(_) => Err("not a probability matrix (top-k lists have no per-class scores)".into()),
+            Err(e) => Err(e.to_string()),
+        })
+        .collect()
 }
 
 /// Starts a worker, sends `request`, relays progress, returns its answer.

@@ -31,6 +31,10 @@ pub struct LoadOptions {
     pub format: Option<Format>,
     /// Binary labels: the value that counts as positive (default 1/true/yes/pos).
     pub positive_label: Option<String>,
+    /// Read a multi-class probability matrix as binary data for one class
+    /// against the rest (label: target == class; score: that class's column),
+    /// for one-vs-rest ROC and PR curves.
+    pub one_vs_rest: Option<u32>,
 }
 
 /// A file parsed into columns with its own interners, ready to merge.

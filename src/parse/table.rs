@@ -260,6 +260,10 @@ pub struct TableState {
     row_buffer: Vec<f64>,
     rows_off_one: usize,
     class_of_slot: std::collections::HashMap<u32, usize>,
+    /// One-vs-rest reading of a matrix: (class, its column slot), labels, scores.
+    ovr: Option<(u32, usize)>,
+    ovr_labels: Vec<bool>,
+    ovr_scores: Vec<f64>,
 }
 
 fn problem(
@@ -525,6 +529,9 @@ impl TableState {
             row_buffer: vec![],
             rows_off_one: 0,
             class_of_slot: Default::default(),
+            ovr: None,
+            ovr_labels: Vec::new(),
+            ovr_scores: Vec::new(),
         };
         let want = |f: super::Format| forced.is_none() || forced == Some(f);
         let header_text = header.join(", ");
@@ -784,6 +791,27 @@ impl TableState {
                         )
                     })?;
                 }
+                if let Some(class) = options.one_vs_rest {
+                    let slot_of_class = match self.ovr {
+                        Some((_, s)) => s,
+                        None => {
+                            let s = self.class_of_slot.get(&class).copied().ok_or_else(|| {
+                                problem(
+                                    n,
+                                    0,
+                                    "a column for the class asked for (one-vs-rest)",
+                                    format!("no column for class {class}"),
+                                    None,
+                                )
+                            })?;
+                            self.ovr = Some((class, s));
+                            s
+                        }
+                    };
+                    self.ovr_labels.push(target == Some(class));
+                    self.ovr_scores.push(self.row_buffer[slot_of_class]);
+                    return Ok(());
+                }
                 let summary = RowSummary::from_row(&self.row_buffer, slot);
                 if (summary.row_sum - 1.0).abs() > 1e-3 {
                     self.rows_off_one += 1;
@@ -893,6 +921,12 @@ impl TableState {
                 }))
             }
             Format::MulticlassMatrix => {
+                if let Some((class, _)) = self.ovr {
+                    return Some(Parsed::Binary(BinaryData {
+                        labels: self.ovr_labels,
+                        models: vec![(format!("{stem} · class {class} vs rest"), self.ovr_scores)],
+                    }));
+                }
                 if self.targets.is_empty() {
                     return None;
                 }

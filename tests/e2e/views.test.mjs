@@ -66,3 +66,23 @@ test('ratings: the binned scatter counts every row and the RMSE distribution eve
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('one-vs-rest ROC and PR for a chosen class match scikit-learn', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [refFile('multiclass_probs.csv')]);
+  await page.waitForSelector('#ovr-class');
+  const want = JSON.parse(fs.readFileSync(path.join(reference, 'extra/ovr.json'), 'utf8'));
+  for (const cls of ['1', '3']) {
+    await page.fill('#ovr-class', cls);
+    await page.press('#ovr-class', 'Enter');
+    await page.click('#ovr-run');
+    await page.waitForSelector(`td[data-ovr-metric="roc_auc"][data-ovr-class="${cls}"]`);
+    const got = await page.$$eval(`td[data-ovr-class="${cls}"]`, (tds) => Object.fromEntries(tds.map((t) => [t.dataset.ovrMetric, Number(t.dataset.value)])));
+    assert.ok(Math.abs(got.roc_auc - want[cls]['sklearn.roc_auc_score']) < 1e-9, `AUC class ${cls}: ${got.roc_auc}`);
+    assert.ok(Math.abs(got.average_precision - want[cls]['sklearn.average_precision_score']) < 1e-9, `AP class ${cls}`);
+  }
+  await shot(page, 'multiclass-ovr-light.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

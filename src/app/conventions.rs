@@ -273,14 +273,10 @@ pub fn ConventionsPanel(kind: Kind) -> impl IntoView {
         let prepared = state.prepared.get();
         let n: usize = prepared
             .iter()
-            .map(|r| {
-                (0..r.num_queries())
-                    .filter(|&i| r.query(i).tied_with_prev.iter().any(|&t| t))
-                    .count()
-            })
+            .map(|r| crate::core::evaluate::queries_with_mixed_ties(r).len())
             .max()
             .unwrap_or(0);
-        (n > 0).then(|| format!("{n} queries contain tied scores: values of tie-sensitive metrics depend on the tie rule."))
+        (n > 0).then(|| format!("In {n} queries equal scores tie documents of different grades: their values depend on the tie rule."))
     };
     view! {
         <section class="card conventions">

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::chart::Chart;
 use super::state::AppState;
 use super::util::ink;
-use crate::core::curves::{kneedle, mean_curve, CurveMetric};
+use crate::core::curves::{kneedle, mean_curve, query_curve, CurveMetric};
 use crate::core::registry::Kind;
 use crate::plot::{series_hex, LineChart, Marker, Series};
 
@@ -53,8 +53,43 @@ pub fn ElbowPanel() -> impl IntoView {
             })
             .collect::<Vec<_>>()
     });
+    // optional faint per-query lines (at most FAINT queries per model, evenly spaced)
+    const FAINT: usize = 40;
+    let per_query = RwSignal::new(false);
+    let faint = Memo::new(move |_| {
+        if !per_query.get() {
+            return vec![];
+        }
+        let prepared = state.prepared.get();
+        let conv = state.conv.get();
+        let (m, p) = (metric.get(), max_p.get());
+        let mut out = Vec::new();
+        for r in prepared
+            .iter()
+            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+        {
+            let n = r.num_queries();
+            let color = state.color_index(Kind::Ranking, &r.name);
+            for k in 0..n.min(FAINT) {
+                let i = k * n / n.min(FAINT);
+                let values = query_curve(&r.query(i), &conv, m, p);
+                out.push(Series {
+                    name: String::new(),
+                    color,
+                    faint: true,
+                    points: values
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &v)| ((j + 1) as f64, v))
+                        .collect(),
+                });
+            }
+        }
+        out
+    });
     let chart = Signal::derive(move || {
         let lines = lines.get();
+        let faint = faint.get();
         let m = metric.get();
         let p = max_p.get();
         let ymax = lines
@@ -66,20 +101,29 @@ pub fn ElbowPanel() -> impl IntoView {
             x_label: "cutoff p".into(),
             y_label: m.label().into(),
             x_range: (1.0, p.max(2) as f64),
-            y_range: (0.0, (ymax * 1.08).clamp(0.05, 1.0)),
-            series: lines
-                .iter()
-                .map(|l| Series {
-                    name: l.name.clone(),
-                    color: l.color,
-                    faint: false,
-                    points: l
-                        .values
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &v)| ((i + 1) as f64, v))
-                        .collect(),
-                })
+            y_range: (
+                0.0,
+                if faint.is_empty() {
+                    (ymax * 1.08).clamp(0.05, 1.0)
+                } else {
+                    1.0
+                },
+            ),
+            series: faint
+                .into_iter()
+                .chain(lines.iter().map(|l| {
+                    Series {
+                        name: l.name.clone(),
+                        color: l.color,
+                        faint: false,
+                        points: l
+                            .values
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &v)| ((i + 1) as f64, v))
+                            .collect(),
+                    }
+                }))
                 .collect(),
             markers: lines
                 .iter()
@@ -125,6 +169,8 @@ pub fn ElbowPanel() -> impl IntoView {
                         {CurveMetric::ALL.into_iter().map(|m| view! { <option value=m.id() selected=move || metric.get() == m>{m.label()}</option> }).collect_view()}
                     </select>
                 </label>
+                <label><input type="checkbox" id="per-query-lines" prop:checked=move || per_query.get()
+                    on:change=move |ev| per_query.set(event_target_checked(&ev))/>" per-query lines"</label>
                 <label>"P "
                     <input type="number" min="1" max="1000" prop:value=move || max_p.get().to_string()
                         on:change=move |ev| max_p_input.set(event_target_value(&ev).parse().unwrap_or(0)) aria-label="largest cutoff"/>

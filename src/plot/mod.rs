@@ -28,7 +28,7 @@ pub fn series_hex(i: usize) -> String {
 }
 
 /// One line of a chart.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     pub name: String,
     pub color: usize,

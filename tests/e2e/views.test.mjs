@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, drop, refFile, cells, waitForModels, clearAll, setConvention, shot, reference } from './harness.mjs';
+import { serve, launch, open, drop, refFile, cells, waitForModels, clearAll, setConvention, shot, reference, canvasHasInk } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -30,6 +30,18 @@ test('hovering the elbow chart reads out each model\'s value at p, as in the tab
     assert.ok(m, text);
     assert.equal(m[1], v[model]['ndcg@10'].toFixed(4), `${model} nDCG@10 on hover`);
   }
+  // faint per-query lines under the means
+  await page.waitForTimeout(200);
+  const before = await canvasHasInk(page, 0);
+  await page.check('#per-query-lines');
+  await page.waitForFunction((b) => {
+    const c = document.querySelectorAll('canvas')[0];
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
+    return n > b * 1.1;
+  }, before);
+  await shot(page, 'elbow-per-query-light.png');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --locked >/dev/null
 trunk build --release "$@"
+# a strict Content-Security-Policy for the built page (hash of Trunk's inline loader)
+node scripts/csp.mjs dist/index.html
 for wasm in dist/*_bg.wasm; do
   printf '[build] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c < "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
 done

@@ -18,6 +18,7 @@ use js_sys::{Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::core::raw::Side;
 use crate::parse::transfer::{self, Outcome};
 use crate::parse::{parse_bytes, LoadError, LoadOptions, Parser};
 
@@ -85,26 +86,65 @@ pub fn worker_main() {
                 )),
             };
             let t1 = js_sys::Date::now();
-            let bytes = transfer::encode(&outcome);
+            // big columns go straight into their own ArrayBuffers, the rest into one small block
+            let side = JsSide::default();
+            let (bytes, _) = transfer::encode_with(&outcome, Box::new(side.clone()));
             drop(outcome);
-            let array = Uint8Array::new_with_length(bytes.len() as u32);
-            array.copy_from(&bytes);
+            let array = Uint8Array::from(&bytes[..]);
             drop(bytes);
+            let columns = js_sys::Array::new();
+            for c in side.0.borrow().iter() {
+                columns.push(c);
+            }
             let t2 = js_sys::Date::now();
             let msg = message(
                 "done",
                 &[
                     ("data", array.clone().into()),
+                    ("columns", columns.clone().into()),
                     ("parse_ms", (t1 - t0).into()),
                     ("encode_ms", (t2 - t1).into()),
                 ],
             );
             let transfer = js_sys::Array::of1(&array.buffer());
+            for c in columns.iter() {
+                transfer.push(&c.unchecked_into::<Uint8Array>().buffer());
+            }
             let _ = reply.post_message_with_transfer(&msg, &transfer);
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let _ = scope.post_message(&message("ready", &[]));
+}
+
+/// The side channel of the transfer ([`crate::core::raw::Side`]): on the
+/// worker each big column is copied once, from wasm memory into its own
+/// `ArrayBuffer`, which is then transferred (not copied) to the page; on the
+/// page each is copied once, straight into its final column.
+#[derive(Clone, Default)]
+struct JsSide(std::rc::Rc<std::cell::RefCell<Vec<Uint8Array>>>);
+
+impl Side for JsSide {
+    fn put(&mut self, bytes: &[u8]) -> u32 {
+        let mut arrays = self.0.borrow_mut();
+        arrays.push(Uint8Array::from(bytes));
+        arrays.len() as u32 - 1
+    }
+    fn len(&self, index: u32) -> Option<usize> {
+        self.0
+            .borrow()
+            .get(index as usize)
+            .map(|a| a.length() as usize)
+    }
+    fn take(&mut self, index: u32, out: &mut [u8]) -> bool {
+        match self.0.borrow().get(index as usize) {
+            Some(a) if a.length() as usize == out.len() => {
+                a.copy_to(out);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 fn options_of(data: &JsValue) -> LoadOptions {
@@ -199,7 +239,16 @@ fn decode(data: &JsValue) -> Result<Outcome, String> {
         .dyn_into::<Uint8Array>()
         .map(|a| a.to_vec())
         .map_err(|_| "no data in the worker's answer".to_string())?;
-    let decoded = transfer::decode(&bytes);
+    let columns: Vec<Uint8Array> = get(data, "columns")
+        .dyn_into::<js_sys::Array>()
+        .map(|a| {
+            a.iter()
+                .filter_map(|c| c.dyn_into::<Uint8Array>().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let side = JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)));
+    let decoded = transfer::decode_with(&bytes, Box::new(side));
     let times = message(
         "times",
         &[

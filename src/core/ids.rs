@@ -180,6 +180,7 @@ impl Interner {
 /// matched per query when a run is prepared, so no global document table exists.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Names {
+    #[serde(with = "crate::core::raw::text")]
     arena: String,
     #[serde(with = "crate::core::raw")]
     ends: Vec<u32>,

@@ -78,8 +78,13 @@ impl Qrels {
     }
 
     /// The same judgments under other query ids: `map[local] = global`
-    /// (one pass copying each query's block to its new place).
-    pub fn remap(&self, map: &[u32], num_queries: usize) -> Qrels {
+    /// (one pass copying each query's block to its new place; nothing is
+    /// copied when the ids are unchanged, as for a first file).
+    pub fn remap(self, map: &[u32], num_queries: usize) -> Qrels {
+        if map.len() == num_queries && map.iter().enumerate().all(|(i, &g)| g as usize == i) {
+            return self;
+        }
+
         let mut local_of = vec![u32::MAX; num_queries];
         for (local, &global) in map.iter().enumerate() {
             if let Some(slot) = local_of.get_mut(global as usize) {

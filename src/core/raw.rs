@@ -1,6 +1,12 @@
 //! Numeric columns serialised as one byte string each (little-endian), for
 //! `#[serde(with = "raw")]`: a 10M-row column is one copy, not 10M serde
 //! calls. Used by the worker -> page transfer ([`crate::parse::transfer`]).
+//!
+//! With a [`Side`] channel installed ([`with_side`]), the big columns do not go
+//! into the serialised bytes at all: each is handed to the channel (the worker
+//! copies it straight into its own transferable `ArrayBuffer`) and only its
+//! index is written; reading fills each column straight from the channel. That
+//! saves a copy of the data on each side of the transfer.
 
 use serde::de::{Error, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -16,6 +22,11 @@ pub trait Pod: Sized + Copy {
     }
     /// The column from its bytes in one copy, where memory order is the stored order.
     fn from_bytes(_bytes: &[u8]) -> Option<Vec<Self>> {
+        None
+    }
+    /// The column from the side channel, given the index written in its place
+    /// (`None`: this type is never side-channelled).
+    fn from_side(_index: &[u8]) -> Option<Result<Vec<Self>, String>> {
         None
     }
 }
@@ -42,10 +53,18 @@ macro_rules! pod_number {
             fn from_bytes(bytes: &[u8]) -> Option<Vec<Self>> {
                 Some(bytemuck::pod_collect_to_vec(bytes))
             }
+            #[cfg(target_endian = "little")]
+            fn from_side(index: &[u8]) -> Option<Result<Vec<Self>, String>> {
+                let index: [u8; 4] = match index.try_into() {
+                    Ok(i) => i,
+                    Err(_) => return Some(Err("a side column index of 4 bytes".into())),
+                };
+                Some(side_take::<$t>(u32::from_le_bytes(index)))
+            }
         }
     )*};
 }
-pod_number!(f64, u32, i32, u64);
+pod_number!(f64, u32, i32, u64, u8);
 
 impl Pod for bool {
     const SIZE: usize = 1;
@@ -68,8 +87,66 @@ impl Pod for (u32, u32) {
     }
 }
 
+/// Where big columns go instead of the serialised bytes.
+pub trait Side {
+    /// Keeps a column's bytes; returns its index.
+    fn put(&mut self, bytes: &[u8]) -> u32;
+    /// The byte length of column `index`, if it exists.
+    fn len(&self, index: u32) -> Option<usize>;
+    /// Copies column `index` into `out` (exactly `len` bytes).
+    fn take(&mut self, index: u32, out: &mut [u8]) -> bool;
+}
+
+thread_local! {
+    static SIDE: std::cell::RefCell<Option<Box<dyn Side>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a serialisation or deserialisation) with `side` as the channel
+/// for big columns; gives the channel back.
+pub fn with_side<R>(side: Box<dyn Side>, f: impl FnOnce() -> R) -> (R, Box<dyn Side>) {
+    SIDE.with(|s| *s.borrow_mut() = Some(side));
+    let r = f();
+    let side = SIDE
+        .with(|s| s.borrow_mut().take())
+        .expect("the side channel is still installed");
+    (r, side)
+}
+
+fn side_active() -> bool {
+    SIDE.with(|s| s.borrow().is_some())
+}
+
+fn side_put(bytes: &[u8]) -> u32 {
+    SIDE.with(|s| s.borrow_mut().as_mut().map_or(0, |side| side.put(bytes)))
+}
+
+/// Fills a vector of `T` from side column `index`.
+fn side_take<T: Pod + bytemuck::Pod>(index: u32) -> Result<Vec<T>, String> {
+    SIDE.with(|s| {
+        let mut s = s.borrow_mut();
+        let side = s.as_mut().ok_or("no side channel")?;
+        let len = side
+            .len(index)
+            .ok_or_else(|| format!("no column {index}"))?;
+        if len % T::SIZE != 0 {
+            return Err(format!(
+                "column {index} of {len} bytes is not whole {}-byte values",
+                T::SIZE
+            ));
+        }
+        let mut out = vec![T::zeroed(); len / T::SIZE];
+        if !side.take(index, bytemuck::cast_slice_mut(&mut out)) {
+            return Err(format!("column {index} could not be read"));
+        }
+        Ok(out)
+    })
+}
+
 pub fn serialize<T: Pod, S: Serializer>(column: &[T], s: S) -> Result<S::Ok, S::Error> {
     if let Some(bytes) = T::as_bytes(column) {
+        if side_active() {
+            return s.serialize_bytes(&side_put(bytes).to_le_bytes());
+        }
         return s.serialize_bytes(bytes);
     }
     let mut out = Vec::with_capacity(column.len() * T::SIZE);
@@ -89,6 +166,11 @@ impl<T: Pod> Visitor<'_> for Bytes<T> {
     }
 
     fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<T>, E> {
+        if side_active() {
+            if let Some(column) = T::from_side(v) {
+                return column.map_err(E::custom);
+            }
+        }
         if v.len() % T::SIZE != 0 {
             return Err(E::custom(format!(
                 "a column of {} bytes is not a whole number of {}-byte values",
@@ -125,5 +207,44 @@ pub mod named {
             .into_iter()
             .map(|In(n, c)| (n, c))
             .collect())
+    }
+}
+
+/// A long text (a names arena) as one byte string, side-channelled like the columns.
+pub mod text {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+        if side_active() {
+            return s.serialize_bytes(&side_put(text.as_bytes()).to_le_bytes());
+        }
+        s.serialize_bytes(text.as_bytes())
+    }
+
+    struct Text;
+
+    impl Visitor<'_> for Text {
+        type Value = String;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "UTF-8 text as bytes")
+        }
+
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<String, E> {
+            let bytes = if side_active() {
+                side_take::<u8>(u32::from_le_bytes(
+                    v.try_into()
+                        .map_err(|_| E::custom("a side column index of 4 bytes"))?,
+                ))
+                .map_err(E::custom)?
+            } else {
+                v.to_vec()
+            };
+            String::from_utf8(bytes).map_err(|_| E::custom("text that is not UTF-8"))
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        d.deserialize_bytes(Text)
     }
 }

@@ -7,6 +7,7 @@
 
 use super::{LoadError, Parsed};
 use crate::core::ids::{Interner, Names};
+use crate::core::raw::{self, Side};
 
 /// What a load produced: the parsed file or its errors.
 pub type Outcome = Result<Parsed, LoadError>;
@@ -42,6 +43,39 @@ fn size_hint(outcome: &Outcome) -> usize {
             interner(&r.users) + interner(&r.items) + r.user.len() * (16 + 8 * r.models.len())
         }
         Ok(Parsed::Measures(p)) => interner(&p.queries) + p.m.len() * 16,
+    }
+}
+
+/// [`encode`] with the big columns handed to `side` instead of written inline.
+pub fn encode_with(outcome: &Outcome, side: Box<dyn Side>) -> (Vec<u8>, Box<dyn Side>) {
+    raw::with_side(side, || postcard::to_allocvec(outcome).unwrap_or_default())
+}
+
+/// [`decode`] of bytes written by [`encode_with`], the columns read from `side`.
+pub fn decode_with(bytes: &[u8], side: Box<dyn Side>) -> Result<Outcome, String> {
+    raw::with_side(side, || decode(bytes)).0
+}
+
+/// A side channel in memory (tests; the page and the worker use `ArrayBuffer`s).
+#[derive(Default)]
+pub struct VecSide(pub Vec<Vec<u8>>);
+
+impl Side for VecSide {
+    fn put(&mut self, bytes: &[u8]) -> u32 {
+        self.0.push(bytes.to_vec());
+        self.0.len() as u32 - 1
+    }
+    fn len(&self, index: u32) -> Option<usize> {
+        self.0.get(index as usize).map(Vec::len)
+    }
+    fn take(&mut self, index: u32, out: &mut [u8]) -> bool {
+        match self.0.get(index as usize) {
+            Some(b) if b.len() == out.len() => {
+                out.copy_from_slice(b);
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -216,6 +250,32 @@ mod tests {
             );
         }
         assert_eq!(direct.datasets().len(), 4);
+    }
+
+    /// With a side channel the big columns leave the bytes, and come back the same.
+    #[test]
+    fn side_channel_round_trip() {
+        for (name, bytes) in crate::example::example_files() {
+            let parsed = parse_bytes(&name, &bytes, &LoadOptions::default());
+            let plain = encode(&parsed);
+            let (skeleton, side) = encode_with(&parsed, Box::new(VecSide::default()));
+            assert!(skeleton.len() <= plain.len(), "{name}");
+            if name.ends_with(".run") {
+                assert!(
+                    skeleton.len() * 10 < plain.len(),
+                    "a run's columns all go to the side"
+                );
+            }
+            let back = decode_with(&skeleton, side).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(encode(&back), plain, "{name}");
+            // a missing or short column is an error, not a panic
+            assert!(
+                decode_with(&skeleton, Box::new(VecSide::default())).is_err() || plain.len() < 64
+            );
+            let mut short = VecSide::default();
+            short.0.push(vec![1, 2, 3]);
+            let _ = decode_with(&skeleton, Box::new(short));
+        }
     }
 
     #[test]

@@ -255,4 +255,22 @@ proptest! {
             agreement::spearman(&scores, &g)
         );
     }
+
+    /// Changing the tie rule by re-sorting tie groups gives exactly a fresh prepare.
+    #[test]
+    fn retie_equals_preparing_again((run, qrels) in ranking_text(), from in 0usize..3, to in 0usize..3) {
+        use rankscope::core::ranking::{prepare, retie, QuerySet};
+        let ws = load(&run, &qrels);
+        let data = ws.ranking.as_ref().unwrap();
+        let rules = [TieRule::Trec, TieRule::File, TieRule::Average];
+        let base = prepare(data, 0, rules[from], QuerySet::Qrels);
+        let fast = retie(&base, &data.runs[0], rules[to]);
+        let fresh = prepare(data, 0, rules[to], QuerySet::Qrels);
+        prop_assert_eq!(fast.tie_rule, fresh.tie_rule);
+        prop_assert_eq!(&fast.rows, &fresh.rows);
+        prop_assert_eq!(&fast.grades, &fresh.grades);
+        prop_assert_eq!(&fast.scores, &fresh.scores);
+        prop_assert_eq!(&fast.tied_with_prev, &fresh.tied_with_prev);
+        prop_assert_eq!(&fast.judged_desc, &fresh.judged_desc);
+    }
 }

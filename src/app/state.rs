@@ -124,18 +124,41 @@ impl AppState {
     pub fn new() -> AppState {
         let ws = RwSignal::new(Workspace::default());
         let conv = RwSignal::new(Conventions::default());
-        let order_key = Memo::new(move |_| conv.with(|c| (c.ties, c.query_set)));
-        let prepared = Memo::new(move |_| {
-            let (ties, set) = order_key.get();
+        // prepared once per data and query set in trec_eval's order; a tie-rule
+        // change only re-sorts tie groups (ranking::retie)
+        let query_set = Memo::new(move |_| conv.with(|c| c.query_set));
+        let ties = Memo::new(move |_| conv.with(|c| c.ties));
+        let base = Memo::new(move |_| {
+            let set = query_set.get();
             ws.with(|w| match (&w.ranking, w.has_qrels) {
                 (Some(d), true) => Shared(Arc::new(
                     (0..d.runs.len())
-                        .map(|i| ranking::prepare(d, i, ties, set))
+                        .map(|i| ranking::prepare(d, i, ranking::TieRule::Trec, set))
                         .collect(),
                 )),
                 _ => Shared(Arc::new(Vec::new())),
             })
         });
+        let prepared = Memo::new(move |_| {
+            let rule = ties.get();
+            let base = base.get();
+            if rule == ranking::TieRule::Trec {
+                return base;
+            }
+            ws.with_untracked(|w| {
+                let Some(d) = &w.ranking else {
+                    return Shared(Arc::new(Vec::new()));
+                };
+                Shared(Arc::new(
+                    base.0
+                        .iter()
+                        .zip(&d.runs)
+                        .map(|(p, run)| ranking::retie(p, run, rule))
+                        .collect(),
+                ))
+            })
+        });
+
         let logits = Memo::new(move |_| conv.with(|c| c.binary_scores_are_logits));
         let binary = Memo::new(move |_| {
             let logits = logits.get();

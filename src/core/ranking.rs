@@ -497,6 +497,40 @@ pub fn prepare(
     out
 }
 
+/// The same prepared run under another tie rule, without preparing again: the
+/// documents kept, their grades and the groups of equal scores do not depend on
+/// the rule, only the order inside each group does (file order, or document id
+/// descending for trec_eval's order and the averaged rule). A copy plus a sort
+/// of each tie group: a convention change costs O(rows), not a full prepare.
+pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
+    let mut out = p.clone();
+    out.tie_rule = tie_rule;
+    let n = out.rows.len();
+    let mut group: Vec<(u32, i32)> = Vec::new();
+    let mut s = 0;
+    while s < n {
+        let mut e = s + 1;
+        while e < n && out.tied_with_prev[e] {
+            e += 1;
+        }
+        if e - s > 1 {
+            group.clear();
+            group.extend((s..e).map(|j| (out.rows[j], out.grades[j])));
+            match tie_rule {
+                TieRule::File => group.sort_unstable_by_key(|&(row, _)| row),
+                TieRule::Trec | TieRule::Average => group
+                    .sort_unstable_by(|a, b| run.doc(b.0).as_bytes().cmp(run.doc(a.0).as_bytes())),
+            }
+            for (k, &(row, grade)) in group.iter().enumerate() {
+                out.rows[s + k] = row;
+                out.grades[s + k] = grade;
+            }
+        }
+        s = e;
+    }
+    out
+}
+
 /// One evaluated query, as the kernels see it.
 #[derive(Clone, Copy, Debug)]
 pub struct QueryView<'a> {

@@ -231,14 +231,19 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
+/// The main block of a worker's answer, copied into wasm memory.
+fn answer_bytes(data: &JsValue) -> Result<Vec<u8>, String> {
+    get(data, "data")
+        .dyn_into::<Uint8Array>()
+        .map(|a| a.to_vec())
+        .map_err(|_| "no data in the worker's answer".to_string())
+}
+
 /// Decodes the worker's result, leaving its stage times where the browser
 /// benchmark reads them (`globalThis.rankscopeLastLoad`).
 fn decode(data: &JsValue) -> Result<Outcome, String> {
     let t0 = js_sys::Date::now();
-    let bytes = get(data, "data")
-        .dyn_into::<Uint8Array>()
-        .map(|a| a.to_vec())
-        .map_err(|_| "no data in the worker's answer".to_string())?;
+    let bytes = answer_bytes(data)?;
     let columns: Vec<Uint8Array> = get(data, "columns")
         .dyn_into::<js_sys::Array>()
         .map(|a| {
@@ -318,13 +323,7 @@ pub async fn parse_file(
 /// The bundled example, generated and parsed in a worker: (file name, outcome) per file.
 pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
     match run(&message("example", &[("example", true.into())]), |_, _| {}).await {
-        Job::Done(data) => {
-            let bytes = get(&data, "data")
-                .dyn_into::<Uint8Array>()
-                .map(|a| a.to_vec())
-                .map_err(|_| "no data in the worker's answer".to_string())?;
-            transfer::decode_many(&bytes)
-        }
+        Job::Done(data) => transfer::decode_many(&answer_bytes(&data)?),
         Job::Cancelled => Err("cancelled".into()),
         Job::Broken(why) => Err(why),
     }
@@ -365,11 +364,11 @@ pub async fn one_vs_rest(
         );
         match run(&request, |_, _| {}).await {
             Job::Done(data) => {
-                let bytes = get(&data, "data")
-                    .dyn_into::<Uint8Array>()
-                    .map(|a| a.to_vec())
-                    .map_err(|_| "no data in the worker's answer".to_string())?;
-                outcomes.extend(transfer::decode_many(&bytes)?.into_iter().map(|(_, o)| o));
+                outcomes.extend(
+                    transfer::decode_many(&answer_bytes(&data)?)?
+                        .into_iter()
+                        .map(|(_, o)| o),
+                );
             }
             Job::Cancelled => return Err("cancelled".into()),
             Job::Broken(why) => return Err(why),

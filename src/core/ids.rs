@@ -7,10 +7,8 @@
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Interner {
-    arena: String,
-    /// `ends[i]`: end of name i in the arena (its start is `ends[i - 1]`).
-    #[serde(with = "crate::core::raw")]
-    ends: Vec<u32>,
+    /// The names, in id order.
+    names: Names,
     /// Slots hold (id + 1, 32-bit hash tag); id 0 marks an empty slot. The tag
     /// both places the slot (its low bits) and lets a probe skip mismatches
     /// without touching the arena; the length is a power of two (< 2^32).
@@ -24,8 +22,7 @@ pub struct Interner {
 impl Default for Interner {
     fn default() -> Self {
         Interner {
-            arena: String::new(),
-            ends: Vec::new(),
+            names: Names::default(),
             table: vec![(0, 0); 16],
             last: None,
         }
@@ -101,11 +98,10 @@ impl Interner {
         let id = match found {
             Some(id) => id,
             None => {
-                let id = self.ends.len() as u32;
-                self.arena.push_str(name);
-                self.ends.push(self.arena.len() as u32);
+                let id = self.names.len() as u32;
+                self.names.push(name);
                 self.table[slot] = (id + 1, tag);
-                if self.ends.len() * 2 > self.table.len() {
+                if self.names.len() * 2 > self.table.len() {
                     self.grow();
                 }
                 id
@@ -119,14 +115,9 @@ impl Interner {
     /// back from bytes): names on char boundaries, ends ascending, a power-of-two
     /// table at most half full holding each id exactly once.
     pub fn is_consistent(&self) -> bool {
-        let n = self.ends.len();
-        let mut prev = 0u32;
-        for &e in &self.ends {
-            if e < prev || e as usize > self.arena.len() || !self.arena.is_char_boundary(e as usize)
-            {
-                return false;
-            }
-            prev = e;
+        let n = self.names.len();
+        if !self.names.is_consistent() {
+            return false;
         }
         if !self.table.len().is_power_of_two() || n * 2 > self.table.len() {
             return false;
@@ -149,17 +140,15 @@ impl Interner {
     }
 
     pub fn name(&self, id: u32) -> &str {
-        let i = id as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.arena[start..self.ends[i] as usize]
+        self.names.get(id as usize)
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.names.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.names.is_empty()
     }
 
     /// Ids in byte-wise ascending order of their names.
@@ -171,7 +160,7 @@ impl Interner {
 
     /// Bytes held (arena, offsets and table), for memory reports.
     pub fn heap_bytes(&self) -> usize {
-        self.arena.capacity() + 4 * self.ends.capacity() + 8 * self.table.capacity()
+        self.names.heap_bytes() + 8 * self.table.capacity()
     }
 }
 

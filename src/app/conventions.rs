@@ -273,7 +273,7 @@ pub fn ConventionsPanel(kind: Kind) -> impl IntoView {
         let prepared = state.prepared.get();
         let n: usize = prepared
             .iter()
-            .map(|r| crate::core::evaluate::queries_with_mixed_ties(r).len())
+            .map(|r| r.mixed_ties.len())
             .max()
             .unwrap_or(0);
         (n > 0).then(|| format!("In {n} queries equal scores tie documents of different grades: their values depend on the tie rule."))

@@ -291,7 +291,7 @@ fn ranking_warnings(
             name(&sel.missing_from_qrels)
         ));
     }
-    let tied = queries_with_mixed_ties(p).len();
+    let tied = p.mixed_ties.len();
 
     if tied > 0 {
         let rule = match conv.ties {
@@ -313,15 +313,10 @@ fn ranking_warnings(
 }
 
 /// Queries where some tie group (equal scores) holds documents of different
-/// grades: the only queries whose values change with the tie rule.
-pub fn queries_with_mixed_ties(p: &PreparedRun) -> Vec<usize> {
-    (0..p.num_queries())
-        .filter(|&i| {
-            let r = p.row_range(i);
-            // neighbours inside a group all equal <=> the whole group equal
-            (r.start + 1..r.end).any(|j| p.tied_with_prev[j] && p.grades[j] != p.grades[j - 1])
-        })
-        .collect()
+/// grades: the only queries whose values change with the tie rule (found once
+/// when the run is prepared).
+pub fn queries_with_mixed_ties(p: &PreparedRun) -> &[usize] {
+    &p.mixed_ties
 }
 
 /// Display names of the requested metrics, in order.

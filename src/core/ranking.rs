@@ -199,17 +199,10 @@ impl Qrels {
 
     /// The grade of `doc` for `query`, [`NOT_JUDGED`] if it has none.
     pub fn grade(&self, query: u32, doc: &str) -> i32 {
-        let r = self.range(query);
-        let key = (ids::hash(doc.as_bytes()), doc);
-        match r
-            .clone()
-            .map(|i| (self.hashes[i], self.names.get(i)))
-            .collect::<Vec<_>>()
-            .binary_search(&key)
-        {
-            Ok(i) => self.grades[r.start + i],
-            Err(_) => NOT_JUDGED,
-        }
+        let h = ids::hash(doc.as_bytes());
+        self.range(query)
+            .find(|&i| self.hashes[i] == h && self.names.get(i) == doc)
+            .map_or(NOT_JUDGED, |i| self.grades[i])
     }
 
     /// Every judgment of `query`: (document, grade).
@@ -372,6 +365,10 @@ pub struct PreparedRun {
     pub judged_desc: Vec<i32>,
     /// Duplicated (query, doc) rows dropped from the run (the first one is kept).
     pub duplicates_dropped: usize,
+    /// Indices of the queries where a group of equal scores holds documents of
+    /// different grades: the only queries whose values change with the tie
+    /// rule. Found once here; the same under every rule ([`retie`] keeps it).
+    pub mixed_ties: Vec<usize>,
 }
 
 /// Sorts every evaluated query of `run` under `tie_rule` and joins the grades.
@@ -494,6 +491,14 @@ pub fn prepare(
         out.judged_offsets.push(out.judged_desc.len());
     }
     out.selection = selection;
+    out.mixed_ties = (0..out.num_queries())
+        .filter(|&i| {
+            let r = out.row_range(i);
+            // neighbours inside a group all equal <=> the whole group equal
+            (r.start + 1..r.end)
+                .any(|j| out.tied_with_prev[j] && out.grades[j] != out.grades[j - 1])
+        })
+        .collect();
     out
 }
 

@@ -13,37 +13,8 @@ use crate::core::raw::{self, Side};
 pub type Outcome = Result<Parsed, LoadError>;
 
 pub fn encode(outcome: &Outcome) -> Vec<u8> {
-    // sized up front: growing a Vec of hundreds of MB by doubling copies it again and again
-    let out = Vec::with_capacity(size_hint(outcome));
     // serialising plain data into a Vec cannot fail
-    postcard::to_extend(outcome, out).unwrap_or_default()
-}
-
-/// About the encoded size (the big columns; names and small fields are extra).
-fn size_hint(outcome: &Outcome) -> usize {
-    let interner = |i: &Interner| i.heap_bytes();
-    1024 + match outcome {
-        Err(_) => 0,
-        Ok(Parsed::Run {
-            queries, docs, q, ..
-        }) => interner(queries) + docs.heap_bytes() + q.len() * 12,
-        Ok(Parsed::Qrels {
-            queries, judgments, ..
-        }) => interner(queries) + judgments.names.heap_bytes() + judgments.grades.len() * 16,
-        Ok(Parsed::RankingTable {
-            queries,
-            docs,
-            q,
-            models,
-            ..
-        }) => interner(queries) + docs.heap_bytes() + q.len() * (10 + 9 * models.len()),
-        Ok(Parsed::Binary(b)) => b.labels.len() * (1 + 8 * b.models.len()),
-        Ok(Parsed::Multiclass(m)) => m.targets.len() * (4 + 60 * m.models.len()),
-        Ok(Parsed::Ratings(r)) => {
-            interner(&r.users) + interner(&r.items) + r.user.len() * (16 + 8 * r.models.len())
-        }
-        Ok(Parsed::Measures(p)) => interner(&p.queries) + p.m.len() * 16,
-    }
+    postcard::to_allocvec(outcome).unwrap_or_default()
 }
 
 /// [`encode`] with the big columns handed to `side` instead of written inline.

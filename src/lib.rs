@@ -9,6 +9,7 @@ pub mod parse;
 pub mod plot;
 pub mod report;
 pub mod robustness;
+pub mod session;
 pub mod trec_format;
 
 #[cfg(target_arch = "wasm32")]

@@ -57,8 +57,7 @@ pub fn encode_many(files: &[(String, Outcome)]) -> Vec<u8> {
 
 /// Reads bytes written by [`encode_many`], checking each outcome like [`decode`].
 pub fn decode_many(bytes: &[u8]) -> Result<Vec<(String, Outcome)>, String> {
-    let files: Vec<(String, Outcome)> =
-        postcard::from_bytes(bytes).map_err(|e| format!("not a Rankscope data block ({e})"))?;
+    let files: Vec<(String, Outcome)> = exact(bytes)?;
     for (_, outcome) in &files {
         if let Ok(parsed) = outcome {
             check(parsed)?;
@@ -69,12 +68,24 @@ pub fn decode_many(bytes: &[u8]) -> Result<Vec<(String, Outcome)>, String> {
 
 /// Reads bytes written by [`encode`]; `Err` says why they are not a valid load result.
 pub fn decode(bytes: &[u8]) -> Result<Outcome, String> {
-    let outcome: Outcome =
-        postcard::from_bytes(bytes).map_err(|e| format!("not a Rankscope data block ({e})"))?;
+    let outcome: Outcome = exact(bytes)?;
     if let Ok(parsed) = &outcome {
         check(parsed)?;
     }
     Ok(outcome)
+}
+
+/// The value the bytes hold, with nothing left over (a block with trailing
+/// bytes was cut or joined wrongly).
+fn exact<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    match postcard::take_from_bytes(bytes) {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(format!(
+            "not a Rankscope data block ({} unexpected bytes after its end)",
+            rest.len()
+        )),
+        Err(e) => Err(format!("not a Rankscope data block ({e})")),
+    }
 }
 
 fn ids_within(ids: &[u32], names: &Interner, what: &str) -> Result<(), String> {

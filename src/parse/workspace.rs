@@ -5,7 +5,7 @@
 
 use super::{LoadError, Parsed};
 use crate::core::evaluate::{BinaryData, Dataset, MulticlassData, RatingsData};
-use crate::core::ids::Interner;
+use crate::core::ids::{Interner, Names};
 use crate::core::ranking::{Qrels, RankingData, Run};
 use crate::core::registry::Kind;
 
@@ -474,5 +474,62 @@ impl Workspace {
                 }
             }
         }
+    }
+}
+
+impl Workspace {
+    /// The workspace as parsed files that [`Workspace::add`] merges back into
+    /// an equal workspace (same models, names, rows, values): the form a saved
+    /// session or report carries, checked on the way in like any dropped file.
+    /// Judgments come before the runs that need them.
+    pub fn to_files(&self) -> Vec<(String, Parsed)> {
+        let mut out = Vec::new();
+        if let Some(d) = &self.ranking {
+            if self.has_qrels {
+                out.push((
+                    "session.qrels".to_string(),
+                    Parsed::Qrels {
+                        queries: d.queries.clone(),
+                        judgments: d.qrels.clone(),
+                        rows: d.qrels.num_judgments(),
+                        duplicates: 0,
+                    },
+                ));
+            }
+            for run in &d.runs {
+                let (mut q, mut docs, mut score) = (Vec::new(), Names::default(), Vec::new());
+                for query in 0..d.queries.len() as u32 {
+                    for &row in &run.rows[run.query_range(query)] {
+                        q.push(query);
+                        docs.push(run.doc(row));
+                        score.push(run.scores[row as usize]);
+                    }
+                }
+                out.push((
+                    format!("{}.run", run.name),
+                    Parsed::Run {
+                        name: run.name.clone(),
+                        tag: run.tag.clone(),
+                        queries: d.queries.clone(),
+                        q,
+                        docs,
+                        score,
+                    },
+                ));
+            }
+        }
+        if let Some(b) = &self.binary {
+            out.push(("session.csv".into(), Parsed::Binary(b.clone())));
+        }
+        if let Some(m) = &self.multiclass {
+            out.push(("session.csv".into(), Parsed::Multiclass(m.clone())));
+        }
+        if let Some(r) = &self.ratings {
+            out.push(("session.csv".into(), Parsed::Ratings(r.clone())));
+        }
+        for p in &self.precomputed {
+            out.push((p.name.clone(), Parsed::Measures(p.clone())));
+        }
+        out
     }
 }

@@ -1,0 +1,475 @@
+//! What a link, a saved session and a saved report carry besides the app: the
+//! view state (as a readable URL fragment) and the loaded data (as the checked
+//! transfer form of [`crate::parse::transfer`]). Pure Rust, tested natively;
+//! the page (`app/share.rs`) only reads and writes the browser's side of it.
+//!
+//! Fragment: `#tab=binary&threshold=0.3&k=1,5,10&hidden=Binary/model_b`.
+//! Only settings that differ from the defaults are written; keys are the field
+//! names below and the conventions' names (CONVENTIONS.md), values are the
+//! ones shown in the conventions panel; list items are separated by commas
+//! (a comma inside an item is percent-encoded). The fragment is never sent to
+//! a server.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::core::curves::CurveMetric;
+use crate::core::evaluate::Conventions;
+use crate::core::registry::Kind;
+use crate::parse::transfer::{self, Outcome};
+use crate::parse::{Parsed, Workspace};
+
+/// Everything that makes a view, apart from the data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ViewState {
+    /// The open tab.
+    pub tab: Option<Kind>,
+    /// The metric columns, as `kind.base` (e.g. `ranking.ndcg`).
+    pub metrics: Vec<String>,
+    /// The cutoffs of the metric columns.
+    pub k: Vec<usize>,
+    /// Hidden models, as `Kind/name` (e.g. `Ranking/bm25`).
+    pub hidden: Vec<String>,
+    /// The baseline model of the difference columns.
+    pub baseline: Option<String>,
+    /// `system`, `light` or `dark`.
+    pub theme: String,
+    /// The elbow chart's metric and its last cutoff (0: the longest list).
+    pub curve: CurveMetric,
+    pub p: usize,
+    pub per_query: bool,
+    /// Files the view was made from that are not in the link (dropped locally):
+    /// the recipient must drop them.
+    pub files: Vec<String>,
+    #[serde(flatten)]
+    pub conv: Conventions,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            tab: None,
+            metrics: DEFAULT_METRICS.iter().map(|s| s.to_string()).collect(),
+            k: vec![5, 10, 20],
+            hidden: Vec::new(),
+            baseline: None,
+            theme: "system".into(),
+            curve: CurveMetric::Ndcg,
+            p: 0,
+            per_query: false,
+            files: Vec::new(),
+            conv: Conventions::default(),
+        }
+    }
+}
+
+/// The metric columns shown before anyone picks others.
+pub const DEFAULT_METRICS: &[&str] = &[
+    "ranking.ndcg",
+    "ranking.map",
+    "ranking.precision",
+    "ranking.recall",
+    "ranking.mrr",
+    "ranking.hit_rate",
+    "ranking.r_precision",
+    "ranking.bpref",
+    "binary.roc_auc",
+    "binary.average_precision",
+    "binary.log_loss",
+    "binary.brier",
+    "binary.accuracy",
+    "binary.precision",
+    "binary.recall",
+    "binary.f1",
+    "binary.mcc",
+    "multiclass.acc",
+    "multiclass.mrr",
+    "multiclass.ndcg",
+    "multiclass.f1_weighted",
+    "multiclass.f1_macro",
+    "multiclass.cross_entropy",
+    "multiclass.perplexity",
+    "ratings.mae",
+    "ratings.rmse",
+    "ratings.rmse_per_user",
+    "ratings.rmse_per_item",
+    "ratings.spearman",
+    "ratings.spearman_per_user",
+    "ratings.fcp",
+];
+
+/// Percent-encodes everything but unreserved characters (RFC 3986) and the
+/// few that read well in a fragment (`/`, `:`, `@`); `,` is always encoded so
+/// list items may contain it.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes (and `+` as a space, as forms write it); invalid
+/// escapes are kept as written, invalid UTF-8 replaced.
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 3;
+                        continue;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b'+' => out.push(b' '),
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => percent_encode(s),
+        Value::Null => String::new(),
+        other => percent_encode(&other.to_string()),
+    }
+}
+
+impl ViewState {
+    /// The fragment (without `#`) holding every setting that differs from the
+    /// defaults; empty when all are defaults.
+    pub fn to_fragment(&self) -> String {
+        let (Ok(Value::Object(now)), Ok(Value::Object(default))) = (
+            serde_json::to_value(self),
+            serde_json::to_value(ViewState::default()),
+        ) else {
+            return String::new();
+        };
+        let mut parts = Vec::new();
+        for (key, value) in &now {
+            if default.get(key) == Some(value) {
+                continue;
+            }
+            let text = match value {
+                Value::Array(items) => items.iter().map(scalar_text).collect::<Vec<_>>().join(","),
+                v => scalar_text(v),
+            };
+            parts.push(format!("{}={}", percent_encode(key), text));
+        }
+        parts.join("&")
+    }
+
+    /// Reads a fragment (with or without `#`). Every recognised setting is
+    /// applied over the defaults; unknown keys and values that do not fit are
+    /// skipped and reported, one line each.
+    pub fn from_fragment(fragment: &str) -> (ViewState, Vec<String>) {
+        let mut skipped = Vec::new();
+        let Ok(Value::Object(mut object)) = serde_json::to_value(ViewState::default()) else {
+            return (ViewState::default(), skipped);
+        };
+        for pair in fragment.trim_start_matches('#').split('&').filter(|p| !p.is_empty()) {
+            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = percent_decode(raw_key);
+            let Some(default) = object.get(&key).cloned() else {
+                skipped.push(format!("'{key}' is not a view setting"));
+                continue;
+            };
+            let value = match &default {
+                Value::Array(items) => {
+                    let numeric = items.first().is_some_and(Value::is_number);
+                    Value::Array(
+                        raw_value
+                            .split(',')
+                            .filter(|s| !s.is_empty())
+                            .map(|s| typed(&percent_decode(s), numeric))
+                            .collect(),
+                    )
+                }
+                Value::Number(_) => typed(&percent_decode(raw_value), true),
+                Value::Bool(_) => match percent_decode(raw_value).as_str() {
+                    "1" | "true" | "yes" | "on" | "" => Value::Bool(true),
+                    "0" | "false" | "no" | "off" => Value::Bool(false),
+                    other => Value::String(other.to_string()),
+                },
+                _ if raw_value.is_empty() => Value::Null,
+                _ => Value::String(percent_decode(raw_value)),
+            };
+            let mut trial = object.clone();
+            trial.insert(key.clone(), value);
+            match serde_json::from_value::<ViewState>(Value::Object(trial.clone())) {
+                Ok(_) => object = trial,
+                Err(_) => skipped.push(format!(
+                    "'{}' is not a valid value of '{key}'",
+                    percent_decode(raw_value)
+                )),
+            }
+        }
+        let state = serde_json::from_value(Value::Object(object)).unwrap_or_default();
+        (state, skipped)
+    }
+}
+
+fn typed(text: &str, numeric: bool) -> Value {
+    if numeric {
+        if let Ok(n) = text.parse::<u64>() {
+            return Value::from(n);
+        }
+        if let Ok(n) = text.parse::<i64>() {
+            return Value::from(n);
+        }
+        if let Some(n) = text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+        {
+            return Value::Number(n);
+        }
+    }
+    Value::String(text.to_string())
+}
+
+/// The first line of a session file.
+pub const SESSION_MAGIC: &[u8] = b"RANKSCOPE-SESSION 1\n";
+
+/// A session file: the magic line, the view as a fragment line, then the data
+/// (every loaded data set as parsed files, [`transfer::encode_many`]).
+pub fn encode_session(ws: &Workspace, view: &ViewState) -> Vec<u8> {
+    let files: Vec<(String, Outcome)> = ws
+        .to_files()
+        .into_iter()
+        .map(|(name, parsed)| (name, Ok(parsed)))
+        .collect();
+    let mut out = SESSION_MAGIC.to_vec();
+    out.extend_from_slice(view.to_fragment().as_bytes());
+    out.push(b'\n');
+    out.extend_from_slice(&transfer::encode_many(&files));
+    out
+}
+
+/// Whether these bytes start like a session file.
+pub fn is_session(bytes: &[u8]) -> bool {
+    bytes.starts_with(SESSION_MAGIC)
+}
+
+/// A session read back: the workspace rebuilt through [`Workspace::add`] (so
+/// every check of a dropped file applies), the view, and any view settings
+/// that were skipped. Any damage gives an error and no workspace.
+pub fn decode_session(bytes: &[u8]) -> Result<(Workspace, ViewState, Vec<String>), String> {
+    let rest = bytes
+        .strip_prefix(SESSION_MAGIC)
+        .ok_or("not a Rankscope session (its first line is not 'RANKSCOPE-SESSION 1')")?;
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or("the session's view line is not terminated")?;
+    let fragment = std::str::from_utf8(&rest[..end])
+        .map_err(|_| "the session's view line is not UTF-8".to_string())?;
+    let (view, skipped) = ViewState::from_fragment(fragment);
+    let files = transfer::decode_many(&rest[end + 1..])
+        .map_err(|e| format!("the session's data is damaged: {e}"))?;
+    let mut ws = Workspace::default();
+    for (name, outcome) in files {
+        let parsed: Parsed = outcome.map_err(|e| e.to_string())?;
+        ws.add(&name, parsed).map_err(|e| e.to_string())?;
+    }
+    Ok((ws, view, skipped))
+}
+
+/// The data URLs of a page address's query string (`?run=URL&qrels=URL&data=URL`),
+/// in order, judgments first. Every parameter but these is ignored.
+pub fn data_urls(search: &str) -> Vec<String> {
+    let mut qrels = Vec::new();
+    let mut rest = Vec::new();
+    for pair in search.trim_start_matches('?').split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = percent_decode(value);
+        if value.is_empty() {
+            continue;
+        }
+        match key {
+            "qrels" => qrels.push(value),
+            "run" | "data" | "file" => rest.push(value),
+            _ => {}
+        }
+    }
+    qrels.extend(rest);
+    qrels
+}
+
+/// Only http(s) URLs are fetched (an absolute URL, as resolved against the
+/// page's address): `file:`, `data:`, `javascript:`, `blob:` ... are refused.
+pub fn check_url_scheme(absolute: &str) -> Result<(), String> {
+    let scheme = absolute
+        .split_once(':')
+        .map(|(s, _)| s.to_ascii_lowercase())
+        .unwrap_or_default();
+    match scheme.as_str() {
+        "http" | "https" => Ok(()),
+        _ => Err(format!(
+            "only http and https URLs can be loaded, not '{scheme}:' (download the file and drop it instead)"
+        )),
+    }
+}
+
+/// The file name a URL's data is shown under: its last path segment.
+pub fn file_name_of_url(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let name = percent_decode(path.trim_end_matches('/').rsplit('/').next().unwrap_or(""));
+    if name.is_empty() || name.contains(':') {
+        "download".into()
+    } else {
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::ranking::TieRule;
+
+    #[test]
+    fn default_view_has_an_empty_fragment() {
+        assert_eq!(ViewState::default().to_fragment(), "");
+        assert_eq!(ViewState::from_fragment(""), (ViewState::default(), vec![]));
+    }
+
+    #[test]
+    fn fragment_round_trips_every_kind_of_setting() {
+        let mut v = ViewState {
+            tab: Some(Kind::Binary),
+            k: vec![1, 3, 100],
+            hidden: vec!["Ranking/a,b & c".into(), "Binary/<img src=x>".into()],
+            baseline: Some("model #1".into()),
+            theme: "dark".into(),
+            curve: CurveMetric::Recall,
+            p: 25,
+            per_query: true,
+            files: vec!["my run.txt".into()],
+            ..ViewState::default()
+        };
+        v.metrics.retain(|m| !m.ends_with(".bpref"));
+        v.conv.threshold = 0.375;
+        v.conv.ties = TieRule::Average;
+        v.conv.relevance_level = -2;
+        let fragment = v.to_fragment();
+        assert!(!fragment.contains(' ') && !fragment.contains('#'), "{fragment}");
+        assert!(fragment.contains("threshold=0.375"), "{fragment}");
+        assert!(fragment.contains("tab=binary"), "{fragment}");
+        let (back, skipped) = ViewState::from_fragment(&format!("#{fragment}"));
+        assert_eq!(skipped, Vec::<String>::new());
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn bad_settings_are_skipped_and_named_the_rest_applies() {
+        let (v, skipped) =
+            ViewState::from_fragment("ties=sideways&k=5,x&colour=red&threshold=0.25&tab=ratings");
+        assert_eq!(v.conv.ties, TieRule::Trec);
+        assert_eq!(v.k, vec![5, 10, 20]);
+        assert_eq!(v.conv.threshold, 0.25);
+        assert_eq!(v.tab, Some(Kind::Ratings));
+        assert_eq!(
+            skipped,
+            vec![
+                "'sideways' is not a valid value of 'ties'",
+                "'5,x' is not a valid value of 'k'",
+                "'colour' is not a view setting",
+            ]
+        );
+    }
+
+    #[test]
+    fn percent_coding_round_trips_any_text() {
+        for s in ["", "a b", "100%", "%zz", "é,ü;&=#?", "%", "ab%4"] {
+            assert_eq!(percent_decode(&percent_encode(s)), s);
+        }
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("a+b%2Cc"), "a b,c");
+    }
+
+    #[test]
+    fn data_urls_put_judgments_first_and_refuse_other_schemes() {
+        assert_eq!(
+            data_urls("?run=runs/a.run&x=1&qrels=https%3A%2F%2Fh%2Fq.qrels&run=b.run&run="),
+            vec!["https://h/q.qrels", "runs/a.run", "b.run"]
+        );
+        assert!(check_url_scheme("https://h/x").is_ok());
+        assert!(check_url_scheme("HTTP://h/x").is_ok());
+        for bad in ["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,1", "blob:x"] {
+            assert!(check_url_scheme(bad).is_err(), "{bad}");
+        }
+        assert_eq!(file_name_of_url("https://h/runs/bm25.run?x=1#y"), "bm25.run");
+        assert_eq!(file_name_of_url("https://h/a%20b.qrels"), "a b.qrels");
+        assert_eq!(file_name_of_url("https://h/"), "h");
+    }
+
+    #[test]
+    fn a_session_rebuilds_an_equal_workspace() {
+        let mut ws = Workspace::default();
+        for (name, bytes) in crate::example::example_files() {
+            ws.load_bytes(&name, &bytes, &Default::default()).unwrap();
+        }
+        assert!(ws.rename(Kind::Ranking, "bm25", "bm25, renamed"));
+        let view = ViewState {
+            tab: Some(Kind::Ratings),
+            ..ViewState::default()
+        };
+        let bytes = encode_session(&ws, &view);
+        assert!(is_session(&bytes));
+        let (back, view_back, skipped) = decode_session(&bytes).unwrap();
+        assert!(skipped.is_empty());
+        assert_eq!(view_back, view);
+        let conv = Conventions::default();
+        for kind in [Kind::Ranking, Kind::Binary, Kind::Multiclass, Kind::Ratings] {
+            let (a, b) = (ws.dataset(kind).unwrap(), back.dataset(kind).unwrap());
+            assert_eq!(a.model_names(), b.model_names());
+            let metrics: Vec<_> = crate::core::registry::METRICS
+                .iter()
+                .filter(|m| m.kind == kind)
+                .map(|m| crate::core::registry::MetricId::new(m.base, Some(10)))
+                .collect();
+            let (ra, rb) = (
+                crate::core::evaluate::evaluate(&a, &conv, &metrics),
+                crate::core::evaluate::evaluate(&b, &conv, &metrics),
+            );
+            assert_eq!(format!("{:?}", ra.models), format!("{:?}", rb.models), "{kind:?}");
+        }
+        // every tie rule sees the same order inside each query
+        let mut c = conv.clone();
+        c.ties = TieRule::File;
+        let metrics = [crate::core::registry::MetricId::new("ndcg", Some(3))];
+        let (a, b) = (ws.dataset(Kind::Ranking).unwrap(), back.dataset(Kind::Ranking).unwrap());
+        assert_eq!(
+            format!("{:?}", crate::core::evaluate::evaluate(&a, &c, &metrics).models),
+            format!("{:?}", crate::core::evaluate::evaluate(&b, &c, &metrics).models)
+        );
+    }
+
+    #[test]
+    fn damaged_sessions_are_refused_with_a_reason() {
+        let ws = Workspace::default();
+        let good = encode_session(&ws, &ViewState::default());
+        assert!(decode_session(b"hello").unwrap_err().contains("not a Rankscope session"));
+        assert!(decode_session(SESSION_MAGIC).unwrap_err().contains("not terminated"));
+        let mut bad = good.clone();
+        bad.push(7);
+        bad.extend_from_slice(&[0xff; 9]);
+        assert!(decode_session(&bad).is_err());
+        for cut in 0..good.len() {
+            let _ = decode_session(&good[..cut]);
+        }
+    }
+}

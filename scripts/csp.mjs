@@ -6,8 +6,9 @@
 //   script-src 'self' 'sha256-…' 'wasm-unsafe-eval'   our scripts, the loader, wasm compilation (no eval)
 //   style-src 'self' 'unsafe-inline'    the stylesheet and style attributes (series colours)
 //   img-src 'self' data: blob:          the empty favicon, exported PNGs
-//   connect-src 'self'                  the app's own assets (and, later, URLs the user gives)
-//   worker-src 'self'                   the loading worker
+//   connect-src 'self' http: https:     the app's own assets and data URLs the user puts in a
+//                                       link (?run=…); the app requests no other URL
+//   worker-src 'self'                   the loading worker and the offline service worker
 //   object-src 'none'; base-uri 'self'; form-action 'none'
 import fs from 'node:fs';
 import crypto from 'node:crypto';
@@ -22,7 +23,7 @@ const policy = [
   `script-src 'self' ${hashes.join(' ')} 'wasm-unsafe-eval'`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  "connect-src 'self' http: https:",
   "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

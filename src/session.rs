@@ -11,7 +11,7 @@
 //! a server.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::core::curves::CurveMetric;
 use crate::core::evaluate::Conventions;
@@ -335,6 +335,66 @@ pub fn file_name_of_url(url: &str) -> String {
     }
 }
 
+/// The id of the element of a saved report that holds its session (base64).
+pub const REPORT_DATA_ID: &str = "rankscope-data";
+
+/// The policy of a saved report: it runs only its own inline code and makes
+/// no request at all (the app, its styles and its data are all in the file).
+pub const REPORT_CSP: &str = "default-src 'none'; script-src 'unsafe-inline' data: 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
+
+/// A saved report: one HTML file holding the page's stylesheet, its
+/// JavaScript glue and wasm, and a session (view + data), that opens from
+/// disk with no network. The glue is imported from a `data:` URL, the wasm
+/// handed to it as bytes; the page finds the session by [`REPORT_DATA_ID`].
+pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]) -> String {
+    use base64::Engine;
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    // a stylesheet cannot end the <style> element early
+    let css = css.replace("</", "<\\/");
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{REPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<noscript>This Rankscope report runs in your browser with WebAssembly: please enable JavaScript.</noscript>
+<script type="application/octet-stream" id="{REPORT_DATA_ID}">{data}</script>
+<script type="application/octet-stream" id="rankscope-wasm">{wasm}</script>
+<script type="module">
+import init from "data:text/javascript;base64,{js}";
+const text = document.getElementById("rankscope-wasm").textContent;
+await init({{ module_or_path: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) }});
+</script>
+</body>
+</html>
+"#,
+        title = escape(title),
+        data = b64(session),
+        wasm = b64(wasm),
+        js = b64(js.as_bytes()),
+    )
+}
+
+/// Reads a saved report's session text (base64, whitespace ignored).
+pub fn report_session(text: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine;
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .map_err(|e| format!("the report's data is damaged ({e})"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -456,6 +516,20 @@ mod tests {
             format!("{:?}", crate::core::evaluate::evaluate(&a, &c, &metrics).models),
             format!("{:?}", crate::core::evaluate::evaluate(&b, &c, &metrics).models)
         );
+    }
+
+    #[test]
+    fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
+        let session = encode_session(&Workspace::default(), &ViewState::default());
+        let html = report_html("a <b> report", "p{color:red}</style>", "export default 1;", b"\0asm", &session);
+        assert!(html.contains("<title>a &lt;b&gt; report</title>"));
+        assert_eq!(html.matches("</style>").count(), 1, "the stylesheet cannot close its element");
+        assert!(html.contains(REPORT_CSP) && REPORT_CSP.starts_with("default-src 'none'"));
+        assert!(!REPORT_CSP.contains("connect-src"), "no request of any kind");
+        let start = html.find(&format!("id=\"{REPORT_DATA_ID}\">")).unwrap() + REPORT_DATA_ID.len() + 6;
+        let end = start + html[start..].find('<').unwrap();
+        assert_eq!(report_session(&html[start..end]).unwrap(), session);
+        assert!(report_session("not base64!").is_err());
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
         if state.cancel.get_untracked() {
             break;
         }
+        if super::share::is_session_file(&file).await {
+            super::share::import_session(state, file).await;
+            continue;
+        }
         load_one(state, file).await;
     }
     state.progress.set(None);
@@ -164,6 +168,5 @@ pub fn load_example(state: AppState) {
         state.hidden.set(Vec::new());
         state.baseline.set(None);
         state.example_loaded.set(true);
-        state.tab.set(Some(crate::core::registry::Kind::Ranking));
     });
 }

@@ -9,6 +9,7 @@ mod loader;
 mod other_views;
 mod precomputed;
 mod ranking_view;
+mod share;
 mod state;
 mod table;
 mod util;
@@ -35,7 +36,7 @@ fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
 fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
-    loader::load_example(state);
+    share::startup(state);
 
     // theme: follow the system unless chosen
     Effect::new(move |_| {
@@ -52,10 +53,15 @@ fn App() -> impl IntoView {
         }
     });
 
+    let report = share::is_report();
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         dragging.set(false);
+        if report {
+            state.say(Level::Info, "This is a saved report", vec!["Open Rankscope to add files to these models.".into()]);
+            return;
+        }
         let files = files_of(ev.data_transfer().and_then(|dt| dt.files()));
         if !files.is_empty() {
             leptos::task::spawn_local(loader::load_files(state, files));
@@ -116,13 +122,16 @@ fn App() -> impl IntoView {
                 <h1>"Rankscope"</h1>
                 <span class="tagline">"ranking, recommendation and classification metrics, computed in your browser"</span>
                 <span class="spacer"></span>
-                <label class="button">"Open files…"<input type="file" multiple id="file-input" on:change=on_pick/></label>
-                <button on:click=move |_| loader::load_example(state) disabled=move || state.example_loaded.get()>"Load example"</button>
-                <button id="clear" on:click=move |_| { state.ws.set(Default::default()); state.example_loaded.set(false); state.messages.set(vec![]); }>"Clear"</button>
+                {(!report).then(|| view! {
+                    <label class="button">"Open files…"<input type="file" multiple id="file-input" on:change=on_pick/></label>
+                    <button on:click=move |_| loader::load_example(state) disabled=move || state.example_loaded.get()>"Load example"</button>
+                    <button id="clear" on:click=move |_| { state.ws.set(Default::default()); state.example_loaded.set(false); state.url_files.set(vec![]); state.messages.set(vec![]); }>"Clear"</button>
+                })}
+                <share::ShareMenu/>
                 <button on:click=cycle_theme aria-label="theme">{move || match state.theme.get() { Theme::System => "◐ system", Theme::Dark => "● dark", Theme::Light => "○ light" }}</button>
             </header>
             <div class="dropzone" id="dropzone" aria-live="polite">
-                {move || if state.example_loaded.get() { "Showing the bundled example. Drop your files anywhere on the page (TREC run + qrels, CSV, .gz): they replace it. Nothing is uploaded." } else { "Drop files anywhere on the page (TREC run + qrels, CSV, .gz). Nothing leaves your browser." }}
+                {move || if report { "A saved Rankscope report: the data and the view are inside this file, and it works offline. To add or change data, open Rankscope and import the session or drop the files." } else if state.example_loaded.get() { "Showing the bundled example. Drop your files anywhere on the page (TREC run + qrels, CSV, .gz): they replace it. Nothing is uploaded." } else { "Drop files anywhere on the page (TREC run + qrels, CSV, .gz). Nothing leaves your browser." }}
             </div>
             {move || state.progress.get().map(|p| view! {
                 <div class="progress" role="status">

@@ -20,8 +20,8 @@ struct CurveLine {
 #[component]
 pub fn ElbowPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let metric = RwSignal::new(CurveMetric::Ndcg);
-    let max_p_input = RwSignal::new(0usize); // 0: automatic
+    let metric = state.curve;
+    let max_p_input = state.max_p; // 0: automatic
     let longest = Memo::new(move |_| {
         let p = state.prepared.get();
         p.iter()
@@ -55,7 +55,7 @@ pub fn ElbowPanel() -> impl IntoView {
     });
     // optional faint per-query lines (at most FAINT queries per model, evenly spaced)
     const FAINT: usize = 40;
-    let per_query = RwSignal::new(false);
+    let per_query = state.per_query;
     let faint = Memo::new(move |_| {
         if !per_query.get() {
             return vec![];

@@ -8,7 +8,32 @@ use leptos::prelude::*;
 use crate::core::evaluate::{self, BinaryPrepared, Conventions, Report};
 use crate::core::ranking::{self, PreparedRun};
 use crate::core::registry::{self, Kind, MetricId};
+use crate::core::curves::CurveMetric;
 use crate::parse::Workspace;
+use crate::session::ViewState;
+
+/// Metric columns from their `kind.base` names (unknown names are skipped).
+pub fn bases_of(metrics: &[String]) -> Vec<(Kind, &'static str)> {
+    metrics
+        .iter()
+        .filter_map(|m| {
+            let (kind, base) = m.split_once('.')?;
+            registry::METRICS
+                .iter()
+                .find(|info| info.base == base && kind_name(info.kind) == kind)
+                .map(|info| (info.kind, info.base))
+        })
+        .collect()
+}
+
+pub fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Ranking => "ranking",
+        Kind::Binary => "binary",
+        Kind::Multiclass => "multiclass",
+        Kind::Ratings => "ratings",
+    }
+}
 
 /// Shared, cheaply cloned value; equal only to itself (memos never deep-compare).
 #[derive(Debug)]
@@ -80,45 +105,18 @@ pub struct AppState {
     /// Metric columns shown, per kind, as catalogue base ids.
     pub bases: RwSignal<Vec<(Kind, &'static str)>>,
     pub cutoffs: RwSignal<Vec<usize>>,
+    /// The elbow chart: metric, last cutoff (0: the longest list), faint per-query lines.
+    pub curve: RwSignal<CurveMetric>,
+    pub max_p: RwSignal<usize>,
+    pub per_query: RwSignal<bool>,
+    /// Files loaded from URLs of the page address (a link reloads them).
+    pub url_files: RwSignal<Vec<String>>,
     pub next_message: StoredValue<u64>,
     // derived
     pub prepared: Memo<Shared<Vec<PreparedRun>>>,
     pub binary: Memo<Shared<Vec<BinaryPrepared>>>,
 }
 
-pub const DEFAULT_BASES: &[(Kind, &str)] = &[
-    (Kind::Ranking, "ndcg"),
-    (Kind::Ranking, "map"),
-    (Kind::Ranking, "precision"),
-    (Kind::Ranking, "recall"),
-    (Kind::Ranking, "mrr"),
-    (Kind::Ranking, "hit_rate"),
-    (Kind::Ranking, "r_precision"),
-    (Kind::Ranking, "bpref"),
-    (Kind::Binary, "roc_auc"),
-    (Kind::Binary, "average_precision"),
-    (Kind::Binary, "log_loss"),
-    (Kind::Binary, "brier"),
-    (Kind::Binary, "accuracy"),
-    (Kind::Binary, "precision"),
-    (Kind::Binary, "recall"),
-    (Kind::Binary, "f1"),
-    (Kind::Binary, "mcc"),
-    (Kind::Multiclass, "acc"),
-    (Kind::Multiclass, "mrr"),
-    (Kind::Multiclass, "ndcg"),
-    (Kind::Multiclass, "f1_weighted"),
-    (Kind::Multiclass, "f1_macro"),
-    (Kind::Multiclass, "cross_entropy"),
-    (Kind::Multiclass, "perplexity"),
-    (Kind::Ratings, "mae"),
-    (Kind::Ratings, "rmse"),
-    (Kind::Ratings, "rmse_per_user"),
-    (Kind::Ratings, "rmse_per_item"),
-    (Kind::Ratings, "spearman"),
-    (Kind::Ratings, "spearman_per_user"),
-    (Kind::Ratings, "fcp"),
-];
 
 impl AppState {
     pub fn new() -> AppState {
@@ -182,8 +180,12 @@ impl AppState {
             theme: RwSignal::new(Theme::System),
             hidden: RwSignal::new(Vec::new()),
             baseline: RwSignal::new(None),
-            bases: RwSignal::new(DEFAULT_BASES.to_vec()),
-            cutoffs: RwSignal::new(vec![5, 10, 20]),
+            bases: RwSignal::new(bases_of(&ViewState::default().metrics)),
+            cutoffs: RwSignal::new(ViewState::default().k),
+            curve: RwSignal::new(CurveMetric::Ndcg),
+            max_p: RwSignal::new(0),
+            per_query: RwSignal::new(false),
+            url_files: RwSignal::new(Vec::new()),
             next_message: StoredValue::new(0),
             prepared,
             binary,
@@ -264,6 +266,65 @@ impl AppState {
         };
         report.models.retain(|m| visible(&m.name));
         Some(report)
+    }
+
+    /// The view as it stands (for the address, a session, a report).
+    pub fn view(&self) -> ViewState {
+        let mut bases = self.bases.get();
+        bases.dedup();
+        ViewState {
+            tab: self.tab.get(),
+            metrics: bases
+                .iter()
+                .map(|(k, b)| format!("{}.{b}", kind_name(*k)))
+                .collect(),
+            k: self.cutoffs.get(),
+            hidden: self.hidden.get(),
+            baseline: self.baseline.get(),
+            theme: match self.theme.get() {
+                Theme::System => "system",
+                Theme::Light => "light",
+                Theme::Dark => "dark",
+            }
+            .into(),
+            curve: self.curve.get(),
+            p: self.max_p.get(),
+            per_query: self.per_query.get(),
+            files: {
+                let from_urls = self.url_files.get();
+                if self.example_loaded.get() {
+                    Vec::new()
+                } else {
+                    self.ws.with(|w| {
+                        w.files
+                            .iter()
+                            .filter(|f| !from_urls.contains(f))
+                            .cloned()
+                            .collect()
+                    })
+                }
+            },
+            conv: self.conv.get(),
+        }
+    }
+
+    /// Puts a view in force (the data is not touched).
+    pub fn apply(&self, v: &ViewState) {
+        self.tab.set(v.tab);
+        self.bases.set(bases_of(&v.metrics));
+        self.cutoffs
+            .set(v.k.iter().copied().filter(|&k| (1..=10_000).contains(&k)).collect());
+        self.hidden.set(v.hidden.clone());
+        self.baseline.set(v.baseline.clone());
+        self.theme.set(match v.theme.as_str() {
+            "light" => Theme::Light,
+            "dark" => Theme::Dark,
+            _ => Theme::System,
+        });
+        self.curve.set(v.curve);
+        self.max_p.set(v.p.min(1000));
+        self.per_query.set(v.per_query);
+        self.conv.set(v.conv.clone());
     }
 
     pub fn is_hidden(&self, kind: Kind, name: &str) -> bool {

@@ -11,10 +11,26 @@ pub fn mark(name: &str) {
 
 /// Offers `contents` as a file download (nothing leaves the browser).
 pub fn download(name: &str, mime: &str, contents: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(contents));
+    download_parts(
+        name,
+        mime,
+        &js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(contents)),
+    );
+}
+
+/// [`download`] of bytes.
+pub fn download_bytes(name: &str, mime: &str, contents: &[u8]) {
+    download_parts(
+        name,
+        mime,
+        &js_sys::Array::of1(&js_sys::Uint8Array::from(contents)),
+    );
+}
+
+fn download_parts(name: &str, mime: &str, parts: &js_sys::Array) {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+    let Ok(blob) = web_sys::Blob::new_with_blob_sequence_and_options(parts, &options) else {
         return;
     };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {

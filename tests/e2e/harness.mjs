@@ -16,14 +16,16 @@ const { chromium } = require('playwright-core');
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.csv': 'text/csv' };
 
-export function serve(prefix = '/') {
+/** Serves dist/ under `prefix`; `mounts` maps other path prefixes to folders (data next to the app). */
+export function serve(prefix = '/', mounts = {}) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); return res.end(); }
-    let rel = decodeURIComponent(url.pathname.slice(prefix.length));
+    const [at, dir] = Object.entries({ ...mounts, [prefix]: dist }).find(([p]) => url.pathname.startsWith(p)) || [];
+    if (!at) { res.writeHead(404); return res.end(); }
+    let rel = decodeURIComponent(url.pathname.slice(at.length));
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';
-    const file = path.join(dist, rel);
-    if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404); return res.end(); }
+    const file = path.join(dir, rel);
+    if (!file.startsWith(dir) || !fs.existsSync(file)) { res.writeHead(404); return res.end(); }
     res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   });

@@ -1,0 +1,486 @@
+//! Links, sessions, reports and offline use: the browser's side of
+//! [`crate::session`].
+//!
+//! - At start-up the page reads, in order: a saved report's embedded session;
+//!   data URLs of the address (`?qrels=…&run=…`, fetched and loaded like
+//!   dropped files); the view of the fragment, else the settings remembered in
+//!   localStorage. Without data it loads the bundled example.
+//! - Every change of the view rewrites the fragment (`history.replaceState`:
+//!   no navigation, nothing sent) and the remembered settings.
+//! - The service worker (`sw.js`) keeps the app's files for offline use.
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use super::loader;
+use super::state::{AppState, Level, Progress};
+use crate::parse::LoadError;
+use crate::session::{self, ViewState};
+
+/// The localStorage key of the remembered view settings.
+const STORAGE_KEY: &str = "rankscope.view";
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window()?.local_storage().ok().flatten()
+}
+
+/// The embedded session of a saved report, if this page is one.
+fn report_text() -> Option<String> {
+    window()?
+        .document()?
+        .get_element_by_id(session::REPORT_DATA_ID)?
+        .text_content()
+}
+
+/// Whether this page is a saved report (data built in, no loading).
+pub fn is_report() -> bool {
+    report_text().is_some()
+}
+
+/// Start-up: report, data URLs, view from the fragment or the remembered
+/// settings, else the example; then keep the address in step with the view.
+pub fn startup(state: AppState) {
+    let location = window().map(|w| w.location());
+    let hash = location
+        .as_ref()
+        .and_then(|l| l.hash().ok())
+        .unwrap_or_default();
+    let search = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let remembered = storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .unwrap_or_default();
+    let from_link = !hash.trim_start_matches('#').is_empty();
+    let (view, skipped) = ViewState::from_fragment(if from_link { &hash } else { &remembered });
+    if !skipped.is_empty() {
+        state.say(
+            Level::Warning,
+            "Some view settings of the address were not understood",
+            skipped,
+        );
+    }
+
+    if let Some(text) = report_text() {
+        match session::report_session(&text).and_then(|b| session::decode_session(&b)) {
+            Ok((ws, saved, _)) => {
+                let files = ws.files.clone();
+                state.ws.set(ws);
+                state.url_files.set(files);
+                state.apply(if from_link { &view } else { &saved });
+            }
+            Err(why) => state.say(Level::Error, "This report could not be read", vec![why]),
+        }
+    } else {
+        state.apply(&view);
+        let urls = session::data_urls(&search);
+        if urls.is_empty() {
+            loader::load_example(state);
+        } else {
+            let tab = view.tab;
+            leptos::task::spawn_local(async move {
+                load_urls(state, urls).await;
+                if tab.is_some() {
+                    state.tab.set(tab);
+                }
+            });
+        }
+        if from_link && !view.files.is_empty() {
+            state.say(
+                Level::Info,
+                "This link's view was made with local files it does not include",
+                vec![format!(
+                    "Drop {} to see the same data.",
+                    view.files.join(", ")
+                )],
+            );
+        }
+        register_service_worker();
+    }
+
+    // the view -> the address fragment and the remembered settings
+    Effect::new(move |_| {
+        let view = state.view();
+        write_fragment(&view.to_fragment());
+        if let Some(s) = storage() {
+            let remembered = ViewState {
+                files: Vec::new(),
+                ..view
+            };
+            let _ = s.set_item(STORAGE_KEY, &remembered.to_fragment());
+        }
+    });
+    // a fragment edited by hand (or a link followed inside the page) applies at once
+    if let Some(w) = window() {
+        let on_hash = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            let hash = window()
+                .and_then(|w| w.location().hash().ok())
+                .unwrap_or_default();
+            let (view, skipped) = ViewState::from_fragment(&hash);
+            if !skipped.is_empty() {
+                state.say(Level::Warning, "Some view settings were not understood", skipped);
+            }
+            if view != state.view() {
+                state.apply(&view);
+            }
+        });
+        let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
+        on_hash.forget();
+    }
+}
+
+fn write_fragment(fragment: &str) {
+    let Some(w) = window() else { return };
+    let location = w.location();
+    let current = location.hash().unwrap_or_default();
+    if current.trim_start_matches('#') == fragment {
+        return;
+    }
+    let base = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    let url = if fragment.is_empty() {
+        base
+    } else {
+        format!("{base}#{fragment}")
+    };
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Forgets the remembered settings and puts the defaults back.
+pub fn forget_settings(state: AppState) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(STORAGE_KEY);
+    }
+    state.apply(&ViewState::default());
+    if let Some(s) = storage() {
+        let _ = s.remove_item(STORAGE_KEY);
+    }
+    state.say(
+        Level::Info,
+        "Settings forgotten",
+        vec!["The view is back to its defaults and nothing is remembered in this browser.".into()],
+    );
+}
+
+fn register_service_worker() {
+    let Some(w) = window() else { return };
+    let protocol = w.location().protocol().unwrap_or_default();
+    if protocol != "http:" && protocol != "https:" {
+        return;
+    }
+    let container = w.navigator().service_worker();
+    let _ = container.register("./sw.js");
+}
+
+// ---------------------------------------------------------------- data URLs
+
+/// Fetches every URL (with progress and Cancel) and loads them like dropped
+/// files, judgments first. A URL that fails is reported and changes nothing.
+pub async fn load_urls(state: AppState, urls: Vec<String>) {
+    state.cancel.set(false);
+    let mut files = Vec::new();
+    for url in urls {
+        if state.cancel.get_untracked() {
+            break;
+        }
+        match fetch_file(state, &url).await {
+            Ok(file) => files.push(file),
+            Err(e) => loader::report_error(state, &e),
+        }
+    }
+    state.progress.set(None);
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    loader::load_files(state, files).await;
+    state.url_files.update(|u| u.extend(names));
+}
+
+async fn fetch_file(state: AppState, url: &str) -> Result<web_sys::File, LoadError> {
+    let name = session::file_name_of_url(url);
+    let fail = |expected: &str, found: String, hint: &str| {
+        LoadError::single(&name, 0, 0, expected, found, Some(hint.to_string()))
+    };
+    let base = window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let absolute = web_sys::Url::new_with_base(url, &base)
+        .map(|u| u.href())
+        .map_err(|_| fail("a URL", format!("'{url}'"), "Check the link's run= / qrels= parameters."))?;
+    session::check_url_scheme(&absolute)
+        .map_err(|why| fail("an http(s) URL", format!("'{absolute}'"), &why))?;
+    let network = |e: JsValue| {
+        fail(
+            &format!("the file at {absolute}"),
+            format!("a network error ({})", js_text(&e)),
+            "The server must be reachable and, on another host, allow this page to read it (CORS: Access-Control-Allow-Origin).",
+        )
+    };
+    let w = window().ok_or_else(|| network(JsValue::NULL))?;
+    let response: web_sys::Response = JsFuture::from(w.fetch_with_str(&absolute))
+        .await
+        .map_err(network)?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(fail(
+            &format!("the file at {absolute}"),
+            format!("HTTP {} {}", response.status(), response.status_text()),
+            "Check the URL; the file must be published next to the app or on a server that allows CORS.",
+        ));
+    }
+    let total = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    let chunks = js_sys::Array::new();
+    let mut bytes = 0u64;
+    if let Some(body) = response.body() {
+        let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+        loop {
+            if state.cancel.get_untracked() {
+                let _ = reader.cancel();
+                return Err(fail(
+                    &format!("the file at {absolute}"),
+                    "the download was cancelled".into(),
+                    "Everything loaded before is kept; reload the link to try again.",
+                ));
+            }
+            let step = JsFuture::from(reader.read()).await.map_err(network)?;
+            let done = js_sys::Reflect::get(&step, &"done".into())
+                .ok()
+                .and_then(|d| d.as_bool())
+                .unwrap_or(true);
+            if done {
+                break;
+            }
+            if let Ok(chunk) = js_sys::Reflect::get(&step, &"value".into()) {
+                bytes += chunk
+                    .dyn_ref::<js_sys::Uint8Array>()
+                    .map_or(0, |a| a.length() as u64);
+                chunks.push(&chunk);
+            }
+            state.progress.set(Some(Progress {
+                file: format!("{name} (downloading)"),
+                bytes,
+                total: total.max(bytes),
+                rows: 0,
+            }));
+        }
+    }
+    web_sys::File::new_with_u8_array_sequence(&chunks, &name).map_err(network)
+}
+
+fn js_text(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| "no details".into())
+}
+
+// ---------------------------------------------------------------- sessions and reports
+
+/// Whether a dropped file is a saved session (its first line).
+pub async fn is_session_file(file: &web_sys::File) -> bool {
+    let Ok(head) = file.slice_with_i32_and_i32(0, session::SESSION_MAGIC.len() as i32) else {
+        return false;
+    };
+    match JsFuture::from(head.array_buffer()).await {
+        Ok(buffer) => session::is_session(&js_sys::Uint8Array::new(&buffer).to_vec()),
+        Err(_) => false,
+    }
+}
+
+/// Replaces the workspace and the view with a saved session's; a damaged
+/// session changes nothing.
+pub async fn import_session(state: AppState, file: web_sys::File) {
+    let name = file.name();
+    let bytes = match JsFuture::from(file.array_buffer()).await {
+        Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+        Err(e) => {
+            state.say(Level::Error, format!("{name} could not be read"), vec![js_text(&e)]);
+            return;
+        }
+    };
+    match session::decode_session(&bytes) {
+        Ok((mut ws, view, skipped)) => {
+            let models: usize = ws.datasets().iter().map(|d| d.model_names().len()).sum();
+            ws.files = vec![name.clone()];
+            state.ws.set(ws);
+            state.example_loaded.set(false);
+            state.url_files.set(Vec::new());
+            state.apply(&view);
+            let mut lines = vec![format!(
+                "{models} models and the view they were shown in; what was loaded before was replaced."
+            )];
+            lines.extend(skipped);
+            state.say(Level::Info, format!("Session {name} restored"), lines);
+        }
+        Err(why) => state.say(
+            Level::Error,
+            format!("{name} could not be restored"),
+            vec![why, "Nothing already loaded was changed.".into()],
+        ),
+    }
+}
+
+fn session_bytes(state: AppState) -> Vec<u8> {
+    let view = state.view();
+    state.ws.with_untracked(|ws| session::encode_session(ws, &view))
+}
+
+fn stamp() -> String {
+    let d = js_sys::Date::new_0();
+    format!(
+        "{:04}-{:02}-{:02}",
+        d.get_full_year(),
+        d.get_month() + 1,
+        d.get_date()
+    )
+}
+
+pub fn export_session(state: AppState) {
+    let bytes = session_bytes(state);
+    super::util::download_bytes(
+        &format!("rankscope-session-{}.rankscope", stamp()),
+        "application/octet-stream",
+        &bytes,
+    );
+}
+
+/// The URL of the page's asset matched by `selector` (a `<link>` Trunk wrote).
+fn asset(selector: &str) -> Option<String> {
+    let el = window()?.document()?.query_selector(selector).ok()??;
+    Some(el.dyn_into::<web_sys::HtmlLinkElement>().ok()?.href())
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let w = window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(w.fetch_with_str(url))
+        .await
+        .map_err(|e| js_text(&e))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|e| js_text(&e))?)
+        .await
+        .map_err(|e| js_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Writes one HTML file with the app, the data and the view: it opens offline.
+pub async fn save_report(state: AppState) {
+    let assets = (
+        asset("link[rel=stylesheet]"),
+        asset("link[rel=modulepreload]"),
+        asset("link[rel=preload][as=fetch]"),
+    );
+    let (Some(css), Some(js), Some(wasm)) = assets else {
+        state.say(
+            Level::Error,
+            "The report could not be saved",
+            vec!["The app's own files were not found in the page (a saved report cannot save another).".into()],
+        );
+        return;
+    };
+    let fetched = async {
+        Ok::<_, String>((
+            fetch_bytes(&css).await?,
+            fetch_bytes(&js).await?,
+            fetch_bytes(&wasm).await?,
+        ))
+    }
+    .await;
+    match fetched {
+        Ok((css, js, wasm)) => {
+            let html = session::report_html(
+                &format!("Rankscope report {}", stamp()),
+                &String::from_utf8_lossy(&css),
+                &String::from_utf8_lossy(&js),
+                &wasm,
+                &session_bytes(state),
+            );
+            super::util::download(
+                &format!("rankscope-report-{}.html", stamp()),
+                "text/html",
+                &html,
+            );
+        }
+        Err(why) => state.say(
+            Level::Error,
+            "The report could not be saved",
+            vec![format!("The app's files could not be read again: {why}")],
+        ),
+    }
+}
+
+/// Copies the address (view fragment and data URLs) and says what it holds.
+pub fn copy_link(state: AppState) {
+    let Some(w) = window() else { return };
+    let href = w.location().href().unwrap_or_default();
+    let _ = w.navigator().clipboard().write_text(&href);
+    let view = state.view();
+    let mut lines = vec![
+        "The address holds the view (tab, metrics, cutoffs, conventions, threshold, theme); the part after # is never sent to a server.".to_string(),
+    ];
+    let from_urls = state.url_files.get_untracked();
+    if !from_urls.is_empty() {
+        lines.push(format!("Loaded again from their URLs: {}.", from_urls.join(", ")));
+    }
+    if !view.files.is_empty() {
+        lines.push(format!(
+            "Not in the link (local files): {}. The recipient must drop them, or send a session or a report instead.",
+            view.files.join(", ")
+        ));
+    }
+    state.say(Level::Info, "Link copied", lines);
+}
+
+#[component]
+pub fn ShareMenu() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let report = is_report();
+    let on_import = move |ev: web_sys::Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        let file = input
+            .as_ref()
+            .and_then(|i| i.files())
+            .and_then(|l| l.get(0));
+        if let Some(i) = input {
+            i.set_value("");
+        }
+        if let Some(file) = file {
+            leptos::task::spawn_local(import_session(state, file));
+        }
+    };
+    view! {
+        <details class="menu" id="share-menu">
+            <summary class="button">"Share ▾"</summary>
+            <div class="menu-items">
+                <button id="copy-link" on:click=move |_| copy_link(state)>"Copy link to this view"</button>
+                {(!report).then(|| view! {
+                    <button id="save-report" on:click=move |_| leptos::task::spawn_local(save_report(state))>"Save report (one HTML file)"</button>
+                })}
+                <button id="export-session" on:click=move |_| export_session(state)>"Export session"</button>
+                <label class="button">"Import session…"<input type="file" id="import-session" accept=".rankscope" on:change=on_import/></label>
+                <button id="forget-settings" on:click=move |_| forget_settings(state)>"Forget remembered settings"</button>
+            </div>
+        </details>
+    }
+}

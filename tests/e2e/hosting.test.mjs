@@ -1,0 +1,209 @@
+// Static hosting for teams: links with data URLs and a view fragment, sessions
+// exported and imported, a saved report opened from disk with no network,
+// offline use through the service worker, and file content rendered as text.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, open, drop, refFile, reference, oracle, cells, waitForModels, clearAll, setConvention, close, shot, outDir } from './harness.mjs';
+
+const APP = '/team/tools/rankscope/';
+let server, url, browser;
+before(async () => {
+  ({ server, url } = await serve(APP, { '/team/data/': reference }));
+  browser = await launch();
+});
+after(async () => { await browser?.close(); server?.close(); });
+
+/** Every metric cell of every tab: {tab: {model: {metric: value}}}. */
+async function allCells(page) {
+  const tabs = await page.$$eval('nav.tabs button[data-tab]', (bs) => bs.map((b) => b.dataset.tab));
+  const out = {};
+  for (const tab of tabs) {
+    await page.click(`nav.tabs button[data-tab="${tab}"]`);
+    await page.waitForSelector(`nav.tabs button[data-tab="${tab}"].active`);
+    await page.waitForSelector('td[data-metric]');
+    out[tab] = await cells(page);
+  }
+  return out;
+}
+
+async function controls(page) {
+  return page.evaluate(() => ({
+    ties: document.querySelector('#conv-ties')?.value,
+    k: document.querySelector('input[aria-label="cutoffs"]')?.value,
+    curve: document.querySelector('select[aria-label="curve metric"]')?.value,
+    p: document.querySelector('input[aria-label="largest cutoff"]')?.value,
+    perQuery: document.querySelector('#per-query-lines')?.checked,
+    theme: document.documentElement.dataset.theme ?? 'system',
+    tab: document.querySelector('nav.tabs button.active')?.dataset.tab,
+  }));
+}
+
+test('a link under a sub-path loads its data URLs and restores the view of its fragment', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const origin = new URL(url).origin;
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const link = `${url}?run=../../data/ranking.run&qrels=../../data/ranking.qrels#k=5,10,15&ties=file&curve=recall&p=12&per_query=1&theme=dark`;
+  await page.goto(link);
+  await waitForModels(page, ['ranking']);
+  await page.waitForFunction(() => document.querySelector('td[data-metric="ndcg@15"]'));
+  // the values follow the fragment's conventions: file order is ranx's tie rule
+  const r = oracle.ranking;
+  const v = (await cells(page)).ranking;
+  close(v['ndcg@10'], r['ndcg@10 gain=rel']['ranx ndcg'], 'ndcg@10 (ties=file from the link)');
+  close(v['map'], r['map (no cutoff)']['ranx map'], 'map (ties=file from the link)');
+  assert.deepEqual(await controls(page), { ties: 'file', k: '5,10,15', curve: 'recall', p: '12', perQuery: true, theme: 'dark', tab: 'ranking' });
+  assert.ok(requests.some((u) => u === `${origin}/team/data/ranking.run`), 'the run came from its URL');
+  assert.ok(requests.every((u) => u.startsWith(origin) || u.startsWith('data:') || u.startsWith('blob:')), 'nothing but the local server');
+  // the same view built by hand from dropped files shows the same values
+  const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await fresh.goto(url);
+  await fresh.waitForSelector('td[data-metric]');
+  await clearAll(fresh);
+  await drop(fresh, [refFile('ranking.qrels'), refFile('ranking.run')]);
+  await waitForModels(fresh, ['ranking']);
+  await fresh.fill('input[aria-label="cutoffs"]', '5,10,15');
+  await fresh.press('input[aria-label="cutoffs"]', 'Enter');
+  await setConvention(fresh, 'ties', 'file');
+  await fresh.waitForFunction(() => document.querySelector('td[data-metric="ndcg@15"]'));
+  await fresh.waitForFunction((want) => Number(document.querySelector('td[data-metric="ndcg@10"]').dataset.value) === want, v['ndcg@10']);
+  assert.deepEqual((await cells(fresh)).ranking, v);
+  // the address follows the view: changing a control rewrites the fragment
+  await setConvention(page, 'ties', 'trec');
+  await page.waitForFunction(() => !location.hash.includes('ties='));
+  assert.match(await page.evaluate(() => location.hash), /k=5,10,15/);
+  // a bad URL and a refused scheme: clear errors, nothing lost
+  await page.goto(`${url}?run=../../data/missing.run&qrels=javascript:alert(1)`);
+  await page.waitForSelector('.msg.error');
+  const text = await page.$$eval('.msg.error', (ms) => ms.map((m) => m.textContent).join('\n'));
+  assert.match(text, /missing\.run.*HTTP 404/s);
+  assert.match(text, /only http and https URLs/);
+  assert.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  await shot(page, 'link-errors.png');
+  await fresh.close();
+  await page.close();
+});
+
+test('an exported session imported again shows identical values and the same view', async () => {
+  const { page, errors } = await open(browser, url);
+  await setConvention(page, 'ties', 'average');
+  await page.fill('input[aria-label="cutoffs"]', '3,7');
+  await page.press('input[aria-label="cutoffs"]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('td[data-metric="ndcg@7"]'));
+  // a renamed model travels with the session
+  await page.fill('li[data-model-item="bm25"] input.name', 'bm25 (tuned)');
+  await page.press('li[data-model-item="bm25"] input.name', 'Enter');
+  await waitForModels(page, ['bm25 (tuned)', 'dense']);
+  const before = await allCells(page);
+  await page.click('nav.tabs button[data-tab="ranking"]');
+  await page.click('#share-menu summary');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
+  const file = path.join(outDir, 'session.rankscope');
+  await download.saveAs(file);
+  assert.ok(fs.readFileSync(file).subarray(0, 18).toString() === 'RANKSCOPE-SESSION ');
+
+  const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await other.goto(url);
+  await other.waitForSelector('td[data-metric]');
+  await clearAll(other);
+  await other.setInputFiles('#import-session', file);
+  await waitForModels(other, ['bm25 (tuned)', 'dense']);
+  assert.deepEqual(await allCells(other), before);
+  await other.click('nav.tabs button[data-tab="ranking"]');
+  assert.equal(await other.$eval('#conv-ties', (s) => s.value), 'average');
+  // a damaged session is refused and changes nothing
+  const bytes = fs.readFileSync(file);
+  await drop(other, [{ name: 'broken.rankscope', data: bytes.subarray(0, bytes.length - 40) }]);
+  await other.waitForSelector('.msg.error');
+  assert.match(await other.$eval('.msg.error', (m) => m.textContent), /broken\.rankscope could not be restored/);
+  assert.deepEqual(await allCells(other), before);
+  assert.deepEqual(errors, []);
+  await other.close();
+  await page.close();
+});
+
+test('a saved report opens from disk with no network and shows the same values', async () => {
+  const { page, errors } = await open(browser, url);
+  const before = await allCells(page);
+  await page.click('nav.tabs button[data-tab="binary"]');
+  await page.waitForSelector('#threshold');
+  await page.click('#share-menu summary');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-report')]);
+  const file = path.join(outDir, 'report.html');
+  await download.saveAs(file);
+  await page.close();
+  const html = fs.readFileSync(file, 'utf8');
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const report = await context.newPage();
+  const requests = [];
+  report.on('request', (r) => requests.push(r.url()));
+  const reportErrors = [];
+  report.on('pageerror', (e) => reportErrors.push(String(e)));
+  report.on('console', (m) => { if (m.type() === 'error') reportErrors.push(m.text()); });
+  await report.goto(`file://${file}`);
+  await report.waitForSelector('td[data-metric]', { timeout: 30000 });
+  assert.equal(await report.$eval('nav.tabs button.active', (b) => b.dataset.tab), 'binary', 'the saved view');
+  assert.deepEqual(await allCells(report), before);
+  assert.equal(await report.$('#file-input'), null, 'a report does not load files');
+  const foreign = requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, [], 'a report requests nothing');
+  await shot(report, 'report.png');
+  assert.deepEqual(reportErrors, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('once opened, the app works offline (service worker)', async () => {
+  const own = await serve('/offline/app/');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(own.url);
+  await page.waitForSelector('td[data-metric]');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const first = await cells(page);
+  own.server.close();
+  own.server.closeAllConnections();
+  await page.reload();
+  await page.waitForSelector('td[data-metric]', { timeout: 30000 });
+  assert.deepEqual(await cells(page), first, 'the example computed again with the server gone');
+  // loading a file offline still works: the worker came from the cache
+  await clearAll(page);
+  await drop(page, [refFile('binary.csv')]);
+  await waitForModels(page, ['binary']);
+  await context.close();
+});
+
+test('ids and names from files are rendered as text, never as HTML', async () => {
+  const { page, errors } = await open(browser, url);
+  await page.evaluate(() => { window.alert = () => { window.__xss = 'alert'; }; });
+  await clearAll(page);
+  const evil = '<img src=x onerror=window.__xss=1>';
+  const q = '<u class=pwn>q1</u>';
+  const csv = ['query_id,item_id,score,relevance', `"${q}","${evil}",0.9,1`, `"${q}",d2,0.5,0`, 'q2,"<script>window.__xss=2</script>",0.7,2', 'q2,d3,0.2,0'].join('\n');
+  await drop(page, [{ name: 'evil.csv', data: Buffer.from(csv) }]);
+  await page.waitForSelector('td[data-metric]');
+  await page.fill('.models li input.name', '<b onmouseover=window.__xss=3>m</b>');
+  await page.press('.models li input.name', 'Enter');
+  await page.waitForFunction(() => document.body.textContent.includes('<u class=pwn>q1</u>'));
+  // the drill-down lists the query's documents by id
+  await page.click('tr[data-query="<u class=pwn>q1</u>"] button');
+  await page.waitForSelector('.drill table');
+  await page.waitForFunction((id) => document.querySelector('.drill').textContent.includes(id), evil);
+  await page.click('tr[data-query="q2"] button');
+  await page.waitForFunction(() => document.querySelector('.drill').textContent.includes('<script>window.__xss=2</script>'));
+  const state = await page.evaluate(() => ({
+    xss: window.__xss,
+    injected: document.querySelectorAll('u.pwn, img[src="x"], b[onmouseover]').length,
+    text: document.body.textContent.includes('<u class=pwn>q1</u>'),
+  }));
+  assert.deepEqual(state, { xss: undefined, injected: 0, text: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -10,17 +10,14 @@
 //! (a comma inside an item is percent-encoded). The fragment is never sent to
 //! a server.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
 use crate::core::curves::CurveMetric;
-use crate::core::evaluate::Conventions;
+use crate::core::evaluate::{serde_name as name, Conventions};
 use crate::core::registry::Kind;
 use crate::parse::transfer::{self, Outcome};
 use crate::parse::{Parsed, Workspace};
 
 /// Everything that makes a view, apart from the data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ViewState {
     /// The open tab.
     pub tab: Option<Kind>,
@@ -41,7 +38,7 @@ pub struct ViewState {
     /// Files the view was made from that are not in the link (dropped locally):
     /// the recipient must drop them.
     pub files: Vec<String>,
-    #[serde(flatten)]
+    /// Written as top-level keys of the fragment, by their CONVENTIONS.md names.
     pub conv: Conventions,
 }
 
@@ -122,16 +119,14 @@ pub fn percent_decode(s: &str) -> String {
     while i < bytes.len() {
         let hex = |c: u8| (c as char).to_digit(16);
         match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push((h * 16 + l) as u8);
-                        i += 3;
-                        continue;
-                    }
-                    _ => out.push(b'%'),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                    continue;
                 }
-            }
+                _ => out.push(b'%'),
+            },
             b'+' => out.push(b' '),
             c => out.push(c),
         }
@@ -140,105 +135,168 @@ pub fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => percent_encode(s),
-        Value::Null => String::new(),
-        other => percent_encode(&other.to_string()),
-    }
+/// An enum from its name (serde's own string deserializer: no JSON involved).
+fn named<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    use serde::de::value::{Error, StrDeserializer};
+    T::deserialize(StrDeserializer::<Error>::new(text)).ok()
+}
+
+fn list<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(|i| percent_encode(&i.to_string()))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn flag(b: bool) -> String {
+    if b { "1" } else { "0" }.into()
 }
 
 impl ViewState {
+    /// Every setting as (fragment key, encoded value), in a fixed order.
+    /// Written by hand, not through serde's maps: a few KB of wasm instead of
+    /// tens; `every_convention_has_a_fragment_key` keeps it complete.
+    fn entries(&self) -> Vec<(&'static str, String)> {
+        let c = &self.conv;
+        vec![
+            ("tab", self.tab.map(|k| name(&k)).unwrap_or_default()),
+            ("metrics", list(&self.metrics)),
+            ("k", list(&self.k)),
+            ("hidden", list(&self.hidden)),
+            (
+                "baseline",
+                percent_encode(self.baseline.as_deref().unwrap_or("")),
+            ),
+            ("theme", percent_encode(&self.theme)),
+            ("curve", name(&self.curve)),
+            ("p", self.p.to_string()),
+            ("per_query", flag(self.per_query)),
+            ("files", list(&self.files)),
+            ("ties", name(&c.ties)),
+            ("relevance_level", c.relevance_level.to_string()),
+            ("gain", name(&c.gain)),
+            ("discount", name(&c.discount)),
+            ("ap_denominator", name(&c.ap_denominator)),
+            ("precision_denominator", name(&c.precision_denominator)),
+            ("f1_aggregation", name(&c.f1_aggregation)),
+            ("query_set", name(&c.query_set)),
+            ("threshold", c.threshold.to_string()),
+            ("threshold_rule", name(&c.threshold_rule)),
+            ("binary_scores_are_logits", flag(c.binary_scores_are_logits)),
+            ("class_ties", name(&c.class_ties)),
+            ("class_scale", name(&c.class_scale)),
+        ]
+    }
+
+    /// Sets one setting from its fragment text; `Err(true)`: not a key,
+    /// `Err(false)`: not a valid value (nothing changed either way).
+    fn set(&mut self, key: &str, raw: &str) -> Result<(), bool> {
+        fn enumerated<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, bool> {
+            named(&percent_decode(raw)).ok_or(false)
+        }
+        fn number<T: std::str::FromStr>(raw: &str) -> Result<T, bool> {
+            percent_decode(raw).trim().parse().map_err(|_| false)
+        }
+        fn boolean(raw: &str) -> Result<bool, bool> {
+            match percent_decode(raw).as_str() {
+                "1" | "true" | "yes" | "on" | "" => Ok(true),
+                "0" | "false" | "no" | "off" => Ok(false),
+                _ => Err(false),
+            }
+        }
+        let items = || -> Vec<String> {
+            raw.split(',')
+                .filter(|s| !s.is_empty())
+                .map(percent_decode)
+                .collect()
+        };
+        let optional = || Some(percent_decode(raw)).filter(|s| !s.is_empty());
+        let c = &mut self.conv;
+        match key {
+            "tab" => self.tab = optional().map(|t| named(&t).ok_or(false)).transpose()?,
+            "metrics" => self.metrics = items(),
+            "k" => {
+                self.k = items()
+                    .iter()
+                    .map(|k| k.trim().parse().map_err(|_| false))
+                    .collect::<Result<_, _>>()?
+            }
+            "hidden" => self.hidden = items(),
+            "baseline" => self.baseline = optional(),
+            "theme" => {
+                let theme = percent_decode(raw);
+                if !["system", "light", "dark"].contains(&theme.as_str()) {
+                    return Err(false);
+                }
+                self.theme = theme;
+            }
+            "curve" => self.curve = enumerated(raw)?,
+            "p" => self.p = number(raw)?,
+            "per_query" => self.per_query = boolean(raw)?,
+            "files" => self.files = items(),
+            "ties" => c.ties = enumerated(raw)?,
+            "relevance_level" => c.relevance_level = number(raw)?,
+            "gain" => c.gain = enumerated(raw)?,
+            "discount" => c.discount = enumerated(raw)?,
+            "ap_denominator" => c.ap_denominator = enumerated(raw)?,
+            "precision_denominator" => c.precision_denominator = enumerated(raw)?,
+            "f1_aggregation" => c.f1_aggregation = enumerated(raw)?,
+            "query_set" => c.query_set = enumerated(raw)?,
+            "threshold" => {
+                let t: f64 = number(raw)?;
+                if !t.is_finite() {
+                    return Err(false);
+                }
+                c.threshold = t;
+            }
+            "threshold_rule" => c.threshold_rule = enumerated(raw)?,
+            "binary_scores_are_logits" => c.binary_scores_are_logits = boolean(raw)?,
+            "class_ties" => c.class_ties = enumerated(raw)?,
+            "class_scale" => c.class_scale = enumerated(raw)?,
+            _ => return Err(true),
+        }
+        Ok(())
+    }
+
     /// The fragment (without `#`) holding every setting that differs from the
     /// defaults; empty when all are defaults.
     pub fn to_fragment(&self) -> String {
-        let (Ok(Value::Object(now)), Ok(Value::Object(default))) = (
-            serde_json::to_value(self),
-            serde_json::to_value(ViewState::default()),
-        ) else {
-            return String::new();
-        };
-        let mut parts = Vec::new();
-        for (key, value) in &now {
-            if default.get(key) == Some(value) {
-                continue;
-            }
-            let text = match value {
-                Value::Array(items) => items.iter().map(scalar_text).collect::<Vec<_>>().join(","),
-                v => scalar_text(v),
-            };
-            parts.push(format!("{}={}", percent_encode(key), text));
-        }
-        parts.join("&")
+        let default = ViewState::default().entries();
+        self.entries()
+            .into_iter()
+            .zip(default)
+            .filter(|((_, now), (_, was))| now != was)
+            .map(|((key, value), _)| format!("{key}={value}"))
+            .collect::<Vec<_>>()
+            .join("&")
     }
 
     /// Reads a fragment (with or without `#`). Every recognised setting is
     /// applied over the defaults; unknown keys and values that do not fit are
     /// skipped and reported, one line each.
     pub fn from_fragment(fragment: &str) -> (ViewState, Vec<String>) {
+        let mut view = ViewState::default();
         let mut skipped = Vec::new();
-        let Ok(Value::Object(mut object)) = serde_json::to_value(ViewState::default()) else {
-            return (ViewState::default(), skipped);
-        };
-        for pair in fragment.trim_start_matches('#').split('&').filter(|p| !p.is_empty()) {
+        for pair in fragment
+            .trim_start_matches('#')
+            .split('&')
+            .filter(|p| !p.is_empty())
+        {
             let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
             let key = percent_decode(raw_key);
-            let Some(default) = object.get(&key).cloned() else {
-                skipped.push(format!("'{key}' is not a view setting"));
-                continue;
-            };
-            let value = match &default {
-                Value::Array(items) => {
-                    let numeric = items.first().is_some_and(Value::is_number);
-                    Value::Array(
-                        raw_value
-                            .split(',')
-                            .filter(|s| !s.is_empty())
-                            .map(|s| typed(&percent_decode(s), numeric))
-                            .collect(),
-                    )
-                }
-                Value::Number(_) => typed(&percent_decode(raw_value), true),
-                Value::Bool(_) => match percent_decode(raw_value).as_str() {
-                    "1" | "true" | "yes" | "on" | "" => Value::Bool(true),
-                    "0" | "false" | "no" | "off" => Value::Bool(false),
-                    other => Value::String(other.to_string()),
-                },
-                _ if raw_value.is_empty() => Value::Null,
-                _ => Value::String(percent_decode(raw_value)),
-            };
-            let mut trial = object.clone();
-            trial.insert(key.clone(), value);
-            match serde_json::from_value::<ViewState>(Value::Object(trial.clone())) {
-                Ok(_) => object = trial,
-                Err(_) => skipped.push(format!(
+            let mut trial = view.clone();
+            match trial.set(&key, raw_value) {
+                Ok(()) => view = trial,
+                Err(true) => skipped.push(format!("'{key}' is not a view setting")),
+                Err(false) => skipped.push(format!(
                     "'{}' is not a valid value of '{key}'",
                     percent_decode(raw_value)
                 )),
             }
         }
-        let state = serde_json::from_value(Value::Object(object)).unwrap_or_default();
-        (state, skipped)
+        (view, skipped)
     }
-}
-
-fn typed(text: &str, numeric: bool) -> Value {
-    if numeric {
-        if let Ok(n) = text.parse::<u64>() {
-            return Value::from(n);
-        }
-        if let Ok(n) = text.parse::<i64>() {
-            return Value::from(n);
-        }
-        if let Some(n) = text
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-        {
-            return Value::Number(n);
-        }
-    }
-    Value::String(text.to_string())
 }
 
 /// The first line of a session file.
@@ -425,7 +483,10 @@ mod tests {
         v.conv.ties = TieRule::Average;
         v.conv.relevance_level = -2;
         let fragment = v.to_fragment();
-        assert!(!fragment.contains(' ') && !fragment.contains('#'), "{fragment}");
+        assert!(
+            !fragment.contains(' ') && !fragment.contains('#'),
+            "{fragment}"
+        );
         assert!(fragment.contains("threshold=0.375"), "{fragment}");
         assert!(fragment.contains("tab=binary"), "{fragment}");
         let (back, skipped) = ViewState::from_fragment(&format!("#{fragment}"));
@@ -452,6 +513,27 @@ mod tests {
     }
 
     #[test]
+    fn every_convention_has_a_fragment_key() {
+        let serde_json::Value::Object(conv) = serde_json::to_value(Conventions::default()).unwrap()
+        else {
+            panic!()
+        };
+        let keys: Vec<&str> = ViewState::default().entries().iter().map(|e| e.0).collect();
+        for key in conv.keys() {
+            assert!(
+                keys.contains(&key.as_str()),
+                "convention '{key}' missing from the fragment"
+            );
+            let mut v = ViewState::default();
+            assert_eq!(v.set(key, "x\u{1}"), Err(false), "{key} accepts anything");
+        }
+        let mut unique = keys.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), keys.len());
+    }
+
+    #[test]
     fn percent_coding_round_trips_any_text() {
         for s in ["", "a b", "100%", "%zz", "é,ü;&=#?", "%", "ab%4"] {
             assert_eq!(percent_decode(&percent_encode(s)), s);
@@ -468,10 +550,18 @@ mod tests {
         );
         assert!(check_url_scheme("https://h/x").is_ok());
         assert!(check_url_scheme("HTTP://h/x").is_ok());
-        for bad in ["file:///etc/passwd", "javascript:alert(1)", "data:text/plain,1", "blob:x"] {
+        for bad in [
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "data:text/plain,1",
+            "blob:x",
+        ] {
             assert!(check_url_scheme(bad).is_err(), "{bad}");
         }
-        assert_eq!(file_name_of_url("https://h/runs/bm25.run?x=1#y"), "bm25.run");
+        assert_eq!(
+            file_name_of_url("https://h/runs/bm25.run?x=1#y"),
+            "bm25.run"
+        );
         assert_eq!(file_name_of_url("https://h/a%20b.qrels"), "a b.qrels");
         assert_eq!(file_name_of_url("https://h/"), "h");
     }
@@ -505,28 +595,55 @@ mod tests {
                 crate::core::evaluate::evaluate(&a, &conv, &metrics),
                 crate::core::evaluate::evaluate(&b, &conv, &metrics),
             );
-            assert_eq!(format!("{:?}", ra.models), format!("{:?}", rb.models), "{kind:?}");
+            assert_eq!(
+                format!("{:?}", ra.models),
+                format!("{:?}", rb.models),
+                "{kind:?}"
+            );
         }
         // every tie rule sees the same order inside each query
         let mut c = conv.clone();
         c.ties = TieRule::File;
         let metrics = [crate::core::registry::MetricId::new("ndcg", Some(3))];
-        let (a, b) = (ws.dataset(Kind::Ranking).unwrap(), back.dataset(Kind::Ranking).unwrap());
+        let (a, b) = (
+            ws.dataset(Kind::Ranking).unwrap(),
+            back.dataset(Kind::Ranking).unwrap(),
+        );
         assert_eq!(
-            format!("{:?}", crate::core::evaluate::evaluate(&a, &c, &metrics).models),
-            format!("{:?}", crate::core::evaluate::evaluate(&b, &c, &metrics).models)
+            format!(
+                "{:?}",
+                crate::core::evaluate::evaluate(&a, &c, &metrics).models
+            ),
+            format!(
+                "{:?}",
+                crate::core::evaluate::evaluate(&b, &c, &metrics).models
+            )
         );
     }
 
     #[test]
     fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
         let session = encode_session(&Workspace::default(), &ViewState::default());
-        let html = report_html("a <b> report", "p{color:red}</style>", "export default 1;", b"\0asm", &session);
+        let html = report_html(
+            "a <b> report",
+            "p{color:red}</style>",
+            "export default 1;",
+            b"\0asm",
+            &session,
+        );
         assert!(html.contains("<title>a &lt;b&gt; report</title>"));
-        assert_eq!(html.matches("</style>").count(), 1, "the stylesheet cannot close its element");
+        assert_eq!(
+            html.matches("</style>").count(),
+            1,
+            "the stylesheet cannot close its element"
+        );
         assert!(html.contains(REPORT_CSP) && REPORT_CSP.starts_with("default-src 'none'"));
-        assert!(!REPORT_CSP.contains("connect-src"), "no request of any kind");
-        let start = html.find(&format!("id=\"{REPORT_DATA_ID}\">")).unwrap() + REPORT_DATA_ID.len() + 6;
+        assert!(
+            !REPORT_CSP.contains("connect-src"),
+            "no request of any kind"
+        );
+        let start =
+            html.find(&format!("id=\"{REPORT_DATA_ID}\">")).unwrap() + REPORT_DATA_ID.len() + 6;
         let end = start + html[start..].find('<').unwrap();
         assert_eq!(report_session(&html[start..end]).unwrap(), session);
         assert!(report_session("not base64!").is_err());
@@ -536,8 +653,12 @@ mod tests {
     fn damaged_sessions_are_refused_with_a_reason() {
         let ws = Workspace::default();
         let good = encode_session(&ws, &ViewState::default());
-        assert!(decode_session(b"hello").unwrap_err().contains("not a Rankscope session"));
-        assert!(decode_session(SESSION_MAGIC).unwrap_err().contains("not terminated"));
+        assert!(decode_session(b"hello")
+            .unwrap_err()
+            .contains("not a Rankscope session"));
+        assert!(decode_session(SESSION_MAGIC)
+            .unwrap_err()
+            .contains("not terminated"));
         let mut bad = good.clone();
         bad.push(7);
         bad.extend_from_slice(&[0xff; 9]);

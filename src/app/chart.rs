@@ -2,10 +2,149 @@
 
 use leptos::prelude::*;
 use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
 
 use super::util::{download, download_url, slug};
-use crate::plot::{draw_line_chart, to_svg, Frame, LineChart};
+use crate::plot::{draw_line_chart, Frame, LineChart};
+
+/// The page's one drawing backend: the canvas on screen or SVG for export.
+/// Drawing code is generic over the backend; going through this enum compiles
+/// it once for both instead of once per backend (a smaller wasm).
+enum Backend<'a> {
+    Canvas(CanvasBackend),
+    Svg(SVGBackend<'a>),
+}
+
+#[derive(Debug)]
+pub struct DrawError(String);
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+fn lift<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingErrorKind<DrawError> {
+    match e {
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(DrawError(e.to_string()))
+        }
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
+
+macro_rules! each {
+    ($self:expr, $b:ident => $call:expr) => {
+        match $self {
+            Backend::Canvas($b) => $call.map_err(lift),
+            Backend::Svg($b) => $call.map_err(lift),
+        }
+    };
+}
+
+impl DrawingBackend for Backend<'_> {
+    type ErrorType = DrawError;
+
+    fn get_size(&self) -> (u32, u32) {
+        match self {
+            Backend::Canvas(b) => b.get_size(),
+            Backend::Svg(b) => b.get_size(),
+        }
+    }
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.ensure_prepared())
+    }
+    fn present(&mut self) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.present())
+    }
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.draw_pixel(point, color))
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.draw_line(from, to, style))
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.draw_path(path, style))
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.draw_circle(center, radius, style, fill))
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.fill_polygon(vert, style))
+    }
+    fn draw_text<T: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &T,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.draw_text(text, style, pos))
+    }
+    fn estimate_text_size<T: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &T,
+    ) -> Result<(u32, u32), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.estimate_text_size(text, style))
+    }
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<DrawError>> {
+        each!(self, b => b.blit_bitmap(pos, size, src))
+    }
+}
+
+/// The chart as SVG text, drawn by the same code as the canvas.
+fn to_svg(chart: &LineChart) -> String {
+    let mut svg = String::new();
+    {
+        let area =
+            Backend::Svg(SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT))).into_drawing_area();
+        let _ = draw_line_chart(&area, chart);
+        let _ = area.present();
+    }
+    svg
+}
 
 pub const WIDTH: u32 = 640;
 pub const HEIGHT: u32 = 400;
@@ -29,7 +168,7 @@ pub fn Chart(
         let Some(backend) = CanvasBackend::with_canvas_object(element) else {
             return;
         };
-        let area = backend.into_drawing_area();
+        let area = Backend::Canvas(backend).into_drawing_area();
         let _ = area.fill(&TRANSPARENT);
         frame.set_value(draw_line_chart(&area, &spec).ok());
         let _ = area.present();
@@ -58,7 +197,7 @@ pub fn Chart(
         download(
             &format!("{file}.svg"),
             "image/svg+xml",
-            &to_svg(&chart.get_untracked(), WIDTH, HEIGHT),
+            &to_svg(&chart.get_untracked()),
         )
     };
     let export_png = move |_| {

@@ -59,7 +59,11 @@ fn App() -> impl IntoView {
         ev.prevent_default();
         dragging.set(false);
         if report {
-            state.say(Level::Info, "This is a saved report", vec!["Open Rankscope to add files to these models.".into()]);
+            state.say(
+                Level::Info,
+                "This is a saved report",
+                vec!["Open Rankscope to add files to these models.".into()],
+            );
             return;
         }
         let files = files_of(ev.data_transfer().and_then(|dt| dt.files()));

@@ -124,7 +124,11 @@ pub fn startup(state: AppState) {
                 .unwrap_or_default();
             let (view, skipped) = ViewState::from_fragment(&hash);
             if !skipped.is_empty() {
-                state.say(Level::Warning, "Some view settings were not understood", skipped);
+                state.say(
+                    Level::Warning,
+                    "Some view settings were not understood",
+                    skipped,
+                );
             }
             if view != state.view() {
                 state.apply(&view);
@@ -215,7 +219,13 @@ async fn fetch_file(state: AppState, url: &str) -> Result<web_sys::File, LoadErr
         .unwrap_or_default();
     let absolute = web_sys::Url::new_with_base(url, &base)
         .map(|u| u.href())
-        .map_err(|_| fail("a URL", format!("'{url}'"), "Check the link's run= / qrels= parameters."))?;
+        .map_err(|_| {
+            fail(
+                "a URL",
+                format!("'{url}'"),
+                "Check the link's run= / qrels= parameters.",
+            )
+        })?;
     session::check_url_scheme(&absolute)
         .map_err(|why| fail("an http(s) URL", format!("'{absolute}'"), &why))?;
     let network = |e: JsValue| {
@@ -311,7 +321,11 @@ pub async fn import_session(state: AppState, file: web_sys::File) {
     let bytes = match JsFuture::from(file.array_buffer()).await {
         Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
         Err(e) => {
-            state.say(Level::Error, format!("{name} could not be read"), vec![js_text(&e)]);
+            state.say(
+                Level::Error,
+                format!("{name} could not be read"),
+                vec![js_text(&e)],
+            );
             return;
         }
     };
@@ -339,7 +353,9 @@ pub async fn import_session(state: AppState, file: web_sys::File) {
 
 fn session_bytes(state: AppState) -> Vec<u8> {
     let view = state.view();
-    state.ws.with_untracked(|ws| session::encode_session(ws, &view))
+    state
+        .ws
+        .with_untracked(|ws| session::encode_session(ws, &view))
 }
 
 fn stamp() -> String {
@@ -439,7 +455,10 @@ pub fn copy_link(state: AppState) {
     ];
     let from_urls = state.url_files.get_untracked();
     if !from_urls.is_empty() {
-        lines.push(format!("Loaded again from their URLs: {}.", from_urls.join(", ")));
+        lines.push(format!(
+            "Loaded again from their URLs: {}.",
+            from_urls.join(", ")
+        ));
     }
     if !view.files.is_empty() {
         lines.push(format!(

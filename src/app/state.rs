@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::core::curves::CurveMetric;
 use crate::core::evaluate::{self, BinaryPrepared, Conventions, Report};
 use crate::core::ranking::{self, PreparedRun};
 use crate::core::registry::{self, Kind, MetricId};
-use crate::core::curves::CurveMetric;
 use crate::parse::Workspace;
 use crate::session::ViewState;
 
@@ -116,7 +116,6 @@ pub struct AppState {
     pub prepared: Memo<Shared<Vec<PreparedRun>>>,
     pub binary: Memo<Shared<Vec<BinaryPrepared>>>,
 }
-
 
 impl AppState {
     pub fn new() -> AppState {
@@ -312,8 +311,12 @@ impl AppState {
     pub fn apply(&self, v: &ViewState) {
         self.tab.set(v.tab);
         self.bases.set(bases_of(&v.metrics));
-        self.cutoffs
-            .set(v.k.iter().copied().filter(|&k| (1..=10_000).contains(&k)).collect());
+        self.cutoffs.set(
+            v.k.iter()
+                .copied()
+                .filter(|&k| (1..=10_000).contains(&k))
+                .collect(),
+        );
         self.hidden.set(v.hidden.clone());
         self.baseline.set(v.baseline.clone());
         self.theme.set(match v.theme.as_str() {

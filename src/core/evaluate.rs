@@ -52,6 +52,14 @@ impl Default for Conventions {
     }
 }
 
+/// A convention value's name, as CONVENTIONS.md and the conventions panel write it.
+pub fn serde_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 impl Conventions {
     pub fn ranking_ctx(&self) -> Ctx {
         Ctx {
@@ -65,26 +73,23 @@ impl Conventions {
 
     /// The conventions that apply to `kind`, as `name = value` lines for display.
     pub fn describe(&self, kind: Kind) -> Vec<(&'static str, String)> {
-        fn s<T: serde::Serialize>(v: &T) -> String {
-            serde_json::to_value(v)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default()
-        }
         match kind {
             Kind::Ranking => vec![
-                ("ties", s(&self.ties)),
+                ("ties", serde_name(&self.ties)),
                 ("relevance_level", self.relevance_level.to_string()),
-                ("gain", s(&self.gain)),
-                ("discount", s(&self.discount)),
-                ("ap_denominator", s(&self.ap_denominator)),
-                ("precision_denominator", s(&self.precision_denominator)),
-                ("f1_aggregation", s(&self.f1_aggregation)),
-                ("query_set", s(&self.query_set)),
+                ("gain", serde_name(&self.gain)),
+                ("discount", serde_name(&self.discount)),
+                ("ap_denominator", serde_name(&self.ap_denominator)),
+                (
+                    "precision_denominator",
+                    serde_name(&self.precision_denominator),
+                ),
+                ("f1_aggregation", serde_name(&self.f1_aggregation)),
+                ("query_set", serde_name(&self.query_set)),
             ],
             Kind::Binary => vec![
                 ("threshold", self.threshold.to_string()),
-                ("threshold_rule", s(&self.threshold_rule)),
+                ("threshold_rule", serde_name(&self.threshold_rule)),
                 (
                     "scores",
                     if self.binary_scores_are_logits {
@@ -95,8 +100,8 @@ impl Conventions {
                 ),
             ],
             Kind::Multiclass => vec![
-                ("class_ties", s(&self.class_ties)),
-                ("scale", s(&self.class_scale)),
+                ("class_ties", serde_name(&self.class_ties)),
+                ("scale", serde_name(&self.class_scale)),
             ],
             Kind::Ratings => vec![],
         }

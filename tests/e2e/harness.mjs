@@ -40,8 +40,8 @@ export async function launch() {
 }
 
 /** Opens the app and collects console errors and failed requests. */
-export async function open(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+export async function open(browser, url, options = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));

@@ -88,7 +88,8 @@ test('a large load shows progress, and Cancel stops it keeping what was loaded',
 });
 
 test('without the worker script a drop fails with a clear message and loses nothing', async () => {
-  const { page, errors } = await open(browser, url);
+  // page.route does not see requests a service worker answers: block it here
+  const { page, errors } = await open(browser, url, { serviceWorkers: 'block' });
   const before = await cells(page);
   await page.route('**/rankscope-worker_loader.js', (r) => r.fulfill({ status: 404, body: '' }));
   await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);

@@ -207,3 +207,29 @@ test('ids and names from files are rendered as text, never as HTML', async () =>
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the last view settings are remembered in this browser until forgotten', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('td[data-metric]');
+  await setConvention(page, 'ties', 'average');
+  await page.fill('input[aria-label="cutoffs"]', '2,4');
+  await page.press('input[aria-label="cutoffs"]', 'Enter');
+  await page.waitForFunction(() => localStorage.getItem('rankscope.view')?.includes('k=2,4'));
+  // a plain address (no fragment) opens with the remembered settings
+  const again = await context.newPage();
+  await again.goto(url);
+  await again.waitForSelector('td[data-metric="ndcg@4"]');
+  assert.equal(await again.$eval('#conv-ties', (s) => s.value), 'average');
+  assert.equal(await again.evaluate(() => localStorage.getItem('rankscope.view').includes('files=')), false, 'data is not remembered');
+  await again.click('#share-menu summary');
+  await again.click('#forget-settings');
+  await again.waitForSelector('td[data-metric="ndcg@10"]');
+  assert.equal(await again.$eval('#conv-ties', (s) => s.value), 'trec');
+  const third = await context.newPage();
+  await third.goto(url);
+  await third.waitForSelector('td[data-metric="ndcg@10"]');
+  assert.equal(await third.$eval('#conv-ties', (s) => s.value), 'trec');
+  await context.close();
+});

@@ -4,6 +4,7 @@
 pub mod binary;
 pub mod curves;
 pub mod evaluate;
+pub mod explain;
 pub mod ids;
 pub mod multiclass;
 pub mod ranking;

@@ -1,0 +1,583 @@
+//! "Explain this number": the computation behind a value, with its own terms.
+//!
+//! Every explanation is built from the same kernels as the value it explains
+//! and ends on that value; its `terms` combine (as `steps` say) into it, which
+//! `tests/explain.rs` checks for every metric on the reference data.
+
+use super::binary::{BinaryCurve, Confusion};
+use super::ranking::{QueryView, NOT_JUDGED};
+use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
+use super::registry::MetricId;
+use super::sum::Sum;
+
+/// One row of an explanation's table; `term` is its contribution (if any).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub cells: Vec<String>,
+    pub term: Option<f64>,
+    /// The unit (query id) the row stands for: the page opens its own explanation.
+    pub unit: Option<String>,
+}
+
+/// How an explanation's values come together, step by step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub label: String,
+    pub value: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    pub title: String,
+    /// The formula, in plain text with Unicode math (Σ, ·, √, subscripts as _).
+    pub formula: String,
+    pub notes: Vec<String>,
+    pub headers: Vec<String>,
+    pub rows: Vec<Row>,
+    /// The terms' sum or mean and the steps from it to `value`.
+    pub steps: Vec<Step>,
+    pub value: f64,
+}
+
+fn step(label: impl Into<String>, value: f64) -> Step {
+    Step {
+        label: label.into(),
+        value,
+    }
+}
+
+fn f(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{x}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+fn k_text(k: Option<usize>) -> String {
+    k.map_or("".into(), |k| format!("@{k}"))
+}
+
+fn grade_text(g: i32) -> String {
+    if g == NOT_JUDGED {
+        "not judged".into()
+    } else {
+        g.to_string()
+    }
+}
+
+fn discount_text(d: Discount) -> &'static str {
+    match d {
+        Discount::Log2 => "1 / log₂(i + 1)",
+        Discount::JarvelinB2 => "1 / max(1, log₂ i)",
+    }
+}
+
+/// The documents of evaluated query `i` of a prepared run, in ranked order.
+pub fn ranked_docs(
+    p: &super::ranking::PreparedRun,
+    run: &super::ranking::Run,
+    i: usize,
+) -> Vec<String> {
+    p.rows[p.row_range(i)]
+        .iter()
+        .map(|&row| run.doc(row).to_string())
+        .collect()
+}
+
+/// The mean (or, for counts, the sum) over units (queries, users) of
+/// per-unit values, as the tables show it.
+pub fn mean(
+    metric: &str,
+    unit: &str,
+    units: &[String],
+    values: &[f64],
+    shown: f64,
+    is_mean: bool,
+) -> Explanation {
+    let mut total = Sum::new();
+    let mut skipped = 0;
+    let rows = units
+        .iter()
+        .zip(values)
+        .map(|(u, &v)| {
+            if v.is_finite() {
+                total.add(v);
+            } else {
+                skipped += 1;
+            }
+            Row {
+                cells: vec![
+                    u.clone(),
+                    if v.is_finite() {
+                        f(v)
+                    } else {
+                        "undefined".into()
+                    },
+                ],
+                term: v.is_finite().then_some(v),
+                unit: Some(u.clone()),
+            }
+        })
+        .collect();
+    let n = values.len() - skipped;
+    if !is_mean {
+        return Explanation {
+            title: format!("{metric}: the sum over {n} {unit}s"),
+            formula: format!("{metric} = Σ_q {metric}(q)"),
+            notes: vec![format!("A count, summed over {unit}s as trec_eval does.")],
+            headers: vec![unit.into(), metric.into()],
+            rows,
+            steps: vec![step(format!("Σ over the {n} {unit}s"), shown)],
+            value: shown,
+        };
+    }
+    Explanation {
+        title: format!("{metric}: the mean over {n} {unit}s"),
+        formula: format!("{metric} = (1 / |Q|) · Σ_q {metric}(q)"),
+        notes: [format!(
+            "Each {unit} counts once; choose a {unit} to see its own computation."
+        )]
+        .into_iter()
+        .chain(
+            (skipped > 0)
+                .then(|| format!("{skipped} {unit}s where the value is undefined are left out.")),
+        )
+        .collect(),
+        headers: vec![unit.into(), metric.into()],
+        rows,
+        steps: vec![
+            step(format!("Σ over the {n} {unit}s"), total.value()),
+            step(format!("÷ {n}"), shown),
+        ],
+        value: shown,
+    }
+}
+
+/// One query's value of a per-query ranking metric, with its terms: nDCG
+/// (gain · discount per rank, DCG, the ideal list, IDCG), AP (P@i at each
+/// relevant rank), RR (the first relevant rank), P, R, hit. `docs[i]` names
+/// the document at rank i + 1. `None` for other metrics and under averaged ties
+/// (their value is an expectation over orderings, with no single list).
+pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option<Explanation> {
+    if q.average_ties {
+        return None;
+    }
+    let k = id.k;
+    let n = k.map_or(q.len(), |k| k.min(q.len()));
+    let level = ctx.relevance_level;
+    let rel = |g: i32| g != NOT_JUDGED && g >= level;
+    let doc = |i: usize| docs.get(i).cloned().unwrap_or_default();
+    let kt = k_text(k);
+    match id.base.as_str() {
+        "ndcg" | "ndcg_burges" | "dcg" => {
+            let gain = if id.base == "ndcg_burges" {
+                Gain::Exponential
+            } else {
+                ctx.gain
+            };
+            let gain_text = match gain {
+                Gain::Linear => "rel_i",
+                Gain::Exponential => "2^rel_i − 1",
+            };
+            let mut dcg = Sum::new();
+            let rows = (0..n)
+                .map(|i| {
+                    let g = q.grades[i];
+                    let t = gain_of(g, gain) * discount_at(i, ctx.discount);
+                    dcg.add(t);
+                    Row {
+                        cells: vec![
+                            (i + 1).to_string(),
+                            doc(i),
+                            grade_text(g),
+                            f(gain_of(g, gain)),
+                            f(discount_at(i, ctx.discount)),
+                            f(t),
+                        ],
+                        term: Some(t),
+                        unit: None,
+                    }
+                })
+                .collect();
+            let dcg_value = q.dcg(k, gain, ctx.discount);
+            let idcg = q.idcg(k, gain, ctx.discount);
+            let ideal: Vec<String> = q.judged_desc
+                [..k.map_or(q.judged_desc.len(), |k| k.min(q.judged_desc.len()))]
+                .iter()
+                .map(|g| g.to_string())
+                .collect();
+            let mut steps = vec![step(format!("DCG{kt} = Σ terms"), dcg_value)];
+            let (formula, value) = if id.base == "dcg" {
+                (
+                    format!(
+                        "DCG{kt} = Σ_{{i=1}}^{{k}} ({gain_text}) · {}",
+                        discount_text(ctx.discount)
+                    ),
+                    dcg_value,
+                )
+            } else {
+                steps.push(step(
+                    format!("IDCG{kt} (ideal order: {})", ideal.join(", ")),
+                    idcg,
+                ));
+                let v = q.ndcg(k, gain, ctx.discount);
+                steps.push(step(format!("nDCG{kt} = DCG / IDCG"), v));
+                (
+                    format!(
+                        "nDCG{kt} = DCG{kt} / IDCG{kt},  DCG{kt} = Σ_{{i=1}}^{{k}} ({gain_text}) · {}",
+                        discount_text(ctx.discount)
+                    ),
+                    v,
+                )
+            };
+            let mut notes = vec![format!(
+                "IDCG ranks every judged document of the query by grade (the ideal list), cut at k."
+            )];
+            if idcg == 0.0 {
+                notes.push(
+                    "No document of this query has a positive grade: nDCG is 0 by convention."
+                        .into(),
+                );
+            }
+            Some(Explanation {
+                title: format!("{}{kt}", if id.base == "dcg" { "DCG" } else { "nDCG" }),
+                formula,
+                notes,
+                headers: ["rank i", "document", "grade", "gain", "discount", "term"]
+                    .map(String::from)
+                    .to_vec(),
+                rows,
+                steps,
+                value,
+            })
+        }
+        "map" => {
+            let denom = q.ap_denominator(k, ctx);
+            let mut hits = 0usize;
+            let mut total = Sum::new();
+            let rows = (0..n)
+                .map(|i| {
+                    let g = q.grades[i];
+                    let r = rel(g);
+                    hits += r as usize;
+                    let p = hits as f64 / (i + 1) as f64;
+                    if r {
+                        total.add(p);
+                    }
+                    Row {
+                        cells: vec![
+                            (i + 1).to_string(),
+                            doc(i),
+                            grade_text(g),
+                            if r { "relevant".into() } else { "".into() },
+                            if r {
+                                format!("{hits}/{} = {}", i + 1, f(p))
+                            } else {
+                                "".into()
+                            },
+                        ],
+                        term: r.then_some(p),
+                        unit: None,
+                    }
+                })
+                .collect();
+            let value = q.average_precision(k, ctx);
+            let den_text = match (k, ctx.ap_denominator) {
+                (Some(k), ApDenominator::MinRelevantK) => format!("min(|R|, {k}) = {denom}"),
+                _ => format!("|R| = {denom}"),
+            };
+            Some(Explanation {
+                title: format!("AP{kt}"),
+                formula: format!("AP{kt} = (1 / D) · Σ_{{i ≤ k, rel_i}} P@i,  D = {den_text}"),
+                notes: vec![format!("Relevant: grade ≥ {level}. Relevant documents never retrieved add 0 but count in |R|.")],
+                headers: ["rank i", "document", "grade", "", "P@i"].map(String::from).to_vec(),
+                rows,
+                steps: vec![
+                    step("Σ P@i at the relevant ranks", total.value()),
+                    step(format!("÷ {den_text}"), value),
+                ],
+                value,
+            })
+        }
+        "mrr" | "hit_rate" | "precision" | "recall" => {
+            let mut hits = 0usize;
+            let first = (0..n).find(|&i| rel(q.grades[i]));
+            let rows = (0..n)
+                .map(|i| {
+                    let r = rel(q.grades[i]);
+                    hits += r as usize;
+                    Row {
+                        cells: vec![
+                            (i + 1).to_string(),
+                            doc(i),
+                            grade_text(q.grades[i]),
+                            if r { "relevant".into() } else { "".into() },
+                        ],
+                        term: (r && id.base != "mrr" && id.base != "hit_rate").then_some(1.0),
+                        unit: None,
+                    }
+                })
+                .collect();
+            let (formula, steps, value) = match id.base.as_str() {
+                "mrr" => {
+                    let v = q.reciprocal_rank(k, level);
+                    let s = match first {
+                        Some(i) => vec![
+                            step(format!("first relevant rank = {}", i + 1), (i + 1) as f64),
+                            step(format!("RR = 1 / {}", i + 1), v),
+                        ],
+                        None => vec![step(format!("no relevant document in the top {n}: RR"), v)],
+                    };
+                    (
+                        format!(
+                            "RR{kt} = 1 / rank of the first relevant document (0 if none{})",
+                            if k.is_some() { " within k" } else { "" }
+                        ),
+                        s,
+                        v,
+                    )
+                }
+                "hit_rate" => {
+                    let v = q.hit(k, level);
+                    (
+                        format!("Hit{kt} = 1 if a relevant document is in the top k, else 0"),
+                        vec![
+                            step("relevant documents retrieved", hits as f64),
+                            step(format!("Hit{kt}"), v),
+                        ],
+                        v,
+                    )
+                }
+                "precision" => {
+                    let v = q.precision(k, ctx);
+                    (
+                        format!("P{kt} = |relevant in top k| / k"),
+                        vec![
+                            step("relevant in the top k", hits as f64),
+                            step(format!("P{kt}"), v),
+                        ],
+                        v,
+                    )
+                }
+                _ => {
+                    let v = q.recall(k, level);
+                    (
+                        format!(
+                            "R{kt} = |relevant in top k| / |R|,  |R| = {}",
+                            q.num_relevant(level)
+                        ),
+                        vec![
+                            step("relevant in the top k", hits as f64),
+                            step(format!("R{kt}"), v),
+                        ],
+                        v,
+                    )
+                }
+            };
+            Some(Explanation {
+                title: id.to_string(),
+                formula,
+                notes: vec![format!("Relevant: grade ≥ {level}.")],
+                headers: ["rank i", "document", "grade", ""]
+                    .map(String::from)
+                    .to_vec(),
+                rows,
+                steps,
+                value,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// ROC AUC as the share of positive–negative pairs the scores order
+/// correctly, ties counting ½ (equal to the area under the ROC curve).
+pub fn roc_auc(curve: &BinaryCurve) -> Option<Explanation> {
+    let value = curve.roc_auc()?;
+    let (mut correct, mut tied) = (0u128, 0u128);
+    let (mut prev_tp, mut prev_fp) = (0u64, 0u64);
+    for (&tp, &fp) in curve.tps.iter().zip(&curve.fps) {
+        let (dtp, dfp) = ((tp - prev_tp) as u128, (fp - prev_fp) as u128);
+        // the new negatives are outscored by every positive above this threshold
+        correct += dfp * prev_tp as u128;
+        tied += dfp * dtp;
+        prev_tp = tp;
+        prev_fp = fp;
+    }
+    let pairs = curve.positives as u128 * curve.negatives as u128;
+    let wrong = pairs - correct - tied;
+    let row = |what: &str, count: u128, weight: f64| Row {
+        cells: vec![what.into(), count.to_string(), f(weight)],
+        term: Some(count as f64 * weight),
+        unit: None,
+    };
+    Some(Explanation {
+        title: "ROC AUC".into(),
+        formula: "AUC = (pairs ordered correctly + ½ · tied pairs) / (P · N)".into(),
+        notes: vec![
+            format!("{} positives × {} negatives = {pairs} pairs.", curve.positives, curve.negatives),
+            "A pair is ordered correctly when the positive scores higher than the negative. This is the area under the ROC curve (the Mann–Whitney U statistic / (P·N)).".into(),
+        ],
+        headers: ["pairs", "count", "weight"].map(String::from).to_vec(),
+        rows: vec![
+            row("positive above negative", correct, 1.0),
+            row("tied scores", tied, 0.5),
+            row("negative above positive", wrong, 0.0),
+        ],
+        steps: vec![
+            step("Σ count · weight", correct as f64 + tied as f64 / 2.0),
+            step(format!("÷ P · N = {pairs}"), value),
+        ],
+        value,
+    })
+}
+
+/// Average precision (scikit-learn's step sum): Σ_n (R_n − R_{n−1}) · P_n over
+/// the distinct thresholds where recall grows.
+pub fn average_precision(curve: &BinaryCurve) -> Option<Explanation> {
+    let value = curve.average_precision()?;
+    let p = curve.positives as f64;
+    let mut prev_tp = 0u64;
+    let mut total = Sum::new();
+    let mut rows = Vec::new();
+    for ((&tp, &fp), &t) in curve.tps.iter().zip(&curve.fps).zip(&curve.thresholds) {
+        if tp > prev_tp {
+            let dr = (tp - prev_tp) as f64 / p;
+            let precision = tp as f64 / (tp + fp) as f64;
+            total.add(dr * precision);
+            rows.push(Row {
+                cells: vec![
+                    f(t),
+                    format!("{tp}/{}", tp + fp),
+                    f(precision),
+                    f(dr),
+                    f(dr * precision),
+                ],
+                term: Some(dr * precision),
+                unit: None,
+            });
+        }
+        prev_tp = tp;
+    }
+    Some(Explanation {
+        title: "Average precision".into(),
+        formula: "AP = Σ_n (R_n − R_{n−1}) · P_n  (over thresholds, highest first)".into(),
+        notes: vec!["No interpolation (scikit-learn's average_precision_score).".into()],
+        headers: [
+            "threshold",
+            "TP / predicted",
+            "precision P_n",
+            "recall gain",
+            "term",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        steps: vec![step("Σ terms", total.value()), step("AP", value)],
+        value,
+    })
+}
+
+/// A threshold metric from the confusion matrix it comes from.
+pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Option<Explanation> {
+    let (tp, fp, fn_, tn) = (c.tp as f64, c.fp as f64, c.fn_ as f64, c.tn as f64);
+    let (formula, num, den, value) = match base {
+        "accuracy" => (
+            "accuracy = (TP + TN) / (TP + FP + FN + TN)",
+            tp + tn,
+            tp + fp + fn_ + tn,
+            c.accuracy(),
+        ),
+        "precision" => ("precision = TP / (TP + FP)", tp, tp + fp, c.precision()),
+        "recall" => ("recall = TP / (TP + FN)", tp, tp + fn_, c.recall()),
+        "f1" => (
+            "F1 = 2·TP / (2·TP + FP + FN)",
+            2.0 * tp,
+            2.0 * tp + fp + fn_,
+            c.f1(),
+        ),
+        "mcc" => (
+            "MCC = (TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+            tp * tn - fp * fn_,
+            ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt(),
+            c.mcc(),
+        ),
+        _ => return None,
+    };
+    let cell = |what: &str, n: u64| Row {
+        cells: vec![what.into(), n.to_string()],
+        term: None,
+        unit: None,
+    };
+    Some(Explanation {
+        title: base.to_string(),
+        formula: formula.into(),
+        notes: vec![
+            format!("Predicted positive when {threshold_text}."),
+            "0 when the denominator is 0 (scikit-learn's zero_division=0).".into(),
+        ],
+        headers: vec!["cell".into(), "count".into()],
+        rows: vec![
+            cell("TP (positive, predicted positive)", c.tp),
+            cell("FP (negative, predicted positive)", c.fp),
+            cell("FN (positive, predicted negative)", c.fn_),
+            cell("TN (negative, predicted negative)", c.tn),
+        ],
+        steps: vec![
+            step("numerator", num),
+            step("denominator", den),
+            step(base, value),
+        ],
+        value,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::ranking_metrics::PrecisionDenominator;
+
+    fn ctx() -> Ctx {
+        Ctx {
+            relevance_level: 1,
+            gain: Gain::Linear,
+            discount: Discount::Log2,
+            ap_denominator: ApDenominator::Relevant,
+            precision_denominator: PrecisionDenominator::K,
+        }
+    }
+
+    #[test]
+    fn seed_004_ndcg_terms() {
+        // seed 004: relevances [0, 5, 1, 4, 2] give DCG 6.151, IDCG 8.954, nDCG 0.687
+        let grades = [0, 5, 1, 4, 2];
+        let ties = [false; 5];
+        let ideal = [5, 4, 2, 1, 0];
+        let q = QueryView {
+            grades: &grades,
+            tied_with_prev: &ties,
+            judged_desc: &ideal,
+            average_ties: false,
+        };
+        let docs: Vec<String> = (1..=5).map(|i| format!("d{i}")).collect();
+        let e = query(&q, &docs, &MetricId::new("ndcg", Some(5)), &ctx()).unwrap();
+        let sum: f64 = e.rows.iter().filter_map(|r| r.term).sum();
+        assert!((sum - 6.151).abs() < 5e-4, "{sum}");
+        assert!((e.steps[1].value - 8.954).abs() < 5e-4);
+        assert!((e.value - 0.687).abs() < 5e-4);
+        assert_eq!(e.value, e.steps[0].value / e.steps[1].value);
+    }
+
+    #[test]
+    fn auc_pairs_add_up() {
+        let labels = [true, false, true, false, true, false];
+        let scores = [0.9, 0.9, 0.4, 0.5, 0.7, 0.1];
+        let curve = BinaryCurve::new(&labels, &scores);
+        let e = roc_auc(&curve).unwrap();
+        let counts: Vec<&str> = e.rows.iter().map(|r| r.cells[1].as_str()).collect();
+        // pairs: (0.9,0.9) tie; 0.9>0.5,0.1; 0.4<0.9,0.5; 0.4>0.1; 0.7<0.9; 0.7>0.5,0.1
+        assert_eq!(counts, ["5", "1", "3"]);
+        assert_eq!(e.value, 5.5 / 9.0);
+    }
+}

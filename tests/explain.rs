@@ -1,0 +1,158 @@
+//! Every explanation ends on the value the tables show, and its terms combine
+//! into it as its steps say: for every metric with per-query values (the mean
+//! over queries), for the per-query breakdowns (nDCG, DCG, AP, RR, P, R, hit),
+//! and for ROC AUC, AP and the threshold metrics of binary classification.
+
+mod common;
+use common::*;
+
+use rankscope::core::evaluate::{self, Conventions};
+use rankscope::core::explain;
+use rankscope::core::ranking::{self, TieRule};
+use rankscope::core::registry::{self, Cutoff, Kind, MetricId};
+
+fn near(a: f64, b: f64, what: &str) {
+    assert!(
+        (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+        "{what}: {a} vs {b}"
+    );
+}
+
+fn ranking_ids() -> Vec<MetricId> {
+    let mut ids = Vec::new();
+    for m in registry::METRICS.iter().filter(|m| m.kind == Kind::Ranking) {
+        if m.cutoff != Cutoff::Required {
+            ids.push(MetricId::new(m.base, None));
+        }
+        if m.cutoff != Cutoff::None {
+            ids.extend([1, 5, 10, 20].map(|k| MetricId::new(m.base, Some(k))));
+        }
+    }
+    ids
+}
+
+#[test]
+fn ranking_explanations_add_up_to_the_shown_values() {
+    let ws = workspace(&["ranking.qrels", "ranking.run"]);
+    let d = ws.ranking.as_ref().unwrap();
+    let ids = ranking_ids();
+    for ties in [TieRule::Trec, TieRule::File] {
+        let conv = Conventions {
+            ties,
+            ..Default::default()
+        };
+        let ctx = conv.ranking_ctx();
+        let p = ranking::prepare(d, 0, ties, conv.query_set);
+        let report = evaluate::evaluate_prepared(d, [&p], &conv, &ids);
+        let model = &report.models[0];
+        let mut means = 0;
+        let mut breakdowns = 0;
+        for id in &ids {
+            let key = id.to_string();
+            let Some(per_query) = model.per_unit.get(&key) else {
+                continue;
+            };
+            let Some(Some(shown)) = model.metrics.get(&key).copied() else {
+                continue;
+            };
+            if id.base == "gm_map" {
+                continue; // a geometric mean: not a mean of per-query values
+            }
+
+            let is_mean = registry::info(&id.base, Kind::Ranking).is_none_or(|m| m.is_mean);
+            if !is_mean && !id.base.starts_with("num_") {
+                continue; // pooled over queries (FCP): not built from per-query values
+            }
+            let e = explain::mean(&key, "query", &model.unit_ids, per_query, shown, is_mean);
+            let terms: Vec<f64> = e.rows.iter().filter_map(|r| r.term).collect();
+            let n = if is_mean { terms.len() as f64 } else { 1.0 };
+            near(terms.iter().sum::<f64>() / n, e.value, &key);
+            near(e.value, shown, &key);
+            means += 1;
+            for (i, &v) in per_query.iter().enumerate() {
+                let docs = explain::ranked_docs(&p, &d.runs[0], i);
+                let Some(q) = explain::query(&p.query(i), &docs, id, &ctx) else {
+                    continue;
+                };
+                let what = format!("{key} of {}", model.unit_ids[i]);
+                near(q.value, v, &what);
+                let sum: f64 = q.rows.iter().filter_map(|r| r.term).sum();
+                match id.base.as_str() {
+                    "ndcg" | "ndcg_burges" => {
+                        near(sum, q.steps[0].value, &what);
+                        let idcg = q.steps[1].value;
+                        near(if idcg > 0.0 { sum / idcg } else { 0.0 }, v, &what);
+                    }
+                    "dcg" => near(sum, v, &what),
+                    "map" => {
+                        near(sum, q.steps[0].value, &what);
+                        let den = p.query(i).ap_denominator(id.k, &ctx) as f64;
+                        near(if den > 0.0 { sum / den } else { 0.0 }, v, &what);
+                    }
+                    "precision" => near(sum / id.k.unwrap_or(q.rows.len().max(1)) as f64, v, &what),
+                    "recall" => {
+                        let r = p.query(i).num_relevant(1) as f64;
+                        near(if r > 0.0 { sum / r } else { 0.0 }, v, &what);
+                    }
+                    "mrr" => {
+                        let first = q.rows.iter().position(|r| r.cells[3] == "relevant");
+                        near(first.map_or(0.0, |f| 1.0 / (f + 1) as f64), v, &what);
+                    }
+                    _ => {}
+                }
+                breakdowns += 1;
+            }
+        }
+        assert!(means >= 50, "{means} means explained");
+        assert!(breakdowns > 1000, "{breakdowns} per-query breakdowns");
+    }
+}
+
+#[test]
+fn binary_explanations_add_up_to_the_shown_values() {
+    let ws = workspace(&["binary.csv"]);
+    let b = ws.binary.as_ref().unwrap();
+    for threshold in [0.1, 0.5, 0.77] {
+        let conv = Conventions {
+            threshold,
+            ..Default::default()
+        };
+        let prepared = evaluate::prepare_binary(b, false);
+        let ids: Vec<MetricId> = [
+            "roc_auc",
+            "average_precision",
+            "accuracy",
+            "precision",
+            "recall",
+            "f1",
+            "mcc",
+        ]
+        .map(|m| MetricId::new(m, None))
+        .to_vec();
+        let report = evaluate::evaluate_binary_prepared(prepared.iter(), &conv, &ids);
+        for (p, model) in prepared.iter().zip(&report.models) {
+            let shown = |m: &str| model.metrics[m].unwrap();
+            let auc = explain::roc_auc(&p.curve).unwrap();
+            let sum: f64 = auc.rows.iter().filter_map(|r| r.term).sum();
+            near(
+                sum / (p.curve.positives * p.curve.negatives) as f64,
+                shown("roc_auc"),
+                "auc pairs",
+            );
+            near(auc.value, shown("roc_auc"), "auc");
+            let ap = explain::average_precision(&p.curve).unwrap();
+            near(
+                ap.rows.iter().filter_map(|r| r.term).sum(),
+                shown("average_precision"),
+                "ap terms",
+            );
+            let c = p.curve.confusion_at(threshold, conv.threshold_rule);
+            for m in ["accuracy", "precision", "recall", "f1", "mcc"] {
+                let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();
+                let (num, den) = (e.steps[0].value, e.steps[1].value);
+                near(if den > 0.0 { num / den } else { 0.0 }, shown(m), m);
+                near(e.value, shown(m), m);
+            }
+        }
+    }
+}

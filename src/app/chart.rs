@@ -156,6 +156,9 @@ pub fn Chart(
     /// Called with the data coordinates under the pointer (hover read-outs).
     #[prop(optional)]
     on_hover: Option<Callback<(f64, f64)>>,
+    /// Called with the data coordinates of a click (explanations).
+    #[prop(optional)]
+    on_pick: Option<Callback<(f64, f64)>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let frame = StoredValue::new(None::<Frame>);
@@ -173,9 +176,8 @@ pub fn Chart(
         frame.set_value(draw_line_chart(&area, &spec).ok());
         let _ = area.present();
     });
-    let hover = move |e: web_sys::MouseEvent| {
-        let (Some(cb), Some(f), Some(element)) =
-            (on_hover, frame.get_value(), canvas.get_untracked())
+    let at = move |e: &web_sys::MouseEvent, cb: Option<Callback<(f64, f64)>>| {
+        let (Some(cb), Some(f), Some(element)) = (cb, frame.get_value(), canvas.get_untracked())
         else {
             return;
         };
@@ -191,6 +193,8 @@ pub fn Chart(
             cb.run(p);
         }
     };
+    let hover = move |e: web_sys::MouseEvent| at(&e, on_hover);
+    let pick = move |e: web_sys::MouseEvent| at(&e, on_pick);
     let file = slug(&label);
     let file2 = file.clone();
     let export_svg = move |_| {
@@ -210,7 +214,7 @@ pub fn Chart(
     };
     view! {
         <figure class="chart">
-            <canvas node_ref=canvas width=WIDTH height=HEIGHT role="img" aria-label=label.clone() on:mousemove=hover></canvas>
+            <canvas node_ref=canvas width=WIDTH height=HEIGHT role="img" aria-label=label.clone() on:mousemove=hover on:click=pick></canvas>
             <figcaption>
                 <button class="small" data-export="svg" on:click=export_svg>"SVG"</button>
                 <button class="small" data-export="png" on:click=export_png>"PNG"</button>

@@ -5,8 +5,10 @@
 mod binary_view;
 mod chart;
 mod conventions;
+mod explain_view;
 mod loader;
 mod other_views;
+mod playground;
 mod precomputed;
 mod ranking_view;
 mod share;
@@ -54,6 +56,7 @@ fn App() -> impl IntoView {
     });
 
     let report = share::is_report();
+    let learn = RwSignal::new(false);
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
@@ -131,6 +134,7 @@ fn App() -> impl IntoView {
                     <button on:click=move |_| loader::load_example(state) disabled=move || state.example_loaded.get()>"Load example"</button>
                     <button id="clear" on:click=move |_| { state.ws.set(Default::default()); state.example_loaded.set(false); state.url_files.set(vec![]); state.messages.set(vec![]); }>"Clear"</button>
                 })}
+                <button id="learn-toggle" aria-pressed=move || learn.get().to_string() on:click=move |_| learn.update(|l| *l = !*l)>"Learn"</button>
                 <share::ShareMenu/>
                 <button on:click=cycle_theme aria-label="theme">{move || match state.theme.get() { Theme::System => "◐ system", Theme::Dark => "● dark", Theme::Light => "○ light" }}</button>
             </header>
@@ -159,6 +163,7 @@ fn App() -> impl IntoView {
                     </div> }
                 }).collect_view()}
             </div>
+            {move || learn.get().then(|| view! { <playground::RankingPlayground/> })}
             {move || pending().map(|p| view! { <p class="pending">{p}</p> })}
             <nav class="tabs" role="tablist">
                 {move || kinds.get().into_iter().map(|k| view! {
@@ -189,6 +194,7 @@ fn KindView(kind: Kind) -> impl IntoView {
             </div>
             <div class="main">
                 <table::MetricTable kind=kind report=report/>
+                <explain_view::ExplainPanel/>
                 {match kind {
                     Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel/> }.into_any(),
                     Kind::Binary => view! { <binary_view::BinaryPanel/> }.into_any(),

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::chart::Chart;
-use super::state::AppState;
+use super::state::{AppState, Target};
 use super::util::ink;
 use crate::core::curves::{kneedle, mean_curve, query_curve, CurveMetric};
 use crate::core::registry::Kind;
@@ -144,6 +144,24 @@ pub fn ElbowPanel() -> impl IntoView {
     let hover_p = RwSignal::new(None::<usize>);
     let on_hover =
         Callback::new(move |(x, _): (f64, f64)| hover_p.set(Some(x.round().max(1.0) as usize)));
+    // click: explain the nearest model's value at that cutoff
+    let on_pick = Callback::new(move |(x, y): (f64, f64)| {
+        let p = (x.round().max(1.0) as usize).min(max_p.get_untracked());
+        let nearest = lines.with_untracked(|ls| {
+            ls.iter()
+                .filter_map(|l| l.values.get(p - 1).map(|v| ((v - y).abs(), l.name.clone())))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, n)| n)
+        });
+        if let Some(model) = nearest {
+            state.explain.set(Some(Target {
+                kind: Kind::Ranking,
+                model,
+                metric: format!("{}@{p}", metric.get_untracked().id()),
+                query: None,
+            }));
+        }
+    });
     let readout = move || {
         let p = hover_p.get()?;
         let label = metric.get().label().trim_end_matches("@p").to_string();
@@ -176,7 +194,7 @@ pub fn ElbowPanel() -> impl IntoView {
                         on:change=move |ev| max_p_input.set(event_target_value(&ev).parse().unwrap_or(0)) aria-label="largest cutoff"/>
                 </label>
             </div>
-            <Chart chart=chart label="elbow curve" on_hover=on_hover/>
+            <Chart chart=chart label="elbow curve" on_hover=on_hover on_pick=on_pick/>
             <p class="readout" data-readout="elbow" aria-live="polite">{readout}</p>
             <table class="small-table">
                 <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p.get())}</th></tr></thead>
@@ -187,7 +205,13 @@ pub fn ElbowPanel() -> impl IntoView {
                         view! { <tr data-elbow-model=l.name.clone() data-elbow=l.elbow.map(|e| e.to_string()).unwrap_or_default()>
                             <th><span class="swatch" style=format!("background:{}", series_hex(l.color))></span>{l.name.clone()}</th>
                             <td class="num">{l.elbow.map(|e| format!("p = {e}")).unwrap_or("none".into())}</td>
-                            <td class="num">{at}</td><td class="num">{last}</td></tr> }
+                            <td class="num">{match l.elbow {
+                                Some(e) => {
+                                    let target = Target { kind: Kind::Ranking, model: l.name.clone(), metric: format!("{}@{e}", metric.get_untracked().id()), query: None };
+                                    view! { <button class="link" title="explain" data-explain-elbow="" on:click=move |_| state.explain.set(Some(target.clone()))>{at}</button> }.into_any()
+                                }
+                                None => at.into_any(),
+                            }}</td><td class="num">{last}</td></tr> }
                     }).collect_view()}
                 </tbody>
             </table>
@@ -293,9 +317,13 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
         let start = page.get() * PAGE;
         rows.into_iter().skip(start).take(PAGE).map(|r| {
             let qid = r.qid.clone();
-            let cells = r.ranks.iter().zip(&r.rr).map(|(rank, rr)| view! {
-                <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
-                <td class="num" data-rr=format!("{rr:?}")>{format!("{rr:.4}")}</td>
+            let (names, _) = data.get_untracked();
+            let cells = r.ranks.iter().zip(&r.rr).zip(names).map(|((rank, rr), model)| {
+                let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
+                view! {
+                    <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
+                    <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
+                }
             }).collect_view();
             let diff = (r.rr.len() >= 2).then(|| { let d = r.rr[0] - r.rr[1]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
             let q2 = qid.clone();

@@ -88,6 +88,15 @@ pub enum Theme {
     Dark,
 }
 
+/// What an explanation is asked for: a metric of a model, over all queries or one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    pub kind: Kind,
+    pub model: String,
+    pub metric: String,
+    pub query: Option<String>,
+}
+
 /// Every signal of the page, passed by context (Copy: it is a bundle of handles).
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -109,6 +118,8 @@ pub struct AppState {
     pub curve: RwSignal<CurveMetric>,
     pub max_p: RwSignal<usize>,
     pub per_query: RwSignal<bool>,
+    /// The open explanation, if any.
+    pub explain: RwSignal<Option<Target>>,
     /// Files loaded from URLs of the page address (a link reloads them).
     pub url_files: RwSignal<Vec<String>>,
     pub next_message: StoredValue<u64>,
@@ -185,6 +196,7 @@ impl AppState {
             max_p: RwSignal::new(0),
             per_query: RwSignal::new(false),
             url_files: RwSignal::new(Vec::new()),
+            explain: RwSignal::new(None),
             next_message: StoredValue::new(0),
             prepared,
             binary,

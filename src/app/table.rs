@@ -99,8 +99,12 @@ pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> 
                 let shown = fixed(*v, 4);
                 let value_attr = v.map(full).unwrap_or_default();
                 let title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
+                let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };
+                let t2 = target.clone();
                 view! {
-                    <td class="num" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title>
+                    <td class="num explainable" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title tabindex="0"
+                        on:click=move |_| state.explain.set(Some(target.clone()))
+                        on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { state.explain.set(Some(t2.clone())) }>
                         {shown}{is_best.then_some(" ★")}
                         {delta.map(|d| view! { <span class="delta">{d}</span> })}
                     </td>

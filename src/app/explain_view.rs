@@ -1,0 +1,159 @@
+//! "Explain this number": the panel that opens on a metric cell, a point of
+//! the elbow curve or a reciprocal-rank cell, showing the computation with its
+//! own terms ([`crate::core::explain`]; the same kernels as the tables).
+
+use leptos::prelude::*;
+
+use super::state::{AppState, Target};
+use crate::core::evaluate;
+use crate::core::explain::{self, Explanation};
+use crate::core::registry::{self, Kind, MetricId};
+
+/// The explanation of `target` under the conventions in force, or why there is none.
+fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
+    let id = MetricId::parse(&t.metric, t.kind)?;
+    let conv = state.conv.get();
+    let info = registry::info(&id.base, t.kind);
+    let is_mean = info.is_none_or(|m| m.is_mean);
+    let pooled = !is_mean && !id.base.starts_with("num_");
+    match t.kind {
+        Kind::Ranking => {
+            let prepared = state.prepared.get();
+            let idx = prepared
+                .iter()
+                .position(|p| p.name == t.model)
+                .ok_or("this model is no longer loaded")?;
+            let p = &prepared[idx];
+            state.ws.with(|w| {
+                let d = w.ranking.as_ref().ok_or("no ranking data")?;
+                let run = d.runs.iter().find(|r| r.name == t.model).ok_or("no such run")?;
+                let report = evaluate::evaluate_prepared(d, [p], &conv, std::slice::from_ref(&id));
+                let model = report.models.first().ok_or("nothing computed")?;
+                let key = id.to_string();
+                match &t.query {
+                    Some(qid) => {
+                        let i = model
+                            .unit_ids
+                            .iter()
+                            .position(|u| u == qid)
+                            .ok_or(format!("query {qid} is not evaluated"))?;
+                        let docs = explain::ranked_docs(p, run, i);
+                        explain::query(&p.query(i), &docs, &id, &conv.ranking_ctx()).ok_or_else(|| {
+                            if p.query(i).average_ties {
+                                "Under averaged ties the value is an expectation over every order of the tied documents: switch the tie rule to see one list.".to_string()
+                            } else {
+                                format!("{key} has no per-query breakdown here; its value for {qid} is {}.", model.per_unit.get(&key).and_then(|v| v.get(i)).map_or("—".into(), |v| format!("{v:.4}")))
+                            }
+                        })
+                    }
+                    None => {
+                        let shown = model.metrics.get(&key).copied().flatten().ok_or("undefined")?;
+                        match model.per_unit.get(&key) {
+                            Some(values) if !pooled && id.base != "gm_map" => Ok(explain::mean(
+                                &key, "query", &model.unit_ids, values, shown, is_mean,
+                            )),
+                            _ => Err(format!("{key} = {shown:.4} is not an average of per-query values ({}).", info.map_or("", |m| m.formula))),
+                        }
+                    }
+                }
+            })
+        }
+        Kind::Binary => {
+            let prepared = state.binary.get();
+            let p = prepared
+                .iter()
+                .find(|p| p.name == t.model)
+                .ok_or("this model is no longer loaded")?;
+            let rule = match conv.threshold_rule {
+                crate::core::binary::ThresholdRule::AtLeast => "score ≥",
+                _ => "score >",
+            };
+            let e = match id.base.as_str() {
+                "roc_auc" => explain::roc_auc(&p.curve),
+                "average_precision" => explain::average_precision(&p.curve),
+                base => explain::threshold_metric(
+                    base,
+                    &p.curve.confusion_at(conv.threshold, conv.threshold_rule),
+                    &format!("{rule} {}", conv.threshold),
+                ),
+            };
+            e.ok_or_else(|| format!("{} has no breakdown yet.", id))
+        }
+        _ => Err("Breakdowns for this kind of data are not available yet; the formula is in the column's header.".into()),
+    }
+}
+
+#[component]
+pub fn ExplainPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let result = Memo::new(move |_| state.explain.get().map(|t| (t.clone(), compute(state, &t))));
+    move || {
+        result.get().map(|(target, r)| {
+            let heading = format!(
+                "{} — {}{}",
+                target.metric,
+                target.model,
+                target.query.as_ref().map(|q| format!(", query {q}")).unwrap_or_default()
+            );
+            let back = target.query.is_some().then(|| {
+                let t = target.clone();
+                view! { <button class="small" on:click=move |_| state.explain.set(Some(Target { query: None, ..t.clone() }))>"← all queries"</button> }
+            });
+            let body = match r {
+                Err(why) => view! { <p class="muted">{why}</p> }.into_any(),
+                Ok(e) => render(state, &target, e).into_any(),
+            };
+            view! {
+                <section class="card explain" role="dialog" aria-label="explanation">
+                    <div class="card-head">
+                        <h2>"Where " {heading} " comes from"</h2>
+                        {back}
+                        <button class="small" id="explain-close" aria-label="close the explanation" on:click=move |_| state.explain.set(None)>"×"</button>
+                    </div>
+                    {body}
+                </section>
+            }
+        })
+    }
+}
+
+fn render(state: AppState, target: &Target, e: Explanation) -> impl IntoView {
+    let conv_lines: Vec<String> = state
+        .conv
+        .get_untracked()
+        .describe(target.kind)
+        .into_iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    let rows = e.rows.into_iter().map(|r| {
+        let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
+        let unit = r.unit.clone();
+        let t = target.clone();
+        let cells = r.cells.into_iter().enumerate().map(|(i, c)| {
+            match (i, &unit) {
+                (0, Some(u)) => {
+                    let (u, t) = (u.clone(), t.clone());
+                    view! { <td><button class="link" on:click=move |_| state.explain.set(Some(Target { query: Some(u.clone()), ..t.clone() }))>{c}</button></td> }.into_any()
+                }
+                _ => view! { <td>{c}</td> }.into_any(),
+            }
+        }).collect_view();
+        view! { <tr data-term=term>{cells}</tr> }
+    }).collect_view();
+    view! {
+        <div class="explain-body" data-value=format!("{:?}", e.value)>
+            <p class="formula">{e.formula}</p>
+            <p class="muted small">{e.title}" · "{conv_lines.join(", ")}</p>
+            <ul class="notes">{e.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+            <div class="explain-table">
+                <table class="small-table">
+                    <thead><tr>{e.headers.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <ol class="steps">
+                {e.steps.into_iter().map(|s| view! { <li data-step=format!("{:?}", s.value)>{s.label}" = "<strong>{format!("{:.6}", s.value)}</strong></li> }).collect_view()}
+            </ol>
+        </div>
+    }
+}

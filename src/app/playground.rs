@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::explain;
 use crate::core::ranking::QueryView;
-use crate::core::ranking_metrics::{ApDenominator, Ctx, Discount, Gain, PrecisionDenominator};
+use crate::core::ranking_metrics::{Ctx, Discount, Gain};
 use crate::core::registry::MetricId;
 
 /// Seed 004's example: relevances [0, 5, 1, 4, 2] give DCG 6.151, IDCG 8.954, nDCG 0.687.
@@ -18,16 +18,6 @@ fn items_of(grades: &[i32]) -> Vec<(String, i32)> {
         .enumerate()
         .map(|(i, &g)| (format!("d{}", i + 1), g))
         .collect()
-}
-
-fn ctx(gain: Gain) -> Ctx {
-    Ctx {
-        relevance_level: 1,
-        gain,
-        discount: Discount::Log2,
-        ap_denominator: ApDenominator::Relevant,
-        precision_denominator: PrecisionDenominator::K,
-    }
 }
 
 #[component]
@@ -58,7 +48,8 @@ pub fn RankingPlayground() -> impl IntoView {
             judged_desc: &ideal,
             average_ties: false,
         };
-        let c = ctx(Gain::Linear);
+        // trec_eval's defaults: relevant = grade ≥ 1, linear gain, log2 discount
+        let c = Ctx::default();
         let rows: Vec<(String, &'static str, f64)> = vec![
             (format!("P@{kk}"), "precision", q.precision(k, &c)),
             (format!("R@{kk}"), "recall", q.recall(k, 1)),

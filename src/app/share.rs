@@ -166,10 +166,8 @@ pub fn forget_settings(state: AppState) {
     if let Some(s) = storage() {
         let _ = s.remove_item(STORAGE_KEY);
     }
+    // the view effect then stores the defaults' fragment: empty, nothing remembered
     state.apply(&ViewState::default());
-    if let Some(s) = storage() {
-        let _ = s.remove_item(STORAGE_KEY);
-    }
     state.say(
         Level::Info,
         "Settings forgotten",

@@ -536,17 +536,6 @@ pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::ranking_metrics::PrecisionDenominator;
-
-    fn ctx() -> Ctx {
-        Ctx {
-            relevance_level: 1,
-            gain: Gain::Linear,
-            discount: Discount::Log2,
-            ap_denominator: ApDenominator::Relevant,
-            precision_denominator: PrecisionDenominator::K,
-        }
-    }
 
     #[test]
     fn seed_004_ndcg_terms() {
@@ -561,7 +550,7 @@ mod tests {
             average_ties: false,
         };
         let docs: Vec<String> = (1..=5).map(|i| format!("d{i}")).collect();
-        let e = query(&q, &docs, &MetricId::new("ndcg", Some(5)), &ctx()).unwrap();
+        let e = query(&q, &docs, &MetricId::new("ndcg", Some(5)), &Ctx::default()).unwrap();
         let sum: f64 = e.rows.iter().filter_map(|r| r.term).sum();
         assert!((sum - 6.151).abs() < 5e-4, "{sum}");
         assert!((e.steps[1].value - 8.954).abs() < 5e-4);

@@ -1,24 +1,35 @@
 // Rankscope's service worker: keeps the app's own files so the page works
 // offline once it has been opened. Network first (a new deployment is picked up
 // at once), the cached copy when the network is not there. Only the app's files
-// are cached (index.html and the files it names, the loading worker); data the
-// user loads from URLs never is.
+// are cached (each page's index.html and the files it names: the dashboard, its
+// loading worker, the teaching page in learn/); data the user loads from URLs
+// never is.
 const CACHE = 'rankscope-app';
 const WORKER_FILES = ['rankscope-worker_loader.js', 'rankscope-worker.js', 'rankscope-worker_bg.wasm'];
 
-async function appFiles() {
-  const index = await fetch('./index.html', { cache: 'no-cache' });
+// The files a page names (its index.html fetched fresh), relative to the scope.
+async function pageFiles(dir) {
+  const index = await fetch(`./${dir}index.html`, { cache: 'no-cache' });
   const html = await index.clone().text();
-  const named = [...html.matchAll(/(?:href|src)="\.\/([^"#?]+)"/g)].map((m) => m[1]);
-  return { index, files: ['./', ...[...new Set([...named, ...WORKER_FILES])].map((f) => `./${f}`)] };
+  const named = [...html.matchAll(/(?:href|src)="\.\/([^"#?]+)"/g)].map((m) => `./${dir}${m[1]}`);
+  return { index, files: [`./${dir}`, ...named] };
+}
+
+async function appFiles() {
+  const main = await pageFiles('');
+  const learn = await pageFiles('learn/');
+  return {
+    indexes: [['./index.html', main.index], ['./learn/index.html', learn.index]],
+    files: [...new Set([...main.files, ...WORKER_FILES.map((f) => `./${f}`), ...learn.files])],
+  };
 }
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    const { index, files } = await appFiles();
-    await cache.put('./index.html', index);
-    await cache.addAll(files.filter((f) => f !== './index.html'));
+    const { indexes, files } = await appFiles();
+    for (const [key, response] of indexes) if (response.ok) await cache.put(key, response);
+    await cache.addAll(files.filter((f) => !f.endsWith('index.html')));
     await self.skipWaiting();
   })());
 });
@@ -29,15 +40,19 @@ function isAppFile(url) {
   const scope = new URL(self.registration.scope);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return false;
   const rel = url.pathname.slice(scope.pathname.length);
-  return rel === '' || rel === 'index.html' || rel === 'sw.js'
-    || /^(main|rankscope-web)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel) || WORKER_FILES.includes(rel);
+  return /^(learn\/)?(index\.html)?$/.test(rel) || rel === 'sw.js'
+    || /^(main|rankscope-web)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel) || WORKER_FILES.includes(rel)
+    || /^learn\/(main|rankscope-learn)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel);
 }
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || !(request.mode === 'navigate' && url.origin === self.location.origin || isAppFile(url))) return;
-  const key = request.mode === 'navigate' ? './index.html' : request;
+  // a navigation is answered by its page's index.html (the dashboard, or the teaching page)
+  const scope = new URL(self.registration.scope).pathname;
+  const page = url.pathname.startsWith(`${scope}learn/`) ? './learn/index.html' : './index.html';
+  const key = request.mode === 'navigate' ? page : request;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     try {

@@ -5,8 +5,11 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --locked >/dev/null
 trunk build --release "$@"
-# a strict Content-Security-Policy for the built page (hash of Trunk's inline loader)
+# the teaching page: its own wasm in dist/learn/, so the dashboard never loads it
+trunk build learn/index.html --release --dist dist/learn "$@"
+# a strict Content-Security-Policy for the built pages (hash of Trunk's inline loader)
 node scripts/csp.mjs dist/index.html
-for wasm in dist/*_bg.wasm; do
+node scripts/csp.mjs dist/learn/index.html
+for wasm in dist/*_bg.wasm dist/learn/*_bg.wasm; do
   printf '[build] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c < "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
 done

@@ -5,6 +5,7 @@
 
 pub mod core;
 pub mod example;
+pub mod math;
 pub mod parse;
 pub mod plot;
 pub mod report;

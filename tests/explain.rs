@@ -11,6 +11,13 @@ use rankscope::core::explain;
 use rankscope::core::ranking::{self, TieRule};
 use rankscope::core::registry::{self, Cutoff, Kind, MetricId};
 
+/// The formula of an explanation is TeX the page can typeset.
+fn typesets(e: &explain::Explanation) {
+    if let Err(why) = rankscope::math::to_mathml(&e.formula, true) {
+        panic!("{}: {why} in {:?}", e.title, e.formula);
+    }
+}
+
 fn near(a: f64, b: f64, what: &str) {
     assert!(
         (a - b).abs() <= 1e-12 * b.abs().max(1.0),
@@ -64,6 +71,7 @@ fn ranking_explanations_add_up_to_the_shown_values() {
                 continue; // pooled over queries (FCP): not built from per-query values
             }
             let e = explain::mean(&key, "query", &model.unit_ids, per_query, shown, is_mean);
+            typesets(&e);
             let terms: Vec<f64> = e.rows.iter().filter_map(|r| r.term).collect();
             let n = if is_mean { terms.len() as f64 } else { 1.0 };
             near(terms.iter().sum::<f64>() / n, e.value, &key);
@@ -74,6 +82,7 @@ fn ranking_explanations_add_up_to_the_shown_values() {
                 let Some(q) = explain::query(&p.query(i), &docs, id, &ctx) else {
                     continue;
                 };
+                typesets(&q);
                 let what = format!("{key} of {}", model.unit_ids[i]);
                 near(q.value, v, &what);
                 let sum: f64 = q.rows.iter().filter_map(|r| r.term).sum();
@@ -126,6 +135,8 @@ fn binary_explanations_add_up_to_the_shown_values() {
             "recall",
             "f1",
             "mcc",
+            "f1_weighted",
+            "f1_macro",
         ]
         .map(|m| MetricId::new(m, None))
         .to_vec();
@@ -140,7 +151,9 @@ fn binary_explanations_add_up_to_the_shown_values() {
                 "auc pairs",
             );
             near(auc.value, shown("roc_auc"), "auc");
+            typesets(&auc);
             let ap = explain::average_precision(&p.curve).unwrap();
+            typesets(&ap);
             near(
                 ap.rows.iter().filter_map(|r| r.term).sum(),
                 shown("average_precision"),
@@ -149,8 +162,15 @@ fn binary_explanations_add_up_to_the_shown_values() {
             let c = p.curve.confusion_at(threshold, conv.threshold_rule);
             for m in ["accuracy", "precision", "recall", "f1", "mcc"] {
                 let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();
+                typesets(&e);
                 let (num, den) = (e.steps[0].value, e.steps[1].value);
                 near(if den > 0.0 { num / den } else { 0.0 }, shown(m), m);
+                near(e.value, shown(m), m);
+            }
+            for m in ["f1_weighted", "f1_macro"] {
+                let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();
+                typesets(&e);
+                near(e.rows.iter().filter_map(|r| r.term).sum(), shown(m), m);
                 near(e.value, shown(m), m);
             }
         }

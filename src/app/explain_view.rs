@@ -52,7 +52,7 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                             Some(values) if !pooled && id.base != "gm_map" => Ok(explain::mean(
                                 &key, "query", &model.unit_ids, values, shown, is_mean,
                             )),
-                            _ => Err(format!("{key} = {shown:.4} is not an average of per-query values ({}).", info.map_or("", |m| m.formula))),
+                            _ => Err(format!("{key} = {shown:.4} is not an average of per-query values.")),
                         }
                     }
                 }
@@ -79,7 +79,7 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
             };
             e.ok_or_else(|| format!("{} has no breakdown yet.", id))
         }
-        _ => Err("Breakdowns for this kind of data are not available yet; the formula is in the column's header.".into()),
+        _ => Err("There is no term-by-term breakdown for this kind of data yet: the formula above is what the core computes.".into()),
     }
 }
 
@@ -100,7 +100,17 @@ pub fn ExplainPanel() -> impl IntoView {
                 view! { <button class="small" on:click=move |_| state.explain.set(Some(Target { query: None, ..t.clone() }))>"← all queries"</button> }
             });
             let body = match r {
-                Err(why) => view! { <p class="muted">{why}</p> }.into_any(),
+                Err(why) => {
+                    // no breakdown: still the typeset formula and its conventions
+                    let info = MetricId::parse(&target.metric, target.kind)
+                        .ok()
+                        .and_then(|id| registry::info(&id.base, target.kind));
+                    view! {
+                        {info.map(|m| view! { <Formula tex=m.tex()/><p class="muted small">{m.conventions}</p> })}
+                        <p class="muted">{why}</p>
+                    }
+                    .into_any()
+                }
                 Ok(e) => render(state, &target, e).into_any(),
             };
             view! {
@@ -125,25 +135,62 @@ fn render(state: AppState, target: &Target, e: Explanation) -> impl IntoView {
         .into_iter()
         .map(|(k, v)| format!("{k} = {v}"))
         .collect();
-    let rows = e.rows.into_iter().map(|r| {
-        let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
-        let unit = r.unit.clone();
-        let t = target.clone();
-        let cells = r.cells.into_iter().enumerate().map(|(i, c)| {
-            match (i, &unit) {
-                (0, Some(u)) => {
-                    let (u, t) = (u.clone(), t.clone());
-                    view! { <td><button class="link" on:click=move |_| state.explain.set(Some(Target { query: Some(u.clone()), ..t.clone() }))>{c}</button></td> }.into_any()
-                }
-                _ => view! { <td>{c}</td> }.into_any(),
-            }
-        }).collect_view();
-        view! { <tr data-term=term>{cells}</tr> }
-    }).collect_view();
+    let t = target.clone();
+    let open_unit = Callback::new(move |u: String| {
+        state.explain.set(Some(Target {
+            query: Some(u),
+            ..t.clone()
+        }))
+    });
+    let context = format!("{} · {}", e.title, conv_lines.join(", "));
+    view! { <Breakdown e=e context=context open_unit=open_unit digits=6/> }
+}
+
+/// A formula (TeX, see [`crate::math`]) typeset as MathML; the TeX source as
+/// text if it cannot be typeset (never expected: the tests typeset every one).
+#[component]
+pub fn Formula(#[prop(into)] tex: String) -> impl IntoView {
+    match crate::math::to_mathml(&tex, true) {
+        Ok(html) => view! { <div class="formula" inner_html=html></div> }.into_any(),
+        Err(_) => view! { <div class="formula">{tex}</div> }.into_any(),
+    }
+}
+
+/// The body of an explanation: formula, notes, the table of terms (a unit's
+/// first cell opens that unit when `open_unit` is given) and the steps that
+/// end on the value. Used by the dashboard's panel and by the playgrounds.
+#[component]
+pub fn Breakdown(
+    e: Explanation,
+    #[prop(optional, into)] context: String,
+    #[prop(optional)] open_unit: Option<Callback<String>>,
+    digits: usize,
+) -> impl IntoView {
+    let rows = e
+        .rows
+        .into_iter()
+        .map(|r| {
+            let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
+            let unit = r.unit;
+            let cells = r
+                .cells
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| match (i, &unit, open_unit) {
+                    (0, Some(u), Some(open)) => {
+                        let u = u.clone();
+                        view! { <td><button class="link" on:click=move |_| open.run(u.clone())>{c}</button></td> }.into_any()
+                    }
+                    _ => view! { <td>{c}</td> }.into_any(),
+                })
+                .collect_view();
+            view! { <tr data-term=term>{cells}</tr> }
+        })
+        .collect_view();
     view! {
         <div class="explain-body" data-value=format!("{:?}", e.value)>
-            <p class="formula">{e.formula}</p>
-            <p class="muted small">{e.title}" · "{conv_lines.join(", ")}</p>
+            <Formula tex=e.formula/>
+            {(!context.is_empty()).then(|| view! { <p class="muted small">{context}</p> })}
             <ul class="notes">{e.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
             <div class="explain-table">
                 <table class="small-table">
@@ -152,7 +199,7 @@ fn render(state: AppState, target: &Target, e: Explanation) -> impl IntoView {
                 </table>
             </div>
             <ol class="steps">
-                {e.steps.into_iter().map(|s| view! { <li data-step=format!("{:?}", s.value)>{s.label}" = "<strong>{format!("{:.6}", s.value)}</strong></li> }).collect_view()}
+                {e.steps.into_iter().map(|s| view! { <li data-step=format!("{:?}", s.value)>{s.label}" = "<strong>{format!("{:.digits$}", s.value)}</strong></li> }).collect_view()}
             </ol>
         </div>
     }

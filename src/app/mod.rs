@@ -4,14 +4,16 @@
 
 mod binary_view;
 mod chart;
+mod classify;
 mod conventions;
 mod explain_view;
+pub mod learn;
 mod loader;
 mod other_views;
 mod playground;
 mod precomputed;
 mod ranking_view;
-mod share;
+pub(crate) mod share;
 mod state;
 mod table;
 mod util;
@@ -56,7 +58,6 @@ fn App() -> impl IntoView {
     });
 
     let report = share::is_report();
-    let learn = RwSignal::new(false);
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
@@ -134,7 +135,7 @@ fn App() -> impl IntoView {
                     <button on:click=move |_| loader::load_example(state) disabled=move || state.example_loaded.get()>"Load example"</button>
                     <button id="clear" on:click=move |_| { state.ws.set(Default::default()); state.example_loaded.set(false); state.url_files.set(vec![]); state.messages.set(vec![]); }>"Clear"</button>
                 })}
-                <button id="learn-toggle" aria-pressed=move || learn.get().to_string() on:click=move |_| learn.update(|l| *l = !*l)>"Learn"</button>
+                {(!report).then(|| view! { <a class="button" id="learn-link" href="learn/" title="lessons and playgrounds: what each metric measures">"Learn"</a> })}
                 <share::ShareMenu/>
                 <button on:click=cycle_theme aria-label="theme">{move || match state.theme.get() { Theme::System => "◐ system", Theme::Dark => "● dark", Theme::Light => "○ light" }}</button>
             </header>
@@ -163,7 +164,6 @@ fn App() -> impl IntoView {
                     </div> }
                 }).collect_view()}
             </div>
-            {move || learn.get().then(|| view! { <playground::RankingPlayground/> })}
             {move || pending().map(|p| view! { <p class="pending">{p}</p> })}
             <nav class="tabs" role="tablist">
                 {move || kinds.get().into_iter().map(|k| view! {

@@ -4,13 +4,15 @@
 
 use leptos::prelude::*;
 
+use super::explain_view::Breakdown;
+use super::util::focus_soon;
 use crate::core::explain;
 use crate::core::ranking::QueryView;
 use crate::core::ranking_metrics::{Ctx, Discount, Gain};
 use crate::core::registry::MetricId;
 
 /// Seed 004's example: relevances [0, 5, 1, 4, 2] give DCG 6.151, IDCG 8.954, nDCG 0.687.
-const SEED_004: [i32; 5] = [0, 5, 1, 4, 2];
+pub const SEED_004: [i32; 5] = [0, 5, 1, 4, 2];
 
 fn items_of(grades: &[i32]) -> Vec<(String, i32)> {
     grades
@@ -20,10 +22,12 @@ fn items_of(grades: &[i32]) -> Vec<(String, i32)> {
         .collect()
 }
 
+/// The toy ranking, starting from `grades` (in ranked order) at cutoff `k`.
 #[component]
-pub fn RankingPlayground() -> impl IntoView {
-    let items = RwSignal::new(items_of(&SEED_004));
-    let k = RwSignal::new(5usize);
+pub fn RankingPlayground(grades: &'static [i32], k: usize) -> impl IntoView {
+    let start = grades;
+    let items = RwSignal::new(items_of(start));
+    let k = RwSignal::new(k.clamp(1, 20));
     let dragged = RwSignal::new(None::<usize>);
     let seed = StoredValue::new(0x2545_f491_4f6c_dd1du64);
     let move_item = move |from: usize, to: usize| {
@@ -98,7 +102,7 @@ pub fn RankingPlayground() -> impl IntoView {
     view! {
         <section class="card playground" id="ranking-playground">
             <div class="card-head">
-                <h2>"Playground: a toy ranking"</h2>
+                <h2>"A toy ranking"</h2>
                 <label>"k " <input type="number" min="1" max="20" id="toy-k" prop:value=move || k.get().to_string()
                     on:change=move |ev| k.set(event_target_value(&ev).parse().unwrap_or(5).clamp(1, 20))/></label>
             </div>
@@ -107,6 +111,7 @@ pub fn RankingPlayground() -> impl IntoView {
                 <button id="toy-ideal" on:click=move |_| items.update(|v| v.sort_by_key(|x| std::cmp::Reverse(x.1)))>"Ideal order"</button>
                 <button id="toy-reverse" on:click=move |_| items.update(|v| v.reverse())>"Reverse"</button>
                 <button id="toy-shuffle" on:click=shuffle>"Shuffle"</button>
+                <button id="toy-reset" on:click=move |_| items.set(items_of(start))>"Start again"</button>
                 <button id="toy-seed004" on:click=move |_| { items.set(items_of(&SEED_004)); k.set(5); }>"Seed 004 example"</button>
                 <button on:click=move |_| items.update(|v| if v.len() < 20 { let n = v.len() + 1; v.push((format!("d{n}"), 0)); }) disabled=move || items.with(|v| v.len() >= 20)>"+ document"</button>
                 <button on:click=move |_| items.update(|v| if v.len() > 5 { v.pop(); }) disabled=move || items.with(|v| v.len() <= 5)>"− document"</button>
@@ -122,8 +127,15 @@ pub fn RankingPlayground() -> impl IntoView {
                                 on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); }
                                 on:drop=move |e: web_sys::DragEvent| { e.prevent_default(); e.stop_propagation(); if let Some(from) = dragged.get_untracked() { move_item(from, i); } dragged.set(None); }
                                 on:keydown=move |e: web_sys::KeyboardEvent| {
-                                    if e.alt_key() && e.key() == "ArrowUp" && i > 0 { e.prevent_default(); move_item(i, i - 1); }
-                                    if e.alt_key() && e.key() == "ArrowDown" && i + 1 < n { e.prevent_default(); move_item(i, i + 1); }
+                                    let to = match e.key().as_str() {
+                                        "ArrowUp" if e.alt_key() && i > 0 => i - 1,
+                                        "ArrowDown" if e.alt_key() && i + 1 < n => i + 1,
+                                        _ => return,
+                                    };
+                                    e.prevent_default();
+                                    move_item(i, to);
+                                    // the list is drawn anew: keep the keyboard on the moved document
+                                    focus_soon(format!("ol.toy-list li:nth-child({})", to + 1));
                                 }>
                                 <span class="rank">{i + 1}</span>
                                 <span class="doc">{id.clone()}</span>
@@ -144,14 +156,7 @@ pub fn RankingPlayground() -> impl IntoView {
                 </table>
             </div>
             {move || metrics.get().1.into_iter().flatten().map(|e| view! {
-                <div class="toy-explain">
-                    <p class="formula">{e.formula}</p>
-                    <table class="small-table">
-                        <thead><tr>{e.headers.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
-                        <tbody>{e.rows.into_iter().map(|r| view! { <tr data-term=r.term.map(|t| format!("{t:?}")).unwrap_or_default()>{r.cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}</tbody>
-                    </table>
-                    <ol class="steps">{e.steps.into_iter().map(|s| view! { <li data-step=format!("{:?}", s.value)>{s.label}" = "<strong>{format!("{:.4}", s.value)}</strong></li> }).collect_view()}</ol>
-                </div>
+                <div class="toy-explain"><Breakdown e=e digits=4/></div>
             }).collect_view()}
         </section>
     }

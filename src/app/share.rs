@@ -101,7 +101,7 @@ pub fn startup(state: AppState) {
                 )],
             );
         }
-        register_service_worker();
+        register_service_worker("./sw.js");
     }
 
     // the view -> the address fragment and the remembered settings
@@ -175,14 +175,16 @@ pub fn forget_settings(state: AppState) {
     );
 }
 
-fn register_service_worker() {
+/// Registers the offline service worker at `script` (relative to the page;
+/// its folder is the scope: the dashboard and the teaching page below it).
+pub fn register_service_worker(script: &str) {
     let Some(w) = window() else { return };
     let protocol = w.location().protocol().unwrap_or_default();
     if protocol != "http:" && protocol != "https:" {
         return;
     }
     let container = w.navigator().service_worker();
-    let _ = container.register("./sw.js");
+    let _ = container.register(script);
 }
 
 // ---------------------------------------------------------------- data URLs

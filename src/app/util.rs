@@ -100,3 +100,25 @@ pub fn slug(s: &str) -> String {
         })
         .collect()
 }
+
+/// Focuses the element matching `selector` once the current update has been
+/// rendered (a list re-rendered by a key press keeps the keyboard's place).
+/// Works for SVG elements too (`focus` is called on the element, whatever it is).
+pub fn focus_soon(selector: String) {
+    let Some(w) = web_sys::window() else { return };
+    let f = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let Some(e) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&selector).ok().flatten())
+        else {
+            return;
+        };
+        if let Some(focus) = js_sys::Reflect::get(&e, &"focus".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            let _ = focus.call0(&e);
+        }
+    });
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
+}

@@ -29,7 +29,7 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explanation {
     pub title: String,
-    /// The formula, in plain text with Unicode math (Σ, ·, √, subscripts as _).
+    /// The formula as TeX, typeset by [`crate::math::to_mathml`].
     pub formula: String,
     pub notes: Vec<String>,
     pub headers: Vec<String>,
@@ -68,8 +68,8 @@ fn grade_text(g: i32) -> String {
 
 fn discount_text(d: Discount) -> &'static str {
     match d {
-        Discount::Log2 => "1 / log₂(i + 1)",
-        Discount::JarvelinB2 => "1 / max(1, log₂ i)",
+        Discount::Log2 => r"\log_2(i+1)",
+        Discount::JarvelinB2 => r"\max(1, \log_2 i)",
     }
 }
 
@@ -124,7 +124,7 @@ pub fn mean(
     if !is_mean {
         return Explanation {
             title: format!("{metric}: the sum over {n} {unit}s"),
-            formula: format!("{metric} = Σ_q {metric}(q)"),
+            formula: format!(r"\text{{{metric}}} = \sum_{{q}} \text{{{metric}}}(q)"),
             notes: vec![format!("A count, summed over {unit}s as trec_eval does.")],
             headers: vec![unit.into(), metric.into()],
             rows,
@@ -134,7 +134,9 @@ pub fn mean(
     }
     Explanation {
         title: format!("{metric}: the mean over {n} {unit}s"),
-        formula: format!("{metric} = (1 / |Q|) · Σ_q {metric}(q)"),
+        formula: format!(
+            r"\text{{{metric}}} = \frac{{1}}{{|Q|}} \sum_{{q \in Q}} \text{{{metric}}}(q)"
+        ),
         notes: [format!(
             "Each {unit} counts once; choose a {unit} to see its own computation."
         )]
@@ -178,7 +180,7 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
             };
             let gain_text = match gain {
                 Gain::Linear => "rel_i",
-                Gain::Exponential => "2^rel_i − 1",
+                Gain::Exponential => "2^{rel_i} - 1",
             };
             let mut dcg = Sum::new();
             let rows = (0..n)
@@ -211,7 +213,7 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
             let (formula, value) = if id.base == "dcg" {
                 (
                     format!(
-                        "DCG{kt} = Σ_{{i=1}}^{{k}} ({gain_text}) · {}",
+                        r"\text{{DCG{kt}}} = \sum_{{i=1}}^{{k}} \frac{{{gain_text}}}{{{}}}",
                         discount_text(ctx.discount)
                     ),
                     dcg_value,
@@ -225,7 +227,7 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                 steps.push(step(format!("nDCG{kt} = DCG / IDCG"), v));
                 (
                     format!(
-                        "nDCG{kt} = DCG{kt} / IDCG{kt},  DCG{kt} = Σ_{{i=1}}^{{k}} ({gain_text}) · {}",
+                        r"\text{{nDCG{kt}}} = \frac{{\text{{DCG{kt}}}}}{{\text{{IDCG{kt}}}}}, \quad \text{{DCG{kt}}} = \sum_{{i=1}}^{{k}} \frac{{{gain_text}}}{{{}}}",
                         discount_text(ctx.discount)
                     ),
                     v,
@@ -283,13 +285,17 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                 })
                 .collect();
             let value = q.average_precision(k, ctx);
+            let den_tex = match (k, ctx.ap_denominator) {
+                (Some(k), ApDenominator::MinRelevantK) => format!(r"\min(|R|, {k}) = {denom}"),
+                _ => format!("|R| = {denom}"),
+            };
             let den_text = match (k, ctx.ap_denominator) {
                 (Some(k), ApDenominator::MinRelevantK) => format!("min(|R|, {k}) = {denom}"),
                 _ => format!("|R| = {denom}"),
             };
             Some(Explanation {
                 title: format!("AP{kt}"),
-                formula: format!("AP{kt} = (1 / D) · Σ_{{i ≤ k, rel_i}} P@i,  D = {den_text}"),
+                formula: format!(r"\text{{AP{kt}}} = \frac{{1}}{{D}} \sum_{{i \le k,\, rel_i}} P@i, \quad D = {den_tex}"),
                 notes: vec![format!("Relevant: grade ≥ {level}. Relevant documents never retrieved add 0 but count in |R|.")],
                 headers: ["rank i", "document", "grade", "", "P@i"].map(String::from).to_vec(),
                 rows,
@@ -331,7 +337,7 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                     };
                     (
                         format!(
-                            "RR{kt} = 1 / rank of the first relevant document (0 if none{})",
+                            r"\text{{RR{kt}}} = \frac{{1}}{{rank}}, \quad rank = \text{{rank of the first relevant document (0 if none{})}}",
                             if k.is_some() { " within k" } else { "" }
                         ),
                         s,
@@ -341,7 +347,9 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                 "hit_rate" => {
                     let v = q.hit(k, level);
                     (
-                        format!("Hit{kt} = 1 if a relevant document is in the top k, else 0"),
+                        format!(
+                            r"\text{{Hit{kt}}} = \mathbb{{1}}[\text{{a relevant document is in the top }} k]"
+                        ),
                         vec![
                             step("relevant documents retrieved", hits as f64),
                             step(format!("Hit{kt}"), v),
@@ -352,7 +360,7 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                 "precision" => {
                     let v = q.precision(k, ctx);
                     (
-                        format!("P{kt} = |relevant in top k| / k"),
+                        format!(r"\text{{P{kt}}} = \frac{{|\text{{relevant in top }} k|}}{{k}}"),
                         vec![
                             step("relevant in the top k", hits as f64),
                             step(format!("P{kt}"), v),
@@ -364,7 +372,7 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                     let v = q.recall(k, level);
                     (
                         format!(
-                            "R{kt} = |relevant in top k| / |R|,  |R| = {}",
+                            r"\text{{R{kt}}} = \frac{{|\text{{relevant in top }} k|}}{{|R|}}, \quad |R| = {}",
                             q.num_relevant(level)
                         ),
                         vec![
@@ -414,7 +422,7 @@ pub fn roc_auc(curve: &BinaryCurve) -> Option<Explanation> {
     };
     Some(Explanation {
         title: "ROC AUC".into(),
-        formula: "AUC = (pairs ordered correctly + ½ · tied pairs) / (P · N)".into(),
+        formula: r"\text{AUC} = \frac{\text{pairs ordered correctly} + \frac{1}{2} \cdot \text{tied pairs}}{P \cdot N}".into(),
         notes: vec![
             format!("{} positives × {} negatives = {pairs} pairs.", curve.positives, curve.negatives),
             "A pair is ordered correctly when the positive scores higher than the negative. This is the area under the ROC curve (the Mann–Whitney U statistic / (P·N)).".into(),
@@ -462,7 +470,7 @@ pub fn average_precision(curve: &BinaryCurve) -> Option<Explanation> {
     }
     Some(Explanation {
         title: "Average precision".into(),
-        formula: "AP = Σ_n (R_n − R_{n−1}) · P_n  (over thresholds, highest first)".into(),
+        formula: r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \cdot P_n \quad \text{(thresholds from the highest)}".into(),
         notes: vec!["No interpolation (scikit-learn's average_precision_score).".into()],
         headers: [
             "threshold",
@@ -482,23 +490,36 @@ pub fn average_precision(curve: &BinaryCurve) -> Option<Explanation> {
 /// A threshold metric from the confusion matrix it comes from.
 pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Option<Explanation> {
     let (tp, fp, fn_, tn) = (c.tp as f64, c.fp as f64, c.fn_ as f64, c.tn as f64);
+    if base == "f1_weighted" || base == "f1_macro" {
+        return Some(f1_average(base == "f1_weighted", c, threshold_text));
+    }
     let (formula, num, den, value) = match base {
         "accuracy" => (
-            "accuracy = (TP + TN) / (TP + FP + FN + TN)",
+            r"\text{accuracy} = \frac{TP + TN}{TP + FP + FN + TN}",
             tp + tn,
             tp + fp + fn_ + tn,
             c.accuracy(),
         ),
-        "precision" => ("precision = TP / (TP + FP)", tp, tp + fp, c.precision()),
-        "recall" => ("recall = TP / (TP + FN)", tp, tp + fn_, c.recall()),
+        "precision" => (
+            r"\text{precision} = \frac{TP}{TP + FP}",
+            tp,
+            tp + fp,
+            c.precision(),
+        ),
+        "recall" => (
+            r"\text{recall} = \frac{TP}{TP + FN}",
+            tp,
+            tp + fn_,
+            c.recall(),
+        ),
         "f1" => (
-            "F1 = 2·TP / (2·TP + FP + FN)",
+            r"F_1 = \frac{2 \cdot TP}{2 \cdot TP + FP + FN}",
             2.0 * tp,
             2.0 * tp + fp + fn_,
             c.f1(),
         ),
         "mcc" => (
-            "MCC = (TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
+            r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
             tp * tn - fp * fn_,
             ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt(),
             c.mcc(),
@@ -531,6 +552,77 @@ pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Opti
         ],
         value,
     })
+}
+
+/// Weighted or macro F1 over both classes: each class's precision, recall
+/// and F1 (the negative class read as its own positive), its weight and term.
+fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanation {
+    let n = c.total() as f64;
+    let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
+    // (class, support, correct, predicted, F1)
+    let classes = [
+        ("positive", c.tp + c.fn_, c.tp, c.tp + c.fp, c.f1()),
+        ("negative", c.tn + c.fp, c.tn, c.tn + c.fn_, c.f1_negative()),
+    ];
+    let mut total = Sum::new();
+    let rows = classes
+        .iter()
+        .map(|&(class, support, correct, predicted, f1)| {
+            let w = if !weighted {
+                0.5
+            } else if n > 0.0 {
+                support as f64 / n
+            } else {
+                0.0
+            };
+            total.add(w * f1);
+            Row {
+                cells: vec![
+                    class.into(),
+                    support.to_string(),
+                    format!("{correct}/{predicted} = {}", f(ratio(correct, predicted))),
+                    format!("{correct}/{support} = {}", f(ratio(correct, support))),
+                    f(f1),
+                    if weighted {
+                        format!("{support}/{} = {}", c.total(), f(w))
+                    } else {
+                        "1/2".into()
+                    },
+                    f(w * f1),
+                ],
+                term: Some(w * f1),
+                unit: None,
+            }
+        })
+        .collect();
+    let value = if weighted {
+        c.f1_weighted()
+    } else {
+        c.f1_macro()
+    };
+    Explanation {
+        title: if weighted { "F1 (weighted)" } else { "F1 (macro)" }.into(),
+        formula: if weighted {
+            r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}, \quad F_{1,c} = \frac{2 P_c R_c}{P_c + R_c}"
+        } else {
+            r"F_1^{macro} = \frac{1}{2} \sum_{c} F_{1,c}, \quad F_{1,c} = \frac{2 P_c R_c}{P_c + R_c}"
+        }
+        .into(),
+        notes: vec![
+            format!("Predicted positive when {threshold_text}; each class in turn is read as the positive one."),
+            if weighted {
+                "Each class weighs by its share of the examples (its support), so the majority class dominates.".into()
+            } else {
+                "Each class weighs the same, however rare: a class the model never finds pulls the mean down by half its weight.".into()
+            },
+        ],
+        headers: ["class", "support n_c", "precision P_c", "recall R_c", "F1_c", "weight", "term"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps: vec![step("Σ weight · F1_c", total.value()), step(if weighted { "F1 (weighted)" } else { "F1 (macro)" }, value)],
+        value,
+    }
 }
 
 #[cfg(test)]

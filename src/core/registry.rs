@@ -148,6 +148,109 @@ pub const METRICS: &[MetricInfo] = &[
     m("fcp", Ratings, NoK, "FCP", "Σ_u n_c(u) / Σ_u (n_c(u) + n_d(u))", "Koren: a tie in rating or prediction counts as neither", "Koren 2008; seed 001", true, true, false),
 ];
 
+impl MetricInfo {
+    /// The formula as TeX (the subset [`crate::math`] typesets), for the
+    /// explanations and the lessons; [`MetricInfo::formula`] is its plain-text form.
+    pub fn tex(&self) -> &'static str {
+        match (self.kind, self.base) {
+            (Ranking, "ndcg") => {
+                r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}"
+            }
+            (Ranking, "ndcg_burges") => {
+                r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}"
+            }
+            (Ranking, "dcg") => r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)",
+            (Ranking, "idcg") => {
+                r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}"
+            }
+            (Ranking, "map") => {
+                r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)"
+            }
+            (Ranking, "gm_map") => {
+                r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)"
+            }
+            (Ranking, "precision") => r"P@k = \frac{|\text{relevant in top } k|}{k}",
+            (Ranking, "recall") => r"R@k = \frac{|\text{relevant in top } k|}{|R|}",
+            (Ranking, "f1") => r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
+            (Ranking, "hit_rate") => {
+                r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]"
+            }
+            (Ranking, "mrr") => {
+                r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}"
+            }
+            (Ranking, "arhr") => r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}",
+            (Ranking, "r_precision") => {
+                r"\text{R-prec} = \frac{|\text{relevant in top } |R||}{|R|}"
+            }
+            (Ranking, "bpref") => {
+                r"\text{bpref} = \frac{1}{|R|} \sum_{r} \left( 1 - \frac{\min(|n \text{ ranked above } r|, |R|)}{\min(|N|, |R|)} \right)"
+            }
+            (Ranking, "iprec_at_recall") => {
+                r"iprec(r) = \max_{i:\, R@i \ge r} P@i, \quad r \in \{0, 0.1, \ldots, 1\}"
+            }
+            (Ranking, "num_q") => r"|Q|",
+            (Ranking, "num_ret") => r"\sum_{q} |\text{retrieved}_q|",
+            (Ranking, "num_rel") => r"\sum_{q} |R_q|",
+            (Ranking, "num_rel_ret") => r"\sum_{q} |R_q \cap \text{retrieved}_q|",
+            (Ranking, "fcp") | (Ratings, "fcp") => {
+                r"\text{FCP} = \frac{\sum n_c}{\sum (n_c + n_d)}"
+            }
+            (Ranking, "spearman") | (Ratings, "spearman") => {
+                r"\rho = \frac{\sum_i (r_i - \bar{r})(s_i - \bar{s})}{\sqrt{\sum_i (r_i - \bar{r})^2} \sqrt{\sum_i (s_i - \bar{s})^2}}"
+            }
+            (Binary, "roc_auc") => r"\text{AUC} = P(s^{+} > s^{-}) + \frac{1}{2} P(s^{+} = s^{-})",
+            (Binary, "average_precision") => r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \, P_n",
+            (Binary, "pr_auc_trapezoid") => {
+                r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \frac{P_n + P_{n-1}}{2}"
+            }
+            (Binary, "pr_auc_interpolated") => {
+                r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \max_{m:\, R_m \ge R_n} P_m"
+            }
+            (Binary, "log_loss") => {
+                r"\text{LogLoss} = -\frac{1}{N} \sum_{i=1}^{N} \left[ y_i \ln \hat{p}_i + (1 - y_i) \ln(1 - \hat{p}_i) \right]"
+            }
+            (Binary, "brier") => r"\text{Brier} = \frac{1}{N} \sum_{i=1}^{N} (\hat{p}_i - y_i)^2",
+            (Binary, "accuracy") => r"\text{Accuracy} = \frac{TP + TN}{TP + TN + FP + FN}",
+            (Binary, "precision") => r"\text{Precision} = \frac{TP}{TP + FP}",
+            (Binary, "recall") => r"\text{Recall} = \frac{TP}{TP + FN}",
+            (Binary, "f1") => {
+                r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}"
+            }
+            (Binary, "mcc") => {
+                r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}"
+            }
+            (Binary, "f1_weighted") | (Multiclass, "f1_weighted") => {
+                r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}"
+            }
+            (Binary, "f1_macro") | (Multiclass, "f1_macro") => {
+                r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}"
+            }
+            (Binary, "tp") => r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|",
+            (Binary, "fp") => r"FP = |\{i : y_i = 0, \hat{y}_i = 1\}|",
+            (Binary, "tn") => r"TN = |\{i : y_i = 0, \hat{y}_i = 0\}|",
+            (Binary, "fn") => r"FN = |\{i : y_i = 1, \hat{y}_i = 0\}|",
+            (Multiclass, "acc") => {
+                r"\text{Acc@}k = \frac{1}{N} \sum_{i=1}^{N} \mathbb{1}[rank_i \le k]"
+            }
+            (Multiclass, "mrr") => r"\text{MRR} = \frac{1}{N} \sum_{i=1}^{N} \frac{1}{rank_i}",
+            (Multiclass, "ndcg") => {
+                r"\text{nDCG@}k = \frac{1}{N} \sum_{i=1}^{N} \frac{\mathbb{1}[rank_i \le k]}{\log_2(rank_i + 1)}"
+            }
+            (Multiclass, "cross_entropy") => {
+                r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \ln p_i(y_i)"
+            }
+            (Multiclass, "perplexity") => r"\text{PPL} = e^{\mathcal{L}}",
+            (Ratings, "mae") => r"\text{MAE} = \frac{1}{n} \sum_{u,i} |p_{ui} - r_{ui}|",
+            (Ratings, "mse") => r"\text{MSE} = \frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2",
+            (Ratings, "rmse") => r"\text{RMSE} = \sqrt{\frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2}",
+            (Ratings, "rmse_per_user") => r"\frac{1}{|U|} \sum_{u} \text{RMSE}(u)",
+            (Ratings, "rmse_per_item") => r"\frac{1}{|I|} \sum_{i} \text{RMSE}(i)",
+            (Ratings, "spearman_per_user") => r"\frac{1}{|U'|} \sum_{u \in U'} \rho_u",
+            _ => self.formula,
+        }
+    }
+}
+
 /// A metric id with its cutoff, e.g. `ndcg@10`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MetricId {
@@ -257,6 +360,21 @@ mod tests {
             MetricId::parse("acc@5", Kind::Multiclass).unwrap().k,
             Some(5)
         );
+    }
+
+    #[test]
+    fn every_formula_typesets() {
+        for m in METRICS {
+            assert_ne!(
+                m.tex(),
+                m.formula,
+                "{:?} {} has no TeX formula",
+                m.kind,
+                m.base
+            );
+            crate::math::to_mathml(m.tex(), true)
+                .unwrap_or_else(|e| panic!("{:?} {}: {e}", m.kind, m.base));
+        }
     }
 
     #[test]

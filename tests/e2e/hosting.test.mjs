@@ -177,6 +177,9 @@ test('once opened, the app works offline (service worker)', async () => {
   await clearAll(page);
   await drop(page, [refFile('binary.csv')]);
   await waitForModels(page, ['binary']);
+  // the teaching page was cached at install too, though never opened online
+  await page.goto(`${own.url}learn/#imbalance`);
+  await page.waitForSelector('#classification-playground td[data-clf-metric]', { timeout: 30000 });
   await context.close();
 });
 

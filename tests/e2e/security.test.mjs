@@ -48,6 +48,17 @@ test('a full session under a sub-path requests nothing but its own server, with 
     return window.__injected === true;
   });
   assert.equal(ran, false);
+  // the teaching page under the same policy: formulas, SVG charts, drags, no violation
+  await page.click('#learn-link');
+  await page.waitForSelector('article[data-lesson="hits"]');
+  assert.match(await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content), /default-src 'self'/);
+  for (const id of ['graded', 'thresholds']) {
+    await page.click(`nav.lessons a[data-page="${id}"]`);
+    await page.waitForSelector(`article[data-lesson="${id}"] .formula math`);
+  }
+  await page.waitForSelector('#classification-playground .chart-svg svg');
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:')), []);
   assert.deepEqual(errors.filter((e) => !/Content Security Policy/.test(e)), []);
   await page.close();
 });

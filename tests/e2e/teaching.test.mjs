@@ -93,9 +93,19 @@ test('ROC AUC explains itself as ordered pairs, ties counting one half', async (
   await page.close();
 });
 
+/** Opens a page of the teaching site (dist/learn/) and waits for its lesson. */
+async function openLearn(page) {
+  const errors = [];
+  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(`${url}learn/#${page}`);
+  await p.waitForSelector(`article[data-lesson="${page}"]`, { timeout: 30000 });
+  return { page: p, errors };
+}
+
 test('the toy ranking: seed 004 preset, reordering by keyboard, ideal order', async () => {
-  const { page, errors } = await open(browser, url);
-  await page.click('#learn-toggle');
+  const { page, errors } = await openLearn('ranking');
   await page.waitForSelector('#ranking-playground');
   const metric = (id) => page.$eval(`td[data-toy-metric="${id}"]`, (td) => Number(td.dataset.value));
   await page.click('#toy-seed004');
@@ -109,6 +119,16 @@ test('the toy ranking: seed 004 preset, reordering by keyboard, ideal order', as
   await page.keyboard.press('Alt+ArrowUp');
   await page.waitForFunction(() => document.querySelector('ol.toy-list li:first-child').dataset.grade === '5');
   assert.equal(await metric('rr'), 1);
+  // the keyboard stays on the moved document: Alt+↓ twice takes it to rank 3
+  await page.waitForFunction(() => document.activeElement?.dataset?.grade === '5');
+  await page.keyboard.press('Alt+ArrowDown');
+  await page.waitForFunction(() => document.activeElement?.dataset?.grade === '5' && document.querySelector('ol.toy-list li:nth-child(2)').dataset.grade === '5');
+  await page.keyboard.press('Alt+ArrowDown');
+  await page.waitForFunction(() => document.querySelector('ol.toy-list li:nth-child(3)').dataset.grade === '5');
+  await page.keyboard.press('Alt+ArrowUp');
+  await page.waitForFunction(() => document.activeElement?.dataset?.grade === '5' && document.querySelector('ol.toy-list li:nth-child(2)').dataset.grade === '5');
+  await page.keyboard.press('Alt+ArrowUp');
+  await page.waitForFunction(() => document.querySelector('ol.toy-list li:first-child').dataset.grade === '5');
   assert.ok((await metric('ndcg')) > 0.687);
   // drag and drop: the last document (grade 2) onto the first place
   await page.dragAndDrop('ol.toy-list li:nth-child(5)', 'ol.toy-list li:nth-child(1)');
@@ -118,9 +138,176 @@ test('the toy ranking: seed 004 preset, reordering by keyboard, ideal order', as
   assert.equal(await metric('ap'), 1);
   await page.click('#toy-reverse');
   assert.ok((await metric('ndcg')) < 1);
-  // the live explanation's terms add up to the DCG shown
+  // the live explanation's terms add up to the DCG shown, under a typeset formula
   const terms = await page.evaluate(() => [...document.querySelector('.toy-explain').querySelectorAll('tr[data-term]')].map((r) => Number(r.dataset.term)));
   near(terms.reduce((a, b) => a + b, 0), await metric('dcg'), 'toy DCG terms');
+  assert.ok(await page.$('.toy-explain .formula math mfrac'), 'the nDCG formula is MathML with a fraction');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The classification playground's examples, metric values and confusion cells. */
+async function classifier(page) {
+  return page.evaluate(() => ({
+    examples: [...document.querySelectorAll('svg.clf-axis g.example')].map((g) => ({
+      positive: g.dataset.positive === 'true', score: Number(g.dataset.score), count: Number(g.dataset.count),
+    })),
+    metric: Object.fromEntries([...document.querySelectorAll('td[data-clf-metric]')].map((td) => [td.dataset.clfMetric, td.dataset.value === '' ? null : Number(td.dataset.value)])),
+    cm: Object.fromEntries([...document.querySelectorAll('td[data-cm]')].map((td) => [td.dataset.cm, Number(td.textContent.replace(/\D+/g, ''))])),
+    threshold: Number(document.querySelector('#clf-threshold').value),
+  }));
+}
+
+/** Reference values computed here from the examples alone (no Rankscope code). */
+function reference({ examples, threshold }) {
+  let tp = 0, fp = 0, fn = 0, tn = 0, correct = 0, tied = 0, P = 0, N = 0;
+  for (const e of examples) {
+    const predicted = e.score >= threshold;
+    if (e.positive) { P += e.count; if (predicted) tp += e.count; else fn += e.count; }
+    else { N += e.count; if (predicted) fp += e.count; else tn += e.count; }
+  }
+  for (const a of examples.filter((e) => e.positive)) for (const b of examples.filter((e) => !e.positive)) {
+    if (a.score > b.score) correct += a.count * b.count; else if (a.score === b.score) tied += a.count * b.count;
+  }
+  const div = (x, y) => (y > 0 ? x / y : 0);
+  const f1p = div(2 * tp, 2 * tp + fp + fn), f1n = div(2 * tn, 2 * tn + fn + fp);
+  return {
+    cm: { tp, fp, fn, tn },
+    accuracy: div(tp + tn, P + N), precision: div(tp, tp + fp), recall: div(tp, tp + fn), f1: f1p,
+    f1_weighted: div(P * f1p + N * f1n, P + N), f1_macro: (f1p + f1n) / 2,
+    mcc: div(tp * tn - fp * fn, Math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))),
+    roc_auc: P && N ? (correct + tied / 2) / (P * N) : null,
+  };
+}
+
+function sameAsReference(state, what) {
+  const ref = reference(state);
+  assert.deepEqual(state.cm, ref.cm, `${what}: confusion matrix`);
+  for (const m of ['accuracy', 'precision', 'recall', 'f1', 'f1_weighted', 'f1_macro', 'mcc', 'roc_auc']) near(state.metric[m], ref[m], `${what}: ${m}`);
+}
+
+test('the classification playground: seed 000 imbalance, the majority threshold, dragging and keys', async () => {
+  const { page, errors } = await openLearn('imbalance');
+  await page.waitForSelector('#classification-playground td[data-clf-metric]');
+  let s = await classifier(page);
+  // seed 000: A 1000 samples, 60 % right; B 10 samples, 10 % right; accuracy (600 + 1) / 1010
+  assert.deepEqual(s.cm, { tp: 1, fn: 9, fp: 400, tn: 600 });
+  near(s.metric.accuracy, 601 / 1010, 'accuracy at 0.5');
+  near(s.metric.recall, 0.1, 'recall of B');
+  near(s.metric.precision, 1 / 401, 'precision of B');
+  sameAsReference(s, 'imbalance at 0.5');
+  await shot(page, 'learn-imbalance.png');
+  // ignoring B: accuracy rises to 1000/1010, weighted F1 follows A, macro F1 halves, MCC 0
+  await page.click('#clf-majority');
+  await page.waitForFunction(() => document.querySelector('#clf-threshold').value === '1.00' || document.querySelector('#clf-threshold').value === '1');
+  s = await classifier(page);
+  near(s.metric.accuracy, 1000 / 1010, 'accuracy, majority');
+  near(s.metric.f1_weighted, (1000 / 1010) * (2000 / 2010), 'weighted F1, majority');
+  near(s.metric.f1_macro, (2000 / 2010) / 2, 'macro F1, majority');
+  assert.equal(s.metric.mcc, 0);
+  sameAsReference(s, 'majority');
+  // weighted F1 explains itself: per-class terms add up to the value
+  await page.click('td[data-clf-metric="f1_weighted"]');
+  await page.waitForFunction(() => document.querySelector('#clf-explain').textContent.includes('support'));
+  const e = await page.evaluate(() => {
+    const body = document.querySelector('#clf-explain .explain-body');
+    return { value: Number(body.dataset.value), terms: [...body.querySelectorAll('tr[data-term]')].map((r) => Number(r.dataset.term)) };
+  });
+  near(e.terms.reduce((a, b) => a + b, 0), e.value, 'weighted F1 terms');
+  near(e.value, s.metric.f1_weighted, 'weighted F1 explanation');
+  // balanced preset; keys move an example (Shift+← = −0.1) and the metrics follow
+  await page.click('#clf-balanced');
+  await page.waitForFunction(() => document.querySelectorAll('svg.clf-axis g.example').length === 12);
+  await page.focus('svg.clf-axis g.example[data-example="0"]');
+  await page.keyboard.press('Shift+ArrowLeft');
+  await page.waitForFunction(() => document.activeElement?.dataset?.example === '0' && document.activeElement.dataset.score === '0.85');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('svg.clf-axis g.example[data-example="0"]').dataset.score === '0.84');
+  sameAsReference(await classifier(page), 'after keys');
+  // C changes the focused example's class
+  await page.keyboard.press('c');
+  await page.waitForFunction(() => document.querySelector('svg.clf-axis g.example[data-example="0"]').dataset.positive === 'false');
+  sameAsReference(await classifier(page), 'after a class change');
+  // a pointer drag of the lowest negative to the far right
+  const box = await page.$eval('svg.clf-axis g.example[data-example="11"] circle', (c) => { const r = c.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  const axis = await page.$eval('svg.clf-axis', (svg) => { const r = svg.getBoundingClientRect(); return { x: r.x, w: r.width }; });
+  await page.mouse.move(box.x, box.y);
+  await page.mouse.down();
+  await page.mouse.move(axis.x + axis.w * (40 + 0.9 * 560) / 640, box.y, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('svg.clf-axis g.example[data-example="11"]').dataset.score === '0.90');
+  // and the threshold slider
+  await page.$eval('#clf-threshold', (i) => { i.value = '0.3'; i.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('#clf-threshold-value').textContent === '0.30');
+  s = await classifier(page);
+  sameAsReference(s, 'after a drag and a new threshold');
+  assert.ok(await page.$('#classification-playground .chart-svg svg'), 'ROC and PR curves drawn');
+  await shot(page, 'learn-classification.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the lessons: every page renders typeset formulas, the widgets keep the seeds\' relations and values', async () => {
+  const { page, errors } = await openLearn('hits');
+  const pages = await page.$$eval('nav.lessons a[data-page]', (as) => as.map((a) => a.dataset.page));
+  assert.ok(pages.length >= 9, `lessons listed: ${pages}`);
+  // seed 000 §3.5: every answer at rank 2 gives MRR 0.5 and Acc@1 0; the relations hold
+  const lessonMetric = (id) => page.$eval(`td[data-lesson-metric="${id}"]`, (td) => Number(td.dataset.value));
+  await page.click('#ranks-all2');
+  await page.waitForFunction(() => document.querySelector('td[data-lesson-metric="mrr"]').dataset.value === '0.5');
+  assert.equal(await lessonMetric('acc1'), 0);
+  assert.equal(await lessonMetric('acc5'), 1);
+  near(await lessonMetric('ndcg10'), 1 / Math.log2(3), 'nDCG@10 at rank 2');
+  // a missing answer and a rank beyond 10
+  await page.fill('input[data-rank-input="0"]', '');
+  await page.dispatchEvent('input[data-rank-input="0"]', 'change');
+  await page.fill('input[data-rank-input="1"]', '12');
+  await page.dispatchEvent('input[data-rank-input="1"]', 'change');
+  await page.waitForFunction(() => document.querySelector('td[data-lesson-metric="acc10"]').dataset.value === String(6 / 8));
+  near(await lessonMetric('mrr'), (6 * 0.5 + 1 / 12) / 8, 'MRR with a miss and rank 12');
+  const checks = await page.$$eval('ul.checks li', (ls) => ls.map((l) => l.textContent));
+  assert.equal(checks.length, 3);
+  for (const c of checks) assert.match(c, /✓ holds/);
+  // keyboard: the lesson links are reachable and followable
+  await page.focus('nav.lessons a[data-page="discounts"]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('article[data-lesson="discounts"]');
+  // seed 000 §4.4's discount table
+  const discount = (r) => page.$eval(`tr[data-discount-rank="${r}"]`, (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+  assert.deepEqual((await discount(2)).slice(1, 3), ['0.500', '0.631']);
+  assert.deepEqual((await discount(10)).slice(1, 3), ['0.100', '0.289']);
+  assert.deepEqual((await discount(100)).slice(1, 3), ['0.010', '0.150']);
+  // the confidence widget: p = 0.1 costs −ln 0.1
+  await page.goto(`${url}learn/#confidence`);
+  await page.waitForSelector('#confidence-widget');
+  await page.$eval('#confidence-p', (i) => { i.value = '0.1'; i.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('#confidence-loss').textContent === '2.3026');
+  near(Number(await page.$eval('#confidence-loss', (e) => e.dataset.value)), -Math.log(0.1), 'log loss of p = 0.1');
+  // every page: a lesson, typeset MathML (never the TeX source), a way on
+  for (const id of pages) {
+    await page.click(`nav.lessons a[data-page="${id}"]`);
+    await page.waitForSelector(`article[data-lesson="${id}"]`);
+    const state = await page.evaluate(() => ({
+      formulas: document.querySelectorAll('article .formula').length,
+      typeset: document.querySelectorAll('article .formula math').length,
+      tex: /\\(frac|sum|text)/.test(document.querySelector('article').textContent),
+      widget: !!document.querySelector('article .widget, article .playground'),
+    }));
+    assert.equal(state.typeset, state.formulas, `${id}: every formula typeset`);
+    assert.ok(!state.tex, `${id}: no TeX source shown`);
+    assert.ok(state.widget, `${id}: ends on a widget`);
+    if (id === 'graded') await shot(page, 'learn-graded.png');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the dashboard links to the lessons and back', async () => {
+  const { page, errors } = await open(browser, url);
+  await page.click('#learn-link');
+  await page.waitForSelector('article[data-lesson="hits"]');
+  await page.click('#to-dashboard');
+  await page.waitForSelector('td[data-metric]');
   assert.deepEqual(errors, []);
   await page.close();
 });

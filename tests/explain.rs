@@ -176,3 +176,122 @@ fn binary_explanations_add_up_to_the_shown_values() {
         }
     }
 }
+
+#[test]
+fn multiclass_explanations_add_up_to_the_shown_values() {
+    use rankscope::core::multiclass::ClassTieRule;
+    for file in ["multiclass_probs.csv", "multiclass_topk.csv"] {
+        let ws = workspace(&[file]);
+        let data = only_dataset(&ws);
+        let d = ws.multiclass.as_ref().unwrap();
+        let ids: Vec<MetricId> = [
+            "acc@1",
+            "acc@3",
+            "acc@5",
+            "mrr",
+            "mrr@3",
+            "ndcg@5",
+            "ndcg@10",
+            "f1_weighted",
+            "f1_macro",
+        ]
+        .iter()
+        .filter_map(|s| MetricId::parse(s, Kind::Multiclass).ok())
+        .collect();
+        for ties in [
+            ClassTieRule::LowerIndexFirst,
+            ClassTieRule::HigherIndexFirst,
+            ClassTieRule::Optimistic,
+            ClassTieRule::Pessimistic,
+        ] {
+            let conv = Conventions {
+                class_ties: ties,
+                ..Default::default()
+            };
+            let report = evaluate::evaluate(&data, &conv, &ids);
+            for (m, model) in d.models.iter().zip(&report.models) {
+                let ranks = m.ranks(ties);
+                let predicted = m.predicted();
+                for id in &ids {
+                    let key = id.to_string();
+                    let Some(shown) = model.metrics.get(&key).copied().flatten() else {
+                        continue; // acc@k beyond a top-k list's length
+                    };
+                    let e = if id.base.starts_with("f1_") {
+                        explain::class_f1(&d.targets, &predicted, id.base == "f1_weighted", |c| {
+                            c.to_string()
+                        })
+                    } else {
+                        explain::target_ranks(id, &ranks).unwrap()
+                    };
+                    typesets(&e);
+                    let sum: f64 = e.rows.iter().filter_map(|r| r.term).sum();
+                    let what = format!("{file} {ties:?} {key}");
+                    if id.base.starts_with("f1_") {
+                        near(sum, shown, &what);
+                    } else {
+                        near(sum / ranks.len() as f64, shown, &what);
+                        let rows: u64 = e
+                            .rows
+                            .iter()
+                            .map(|r| r.cells[1].parse::<u64>().unwrap())
+                            .sum();
+                        assert_eq!(rows as usize, ranks.len(), "{what}: every row in one group");
+                    }
+                    near(e.value, shown, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ratings_explanations_add_up_to_the_shown_values() {
+    let ws = workspace(&["ratings.csv"]);
+    let data = only_dataset(&ws);
+    let d = ws.ratings.as_ref().unwrap();
+    let ids: Vec<MetricId> = ["mae", "mse", "rmse", "rmse_per_user"]
+        .iter()
+        .map(|s| MetricId::parse(s, Kind::Ratings).unwrap())
+        .collect();
+    let report = evaluate::evaluate(&data, &Conventions::default(), &ids);
+    for ((_, p), model) in d.models.iter().zip(&report.models) {
+        for base in ["mae", "mse", "rmse"] {
+            let shown = model.metrics[base].unwrap();
+            let e = explain::rating_errors(
+                base,
+                &d.user,
+                |u| d.users.name(u).to_string(),
+                &d.rating,
+                p,
+                shown,
+            )
+            .unwrap();
+            typesets(&e);
+            let mean = e.rows.iter().filter_map(|r| r.term).sum::<f64>() / d.rating.len() as f64;
+            near(if base == "rmse" { mean.sqrt() } else { mean }, shown, base);
+            let rows: usize = e
+                .rows
+                .iter()
+                .map(|r| r.cells[1].parse::<usize>().unwrap())
+                .sum();
+            assert_eq!(rows, d.rating.len());
+        }
+        let shown = model.metrics["rmse_per_user"].unwrap();
+        let e = explain::mean(
+            "rmse_per_user",
+            "user",
+            &model.unit_ids,
+            &model.per_unit["rmse_per_user"],
+            shown,
+            true,
+        );
+        typesets(&e);
+        let terms: Vec<f64> = e.rows.iter().filter_map(|r| r.term).collect();
+        near(
+            terms.iter().sum::<f64>() / terms.len() as f64,
+            shown,
+            "rmse_per_user",
+        );
+    }
+}

@@ -79,7 +79,36 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
             };
             e.ok_or_else(|| format!("{} has no breakdown yet.", id))
         }
-        _ => Err("There is no term-by-term breakdown for this kind of data yet: the formula above is what the core computes.".into()),
+        Kind::Multiclass => state.ws.with(|w| {
+            let d = w.multiclass.as_ref().ok_or("no multi-class data")?;
+            let m = d.models.iter().find(|m| m.name == t.model).ok_or("this model is no longer loaded")?;
+            match id.base.as_str() {
+                "f1_weighted" | "f1_macro" => Ok(explain::class_f1(&d.targets, &m.predicted(), id.base == "f1_weighted", |c| format!("class {c}"))),
+                "acc" if m.is_list() && id.k.unwrap_or(1) > m.list_len => Err(format!("{id} needs a top-{} list; the file has top-{} lists.", id.k.unwrap_or(1), m.list_len)),
+                _ => explain::target_ranks(&id, &m.ranks(conv.class_ties)).ok_or_else(|| {
+                    format!("{id} is the mean over rows of a per-row value computed from the full probability row; it has no shorter breakdown.")
+                }),
+            }
+        }),
+        Kind::Ratings => state.ws.with(|w| {
+            let d = w.ratings.as_ref().ok_or("no ratings data")?;
+            let (_, p) = d.models.iter().find(|m| m.0 == t.model).ok_or("this model is no longer loaded")?;
+            let data = crate::core::evaluate::Dataset::Ratings(d);
+            let report = evaluate::evaluate(&data, &conv, std::slice::from_ref(&id));
+            let model = report.models.iter().find(|m| m.name == t.model).ok_or("nothing computed")?;
+            let key = id.to_string();
+            let shown = model.metrics.get(&key).copied().flatten().ok_or("undefined")?;
+            match id.base.as_str() {
+                "rmse_per_user" => {
+                    let mut e = explain::mean(&key, "user", &model.unit_ids, &model.per_unit[&key], shown, true);
+                    // a user's RMSE has no further drill-down: plain rows
+                    e.rows.iter_mut().for_each(|r| r.unit = None);
+                    Ok(e)
+                }
+                base => explain::rating_errors(base, &d.user, |u| d.users.name(u).to_string(), &d.rating, p, shown)
+                    .ok_or_else(|| format!("{key} = {shown:.4}: it has no term-by-term breakdown here; the formula above is what the core computes.")),
+            }
+        }),
     }
 }
 

@@ -554,6 +554,229 @@ pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Opti
     })
 }
 
+/// Acc@k, MRR (@k) or nDCG@k of multi-class rows, with the rows grouped by
+/// the rank of their target (ranks beyond k, and targets not ranked, in one
+/// group worth 0): count · value per row, summed, over N.
+pub fn target_ranks(id: &MetricId, ranks: &[Option<u32>]) -> Option<Explanation> {
+    use super::multiclass;
+    use std::collections::BTreeMap;
+    let k = id.k.map(|k| k.min(u32::MAX as usize) as u32);
+    let per_row = |r: u32| -> f64 {
+        match id.base.as_str() {
+            "acc" => 1.0,
+            "mrr" => 1.0 / r as f64,
+            _ => 1.0 / ((r as f64) + 1.0).log2(),
+        }
+    };
+    let value = match id.base.as_str() {
+        "acc" => multiclass::accuracy_at(ranks, k.unwrap_or(1)),
+        "mrr" => multiclass::mrr(ranks, k),
+        "ndcg" => multiclass::ndcg_at(ranks, k.unwrap_or(u32::MAX)),
+        _ => return None,
+    };
+    let k_acc = if id.base == "acc" {
+        Some(k.unwrap_or(1))
+    } else {
+        k
+    };
+    // rank -> rows; u32::MAX: beyond k or not ranked
+    let mut groups: BTreeMap<u32, u64> = BTreeMap::new();
+    for r in ranks {
+        let key = match r {
+            Some(r) if k_acc.is_none_or(|k| *r <= k) => *r,
+            _ => u32::MAX,
+        };
+        *groups.entry(key).or_default() += 1;
+    }
+    let n = ranks.len();
+    let mut total = Sum::new();
+    let rows = groups
+        .into_iter()
+        .map(|(r, count)| {
+            let (label, v) = if r == u32::MAX {
+                (
+                    match k_acc {
+                        Some(k) => format!("> {k} or not ranked"),
+                        None => "not ranked".into(),
+                    },
+                    0.0,
+                )
+            } else {
+                (r.to_string(), per_row(r))
+            };
+            total.add(count as f64 * v);
+            Row {
+                cells: vec![label, count.to_string(), f(v), f(count as f64 * v)],
+                term: Some(count as f64 * v),
+                unit: None,
+            }
+        })
+        .collect();
+    let key = id.to_string();
+    let per_row_text = match id.base.as_str() {
+        "acc" => "1 if the rank ≤ k",
+        "mrr" => "1 / rank",
+        _ => "1 / log₂(rank + 1)",
+    };
+    Some(Explanation {
+        title: format!("{key}: the mean over {n} rows"),
+        formula: super::registry::info(&id.base, super::registry::Kind::Multiclass)
+            .map_or(String::new(), |m| m.tex().to_string()),
+        notes: vec![
+            format!("Each row's value is {per_row_text} of its target class; rows with the same rank are counted together."),
+            "The rank follows the class tie rule in force (see the conventions).".into(),
+        ],
+        headers: ["rank of the target", "rows", "value per row", "rows × value"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps: vec![
+            step("Σ rows × value", total.value()),
+            step(format!("÷ {n} rows: {key}"), value),
+        ],
+        value,
+    })
+}
+
+/// Weighted or macro F1 over the classes of a multi-class prediction: each
+/// class's support, TP, FP, FN, F1, its weight and term (sklearn's averages).
+pub fn class_f1(
+    targets: &[u32],
+    predicted: &[u32],
+    weighted: bool,
+    class_name: impl Fn(u32) -> String,
+) -> Explanation {
+    use super::multiclass;
+    let classes = multiclass::class_counts(targets, predicted);
+    let weight = |c: &(u64, u64, u64)| if weighted { (c.0 + c.2) as f64 } else { 1.0 };
+    let weight_sum: f64 = classes.iter().map(|(_, c)| weight(c)).sum();
+    let mut total = Sum::new();
+    let rows = classes
+        .iter()
+        .map(|&(class, c)| {
+            let w = if weight_sum > 0.0 {
+                weight(&c) / weight_sum
+            } else {
+                0.0
+            };
+            let f1 = multiclass::f1_of(c);
+            total.add(w * f1);
+            Row {
+                cells: vec![
+                    class_name(class),
+                    (c.0 + c.2).to_string(),
+                    c.0.to_string(),
+                    c.1.to_string(),
+                    c.2.to_string(),
+                    f(f1),
+                    f(w),
+                    f(w * f1),
+                ],
+                term: Some(w * f1),
+                unit: None,
+            }
+        })
+        .collect();
+    let value = multiclass::f1_average(targets, predicted, weighted);
+    let name = if weighted {
+        "F1 (weighted)"
+    } else {
+        "F1 (macro)"
+    };
+    Explanation {
+        title: format!("{name} over {} classes", classes.len()),
+        formula: if weighted {
+            r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}, \quad F_{1,c} = \frac{2 \cdot TP_c}{2 \cdot TP_c + FP_c + FN_c}"
+        } else {
+            r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}, \quad F_{1,c} = \frac{2 \cdot TP_c}{2 \cdot TP_c + FP_c + FN_c}"
+        }
+        .into(),
+        notes: vec![
+            "The prediction of a row is its argmax (lowest index among ties) or its list's first entry.".into(),
+            if weighted {
+                "Each class weighs by its support n_c (its rows), so frequent classes dominate.".into()
+            } else {
+                format!("Each of the C = {} classes present in the targets or the predictions weighs the same.", classes.len())
+            },
+        ],
+        headers: ["class", "support n_c", "TP", "FP", "FN", "F1_c", "weight", "term"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps: vec![step("Σ weight · F1_c", total.value()), step(name, value)],
+        value,
+    }
+}
+
+/// MAE, MSE or RMSE of rating predictions with the rows grouped by user:
+/// each user's rows and Σ|p − r| (or Σ(p − r)²), summed, over n (and the
+/// square root for RMSE). `shown` is the table's value.
+pub fn rating_errors(
+    base: &str,
+    users: &[u32],
+    user_name: impl Fn(u32) -> String,
+    r: &[f64],
+    p: &[f64],
+    shown: f64,
+) -> Option<Explanation> {
+    let squared = match base {
+        "mae" => false,
+        "mse" | "rmse" => true,
+        _ => return None,
+    };
+    let groups = super::ratings::group_rows(users);
+    let mut total = Sum::new();
+    let rows = groups
+        .iter()
+        .enumerate()
+        .filter(|(_, rows)| !rows.is_empty())
+        .map(|(u, rows)| {
+            let mut s = Sum::new();
+            for &i in rows {
+                let e = p[i] - r[i];
+                s.add(if squared { e * e } else { e.abs() });
+            }
+            total.add(s.value());
+            Row {
+                cells: vec![user_name(u as u32), rows.len().to_string(), f(s.value())],
+                term: Some(s.value()),
+                unit: None,
+            }
+        })
+        .collect();
+    let n = r.len();
+    let mean = total.value() / n.max(1) as f64;
+    let mut steps = vec![
+        step(
+            if squared {
+                "Σ (p − r)² over all rows"
+            } else {
+                "Σ |p − r| over all rows"
+            },
+            total.value(),
+        ),
+        step(
+            format!("÷ {n} rows"),
+            if base == "rmse" { mean } else { shown },
+        ),
+    ];
+    if base == "rmse" {
+        steps.push(step("√ : RMSE", shown));
+    }
+    let kind = super::registry::Kind::Ratings;
+    Some(Explanation {
+        title: format!("{}: {n} ratings", base.to_uppercase()),
+        formula: super::registry::info(base, kind).map_or(String::new(), |m| m.tex().to_string()),
+        notes: vec!["Every rating counts once; the rows are grouped by user only to show where the error comes from.".into()],
+        headers: ["user", "ratings", if squared { "Σ (p − r)²" } else { "Σ |p − r|" }]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps,
+        value: shown,
+    })
+}
+
 /// Weighted or macro F1 over both classes: each class's precision, recall
 /// and F1 (the negative class read as its own positive), its weight and term.
 fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanation {

@@ -203,12 +203,11 @@ pub fn cross_entropy(rows: &[RowSummary], scale: ScoreScale) -> f64 {
     s.value() / rows.len().max(1) as f64
 }
 
-/// Per-class F1 of predicted vs true classes, averaged weighted by support
-/// (`weighted = true`, sklearn `average='weighted'`) or unweighted over the
-/// classes present in either (sklearn `average='macro'`).
-pub fn f1_average(targets: &[u32], predicted: &[u32], weighted: bool) -> f64 {
+/// Per class (ascending), its (TP, FP, FN) of predicted vs true classes, over
+/// the classes present in either; `u32::MAX` (an empty top-k row's prediction)
+/// is left out: only its false negative counts.
+pub fn class_counts(targets: &[u32], predicted: &[u32]) -> Vec<(u32, (u64, u64, u64))> {
     use std::collections::HashMap;
-    // class -> (tp, fp, fn)
     let mut counts: HashMap<u32, (u64, u64, u64)> = HashMap::new();
     for (&t, &p) in targets.iter().zip(predicted) {
         if t == p {
@@ -218,23 +217,30 @@ pub fn f1_average(targets: &[u32], predicted: &[u32], weighted: bool) -> f64 {
             counts.entry(t).or_default().2 += 1;
         }
     }
-    let mut classes: Vec<_> = counts.into_iter().collect();
+    let mut classes: Vec<_> = counts.into_iter().filter(|c| c.0 != u32::MAX).collect();
     classes.sort_by_key(|c| c.0);
+    classes
+}
+
+/// F1 from (TP, FP, FN): 2TP / (2TP + FP + FN), 0 when undefined.
+pub fn f1_of((tp, fp, fn_): (u64, u64, u64)) -> f64 {
+    let denom = 2 * tp + fp + fn_;
+    if denom > 0 {
+        2.0 * tp as f64 / denom as f64
+    } else {
+        0.0
+    }
+}
+
+/// Per-class F1 of predicted vs true classes, averaged weighted by support
+/// (`weighted = true`, sklearn `average='weighted'`) or unweighted over the
+/// classes present in either (sklearn `average='macro'`).
+pub fn f1_average(targets: &[u32], predicted: &[u32], weighted: bool) -> f64 {
     let mut total = Sum::new();
     let mut weight_sum = 0.0;
-    for (class, (tp, fp, fn_)) in classes {
-        if class == u32::MAX {
-            // an empty top-k row predicts nothing: only its false negative counts
-            continue;
-        }
-        let denom = 2 * tp + fp + fn_;
-        let f1 = if denom > 0 {
-            2.0 * tp as f64 / denom as f64
-        } else {
-            0.0
-        };
-        let w = if weighted { (tp + fn_) as f64 } else { 1.0 };
-        total.add(f1 * w);
+    for (_, c) in class_counts(targets, predicted) {
+        let w = if weighted { (c.0 + c.2) as f64 } else { 1.0 };
+        total.add(f1_of(c) * w);
         weight_sum += w;
     }
     if weight_sum > 0.0 {

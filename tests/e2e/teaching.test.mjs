@@ -93,6 +93,49 @@ test('ROC AUC explains itself as ordered pairs, ties counting one half', async (
   await page.close();
 });
 
+test('multi-class and ratings values explain themselves: rank groups, per-class F1, per-user errors', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [refFile('multiclass_probs.csv')]);
+  await page.waitForSelector('td[data-metric="acc@5"]');
+  const model = await page.$eval('td[data-metric="acc@5"]', (td) => td.dataset.model);
+  const rowsOf = (e) => e.rowCounts.reduce((a, b) => a + b, 0);
+  for (const metric of ['acc@5', 'mrr', 'ndcg@10']) {
+    const shown = await cellValue(page, metric, model);
+    await page.click(`td[data-metric="${metric}"][data-model="${model}"]`);
+    await page.waitForFunction((m) => document.querySelector('section.explain h2')?.textContent.includes(m), metric);
+    const e = await explanation(page);
+    const rowCounts = await page.$$eval('section.explain tbody tr', (trs) => trs.map((tr) => Number(tr.children[1].textContent)));
+    near(e.value, shown, metric);
+    near(e.terms.reduce((a, b) => a + b, 0) / rowsOf({ rowCounts }), shown, `${metric}: Σ rows × value / N`);
+    await page.click('#explain-close');
+  }
+  const f1 = await cellValue(page, 'f1_weighted', model);
+  await page.click(`td[data-metric="f1_weighted"][data-model="${model}"]`);
+  await page.waitForFunction(() => document.querySelector('section.explain')?.textContent.includes('support'));
+  const e = await explanation(page);
+  near(e.terms.reduce((a, b) => a + b, 0), f1, 'weighted F1 = Σ n_c/N · F1_c');
+  await shot(page, 'explain-multiclass-f1.png');
+  await page.click('#explain-close');
+  await clearAll(page);
+  await drop(page, [refFile('ratings.csv')]);
+  await page.waitForSelector('td[data-metric="rmse"]');
+  const rmodel = await page.$eval('td[data-metric="rmse"]', (td) => td.dataset.model);
+  for (const metric of ['mae', 'rmse']) {
+    const shown = await cellValue(page, metric, rmodel);
+    await page.click(`td[data-metric="${metric}"][data-model="${rmodel}"]`);
+    await page.waitForFunction((m) => document.querySelector('section.explain h2')?.textContent.includes(m), metric);
+    const r = await explanation(page);
+    const n = (await page.$$eval('section.explain tbody tr', (trs) => trs.map((tr) => Number(tr.children[1].textContent)))).reduce((a, b) => a + b, 0);
+    const mean = r.terms.reduce((a, b) => a + b, 0) / n;
+    near(metric === 'rmse' ? Math.sqrt(mean) : mean, shown, `${metric} from per-user error sums`);
+    assert.ok(await page.$('section.explain .formula math'), 'typeset formula');
+    await page.click('#explain-close');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /** Opens a page of the teaching site (dist/learn/) and waits for its lesson. */
 async function openLearn(page) {
   const errors = [];

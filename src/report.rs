@@ -47,26 +47,34 @@ impl Table {
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
     }
 
+    /// `[{"model": …, "metrics": {column: value or null, …}}, …]`, columns in
+    /// table order, full precision. Written directly (the page carries no JSON
+    /// tree for this); the tests read it back with serde_json.
     pub fn to_json(&self) -> String {
-        let rows: Vec<serde_json::Value> = self
-            .rows
-            .iter()
-            .map(|(name, values)| {
-                let metrics: serde_json::Map<String, serde_json::Value> = self
-                    .columns
-                    .iter()
-                    .zip(values)
-                    .map(|(c, v)| {
-                        (
-                            c.clone(),
-                            v.map_or(serde_json::Value::Null, |v| serde_json::json!(v)),
-                        )
-                    })
-                    .collect();
-                serde_json::json!({ "model": name, "metrics": metrics })
-            })
-            .collect();
-        serde_json::to_string_pretty(&rows).unwrap_or_default()
+        let mut out = String::from("[");
+        for (i, (name, values)) in self.rows.iter().enumerate() {
+            out.push_str(if i == 0 {
+                "\n  {\"model\": "
+            } else {
+                ",\n  {\"model\": "
+            });
+            json_string(&mut out, name);
+            out.push_str(", \"metrics\": {");
+            for (j, (c, v)) in self.columns.iter().zip(values).enumerate() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                json_string(&mut out, c);
+                out.push_str(": ");
+                match v {
+                    Some(v) if v.is_finite() => out.push_str(&full(*v)),
+                    _ => out.push_str("null"),
+                }
+            }
+            out.push_str("}}");
+        }
+        out.push_str(if self.rows.is_empty() { "]" } else { "\n]" });
+        out
     }
 
     pub fn to_markdown(&self, digits: usize) -> String {
@@ -152,6 +160,23 @@ impl Table {
 }
 
 /// Shortest text that reads back as the same f64.
+/// `s` as a JSON string literal.
+fn json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 pub fn full(v: f64) -> String {
     format!("{v:?}")
 }
@@ -205,6 +230,38 @@ mod tests {
         let csv = table().to_csv();
         assert!(csv.starts_with("model,ndcg@10,roc_auc\n\"a,b\",0.5,\n"));
         assert!(csv.contains("0.3333333333333333"));
+    }
+
+    #[test]
+    fn json_escapes_every_name_and_nulls_undefined_values() {
+        let t = Table {
+            columns: vec!["a\"b".into(), "c\\d".into(), "e".into()],
+            rows: vec![
+                (
+                    "q\"uote\\ \n\t\u{1} é 😀".into(),
+                    vec![Some(0.1), None, Some(f64::NAN)],
+                ),
+                (
+                    "m2".into(),
+                    vec![Some(1e-7), Some(3.0), Some(f64::INFINITY)],
+                ),
+            ],
+        };
+        let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+        assert_eq!(json[0]["model"], "q\"uote\\ \n\t\u{1} é 😀");
+        assert_eq!(json[0]["metrics"]["a\"b"], serde_json::json!(0.1));
+        assert_eq!(json[0]["metrics"]["c\\d"], serde_json::Value::Null);
+        assert_eq!(json[0]["metrics"]["e"], serde_json::Value::Null);
+        assert_eq!(json[1]["metrics"]["a\"b"], serde_json::json!(1e-7));
+        assert_eq!(json[1]["metrics"]["e"], serde_json::Value::Null);
+        let empty = Table {
+            columns: vec![],
+            rows: vec![],
+        };
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&empty.to_json()).unwrap(),
+            serde_json::json!([])
+        );
     }
 
     #[test]

@@ -137,6 +137,8 @@ fn binary_explanations_add_up_to_the_shown_values() {
             "mcc",
             "f1_weighted",
             "f1_macro",
+            "log_loss",
+            "brier",
         ]
         .map(|m| MetricId::new(m, None))
         .to_vec();
@@ -167,6 +169,18 @@ fn binary_explanations_add_up_to_the_shown_values() {
                 near(if den > 0.0 { num / den } else { 0.0 }, shown(m), m);
                 near(e.value, shown(m), m);
             }
+            for m in ["log_loss", "brier"] {
+                let scores = &b.models.iter().find(|x| x.0 == p.name).unwrap().1;
+                let e = explain::probability_loss(m, &b.labels, scores).unwrap();
+                typesets(&e);
+                let n = b.labels.len() as f64;
+                near(
+                    e.rows.iter().filter_map(|r| r.term).sum::<f64>() / n,
+                    shown(m),
+                    m,
+                );
+                near(e.value, shown(m), m);
+            }
             for m in ["f1_weighted", "f1_macro"] {
                 let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();
                 typesets(&e);
@@ -194,6 +208,8 @@ fn multiclass_explanations_add_up_to_the_shown_values() {
             "ndcg@10",
             "f1_weighted",
             "f1_macro",
+            "cross_entropy",
+            "perplexity",
         ]
         .iter()
         .filter_map(|s| MetricId::parse(s, Kind::Multiclass).ok())
@@ -217,8 +233,28 @@ fn multiclass_explanations_add_up_to_the_shown_values() {
                     let Some(shown) = model.metrics.get(&key).copied().flatten() else {
                         continue; // acc@k beyond a top-k list's length
                     };
+                    if id.base == "cross_entropy" || id.base == "perplexity" {
+                        let e = explain::cross_entropy(&id.base, &m.rows, conv.class_scale, &|c| {
+                            c.to_string()
+                        })
+                        .unwrap();
+                        typesets(&e);
+                        let ce =
+                            e.rows.iter().filter_map(|r| r.term).sum::<f64>() / m.rows.len() as f64;
+                        near(
+                            if id.base == "perplexity" {
+                                ce.exp()
+                            } else {
+                                ce
+                            },
+                            shown,
+                            &key,
+                        );
+                        near(e.value, shown, &key);
+                        continue;
+                    }
                     let e = if id.base.starts_with("f1_") {
-                        explain::class_f1(&d.targets, &predicted, id.base == "f1_weighted", |c| {
+                        explain::class_f1(&d.targets, &predicted, id.base == "f1_weighted", &|c| {
                             c.to_string()
                         })
                     } else {
@@ -261,7 +297,7 @@ fn ratings_explanations_add_up_to_the_shown_values() {
             let e = explain::rating_errors(
                 base,
                 &d.user,
-                |u| d.users.name(u).to_string(),
+                &|u| d.users.name(u).to_string(),
                 &d.rating,
                 p,
                 shown,

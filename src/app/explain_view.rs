@@ -69,6 +69,16 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                 _ => "score >",
             };
             let e = match id.base.as_str() {
+                "log_loss" | "brier" => state.ws.with(|w| {
+                    let d = w.binary.as_ref()?;
+                    let (_, scores) = d.models.iter().find(|m| m.0 == t.model)?;
+                    let probs: Vec<f64> = if conv.binary_scores_are_logits {
+                        scores.iter().map(|&z| crate::core::binary::sigmoid(z)).collect()
+                    } else {
+                        scores.clone()
+                    };
+                    explain::probability_loss(&id.base, &d.labels, &probs)
+                }),
                 "roc_auc" => explain::roc_auc(&p.curve),
                 "average_precision" => explain::average_precision(&p.curve),
                 base => explain::threshold_metric(
@@ -83,7 +93,10 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
             let d = w.multiclass.as_ref().ok_or("no multi-class data")?;
             let m = d.models.iter().find(|m| m.name == t.model).ok_or("this model is no longer loaded")?;
             match id.base.as_str() {
-                "f1_weighted" | "f1_macro" => Ok(explain::class_f1(&d.targets, &m.predicted(), id.base == "f1_weighted", |c| format!("class {c}"))),
+                "f1_weighted" | "f1_macro" => Ok(explain::class_f1(&d.targets, &m.predicted(), id.base == "f1_weighted", &|c| format!("class {c}"))),
+                "cross_entropy" | "perplexity" => explain::cross_entropy(&id.base, &m.rows, conv.class_scale, &|c| format!("class {c}"))
+                    .filter(|_| !m.is_list())
+                    .ok_or_else(|| "Top-k lists carry no probabilities: cross-entropy is undefined.".to_string()),
                 "acc" if m.is_list() && id.k.unwrap_or(1) > m.list_len => Err(format!("{id} needs a top-{} list; the file has top-{} lists.", id.k.unwrap_or(1), m.list_len)),
                 _ => explain::target_ranks(&id, &m.ranks(conv.class_ties)).ok_or_else(|| {
                     format!("{id} is the mean over rows of a per-row value computed from the full probability row; it has no shorter breakdown.")
@@ -105,7 +118,7 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                     e.rows.iter_mut().for_each(|r| r.unit = None);
                     Ok(e)
                 }
-                base => explain::rating_errors(base, &d.user, |u| d.users.name(u).to_string(), &d.rating, p, shown)
+                base => explain::rating_errors(base, &d.user, &|u| d.users.name(u).to_string(), &d.rating, p, shown)
                     .ok_or_else(|| format!("{key} = {shown:.4}: it has no term-by-term breakdown here; the formula above is what the core computes.")),
             }
         }),

@@ -225,10 +225,13 @@ pub enum Event {
     Cancelled,
 }
 
+/// A running worker, the way to tell its reader it was cancelled, and an id.
+type Running = (web_sys::Worker, mpsc::UnboundedSender<Event>, u64);
+
 thread_local! {
-    /// The running worker and the way to tell its reader it was cancelled.
-    static RUNNING: std::cell::RefCell<Option<(web_sys::Worker, mpsc::UnboundedSender<Event>)>> =
-        const { std::cell::RefCell::new(None) };
+    /// The running workers (files are parsed two at a time).
+    static RUNNING: std::cell::RefCell<Vec<Running>> = const { std::cell::RefCell::new(Vec::new()) };
+    static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// The main block of a worker's answer, copied into wasm memory.
@@ -266,10 +269,10 @@ fn decode(data: &JsValue) -> Result<Outcome, String> {
     decoded
 }
 
-/// Stops the running load, if any (nothing loaded before is touched).
+/// Stops every running load (nothing loaded before is touched).
 pub fn cancel() {
     RUNNING.with(|r| {
-        if let Some((worker, tx)) = r.borrow_mut().take() {
+        for (worker, tx, _) in r.borrow_mut().drain(..) {
             worker.terminate();
             let _ = tx.unbounded_send(Event::Cancelled);
         }
@@ -420,10 +423,14 @@ async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    RUNNING.with(|r| *r.borrow_mut() = Some((worker.clone(), tx)));
+    let id = NEXT_ID.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    RUNNING.with(|r| r.borrow_mut().push((worker.clone(), tx, id)));
     let finish = |worker: &web_sys::Worker| {
         worker.terminate();
-        RUNNING.with(|r| r.borrow_mut().take());
+        RUNNING.with(|r| r.borrow_mut().retain(|x| x.2 != id));
     };
     let mut sent = false;
     let result = loop {

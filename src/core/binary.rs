@@ -335,10 +335,25 @@ pub fn log_loss(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
         if !(0.0..=1.0).contains(&p) {
             return Err(i);
         }
-        let p = p.clamp(LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS);
-        s.add(if y { -p.ln() } else { -(1.0 - p).ln() });
+        s.add(log_loss_term(y, p));
     }
     Ok(s.value() / labels.len().max(1) as f64)
+}
+
+/// One row's log loss: −ln p for a positive, −ln(1 − p) for a negative, p clipped.
+pub fn log_loss_term(y: bool, p: f64) -> f64 {
+    let p = p.clamp(LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS);
+    if y {
+        -p.ln()
+    } else {
+        -(1.0 - p).ln()
+    }
+}
+
+/// One row's Brier term (p − y)².
+pub fn brier_term(y: bool, p: f64) -> f64 {
+    let d = p - if y { 1.0 } else { 0.0 };
+    d * d
 }
 
 /// Brier score mean((p - y)^2). `Err(index)` for a score outside [0, 1].
@@ -348,8 +363,7 @@ pub fn brier(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
         if !(0.0..=1.0).contains(&p) {
             return Err(i);
         }
-        let d = p - if y { 1.0 } else { 0.0 };
-        s.add(d * d);
+        s.add(brier_term(y, p));
     }
     Ok(s.value() / labels.len().max(1) as f64)
 }

@@ -559,7 +559,6 @@ pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Opti
 /// group worth 0): count · value per row, summed, over N.
 pub fn target_ranks(id: &MetricId, ranks: &[Option<u32>]) -> Option<Explanation> {
     use super::multiclass;
-    use std::collections::BTreeMap;
     let k = id.k.map(|k| k.min(u32::MAX as usize) as u32);
     let per_row = |r: u32| -> f64 {
         match id.base.as_str() {
@@ -579,19 +578,25 @@ pub fn target_ranks(id: &MetricId, ranks: &[Option<u32>]) -> Option<Explanation>
     } else {
         k
     };
-    // rank -> rows; u32::MAX: beyond k or not ranked
-    let mut groups: BTreeMap<u32, u64> = BTreeMap::new();
+    // rows per rank (index 0: beyond k or not ranked, listed last)
+    let mut counts: Vec<u64> = Vec::new();
     for r in ranks {
         let key = match r {
-            Some(r) if k_acc.is_none_or(|k| *r <= k) => *r,
-            _ => u32::MAX,
+            Some(r) if k_acc.is_none_or(|k| *r <= k) => *r as usize,
+            _ => 0,
         };
-        *groups.entry(key).or_default() += 1;
+        if key >= counts.len() {
+            counts.resize(key + 1, 0);
+        }
+        counts[key] += 1;
     }
+    let groups = (1..counts.len())
+        .chain([0])
+        .filter(|&r| counts.get(r).is_some_and(|&c| c > 0))
+        .map(|r| (if r == 0 { u32::MAX } else { r as u32 }, counts[r]));
     let n = ranks.len();
     let mut total = Sum::new();
     let rows = groups
-        .into_iter()
         .map(|(r, count)| {
             let (label, v) = if r == u32::MAX {
                 (
@@ -644,7 +649,7 @@ pub fn class_f1(
     targets: &[u32],
     predicted: &[u32],
     weighted: bool,
-    class_name: impl Fn(u32) -> String,
+    class_name: &dyn Fn(u32) -> String,
 ) -> Explanation {
     use super::multiclass;
     let classes = multiclass::class_counts(targets, predicted);
@@ -714,7 +719,7 @@ pub fn class_f1(
 pub fn rating_errors(
     base: &str,
     users: &[u32],
-    user_name: impl Fn(u32) -> String,
+    user_name: &dyn Fn(u32) -> String,
     r: &[f64],
     p: &[f64],
     shown: f64,
@@ -774,6 +779,122 @@ pub fn rating_errors(
         rows,
         steps,
         value: shown,
+    })
+}
+
+/// Log loss or Brier score of probabilities, its row terms summed per class
+/// (positives: −ln p or (1 − p)², negatives: −ln(1 − p) or p²), over N.
+/// `None` for other metrics or a score outside [0, 1].
+pub fn probability_loss(base: &str, labels: &[bool], probs: &[f64]) -> Option<Explanation> {
+    use super::binary::{brier, brier_term, log_loss, log_loss_term};
+    let (value, term): (f64, fn(bool, f64) -> f64) = match base {
+        "log_loss" => (log_loss(labels, probs).ok()?, log_loss_term),
+        "brier" => (brier(labels, probs).ok()?, brier_term),
+        _ => return None,
+    };
+    let mut sums = [(0u64, Sum::new()), (0u64, Sum::new())];
+    for (&y, &p) in labels.iter().zip(probs) {
+        let s = &mut sums[usize::from(!y)];
+        s.0 += 1;
+        s.1.add(term(y, p));
+    }
+    let n = labels.len();
+    let log = base == "log_loss";
+    let what = [
+        if log { "−ln p" } else { "(1 − p)²" },
+        if log { "−ln(1 − p)" } else { "p²" },
+    ];
+    let rows = sums
+        .iter()
+        .zip(["positives (y = 1)", "negatives (y = 0)"])
+        .zip(what)
+        .map(|(((count, sum), class), what)| Row {
+            cells: vec![class.into(), count.to_string(), what.into(), f(sum.value())],
+            term: Some(sum.value()),
+            unit: None,
+        })
+        .collect();
+    let total = sums[0].1.value() + sums[1].1.value();
+    let kind = super::registry::Kind::Binary;
+    Some(Explanation {
+        title: format!("{}: {n} rows", if log { "Log loss" } else { "Brier score" }),
+        formula: super::registry::info(base, kind).map_or(String::new(), |m| m.tex().to_string()),
+        notes: vec![if log {
+            "p is clipped to [ε, 1 − ε], ε = 2.22e−16, so a confident mistake costs at most 36 per row (scikit-learn).".into()
+        } else {
+            "The mean squared distance between each probability and its label.".into()
+        }],
+        headers: ["rows", "count", "term per row", "Σ terms"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps: vec![
+            step("Σ over both classes", total),
+            step(format!("÷ {n} rows"), value),
+        ],
+        value,
+    })
+}
+
+/// Cross-entropy (or perplexity) of multi-class rows, −ln p(target) summed
+/// per target class, over N (then exp for perplexity).
+pub fn cross_entropy(
+    base: &str,
+    rows: &[super::multiclass::RowSummary],
+    scale: super::multiclass::ScoreScale,
+    class_name: &dyn Fn(u32) -> String,
+) -> Option<Explanation> {
+    if base != "cross_entropy" && base != "perplexity" {
+        return None;
+    }
+    // per true class: rows and Σ −ln p(target)
+    let mut per: Vec<(u64, Sum)> = Vec::new();
+    for r in rows {
+        let c = r.target as usize;
+        if c >= per.len() {
+            per.resize_with(c + 1, || (0, Sum::new()));
+        }
+        per[c].0 += 1;
+        per[c].1.add(-r.log_prob(scale));
+    }
+    let mut total = Sum::new();
+    let table = per
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (count, _))| *count > 0)
+        .map(|(c, (count, sum))| {
+            let c = c as u32;
+            total.add(sum.value());
+            Row {
+                cells: vec![class_name(c), count.to_string(), f(sum.value())],
+                term: Some(sum.value()),
+                unit: None,
+            }
+        })
+        .collect();
+    let ce = super::multiclass::cross_entropy(rows, scale);
+    let n = rows.len();
+    let mut steps = vec![
+        step("Σ −ln p(target) over all rows", total.value()),
+        step(format!("÷ {n} rows: cross-entropy"), ce),
+    ];
+    let value = if base == "perplexity" {
+        steps.push(step("exp: perplexity", ce.exp()));
+        ce.exp()
+    } else {
+        ce
+    };
+    let kind = super::registry::Kind::Multiclass;
+    Some(Explanation {
+        title: format!("{base}: {n} rows"),
+        formula: super::registry::info(base, kind).map_or(String::new(), |m| m.tex().to_string()),
+        notes: vec![
+            "p(target) is the probability the row gives its true class (after log-softmax for logits), clipped at ε; rows are grouped by their true class.".into(),
+        ],
+        headers: ["true class", "rows", "Σ −ln p(target)"].map(String::from).to_vec(),
+        rows: table,
+        steps,
+        value,
     })
 }
 

@@ -89,6 +89,13 @@ test('ROC AUC explains itself as ordered pairs, ties counting one half', async (
   const f1 = await explanation(page);
   near(f1.value, await cellValue(page, 'f1', 'binary'), 'F1');
   near(f1.steps[0] / f1.steps[1], f1.value, 'F1 = 2TP / (2TP + FP + FN)');
+  await page.click('#explain-close');
+  // log loss: the per-class sums of −ln p and −ln(1 − p), over N
+  await page.click('td[data-metric="log_loss"]');
+  await page.waitForFunction(() => document.querySelector('section.explain')?.textContent.includes('positives (y = 1)'));
+  const ll = await explanation(page);
+  const n = (await page.$$eval('section.explain tbody tr', (trs) => trs.map((tr) => Number(tr.children[1].textContent)))).reduce((a, b) => a + b, 0);
+  near(ll.terms.reduce((a, b) => a + b, 0) / n, await cellValue(page, 'log_loss', 'binary'), 'log loss = Σ terms / N');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -167,7 +174,7 @@ test('the toy ranking: seed 004 preset, reordering by keyboard, ideal order', as
   await page.keyboard.press('Alt+ArrowDown');
   await page.waitForFunction(() => document.activeElement?.dataset?.grade === '5' && document.querySelector('ol.toy-list li:nth-child(2)').dataset.grade === '5');
   await page.keyboard.press('Alt+ArrowDown');
-  await page.waitForFunction(() => document.querySelector('ol.toy-list li:nth-child(3)').dataset.grade === '5');
+  await page.waitForFunction(() => document.activeElement?.dataset?.grade === '5' && document.querySelector('ol.toy-list li:nth-child(3)').dataset.grade === '5');
   await page.keyboard.press('Alt+ArrowUp');
   await page.waitForFunction(() => document.activeElement?.dataset?.grade === '5' && document.querySelector('ol.toy-list li:nth-child(2)').dataset.grade === '5');
   await page.keyboard.press('Alt+ArrowUp');

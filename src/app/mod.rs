@@ -185,7 +185,13 @@ fn App() -> impl IntoView {
 #[component]
 fn KindView(kind: Kind) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let report = Signal::derive(move || state.report(kind));
+    // one evaluation per change, shared by every reader (a derived signal would
+    // evaluate again for each, and copy the per-query columns)
+    let report = Memo::new(move |_| {
+        state
+            .report(kind)
+            .map(|r| state::Shared(std::sync::Arc::new(r)))
+    });
     view! {
         <div class="kind">
             <div class="side">

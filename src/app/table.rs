@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::state::AppState;
+use super::state::{AppState, Shared};
 use super::util::{download, slug};
 use crate::core::evaluate::Report;
 use crate::core::registry::{self, Kind};
@@ -32,7 +32,7 @@ fn higher_is_better(kind: Kind, id: &str) -> bool {
 }
 
 #[component]
-pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> impl IntoView {
+pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let table = move || report.get().map(|r| Table::from_report(&r, None));
     let export = move |format: &'static str| {
@@ -133,7 +133,7 @@ pub fn MetricTable(kind: Kind, #[prop(into)] report: Signal<Option<Report>>) -> 
             .map(|r| r.models.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
             .unwrap_or_default()
     };
-    let warnings = move || report.get().map(|r| r.warnings).unwrap_or_default();
+    let warnings = move || report.get().map(|r| r.warnings.clone()).unwrap_or_default();
     view! {
         <section class="card">
             <div class="card-head">

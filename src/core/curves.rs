@@ -280,11 +280,12 @@ pub fn kneedle(y: &[f64]) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::core::ranking::TieRule;
+    use std::sync::Arc;
 
     fn run_from(queries: &[(&[i32], &[i32])], tie_groups: bool) -> PreparedRun {
         let mut p = PreparedRun {
-            offsets: vec![0],
-            judged_offsets: vec![0],
+            offsets: Arc::new(vec![0]),
+            judged_offsets: Arc::new(vec![0]),
             tie_rule: if tie_groups {
                 TieRule::Average
             } else {
@@ -294,19 +295,20 @@ mod tests {
         };
         for (i, (grades, judged)) in queries.iter().enumerate() {
             p.grades.extend_from_slice(grades);
-            p.scores.extend(grades.iter().map(|_| 1.0));
+            Arc::make_mut(&mut p.scores).extend(grades.iter().map(|_| 1.0));
             p.rows.extend(grades.iter().map(|_| 0));
-            p.tied_with_prev.extend(
+            Arc::make_mut(&mut p.tied_with_prev).extend(
                 grades
                     .iter()
                     .enumerate()
                     .map(|(j, _)| tie_groups && j > 0 && j < 3),
             );
-            p.offsets.push(p.grades.len());
+            Arc::make_mut(&mut p.offsets).push(p.grades.len());
             let mut j = judged.to_vec();
             j.sort_unstable_by(|a, b| b.cmp(a));
-            p.judged_desc.extend(j);
-            p.judged_offsets.push(p.judged_desc.len());
+            Arc::make_mut(&mut p.judged_desc).extend(j);
+            let judged = p.judged_desc.len();
+            Arc::make_mut(&mut p.judged_offsets).push(judged);
             p.selection.evaluated.push(i as u32);
         }
         p

@@ -5,6 +5,8 @@
 //! relevance grades, giving a [`PreparedRun`]; the metric kernels in
 //! [`super::ranking_metrics`] read the prepared form through [`QueryView`].
 
+use std::sync::Arc;
+
 use super::ids::{self, Interner, Names};
 
 /// Grade of a retrieved document that is absent from the qrels
@@ -351,18 +353,21 @@ pub struct PreparedRun {
     pub name: String,
     pub tie_rule: TieRule,
     pub selection: QuerySelection,
+    // The tie rule only reorders documents inside groups of equal scores, so
+    // `grades` and `rows` depend on it; the columns below do not and are
+    // shared (`Arc`) between a run and its re-tied copies ([`retie`]).
     /// `offsets[i]..offsets[i + 1]`: the ranked rows of `selection.evaluated[i]`.
-    pub offsets: Vec<usize>,
+    pub offsets: Arc<Vec<usize>>,
     pub grades: Vec<i32>,
     /// The file row of each ranked document in its run (`Run::doc` gives its name).
     pub rows: Vec<u32>,
-    pub scores: Vec<f64>,
+    pub scores: Arc<Vec<f64>>,
     /// `tied_with_prev[j]`: row j has the same score as row j - 1 of the same query.
-    pub tied_with_prev: Vec<bool>,
+    pub tied_with_prev: Arc<Vec<bool>>,
     /// `judged_offsets[i]..judged_offsets[i + 1]` in `judged_desc`: every judged
     /// grade >= 0 of the query, descending (the ideal ranking).
-    pub judged_offsets: Vec<usize>,
-    pub judged_desc: Vec<i32>,
+    pub judged_offsets: Arc<Vec<usize>>,
+    pub judged_desc: Arc<Vec<i32>>,
     /// Duplicated (query, doc) rows dropped from the run (the first one is kept).
     pub duplicates_dropped: usize,
     /// Indices of the queries where a group of equal scores holds documents of
@@ -388,16 +393,17 @@ pub fn prepare(
     let mut out = PreparedRun {
         name: run.name.clone(),
         tie_rule,
-        offsets: Vec::with_capacity(selection.evaluated.len() + 1),
-        judged_offsets: Vec::with_capacity(selection.evaluated.len() + 1),
         grades: Vec::with_capacity(rows),
         rows: Vec::with_capacity(rows),
-        scores: Vec::with_capacity(rows),
-        tied_with_prev: Vec::with_capacity(rows),
         ..Default::default()
     };
-    out.offsets.push(0);
-    out.judged_offsets.push(0);
+    let mut offsets = Vec::with_capacity(selection.evaluated.len() + 1);
+    let mut judged_offsets = Vec::with_capacity(selection.evaluated.len() + 1);
+    let mut ranked_scores: Vec<f64> = Vec::with_capacity(rows);
+    let mut tied_with_prev = Vec::with_capacity(rows);
+    let mut judged_desc: Vec<i32> = Vec::new();
+    offsets.push(0);
+    judged_offsets.push(0);
     let scores = &run.scores[..];
     let names = &*run.names;
     let name = |row: u32| names.get(row as usize);
@@ -477,19 +483,24 @@ pub fn prepare(
         let start = out.grades.len();
         for &(row, grade) in &kept {
             let score = scores[row as usize];
-            let tied = out.scores.len() > start && out.scores[out.scores.len() - 1] == score;
+            let tied =
+                ranked_scores.len() > start && ranked_scores[ranked_scores.len() - 1] == score;
             out.rows.push(row);
-            out.scores.push(score);
+            ranked_scores.push(score);
             out.grades.push(grade);
-            out.tied_with_prev.push(tied);
+            tied_with_prev.push(tied);
         }
-        out.offsets.push(out.grades.len());
-        let judged_start = out.judged_desc.len();
-        out.judged_desc
-            .extend(jg.iter().copied().filter(|&g| g >= 0));
-        out.judged_desc[judged_start..].sort_unstable_by(|a, b| b.cmp(a));
-        out.judged_offsets.push(out.judged_desc.len());
+        offsets.push(out.grades.len());
+        let judged_start = judged_desc.len();
+        judged_desc.extend(jg.iter().copied().filter(|&g| g >= 0));
+        judged_desc[judged_start..].sort_unstable_by(|a, b| b.cmp(a));
+        judged_offsets.push(judged_desc.len());
     }
+    out.offsets = Arc::new(offsets);
+    out.judged_offsets = Arc::new(judged_offsets);
+    out.scores = Arc::new(ranked_scores);
+    out.tied_with_prev = Arc::new(tied_with_prev);
+    out.judged_desc = Arc::new(judged_desc);
     out.selection = selection;
     out.mixed_ties = (0..out.num_queries())
         .filter(|&i| {
@@ -615,7 +626,7 @@ mod tests {
         assert_eq!(data.qrels.num_judgments(), 3);
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         assert_eq!(p.grades, [3, NOT_JUDGED, NOT_JUDGED]);
-        assert_eq!(p.judged_desc, [3, 2, 2]);
+        assert_eq!(*p.judged_desc, [3, 2, 2]);
     }
 
     #[test]
@@ -626,7 +637,7 @@ mod tests {
         );
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         assert_eq!(ranked(&data, &p), ["c", "b", "a"]);
-        assert_eq!(p.tied_with_prev, [false, true, true]);
+        assert_eq!(*p.tied_with_prev, [false, true, true]);
         let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
         assert_eq!(ranked(&data, &f), ["a", "b", "c"]);
     }
@@ -664,7 +675,7 @@ mod tests {
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         assert_eq!(p.duplicates_dropped, 1);
         assert_eq!(
-            p.scores,
+            *p.scores,
             [0.5, 0.1, 0.3],
             "a document repeated in another query is not a duplicate"
         );

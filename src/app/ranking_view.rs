@@ -264,37 +264,41 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
         });
         (names, rows.into_values().collect::<Vec<_>>())
     });
+    // the shown order as indices into `data`'s rows: filtering and sorting
+    // never copy the rows (100,000 queries each with a name and per-model values)
     let view_rows = Memo::new(move |_| {
-        let (_, mut rows) = data.get();
         let f = filter.get();
-        if !f.is_empty() {
-            rows.retain(|r| r.qid.contains(&f));
-        }
         let (col, desc) = sort.get();
-        rows.sort_by(|a, b| {
-            let o = if col == 0 {
-                a.qid.cmp(&b.qid)
-            } else {
-                let m = (col - 1) / 2;
-                if (col - 1) % 2 == 0 {
-                    // first relevant rank: "none" sorts last
-                    a.ranks[m]
-                        .unwrap_or(usize::MAX)
-                        .cmp(&b.ranks[m].unwrap_or(usize::MAX))
+        data.with(|(_, rows)| {
+            let mut idx: Vec<usize> = (0..rows.len())
+                .filter(|&i| f.is_empty() || rows[i].qid.contains(&f))
+                .collect();
+            idx.sort_by(|&a, &b| {
+                let (a, b) = (&rows[a], &rows[b]);
+                let o = if col == 0 {
+                    a.qid.cmp(&b.qid)
                 } else {
-                    a.rr[m].total_cmp(&b.rr[m])
+                    let m = (col - 1) / 2;
+                    if (col - 1) % 2 == 0 {
+                        // first relevant rank: "none" sorts last
+                        a.ranks[m]
+                            .unwrap_or(usize::MAX)
+                            .cmp(&b.ranks[m].unwrap_or(usize::MAX))
+                    } else {
+                        a.rr[m].total_cmp(&b.rr[m])
+                    }
+                };
+                if desc {
+                    o.reverse()
+                } else {
+                    o
                 }
-            };
-            if desc {
-                o.reverse()
-            } else {
-                o
-            }
-        });
-        rows
+            });
+            idx
+        })
     });
     let header = move || {
-        let (names, _) = data.get();
+        let names = data.with(|d| d.0.clone());
         let th = move |col: usize, label: String| {
             let aria = move || match sort.get() {
                 (c, true) if c == col => "descending",
@@ -313,12 +317,21 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
         view! { <tr>{cells}{diff}</tr> }
     };
     let body = move || {
-        let rows = view_rows.get();
         let start = page.get() * PAGE;
-        rows.into_iter().skip(start).take(PAGE).map(|r| {
+        // only the shown page's rows are copied out
+        let (names, rows) = data.with(|(names, rows)| {
+            let shown: Vec<RrRow> = view_rows.with(|idx| {
+                idx.iter()
+                    .skip(start)
+                    .take(PAGE)
+                    .map(|&i| rows[i].clone())
+                    .collect()
+            });
+            (names.clone(), shown)
+        });
+        rows.into_iter().map(|r| {
             let qid = r.qid.clone();
-            let (names, _) = data.get_untracked();
-            let cells = r.ranks.iter().zip(&r.rr).zip(names).map(|((rank, rr), model)| {
+            let cells = r.ranks.iter().zip(&r.rr).zip(names.clone()).map(|((rank, rr), model)| {
                 let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
                 view! {
                     <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
@@ -332,7 +345,6 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     };
     let pages = move || view_rows.with(|r| r.len().div_ceil(PAGE).max(1));
     let histogram = move || {
-        let (names, rows) = data.get();
         let buckets = ["1", "2", "3", "4", "5", "6–10", ">10", "none"];
         let bucket = |r: Option<usize>| match r {
             Some(1) => 0,
@@ -344,12 +356,28 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             Some(_) => 6,
             None => 7,
         };
-        let n = rows.len().max(1);
-        names.iter().enumerate().map(|(m, name)| {
-            let mut counts = [0usize; 8];
-            for r in &rows { counts[bucket(r.ranks[m])] += 1; }
-            let mrr = rows.iter().map(|r| r.rr[m]).sum::<f64>() / n as f64;
-            let color = series_hex(state.color_index(Kind::Ranking, name));
+        // per model: the rank distribution and the MRR, read in place
+        let (n, stats) = data.with(|(names, rows)| {
+            let n = rows.len().max(1);
+            let stats: Vec<(String, [usize; 8], f64)> = names
+                .iter()
+                .enumerate()
+                .map(|(m, name)| {
+                    let mut counts = [0usize; 8];
+                    for r in rows {
+                        counts[bucket(r.ranks[m])] += 1;
+                    }
+                    (
+                        name.clone(),
+                        counts,
+                        rows.iter().map(|r| r.rr[m]).sum::<f64>() / n as f64,
+                    )
+                })
+                .collect();
+            (n, stats)
+        });
+        stats.into_iter().map(|(name, counts, mrr)| {
+            let color = series_hex(state.color_index(Kind::Ranking, &name));
             view! {
                 <div class="hist" data-hist-model=name.clone()>
                     <div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}" — MRR "<b data-mrr=format!("{mrr:?}")>{format!("{mrr:.4}")}</b></div>

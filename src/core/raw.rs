@@ -87,6 +87,39 @@ impl Pod for (u32, u32) {
     }
 }
 
+/// A column read whole from a side channel, as its element type.
+pub enum Column {
+    F64(Vec<f64>),
+    U32(Vec<u32>),
+    I32(Vec<i32>),
+    U64(Vec<u64>),
+    U8(Vec<u8>),
+}
+
+/// Element types a side channel can hand over as a [`Column`].
+pub trait Typed: Sized {
+    /// An empty column of this type (it names the type to [`Side::take_typed`]).
+    fn kind() -> Column;
+    fn from_column(c: Column) -> Option<Vec<Self>>;
+}
+
+macro_rules! typed {
+    ($($t:ty => $v:ident),*) => {$(
+        impl Typed for $t {
+            fn kind() -> Column {
+                Column::$v(Vec::new())
+            }
+            fn from_column(c: Column) -> Option<Vec<Self>> {
+                match c {
+                    Column::$v(v) => Some(v),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+typed!(f64 => F64, u32 => U32, i32 => I32, u64 => U64, u8 => U8);
+
 /// Where big columns go instead of the serialised bytes.
 pub trait Side {
     /// Keeps a column's bytes; returns its index.
@@ -95,6 +128,11 @@ pub trait Side {
     fn len(&self, index: u32) -> Option<usize>;
     /// Copies column `index` into `out` (exactly `len` bytes).
     fn take(&mut self, index: u32, out: &mut [u8]) -> bool;
+    /// Column `index` as a new vector of `kind`'s element type, written once
+    /// (no zero-filled buffer first), if this channel can; else [`Side::take`].
+    fn take_typed(&mut self, _index: u32, _kind: Column) -> Option<Column> {
+        None
+    }
 }
 
 thread_local! {
@@ -121,7 +159,7 @@ fn side_put(bytes: &[u8]) -> u32 {
 }
 
 /// Fills a vector of `T` from side column `index`.
-fn side_take<T: Pod + bytemuck::Pod>(index: u32) -> Result<Vec<T>, String> {
+fn side_take<T: Pod + bytemuck::Pod + Typed>(index: u32) -> Result<Vec<T>, String> {
     SIDE.with(|s| {
         let mut s = s.borrow_mut();
         let side = s.as_mut().ok_or("no side channel")?;
@@ -133,6 +171,11 @@ fn side_take<T: Pod + bytemuck::Pod>(index: u32) -> Result<Vec<T>, String> {
                 "column {index} of {len} bytes is not whole {}-byte values",
                 T::SIZE
             ));
+        }
+        if let Some(column) = side.take_typed(index, T::kind()) {
+            return T::from_column(column)
+                .filter(|v| v.len() * T::SIZE == len)
+                .ok_or_else(|| format!("column {index} could not be read"));
         }
         let mut out = vec![T::zeroed(); len / T::SIZE];
         if !side.take(index, bytemuck::cast_slice_mut(&mut out)) {

@@ -305,7 +305,7 @@ fn DiscountWidget() -> impl IntoView {
         });
         (r, rr, ndcg, discount_at(r - 1, Discount::JarvelinB2))
     };
-    let bar = |v: f64, class: &'static str| view! { <span class=format!("bar {class}") style=format!("width:{:.1}%", v * 100.0)></span> };
+    let bar = |v: f64, class: &'static str| view! { <span class=format!("dbar {class}") style=format!("width:{:.0}px", v * 400.0)></span> };
     view! {
         <section class="widget" id="discount-widget">
             <table class="small-table">
@@ -320,7 +320,7 @@ fn DiscountWidget() -> impl IntoView {
                 on:input=move |ev| rank.set(event_target_value(&ev).parse::<usize>().unwrap_or(1).clamp(1, 50))/>
                 <output>{move || rank.get()}</output></label>
             {move || { let (_, rr, nd, j) = row(rank.get()); view! {
-                <div class="bars">
+                <div class="discount-bars">
                     <div><span class="bar-label">{format!("RR {rr:.3}")}</span>{bar(rr, "rr")}</div>
                     <div><span class="bar-label">{format!("nDCG {nd:.3}")}</span>{bar(nd, "ndcg")}</div>
                     <div><span class="bar-label">{format!("b = 2 {j:.3}")}</span>{bar(j, "jarvelin")}</div>

@@ -18,6 +18,10 @@ test('opens on the bundled example with values and a drawn chart, no console err
   await page.waitForFunction(() => document.querySelectorAll('canvas').length > 0);
   await page.waitForTimeout(300);
   assert.ok((await canvasHasInk(page)) > 1000, 'the elbow chart is drawn');
+  // the rank distribution is laid out as bars (a style clash once flattened it)
+  const bars = await page.$eval('.hist .bars', (b) => ({ height: b.getBoundingClientRect().height, fills: [...b.querySelectorAll('.fill')].map((f) => f.getBoundingClientRect().height) }));
+  assert.ok(bars.height >= 80, `rank distribution height ${bars.height}`);
+  assert.ok(Math.max(...bars.fills) > 20, `tallest bar ${Math.max(...bars.fills)}`);
   await shot(page, 'example-ranking-light.png');
   fs.mkdirSync(path.join(root, 'docs'), { recursive: true });
   await page.screenshot({ path: path.join(root, 'docs/screenshot.png') });

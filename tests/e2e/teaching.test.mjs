@@ -346,7 +346,7 @@ test('the lessons: every page renders typeset formulas, the widgets keep the see
     assert.equal(state.typeset, state.formulas, `${id}: every formula typeset`);
     assert.ok(!state.tex, `${id}: no TeX source shown`);
     assert.ok(state.widget, `${id}: ends on a widget`);
-    if (id === 'graded') await shot(page, 'learn-graded.png');
+    if (['hits', 'discounts', 'graded'].includes(id)) await shot(page, `learn-${id}.png`);
   }
   assert.deepEqual(errors, []);
   await page.close();

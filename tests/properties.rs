@@ -269,7 +269,7 @@ proptest! {
         prop_assert_eq!(fast.tie_rule, fresh.tie_rule);
         prop_assert_eq!(&fast.rows, &fresh.rows);
         prop_assert_eq!(&fast.grades, &fresh.grades);
-        prop_assert_eq!(&fast.scores, &fresh.scores);
+        prop_assert_eq!(&fast.offsets, &fresh.offsets);
         prop_assert_eq!(&fast.tied_with_prev, &fresh.tied_with_prev);
         prop_assert_eq!(&fast.judged_desc, &fresh.judged_desc);
     }

@@ -79,7 +79,14 @@ for (const set of sets) {
   await page.waitForSelector('section.empty');
   const bytes = set.files.reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
   let peak = 0;
-  const sampler = setInterval(() => { try { peak = Math.max(peak, chromiumRss()); } catch { /* ps gone */ } }, 100);
+  let peakAt = 0;
+  const started = Date.now();
+  const sampler = setInterval(() => {
+    try {
+      const rss = chromiumRss();
+      if (rss > peak) { peak = rss; peakAt = Date.now() - started; }
+    } catch { /* ps gone */ }
+  }, 100);
   const baseline = chromiumRss();
   const t0 = await page.evaluate(() => performance.now());
   await page.setInputFiles('#file-input', set.files.map((f) => path.join(dir, f)));
@@ -100,6 +107,9 @@ for (const set of sets) {
   const lastMerged = Math.max(...set.files.map((f) => stage('merged', f)));
   row.evaluate_and_render_s = +((t1 - lastMerged) / 1000).toFixed(3);
   row.peak_rss_mb = Math.round(peak / 1024);
+  // when the peak happened, next to the load's stages (seconds from the drop)
+  row.peak_at_s = +(peakAt / 1000).toFixed(1);
+  row.stages_s = Object.fromEntries(marks.map(([n, t]) => [n.replace('rankscope:', ''), +((t - t0) / 1000).toFixed(2)]));
   row.rss_before_mb = Math.round(baseline / 1024);
   if (set.kind === 'binary') {
     row.threshold_update_ms = +(await timeUpdate(page,

@@ -435,7 +435,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
                         (
                             k + 1,
                             run.doc(r.rows[j]).to_string(),
-                            r.scores[j],
+                            run.scores[r.rows[j] as usize],
                             r.grades[j],
                         )
                     })

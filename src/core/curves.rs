@@ -295,7 +295,6 @@ mod tests {
         };
         for (i, (grades, judged)) in queries.iter().enumerate() {
             p.grades.extend_from_slice(grades);
-            Arc::make_mut(&mut p.scores).extend(grades.iter().map(|_| 1.0));
             p.rows.extend(grades.iter().map(|_| 0));
             Arc::make_mut(&mut p.tied_with_prev).extend(
                 grades

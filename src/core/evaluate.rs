@@ -422,7 +422,10 @@ fn evaluate_ranking(
                 }
             }
             "fcp" | "spearman" => {
-                let (value, col) = ranking_agreement(p, id.base == "fcp");
+                let Some(run) = d.runs.iter().find(|r| r.name == p.name) else {
+                    continue;
+                };
+                let (value, col) = ranking_agreement(p, run, id.base == "fcp");
                 out.metrics.insert(key.clone(), value);
                 out.per_unit.insert(key, col);
             }
@@ -568,13 +571,20 @@ fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Optio
 
 /// FCP (pooled over queries) or Spearman (mean over defined queries) of score vs grade.
 /// Per-query column: the query's own value, NaN where undefined.
-fn ranking_agreement(p: &PreparedRun, fcp: bool) -> (Option<f64>, Vec<f64>) {
+fn ranking_agreement(p: &PreparedRun, run: &ranking::Run, fcp: bool) -> (Option<f64>, Vec<f64>) {
     let mut col = Vec::with_capacity(p.num_queries());
     let (mut nc, mut nd) = (0u64, 0u64);
     let (mut grades, mut counts, mut scratch) = (Vec::new(), Vec::new(), Default::default());
+    let mut scores: Vec<f64> = Vec::new();
     for i in 0..p.num_queries() {
         let r = p.row_range(i);
-        let scores = &p.scores[r.clone()];
+        scores.clear();
+        scores.extend(
+            p.rows[r.clone()]
+                .iter()
+                .map(|&row| run.scores[row as usize]),
+        );
+        let scores = &scores[..];
         grades.clear();
         grades.extend(p.grades[r].iter().map(|&g| g.max(0)));
         // lists are sorted by score, descending: small grades need no sort

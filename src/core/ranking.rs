@@ -355,13 +355,13 @@ pub struct PreparedRun {
     pub selection: QuerySelection,
     // The tie rule only reorders documents inside groups of equal scores, so
     // `grades` and `rows` depend on it; the columns below do not and are
-    // shared (`Arc`) between a run and its re-tied copies ([`retie`]).
+    // shared (`Arc`) between a run and its re-tied copies ([`retie`]). A
+    // document's score is its run's (`run.scores[rows[j]]`): not copied here.
     /// `offsets[i]..offsets[i + 1]`: the ranked rows of `selection.evaluated[i]`.
     pub offsets: Arc<Vec<usize>>,
     pub grades: Vec<i32>,
     /// The file row of each ranked document in its run (`Run::doc` gives its name).
     pub rows: Vec<u32>,
-    pub scores: Arc<Vec<f64>>,
     /// `tied_with_prev[j]`: row j has the same score as row j - 1 of the same query.
     pub tied_with_prev: Arc<Vec<bool>>,
     /// `judged_offsets[i]..judged_offsets[i + 1]` in `judged_desc`: every judged
@@ -399,7 +399,6 @@ pub fn prepare(
     };
     let mut offsets = Vec::with_capacity(selection.evaluated.len() + 1);
     let mut judged_offsets = Vec::with_capacity(selection.evaluated.len() + 1);
-    let mut ranked_scores: Vec<f64> = Vec::with_capacity(rows);
     let mut tied_with_prev = Vec::with_capacity(rows);
     let mut judged_desc: Vec<i32> = Vec::new();
     offsets.push(0);
@@ -480,15 +479,13 @@ pub fn prepare(
                     .then_with(|| name(b.0).as_bytes().cmp(name(a.0).as_bytes()))
             }),
         }
-        let start = out.grades.len();
+        let mut prev: Option<f64> = None;
         for &(row, grade) in &kept {
             let score = scores[row as usize];
-            let tied =
-                ranked_scores.len() > start && ranked_scores[ranked_scores.len() - 1] == score;
+            tied_with_prev.push(prev == Some(score));
+            prev = Some(score);
             out.rows.push(row);
-            ranked_scores.push(score);
             out.grades.push(grade);
-            tied_with_prev.push(tied);
         }
         offsets.push(out.grades.len());
         let judged_start = judged_desc.len();
@@ -498,7 +495,6 @@ pub fn prepare(
     }
     out.offsets = Arc::new(offsets);
     out.judged_offsets = Arc::new(judged_offsets);
-    out.scores = Arc::new(ranked_scores);
     out.tied_with_prev = Arc::new(tied_with_prev);
     out.judged_desc = Arc::new(judged_desc);
     out.selection = selection;
@@ -675,7 +671,10 @@ mod tests {
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
         assert_eq!(p.duplicates_dropped, 1);
         assert_eq!(
-            *p.scores,
+            p.rows
+                .iter()
+                .map(|&r| data.runs[0].scores[r as usize])
+                .collect::<Vec<_>>(),
             [0.5, 0.1, 0.3],
             "a document repeated in another query is not a duplicate"
         );

@@ -203,6 +203,7 @@ fn parse_blob(
     let reader = web_sys::FileReaderSync::new().map_err(unreadable)?;
     let total = blob.size();
     let mut parser = Parser::new(name, options);
+    parser.expect_size(total as u64);
     let mut buf = Vec::new();
     let mut offset = 0.0;
     let mut last_report = 0.0;

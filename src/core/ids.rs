@@ -176,6 +176,18 @@ pub struct Names {
 }
 
 impl Names {
+    /// Room for `names` more names of `bytes` more text in all, if memory
+    /// allows (otherwise the columns grow as they go).
+    pub fn try_reserve(&mut self, names: usize, bytes: usize) {
+        let _ = self.arena.try_reserve(bytes);
+        let _ = self.ends.try_reserve(names);
+    }
+
+    /// Bytes of name text held.
+    pub fn text_len(&self) -> usize {
+        self.arena.len()
+    }
+
     pub fn push(&mut self, name: &str) {
         self.arena.push_str(name);
         self.ends.push(self.arena.len() as u32);

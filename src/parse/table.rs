@@ -188,6 +188,33 @@ fn header_names(fields: &Row) -> Vec<String> {
         .collect()
 }
 
+/// Room for `more` rows like the ones read so far (`rows` of them), so that a
+/// large file's columns are allocated once instead of doubling.
+fn reserve_like(q: &mut Vec<u32>, docs: &mut Names, more: usize) {
+    let per_row = docs.text_len() / q.len().max(1) + 1;
+    let _ = q.try_reserve(more);
+    docs.try_reserve(more, more.saturating_mul(per_row));
+}
+
+impl State {
+    /// Reserves room for `more` rows (a run's or qrels' columns; other
+    /// formats grow as they go). Never fails: without the memory, the
+    /// columns simply grow as they go.
+    pub fn reserve(&mut self, more: usize) {
+        match self {
+            State::Run(r) => {
+                reserve_like(&mut r.q, &mut r.docs, more);
+                let _ = r.score.try_reserve(more);
+            }
+            State::Qrels(r) => {
+                reserve_like(&mut r.q, &mut r.docs, more);
+                let _ = r.grade.try_reserve(more);
+            }
+            _ => {}
+        }
+    }
+}
+
 pub enum State {
     Start,
     Failed,

@@ -45,6 +45,8 @@ pub struct Spec {
     pub multiclass_rows: usize,
     pub users: usize,
     pub ratings_per_user: usize,
+    /// Every how many non-relevant pool documents one is judged (0) in the qrels.
+    pub judge_nonrelevant_every: usize,
 }
 
 impl Spec {
@@ -58,6 +60,7 @@ impl Spec {
         multiclass_rows: 400,
         users: 60,
         ratings_per_user: 12,
+        judge_nonrelevant_every: 3,
     };
     /// The shapes of shared/data/README.md's large files.
     pub const LARGE: Spec = Spec {
@@ -69,6 +72,8 @@ impl Spec {
         multiclass_rows: 100_000,
         users: 500_000,
         ratings_per_user: 20,
+        // about 43 judgments per query: the 4.3M qrels lines
+        judge_nonrelevant_every: 25,
     };
 }
 
@@ -100,7 +105,7 @@ pub fn write_ranking(
                 *g = 0; // some queries have nothing relevant
             }
             // judge the relevant ones and a sample of the rest
-            if *g > 0 || d % 3 == 0 {
+            if *g > 0 || d % spec.judge_nonrelevant_every == 0 {
                 writeln!(qrels, "{qid} 0 d{:06} {g}", q * 2 * n + d)?;
             }
         }

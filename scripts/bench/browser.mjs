@@ -73,6 +73,9 @@ const results = [];
 }
 for (const set of sets) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // the page's wasm memory (it only grows: its size after the load is its peak)
+  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { globalThis.rankscopeMemory = e.detail.wasm.memory; }));
+  const wasmMb = () => page.evaluate(() => Math.round((globalThis.rankscopeMemory?.buffer.byteLength || 0) / 1048576));
   await page.goto(url);
   await page.waitForSelector('td[data-metric]', { timeout: 30000 });
   await page.click('#clear');
@@ -88,6 +91,7 @@ for (const set of sets) {
     } catch { /* ps gone */ }
   }, 100);
   const baseline = chromiumRss();
+  const wasmBefore = await wasmMb();
   const t0 = await page.evaluate(() => performance.now());
   await page.setInputFiles('#file-input', set.files.map((f) => path.join(dir, f)));
   const modelSel = set.model ? `td[data-metric][data-model="${set.model}"]` : 'td[data-metric]';
@@ -111,6 +115,7 @@ for (const set of sets) {
   row.peak_at_s = +(peakAt / 1000).toFixed(1);
   row.stages_s = Object.fromEntries(marks.map(([n, t]) => [n.replace('rankscope:', ''), +((t - t0) / 1000).toFixed(2)]));
   row.rss_before_mb = Math.round(baseline / 1024);
+  row.page_wasm_mb = { before: wasmBefore, after: await wasmMb() };
   if (set.kind === 'binary') {
     row.threshold_update_ms = +(await timeUpdate(page,
       "const s = document.querySelector('#threshold'); s.value = String(0.3 + 0.02 * i); s.dispatchEvent(new Event('input', { bubbles: true }));",

@@ -67,3 +67,11 @@ if (root / "bench.qrels").exists():
     run = read(root / "dense.run", False)
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "bpref"})
     print(f"peer pytrec_eval_six_measures {median_time(lambda: evaluator.evaluate(run)):.3f}", flush=True)
+
+    def end_to_end():
+        q = read(root / "bench.qrels", True)
+        r = read(root / "dense.run", False)
+        e = pytrec_eval.RelevanceEvaluator(q, {"map", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "bpref"})
+        e.evaluate(r)
+
+    print(f"peer pytrec_eval_read_and_evaluate {median_time(end_to_end):.3f}", flush=True)

@@ -197,8 +197,8 @@ fn reserve_like(q: &mut Vec<u32>, docs: &mut Names, more: usize) {
 }
 
 impl State {
-    /// Reserves room for `more` rows (a run's or qrels' columns; other
-    /// formats grow as they go). Never fails: without the memory, the
+    /// Reserves room for `more` rows (a run's, qrels' or binary CSV's
+    /// columns; other formats grow as they go). Never fails: without the memory, the
     /// columns simply grow as they go.
     pub fn reserve(&mut self, more: usize) {
         match self {
@@ -209,6 +209,12 @@ impl State {
             State::Qrels(r) => {
                 reserve_like(&mut r.q, &mut r.docs, more);
                 let _ = r.grade.try_reserve(more);
+            }
+            State::Table(t) if t.format == Format::BinaryCsv => {
+                let _ = t.labels.try_reserve(more);
+                for v in &mut t.dense_values {
+                    let _ = v.try_reserve(more);
+                }
             }
             _ => {}
         }
@@ -282,7 +288,10 @@ pub struct TableState {
     labels: Vec<bool>,
     targets: Vec<u32>,
     truth_values: Vec<f64>,
+    /// Ranking CSV scores per model (`None`: not retrieved).
     model_values: Vec<Vec<Option<f64>>>,
+    /// Binary and ratings predictions per model, 8 bytes a value (NaN stays NaN).
+    dense_values: Vec<Vec<f64>>,
     mc: MulticlassPredictions,
     row_buffer: Vec<f64>,
     rows_off_one: usize,
@@ -552,6 +561,7 @@ impl TableState {
             targets: vec![],
             truth_values: vec![],
             model_values: vec![],
+            dense_values: vec![],
             mc: MulticlassPredictions::default(),
             row_buffer: vec![],
             rows_off_one: 0,
@@ -657,14 +667,13 @@ impl TableState {
                 None,
             ));
         }
-        t.model_values = vec![
-            Vec::new();
-            if matches!(t.format, Format::MulticlassMatrix | Format::MulticlassTopK) {
-                0
-            } else {
-                t.models.len()
+        match t.format {
+            Format::RankingCsv => t.model_values = vec![Vec::new(); t.models.len()],
+            Format::BinaryCsv | Format::RatingsCsv => {
+                t.dense_values = vec![Vec::new(); t.models.len()]
             }
-        ];
+            _ => {}
+        }
         t.row_buffer = vec![0.0; t.models.len()];
         Ok(t)
     }
@@ -756,11 +765,14 @@ impl TableState {
                 self.a.push(self.ids_a.intern(a));
                 if self.format == Format::RankingCsv {
                     self.names_b.push(b);
+                    for (m, v) in self.row_buffer.iter().enumerate() {
+                        self.model_values[m].push((!v.is_nan()).then_some(*v));
+                    }
                 } else {
                     self.b.push(self.ids_b.intern(b));
-                }
-                for (m, v) in self.row_buffer.iter().enumerate() {
-                    self.model_values[m].push((!v.is_nan()).then_some(*v));
+                    for (m, &v) in self.row_buffer.iter().enumerate() {
+                        self.dense_values[m].push(v);
+                    }
                 }
             }
             Format::BinaryCsv => {
@@ -786,8 +798,8 @@ impl TableState {
                     })?;
                 }
                 self.labels.push(label);
-                for (m, v) in self.row_buffer.iter().enumerate() {
-                    self.model_values[m].push(Some(*v));
+                for (m, &v) in self.row_buffer.iter().enumerate() {
+                    self.dense_values[m].push(v);
                 }
             }
             Format::MulticlassMatrix => {
@@ -927,7 +939,7 @@ impl TableState {
                 if self.a.is_empty() {
                     return None;
                 }
-                let models = dense_columns(names, self.model_values);
+                let models = names.into_iter().zip(self.dense_values).collect();
                 Some(Parsed::Ratings(RatingsData {
                     users: self.ids_a,
                     items: self.ids_b,
@@ -941,7 +953,7 @@ impl TableState {
                 if self.labels.is_empty() {
                     return None;
                 }
-                let models = dense_columns(names, self.model_values);
+                let models = names.into_iter().zip(self.dense_values).collect();
                 Some(Parsed::Binary(BinaryData {
                     labels: self.labels,
                     models,
@@ -1015,17 +1027,6 @@ fn trec_ids<'a>(n: u64, f: &'a Row) -> Result<(&'a str, &'a str), Problem> {
 }
 
 /// Score columns of formats where every row has a value (checked while parsing).
-fn dense_columns(names: Vec<String>, columns: Vec<Vec<Option<f64>>>) -> Vec<(String, Vec<f64>)> {
-    names
-        .into_iter()
-        .zip(
-            columns
-                .into_iter()
-                .map(|v| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect()),
-        )
-        .collect()
-}
-
 /// 1/0, true/false, yes/no, pos/neg (case-insensitive), or the chosen positive label.
 fn binary_label(raw: &[u8], positive: Option<&str>) -> Option<bool> {
     if positive.is_none() {

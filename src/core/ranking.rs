@@ -153,8 +153,11 @@ impl Qrels {
         }
         let mut out = Qrels {
             offsets: Vec::with_capacity(num_queries + 1),
+            hashes: Vec::with_capacity(entries.len()),
+            grades: Vec::with_capacity(entries.len()),
             ..Default::default()
         };
+        out.names.try_reserve(entries.len(), names.text_len());
         out.offsets.push(0);
         let mut dropped = 0;
         let mut keyed: Vec<(u64, u32)> = Vec::new();

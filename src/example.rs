@@ -47,6 +47,8 @@ pub struct Spec {
     pub ratings_per_user: usize,
     /// Every how many non-relevant pool documents one is judged (0) in the qrels.
     pub judge_nonrelevant_every: usize,
+    /// Decimals of a binary score.
+    pub score_decimals: usize,
 }
 
 impl Spec {
@@ -61,6 +63,7 @@ impl Spec {
         users: 60,
         ratings_per_user: 12,
         judge_nonrelevant_every: 3,
+        score_decimals: 4,
     };
     /// The shapes of shared/data/README.md's large files.
     pub const LARGE: Spec = Spec {
@@ -74,6 +77,8 @@ impl Spec {
         ratings_per_user: 20,
         // about 43 judgments per query: the 4.3M qrels lines
         judge_nonrelevant_every: 25,
+        // `0,0.123456`: 11 bytes a row, the 110 MB for 10M rows
+        score_decimals: 6,
     };
 }
 
@@ -147,7 +152,7 @@ pub fn write_binary(spec: &Spec, models: &[&str], out: &mut impl Write) -> io::R
             let signal = if y { 1.7 - 0.5 * m as f64 } else { 0.0 };
             let z = signal + rng.normal() - 1.9;
             let p = 1.0 / (1.0 + (-z).exp());
-            line.push_str(&format!(",{p:.4}"));
+            line.push_str(&format!(",{p:.*}", spec.score_decimals));
         }
         writeln!(out, "{line}")?;
     }

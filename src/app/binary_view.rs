@@ -8,7 +8,7 @@ use super::state::AppState;
 use super::util::ink;
 use crate::core::binary::ThresholdRule;
 use crate::core::registry::Kind;
-use crate::plot::{iso_f1_curves, series_hex, LineChart, Marker, Series};
+use crate::plot::{display_points, iso_f1_curves, series_hex, LineChart, Marker, Series};
 
 #[component]
 pub fn BinaryPanel() -> impl IntoView {
@@ -45,6 +45,38 @@ pub fn BinaryPanel() -> impl IntoView {
     });
     let threshold = move || state.conv.with(|c| c.threshold);
     let rule = move || state.conv.with(|c| c.threshold_rule);
+    // the curves change with the models, not with the threshold: built once
+    // (a moved threshold redraws them from the shared points)
+    let curves = Memo::new(move |_| {
+        let ms = models();
+        let roc: Vec<Series> = ms
+            .iter()
+            .map(|(name, c, p)| Series {
+                name: format!(
+                    "{name} (AUC {})",
+                    p.curve
+                        .roc_auc()
+                        .map_or("undefined".into(), |a| format!("{a:.4}"))
+                ),
+                color: *c,
+                faint: false,
+                points: display_points(&p.curve.roc_points()),
+            })
+            .collect();
+        let mut pr = iso_f1_curves();
+        pr.extend(ms.iter().map(|(name, c, p)| Series {
+            name: format!(
+                "{name} (AP {})",
+                p.curve
+                    .average_precision()
+                    .map_or("undefined".into(), |a| format!("{a:.4}"))
+            ),
+            color: *c,
+            faint: false,
+            points: display_points(&p.curve.pr_points()),
+        }));
+        (roc, pr)
+    });
     let roc = Signal::derive(move || {
         let t = threshold();
         let r = rule();
@@ -55,20 +87,7 @@ pub fn BinaryPanel() -> impl IntoView {
             y_label: "true positive rate".into(),
             x_range: (0.0, 1.0),
             y_range: (0.0, 1.0),
-            series: ms
-                .iter()
-                .map(|(name, c, p)| Series {
-                    name: format!(
-                        "{name} (AUC {})",
-                        p.curve
-                            .roc_auc()
-                            .map_or("undefined".into(), |a| format!("{a:.4}"))
-                    ),
-                    color: *c,
-                    faint: false,
-                    points: p.curve.roc_points(),
-                })
-                .collect(),
+            series: curves.with(|c| c.0.clone()),
             markers: ms
                 .iter()
                 .map(|(_, c, p)| {
@@ -90,18 +109,7 @@ pub fn BinaryPanel() -> impl IntoView {
         let t = threshold();
         let r = rule();
         let ms = models();
-        let mut series = iso_f1_curves();
-        series.extend(ms.iter().map(|(name, c, p)| Series {
-            name: format!(
-                    "{name} (AP {})",
-                    p.curve
-                        .average_precision()
-                        .map_or("undefined".into(), |a| format!("{a:.4}"))
-                ),
-            color: *c,
-            faint: false,
-            points: p.curve.pr_points(),
-        }));
+        let series = curves.with(|c| c.1.clone());
         LineChart {
             title: "Precision–recall".into(),
             x_label: "recall".into(),

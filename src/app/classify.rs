@@ -129,7 +129,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
                 series: vec![Series {
                     name: "toy model".into(),
                     color: 0,
-                    points,
+                    points: points.into(),
                     faint: false,
                 }],
                 markers: vec![Marker {

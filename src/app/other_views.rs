@@ -67,7 +67,7 @@ pub fn MulticlassPanel() -> impl IntoView {
                     name: n.clone(),
                     color: *col,
                     faint: false,
-                    points: pts.clone(),
+                    points: pts.as_slice().into(),
                 })
                 .collect(),
             markers: vec![],
@@ -276,7 +276,8 @@ pub fn OneVsRest() -> impl IntoView {
                         p.curve.roc_points()
                     } else {
                         p.curve.pr_points()
-                    },
+                    }
+                    .into(),
                 })
                 .collect()
         };

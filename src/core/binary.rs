@@ -28,6 +28,18 @@ pub struct BinaryCurve {
     pub fps: Vec<u64>,
     pub positives: u64,
     pub negatives: u64,
+    /// The threshold-free summaries, computed on first use: moving the
+    /// threshold re-evaluates the table but not these (a curve is never
+    /// changed after [`BinaryCurve::new`]).
+    summaries: Summaries,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Summaries {
+    roc_auc: std::sync::OnceLock<Option<f64>>,
+    average_precision: std::sync::OnceLock<Option<f64>>,
+    pr_auc_trapezoid: std::sync::OnceLock<Option<f64>>,
+    interpolated_average_precision: std::sync::OnceLock<Option<f64>>,
 }
 
 /// Maps an f64 to a u64 with the same total order (for fast integer sorting).
@@ -80,6 +92,13 @@ impl BinaryCurve {
     /// (sklearn `roc_auc_score`). `None` when only one class is present.
     /// Computed in exact integer arithmetic, then divided once.
     pub fn roc_auc(&self) -> Option<f64> {
+        *self
+            .summaries
+            .roc_auc
+            .get_or_init(|| self.compute_roc_auc())
+    }
+
+    fn compute_roc_auc(&self) -> Option<f64> {
         if self.positives == 0 || self.negatives == 0 {
             return None;
         }
@@ -98,6 +117,13 @@ impl BinaryCurve {
     /// AP = Σ_n (R_n - R_{n-1}) P_n (sklearn `average_precision_score`).
     /// `None` without positives.
     pub fn average_precision(&self) -> Option<f64> {
+        *self
+            .summaries
+            .average_precision
+            .get_or_init(|| self.compute_average_precision())
+    }
+
+    fn compute_average_precision(&self) -> Option<f64> {
         if self.positives == 0 {
             return None;
         }
@@ -143,6 +169,13 @@ impl BinaryCurve {
     /// Area under the PR curve by the trapezoid rule (sklearn `auc(recall, precision)`).
     /// Linear interpolation of precision is optimistic: prefer [`Self::average_precision`].
     pub fn pr_auc_trapezoid(&self) -> Option<f64> {
+        *self
+            .summaries
+            .pr_auc_trapezoid
+            .get_or_init(|| self.compute_pr_auc_trapezoid())
+    }
+
+    fn compute_pr_auc_trapezoid(&self) -> Option<f64> {
         if self.positives == 0 {
             return None;
         }
@@ -158,6 +191,13 @@ impl BinaryCurve {
     /// Interpolated AP: the step sum with precision replaced by its envelope
     /// max_{j: R_j >= R_n} P_j (PASCAL VOC style).
     pub fn interpolated_average_precision(&self) -> Option<f64> {
+        *self
+            .summaries
+            .interpolated_average_precision
+            .get_or_init(|| self.compute_interpolated_average_precision())
+    }
+
+    fn compute_interpolated_average_precision(&self) -> Option<f64> {
         if self.positives == 0 {
             return None;
         }

@@ -31,53 +31,119 @@ pub fn matrices(state: AppState) -> Vec<web_sys::File> {
     })
 }
 
-/// Loads files one after another: sessions as they come, the rest parsed in a
-/// worker and merged in order, qrels before runs, so a run finds its
-/// judgments. Progress sums the bytes and rows of the whole drop. (Two workers
-/// at once load a 10M-line run and its qrels 10 % sooner on this 2-core
-/// machine but hold both parsed files at once, +0.5 GB: one at a time keeps the
-/// tab's memory down.)
+/// Loads a drop: sessions are imported, every other file is parsed in a
+/// worker, two at a time, and merged in order, qrels before runs, so a run
+/// finds its judgments. The qrels (small) parse on the second core while the
+/// first run does; a run starts only when the run before it is merged, so at
+/// most one large parse holds memory at a time (a 10M-line run and its qrels
+/// load 0.8-0.9 s sooner on this 2-core machine, at the same peak memory).
+/// Progress sums the bytes and rows of the whole drop.
 pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
+    use futures::StreamExt;
     files.sort_by_key(|f| if f.name().contains("qrel") { 0 } else { 1 });
     state.cancel.set(false);
     let total: u64 = files.iter().map(|f| f.size() as u64).sum();
-    let (mut done_bytes, mut done_rows) = (0u64, 0u64);
-    for file in files {
+    // per file: (name, bytes read, rows parsed, still parsing)
+    type Meter = Vec<(String, u64, u64, bool)>;
+    let meter: std::rc::Rc<std::cell::RefCell<Meter>> = std::rc::Rc::new(std::cell::RefCell::new(
+        files.iter().map(|f| (f.name(), 0, 0, false)).collect(),
+    ));
+    let show = {
+        let meter = meter.clone();
+        move || {
+            let m = meter.borrow();
+            let file = m
+                .iter()
+                .filter(|f| f.3)
+                .map(|f| f.0.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            state.progress.set(Some(Progress {
+                file,
+                bytes: m.iter().map(|f| f.1).sum(),
+                total,
+                rows: m.iter().map(|f| f.2).sum(),
+            }))
+        }
+    };
+    // a file other than qrels waits until the one of its kind before it is
+    // merged: only the small qrels parse next to a run
+    let is_qrels: Vec<bool> = files.iter().map(|f| f.name().contains("qrel")).collect();
+    let (mut merged_tx, mut merged_rx) = (Vec::new(), Vec::new());
+    for _ in &files {
+        let (tx, rx) = futures::channel::oneshot::channel::<()>();
+        merged_tx.push(Some(tx));
+        merged_rx.push(Some(rx));
+    }
+    let jobs = files.into_iter().enumerate().map(|(i, file)| {
+        let (meter, show) = (meter.clone(), show.clone());
+        let before = (!is_qrels[i])
+            .then(|| (0..i).rev().find(|&j| !is_qrels[j]))
+            .flatten()
+            .and_then(|j| merged_rx[j].take());
+        async move {
+            if let Some(before) = before {
+                let _ = before.await;
+            }
+            if state.cancel.get_untracked() {
+                return (file, Step::Skipped);
+            }
+            if super::share::is_session_file(&file).await {
+                return (file, Step::Session);
+            }
+            let name = file.name();
+            meter.borrow_mut()[i].3 = true;
+            show();
+            super::util::mark(&format!("rankscope:start:{name}"));
+            let progress = {
+                let (meter, show) = (meter.clone(), show.clone());
+                move |b, r| {
+                    let mut m = meter.borrow_mut();
+                    (m[i].1, m[i].2) = (b, r);
+                    drop(m);
+                    show()
+                }
+            };
+            let ended = worker::parse_file(&file, &LoadOptions::default(), progress).await;
+            super::util::mark(&format!("rankscope:parsed:{name}"));
+            let mut m = meter.borrow_mut();
+            (m[i].1, m[i].3) = (file.size() as u64, false);
+            drop(m);
+            show();
+            (file, Step::Parsed(ended))
+        }
+    });
+    // outcomes come in file order, so a run is merged after its qrels
+    let mut parsed = futures::stream::iter(jobs).buffered(2);
+    let mut index = 0;
+    while let Some((file, ended)) = parsed.next().await {
         if state.cancel.get_untracked() {
             break;
         }
-        if super::share::is_session_file(&file).await {
-            super::share::import_session(state, file).await;
-            continue;
+        match ended {
+            Step::Parsed(ended) => {
+                if !merge(state, file, ended) {
+                    break;
+                }
+            }
+            Step::Session => super::share::import_session(state, file).await,
+            Step::Skipped => {}
         }
-        let name = file.name();
-        let (before_bytes, before_rows) = (done_bytes, done_rows);
-        let label = name.clone();
-        let show = move |bytes: u64, rows: u64| {
-            state.progress.set(Some(Progress {
-                file: label.clone(),
-                bytes: before_bytes + bytes,
-                total,
-                rows: before_rows + rows,
-            }))
-        };
-        show(0, 0);
-        let rows = std::rc::Rc::new(std::cell::Cell::new(0u64));
-        let counted = rows.clone();
-        super::util::mark(&format!("rankscope:start:{name}"));
-        let ended = worker::parse_file(&file, &LoadOptions::default(), move |b, r| {
-            counted.set(r);
-            show(b, r)
-        })
-        .await;
-        super::util::mark(&format!("rankscope:parsed:{name}"));
-        done_bytes += file.size() as u64;
-        done_rows += rows.get();
-        if !merge(state, file, ended) {
-            break;
+        if let Some(tx) = merged_tx[index].take() {
+            let _ = tx.send(());
         }
+        index += 1;
     }
+    drop(parsed);
     state.progress.set(None);
+}
+
+/// What became of one file of a drop before merging.
+enum Step {
+    Parsed(worker::Ended),
+    Session,
+    /// Cancelled before it started.
+    Skipped,
 }
 
 /// Merges one parsed file into the workspace (or reports why not); false

@@ -273,7 +273,7 @@ pub enum Event {
 type Running = (web_sys::Worker, mpsc::UnboundedSender<Event>, u64);
 
 thread_local! {
-    /// The running workers (files are parsed two at a time).
+    /// The running workers (a drop parses its qrels next to its first run).
     static RUNNING: std::cell::RefCell<Vec<Running>> = const { std::cell::RefCell::new(Vec::new()) };
     static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -472,10 +472,17 @@ async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
         n.get()
     });
     RUNNING.with(|r| r.borrow_mut().push((worker.clone(), tx, id)));
-    let finish = |worker: &web_sys::Worker| {
-        worker.terminate();
-        RUNNING.with(|r| r.borrow_mut().retain(|x| x.2 != id));
-    };
+    // the worker stops when this job ends, however it ends (a load dropped
+    // half-way by the page too)
+    struct Finish(web_sys::Worker, u64);
+    impl Drop for Finish {
+        fn drop(&mut self) {
+            self.0.terminate();
+            let id = self.1;
+            RUNNING.with(|r| r.borrow_mut().retain(|x| x.2 != id));
+        }
+    }
+    let finish = Finish(worker.clone(), id);
     let mut sent = false;
     let result = loop {
         match rx.next().await {
@@ -494,7 +501,7 @@ async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
             Some(Event::Failed(why)) => break Job::Broken(why),
         }
     };
-    finish(&worker);
+    drop(finish);
     drop((on_message, on_error));
     result
 }

@@ -44,7 +44,7 @@ struct Summaries {
 
 /// Maps an f64 to a u64 with the same total order (for fast integer sorting).
 #[inline]
-fn order_key(x: f64) -> u64 {
+pub(crate) fn order_key(x: f64) -> u64 {
     // -0.0 and 0.0 are the same threshold
     let b = if x == 0.0 { 0u64 } else { x.to_bits() };
     if b >> 63 == 1 {

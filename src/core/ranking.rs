@@ -415,7 +415,8 @@ pub fn prepare(
     // the file is kept). Names are compared only when hashes are equal.
     let mut judged_slots: Vec<u32> = Vec::new();
     let mut seen_slots: Vec<(u64, u32)> = Vec::new();
-    let mut kept: Vec<(u32, i32)> = Vec::new();
+    // (descending score key, row, grade) of the query's distinct documents
+    let mut kept: Vec<(u64, u32, i32)> = Vec::new();
     for &q in &selection.evaluated {
         let jr = data.qrels.range(q);
         let (jh, jg) = (
@@ -466,24 +467,35 @@ pub fn prepare(
                 }
                 slot = (slot + 1) & jmask;
             }
-            kept.push((row, grade));
+            kept.push((!super::binary::order_key(scores[row as usize]), row, grade));
         }
+        // sorted on integer keys (descending score; -0.0 and 0.0 tie, as in
+        // trec_eval's comparisons), then each group of equal scores by the tie rule
         match tie_rule {
             // file order among equal scores: the row number is the file position
-            TieRule::File => kept.sort_unstable_by(|a, b| {
-                scores[b.0 as usize]
-                    .total_cmp(&scores[a.0 as usize])
-                    .then(a.0.cmp(&b.0))
-            }),
-            // names are compared only on equal scores, so ties cost string compares, the rest none
-            TieRule::Trec | TieRule::Average => kept.sort_unstable_by(|a, b| {
-                scores[b.0 as usize]
-                    .total_cmp(&scores[a.0 as usize])
-                    .then_with(|| name(b.0).as_bytes().cmp(name(a.0).as_bytes()))
-            }),
+            TieRule::File => kept.sort_unstable_by_key(|&(key, row, _)| (key, row)),
+            // names are compared only inside groups of equal scores
+            TieRule::Trec | TieRule::Average => {
+                kept.sort_unstable_by_key(|&(key, _, _)| key);
+                let mut start = 0;
+                while start < kept.len() {
+                    let key = kept[start].0;
+                    let end = start
+                        + kept[start..]
+                            .iter()
+                            .position(|e| e.0 != key)
+                            .unwrap_or(kept.len() - start);
+                    if end - start > 1 {
+                        kept[start..end].sort_unstable_by(|a, b| {
+                            name(b.1).as_bytes().cmp(name(a.1).as_bytes())
+                        });
+                    }
+                    start = end;
+                }
+            }
         }
         let mut prev: Option<f64> = None;
-        for &(row, grade) in &kept {
+        for &(_, row, grade) in &kept {
             let score = scores[row as usize];
             tied_with_prev.push(prev == Some(score));
             prev = Some(score);
@@ -639,6 +651,27 @@ mod tests {
         assert_eq!(*p.tied_with_prev, [false, true, true]);
         let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
         assert_eq!(ranked(&data, &f), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn scores_sort_descending_with_signed_zeros_tied_and_groups_by_name() {
+        // trec_eval compares doubles: -0.0 == 0.0, so the docid decides
+        let data = data_with(
+            &[
+                ("q", "a", 0.0),
+                ("q", "b", -0.0),
+                ("q", "c", -1.5),
+                ("q", "d", 2.0),
+                ("q", "e", -1.5),
+                ("q", "f", f64::INFINITY),
+            ],
+            &[("q", "a", 1)],
+        );
+        let p = prepare(&data, 0, TieRule::Trec, QuerySet::Qrels);
+        assert_eq!(ranked(&data, &p), ["f", "d", "b", "a", "e", "c"]);
+        assert_eq!(*p.tied_with_prev, [false, false, false, true, false, true]);
+        let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
+        assert_eq!(ranked(&data, &f), ["f", "d", "a", "b", "c", "e"]);
     }
 
     #[test]

@@ -59,13 +59,27 @@ struct Terms {
     hit: Vec<f64>,
 }
 
-fn position_terms(q: &QueryView, gain: Gain, level: i32, limit: usize) -> Terms {
+/// Only the terms `metric` reads are filled (the others stay empty).
+fn position_terms(
+    q: &QueryView,
+    gain: Gain,
+    level: i32,
+    limit: usize,
+    metric: CurveMetric,
+) -> Terms {
     let n = q.grades.len().min(limit);
+    let (need_gain, need_rel, need_ap, need_hit) = (
+        metric == CurveMetric::Ndcg,
+        matches!(metric, CurveMetric::Precision | CurveMetric::Recall),
+        metric == CurveMetric::Map,
+        metric == CurveMetric::HitRate,
+    );
+    let capacity = |needed: bool| if needed { n } else { 0 };
     let mut t = Terms {
-        gain: Vec::with_capacity(n),
-        rel: Vec::with_capacity(n),
-        ap: Vec::with_capacity(n),
-        hit: Vec::with_capacity(n),
+        gain: Vec::with_capacity(capacity(need_gain)),
+        rel: Vec::with_capacity(capacity(need_rel)),
+        ap: Vec::with_capacity(capacity(need_ap)),
+        hit: Vec::with_capacity(capacity(need_hit)),
     };
     let is_rel = |g: i32| g != super::ranking::NOT_JUDGED && g >= level;
     let mut s = 0;
@@ -81,25 +95,37 @@ fn position_terms(q: &QueryView, gain: Gain, level: i32, limit: usize) -> Terms 
         let group = &q.grades[s..e];
         let size = group.len();
         let r = group.iter().filter(|&&g| is_rel(g)).count();
-        let mean_gain = group.iter().map(|&g| gain_of(g, gain)).sum::<f64>() / size as f64;
+        let mean_gain = if need_gain {
+            group.iter().map(|&g| gain_of(g, gain)).sum::<f64>() / size as f64
+        } else {
+            0.0
+        };
         let frac = r as f64 / size as f64;
         let mut miss_in_group = 1.0;
         for i in s..e.min(n) {
             let m = i - s;
-            t.gain.push(mean_gain);
-            t.rel.push(frac);
-            let within = if size > 1 {
-                m as f64 * (r.saturating_sub(1)) as f64 / (size - 1) as f64
-            } else {
-                0.0
-            };
-            t.ap.push(if r > 0 {
-                frac * (above as f64 + 1.0 + within) / (i + 1) as f64
-            } else {
-                0.0
-            });
-            miss_in_group *= (size - r).saturating_sub(m) as f64 / (size - m) as f64;
-            t.hit.push(1.0 - miss_before * miss_in_group);
+            if need_gain {
+                t.gain.push(mean_gain);
+            }
+            if need_rel {
+                t.rel.push(frac);
+            }
+            if need_ap {
+                let within = if size > 1 {
+                    m as f64 * (r.saturating_sub(1)) as f64 / (size - 1) as f64
+                } else {
+                    0.0
+                };
+                t.ap.push(if r > 0 {
+                    frac * (above as f64 + 1.0 + within) / (i + 1) as f64
+                } else {
+                    0.0
+                });
+            }
+            if need_hit {
+                miss_in_group *= (size - r).saturating_sub(m) as f64 / (size - m) as f64;
+                t.hit.push(1.0 - miss_before * miss_in_group);
+            }
         }
         if r > 0 {
             miss_before = 0.0;
@@ -135,7 +161,7 @@ fn query_curve_head(
 ) -> (Vec<f64>, f64, f64, usize) {
     let level = conv.relevance_level;
     let len = q.grades.len().min(max_p);
-    let t = position_terms(q, conv.gain, level, max_p);
+    let t = position_terms(q, conv.gain, level, max_p, metric);
     let num_rel = q.num_relevant(level);
     match metric {
         CurveMetric::Ndcg => {

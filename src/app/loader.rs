@@ -117,17 +117,17 @@ pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
     let mut parsed = futures::stream::iter(jobs).buffered(2);
     let mut index = 0;
     while let Some((file, ended)) = parsed.next().await {
-        if state.cancel.get_untracked() {
-            break;
-        }
         match ended {
+            // a file parsed before Cancel is kept; the cancelled one says so
             Step::Parsed(ended) => {
                 if !merge(state, file, ended) {
                     break;
                 }
             }
-            Step::Session => super::share::import_session(state, file).await,
-            Step::Skipped => {}
+            Step::Session if !state.cancel.get_untracked() => {
+                super::share::import_session(state, file).await
+            }
+            Step::Session | Step::Skipped => break,
         }
         if let Some(tx) = merged_tx[index].take() {
             let _ = tx.send(());

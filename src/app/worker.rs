@@ -264,7 +264,7 @@ pub enum Event {
     },
     /// The worker's last message: the encoded outcome and its stage times.
     Done(JsValue),
-    /// The worker could not start or died (the page falls back to parsing itself).
+    /// The worker could not start or died (the load fails and says why).
     Failed(String),
     Cancelled,
 }

@@ -49,31 +49,25 @@ pub fn BinaryPanel() -> impl IntoView {
     // (a moved threshold redraws them from the shared points)
     let curves = Memo::new(move |_| {
         let ms = models();
+        // "model (AUC 0.8123)" with the curve's points thinned for drawing
+        let series =
+            |name: &String, color, what: &str, value: Option<f64>, points: Vec<_>| Series {
+                name: format!(
+                    "{name} ({what} {})",
+                    value.map_or("undefined".into(), |a| format!("{a:.4}"))
+                ),
+                color,
+                faint: false,
+                points: display_points(&points),
+            };
         let roc: Vec<Series> = ms
             .iter()
-            .map(|(name, c, p)| Series {
-                name: format!(
-                    "{name} (AUC {})",
-                    p.curve
-                        .roc_auc()
-                        .map_or("undefined".into(), |a| format!("{a:.4}"))
-                ),
-                color: *c,
-                faint: false,
-                points: display_points(&p.curve.roc_points()),
-            })
+            .map(|(name, c, p)| series(name, *c, "AUC", p.curve.roc_auc(), p.curve.roc_points()))
             .collect();
         let mut pr = iso_f1_curves();
-        pr.extend(ms.iter().map(|(name, c, p)| Series {
-            name: format!(
-                "{name} (AP {})",
-                p.curve
-                    .average_precision()
-                    .map_or("undefined".into(), |a| format!("{a:.4}"))
-            ),
-            color: *c,
-            faint: false,
-            points: display_points(&p.curve.pr_points()),
+        pr.extend(ms.iter().map(|(name, c, p)| {
+            let ap = p.curve.average_precision();
+            series(name, *c, "AP", ap, p.curve.pr_points())
         }));
         (roc, pr)
     });

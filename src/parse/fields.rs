@@ -229,6 +229,8 @@ fn plain_decimal(f: &[u8]) -> Option<f64> {
     let (mut m, mut count, mut frac, mut dot) = (0u64, 0u32, 0usize, false);
     for &c in digits {
         match c {
+            // a 16th digit leaves the fast path (before m could overflow)
+            b'0'..=b'9' if count == 15 => return None,
             b'0'..=b'9' => {
                 m = m * 10 + (c - b'0') as u64;
                 count += 1;
@@ -337,7 +339,20 @@ mod tests {
                 "{s}"
             );
         }
-        for s in ["-", ".", "-.", "1.2.3", "--1", "+1.5", "1e5", "0x10"] {
+        // more digits than a u64 holds go to std (a fuzzer found the overflow)
+        for s in [
+            "-",
+            ".",
+            "-.",
+            "1.2.3",
+            "--1",
+            "+1.5",
+            "1e5",
+            "0x10",
+            "2222222222000430648853801428.5",
+            "-123456789012345678901234567890",
+            "0.000000000000000000000000000001",
+        ] {
             let std = s.parse::<f64>().ok().filter(|v| !v.is_nan());
             assert_eq!(number(s.as_bytes()), std, "{s}");
         }

@@ -223,7 +223,8 @@ fn parse_blob(
     let mut buf = Vec::new();
     let mut offset = 0.0;
     let mut last_report = 0.0;
-    while offset < total {
+    // a refused file (too large, a line without end, broken gzip) is not read further
+    while offset < total && !parser.stopped() {
         let end = (offset + CHUNK).min(total);
         let slice = blob
             .slice_with_f64_and_f64(offset, end)

@@ -78,6 +78,22 @@ pub enum Parsed {
     Measures(Precomputed),
 }
 
+impl Parsed {
+    /// Values this file adds to a workspace ([`Workspace::values`]): rows ×
+    /// score columns, one per line otherwise.
+    pub fn values(&self) -> u64 {
+        match self {
+            Parsed::Run { q, .. } => q.len() as u64,
+            Parsed::Qrels { rows, .. } => *rows as u64,
+            Parsed::RankingTable { q, models, .. } => wide(q.len(), models.len()),
+            Parsed::Binary(b) => wide(b.labels.len(), b.models.len()),
+            Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
+            Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
+            Parsed::Measures(p) => p.value.len() as u64,
+        }
+    }
+}
+
 /// Measure values computed by another tool (trec_eval `-q` output): per
 /// measure and query (`all` included as written), never recomputed.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -136,7 +152,59 @@ pub struct Parser {
     expected: Option<u64>,
     /// Bytes of the lines handed to the format so far (with their line breaks).
     line_bytes: u64,
+    /// The most values one file may hold ([`file_limit`]); past it the file is refused.
+    max_values: Option<u64>,
+    /// Set when the file holds more values than `max_values`: the rest is skipped.
+    too_large: bool,
+    /// `max_values` in rows of the detected format (each row's values are fixed by its header).
+    max_rows: u64,
 }
+
+/// The most values (rows × score columns) one file may hold in 32-bit wasm.
+///
+/// A tab's wasm memory is at most 4 GiB and one allocation at most 2 GiB; the
+/// page keeps each value (8 bytes), sorts it with a 16-byte key and builds its
+/// curve from it. A 10M-line run takes the page's memory to 0.5 GB, so 40M
+/// values in one file and 60M in all ([`WORKSPACE_VALUES`]) stay well inside
+/// it. Natively (the CLI) nothing is limited.
+pub const FILE_VALUES: u64 = 40_000_000;
+/// The most values loaded at once in 32-bit wasm (see [`FILE_VALUES`]).
+pub const WORKSPACE_VALUES: u64 = 60_000_000;
+
+/// The per-file limit where it applies: in wasm (the page and its workers).
+pub fn file_limit() -> Option<u64> {
+    cfg!(target_arch = "wasm32").then_some(FILE_VALUES)
+}
+
+/// A count with thousands separators (`40,000,000`).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Values of `rows` rows with `models` score columns (at least one per row).
+pub(crate) fn wide(rows: usize, models: usize) -> u64 {
+    rows as u64 * models.max(1) as u64
+}
+
+/// `x` rounded to three significant digits (an estimate shown as `190,000,000`).
+fn three_digits(x: f64) -> u64 {
+    if x < 1000.0 {
+        return x.round().max(0.0) as u64;
+    }
+    let unit = 10f64.powi(x.log10().floor() as i32 - 2);
+    ((x / unit).round() * unit) as u64
+}
+
+/// The advice that goes with a file or workspace past the wasm limits.
+const TOO_LARGE_HINT: &str = "Evaluate it with the command-line tool (rankscope eval FILE), which has no such limit, or split it into smaller files.";
 
 /// Rows read before the columns are sized for the whole file.
 const SIZING_ROWS: u64 = 20_000;
@@ -164,7 +232,37 @@ impl Parser {
             json: None,
             expected: None,
             line_bytes: 0,
+            max_values: file_limit(),
+            too_large: false,
+            max_rows: u64::MAX,
         }
+    }
+
+    /// Sets the most values this file may hold (`None`: no limit).
+    pub fn limit_values(&mut self, max: Option<u64>) {
+        self.max_values = max;
+    }
+
+    /// Whether the rest of the file can be skipped: it is refused already
+    /// (too large, a line without end, a broken gzip stream).
+    pub fn stopped(&self) -> bool {
+        self.too_large || self.line_too_long || self.gzip_failed
+    }
+
+    /// Refuses the file as too large at line `line`, having found `found`.
+    fn refuse_size(&mut self, line: u64, found: String) {
+        self.too_large = true;
+        let max = self.max_values.unwrap_or_default();
+        self.errors.push(Problem {
+            line,
+            column: 0,
+            expected: format!(
+                "at most {} values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely",
+                grouped(max)
+            ),
+            found,
+            hint: Some(TOO_LARGE_HINT.into()),
+        });
     }
 
     /// The file's size in bytes: once the first rows show the average line
@@ -235,8 +333,18 @@ impl Parser {
         if !self.sniffed {
             self.sniff(chunk);
         }
+        if self.too_large {
+            return;
+        }
         if let Some(json) = &mut self.json {
             json.feed(chunk);
+            let rows = json.rows();
+            if self.max_values.is_some_and(|max| rows > max) {
+                self.refuse_size(
+                    0,
+                    format!("more than that ({} entries so far)", grouped(rows)),
+                );
+            }
             return;
         }
         if self.line_too_long {
@@ -285,6 +393,9 @@ impl Parser {
 
     /// Ends the file: the parsed columns, or every problem found.
     pub fn finish(mut self) -> Result<Parsed, LoadError> {
+        if self.too_large {
+            return Err(self.errors);
+        }
         if !self.head.is_empty() {
             let head = std::mem::take(&mut self.head);
             self.feed_text(&head);
@@ -352,6 +463,9 @@ impl Parser {
     }
 
     fn line(&mut self, n: u64, line: &[u8]) {
+        if self.too_large {
+            return;
+        }
         self.line_bytes += line.len() as u64 + 1;
         let content = fields::trim(line);
         if content.is_empty() || content[0] == b'#' {
@@ -361,6 +475,10 @@ impl Parser {
             match table::State::detect(&self.file, content, &self.options) {
                 Ok(state) => {
                     let header = state.consumes_header();
+                    // the rows the limit allows, fixed by the format and its header
+                    self.max_rows = self
+                        .max_values
+                        .map_or(u64::MAX, |max| max / state.values_per_row());
                     self.state = state;
                     if header {
                         return;
@@ -381,15 +499,45 @@ impl Parser {
             self.errors.push(p);
         } else {
             self.rows += 1;
-            if self.rows == SIZING_ROWS && self.inflater.is_none() {
-                if let Some(total) = self.expected {
-                    // rows still to come, estimated from the lines so far (+2 %)
-                    let rest = total.saturating_sub(self.line_bytes) as f64;
-                    let more = rest / self.line_bytes as f64 * self.rows as f64 * 1.02;
-                    self.state.reserve(more.min(u32::MAX as f64) as usize);
-                }
+            if self.rows > self.max_rows {
+                let values = self.rows * self.state.values_per_row();
+                self.refuse_size(
+                    n,
+                    format!("more: this line brings it to {}", grouped(values)),
+                );
+            } else if self.rows == SIZING_ROWS {
+                self.size_columns(n);
             }
         }
+    }
+
+    /// After the first [`SIZING_ROWS`] rows of a plain-text file of known size,
+    /// sizes its columns for the rows still to come, estimated from the lines so
+    /// far, or refuses the file when it would hold more than twice `max` values
+    /// (within twice, it is read up to the limit itself).
+    fn size_columns(&mut self, n: u64) {
+        if self.inflater.is_some() {
+            return;
+        }
+        let max = self.max_values;
+        let Some(total) = self.expected else {
+            return;
+        };
+        // rows still to come, estimated from the lines so far (+2 %)
+        let rest = total.saturating_sub(self.line_bytes) as f64;
+        let more = rest / self.line_bytes as f64 * self.rows as f64 * 1.02;
+        let estimate = (self.rows as f64 + more) * self.state.values_per_row() as f64;
+        if max.is_some_and(|max| estimate > 2.0 * max as f64) {
+            let found = format!(
+                "about {} (estimated from the file's size, {:.2} GB, and its first {} rows)",
+                grouped(three_digits(estimate)),
+                total as f64 / 1e9,
+                grouped(self.rows)
+            );
+            self.refuse_size(n, found);
+            return;
+        }
+        self.state.reserve(more.min(u32::MAX as f64) as usize);
     }
 }
 
@@ -415,7 +563,102 @@ pub fn model_name_from_file(file: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::parse::{LoadOptions, Parser, MAX_LINE};
+    use crate::parse::{grouped, parse_bytes, LoadOptions, Parser, Workspace, MAX_LINE};
+
+    fn limited(
+        file: &str,
+        text: &[u8],
+        max: u64,
+        size: Option<u64>,
+    ) -> (Result<super::Parsed, String>, bool) {
+        let mut p = Parser::new(file, LoadOptions::default());
+        p.limit_values(Some(max));
+        p.expect_size(size.unwrap_or(text.len() as u64));
+        for chunk in text.chunks(7) {
+            p.feed(chunk);
+        }
+        let stopped = p.stopped();
+        (p.finish().map_err(|e| e.to_string()), stopped)
+    }
+
+    fn run_lines(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("q{} Q0 d{i} {i} 0.5 t\n", i % 3))
+            .collect()
+    }
+
+    const ADVICE: &str = "Evaluate it with the command-line tool (rankscope eval FILE), which has no such limit, or split it into smaller files.";
+
+    #[test]
+    fn a_file_past_the_value_limit_is_refused_at_the_line_that_crosses_it() {
+        let (ok, stopped) = limited("small.run", run_lines(5).as_bytes(), 5, None);
+        assert!(ok.is_ok() && !stopped);
+        let (err, stopped) = limited("big.run", run_lines(9).as_bytes(), 5, None);
+        assert!(stopped);
+        assert_eq!(err.unwrap_err(), format!("big.run:6: expected at most 5 values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely, found more: this line brings it to 6. {ADVICE}"));
+        // each score column counts: 3 models x 2 rows = 6 > 5, on line 3 (after the header)
+        let (err, _) = limited(
+            "wide.csv",
+            b"label,a,b,c\n1,0.1,0.2,0.3\n0,0.4,0.5,0.6\n",
+            5,
+            None,
+        );
+        assert!(err
+            .unwrap_err()
+            .starts_with("wide.csv:3: expected at most 5 values"));
+        // a JSON run counts its (query, document) entries
+        let (err, _) = limited(
+            "big.json",
+            br#"{"q1": {"d1": 0.5, "d2": 0.4, "d3": 0.1}}"#,
+            2,
+            None,
+        );
+        assert_eq!(err.unwrap_err(), format!("big.json: expected at most 2 values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely, found more than that (3 entries so far). {ADVICE}"));
+    }
+
+    #[test]
+    fn a_file_far_past_the_limit_is_refused_from_its_size_after_its_first_rows() {
+        let text = run_lines(20_000);
+        let size = text.len() as u64 * 5;
+        // about 100,000 rows expected: more than twice 40,000, refused at once
+        let (err, stopped) = limited("huge.run", text.as_bytes(), 40_000, Some(size));
+        assert!(stopped);
+        assert_eq!(err.unwrap_err(), format!("huge.run:20000: expected at most 40,000 values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely, found about 102,000 (estimated from the file's size, {:.2} GB, and its first 20,000 rows). {ADVICE}", size as f64 / 1e9));
+        // within twice the limit it is read on (the estimate may be high)
+        let (ok, stopped) = limited("near.run", text.as_bytes(), 60_000, Some(size));
+        assert!(ok.is_ok() && !stopped);
+    }
+
+    #[test]
+    fn grouping_digits() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(40_000_000), "40,000,000");
+        assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
+        assert_eq!(super::three_digits(101_600.0), 102_000);
+        assert_eq!(super::three_digits(190_123_456.0), 190_000_000);
+        assert_eq!(super::three_digits(999.4), 999);
+    }
+
+    #[test]
+    fn a_workspace_past_its_value_limit_refuses_the_file_and_keeps_what_it_had() {
+        let mut ws = Workspace {
+            max_values: Some(10),
+            ..Workspace::default()
+        };
+        let options = LoadOptions::default();
+        let run = parse_bytes("a.run", run_lines(8).as_bytes(), &options).unwrap();
+        ws.add("a.run", run).unwrap();
+        assert_eq!(ws.values(), 8);
+        let qrels = parse_bytes("b.qrels", b"q0 0 d0 1\nq1 0 d1 1\nq2 0 d2 0\n", &options).unwrap();
+        let err = ws.add("b.qrels", qrels).unwrap_err().to_string();
+        assert_eq!(err, "b.qrels: expected at most 10 values (rows × score columns) loaded at once, the most a browser tab's 32-bit memory evaluates safely, found 8 already loaded and 3 in this file. Remove models or clear the page first, or evaluate the files with the command-line tool (rankscope eval), which has no such limit.");
+        assert_eq!((ws.values(), ws.files.len()), (8, 1));
+        // natively nothing is limited
+        assert_eq!(Workspace::default().max_values, None);
+        assert_eq!(super::file_limit(), None);
+    }
 
     #[test]
     fn a_file_without_line_breaks_is_refused_with_bounded_memory() {

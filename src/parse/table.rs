@@ -219,6 +219,23 @@ impl State {
             _ => {}
         }
     }
+
+    /// Values a row adds to what the page holds: one per score column of a
+    /// binary, ratings or ranking CSV, one per line of every other format (a
+    /// multi-class row is reduced to the target's rank statistics).
+    pub fn values_per_row(&self) -> u64 {
+        match self {
+            State::Table(t)
+                if matches!(
+                    t.format,
+                    Format::BinaryCsv | Format::RatingsCsv | Format::RankingCsv
+                ) =>
+            {
+                t.models.len().max(1) as u64
+            }
+            _ => 1,
+        }
+    }
 }
 
 pub enum State {

@@ -10,7 +10,7 @@ use crate::core::ranking::{Qrels, RankingData, Run};
 use crate::core::registry::Kind;
 
 /// Everything loaded so far.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Workspace {
     pub ranking: Option<RankingData>,
     /// Whether the ranking data has judgments (qrels or a long CSV).
@@ -22,6 +22,24 @@ pub struct Workspace {
     pub precomputed: Vec<super::Precomputed>,
     /// Names of the files loaded, in order.
     pub files: Vec<String>,
+    /// The most values held at once (see [`super::WORKSPACE_VALUES`]): set in
+    /// wasm, `None` (no limit) natively.
+    pub max_values: Option<u64>,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace {
+            ranking: None,
+            has_qrels: false,
+            binary: None,
+            multiclass: None,
+            ratings: None,
+            precomputed: Vec::new(),
+            files: Vec::new(),
+            max_values: cfg!(target_arch = "wasm32").then_some(super::WORKSPACE_VALUES),
+        }
+    }
 }
 
 /// What the page says after a file loads: what was understood.
@@ -86,8 +104,56 @@ impl Workspace {
             && self.precomputed.is_empty()
     }
 
+    /// Values held (rows × score columns, judgments, trec_eval lines), the
+    /// measure of [`Workspace::max_values`].
+    pub fn values(&self) -> u64 {
+        use super::wide;
+        let ranking = self.ranking.as_ref().map_or(0, |r| {
+            r.qrels.grades.len() as u64
+                + r.runs.iter().map(|run| run.rows.len() as u64).sum::<u64>()
+        });
+        ranking
+            + self
+                .binary
+                .as_ref()
+                .map_or(0, |b| wide(b.labels.len(), b.models.len()))
+            + self
+                .multiclass
+                .as_ref()
+                .map_or(0, |m| wide(m.targets.len(), m.models.len()))
+            + self
+                .ratings
+                .as_ref()
+                .map_or(0, |r| wide(r.rating.len(), r.models.len()))
+            + self
+                .precomputed
+                .iter()
+                .map(|p| p.value.len() as u64)
+                .sum::<u64>()
+    }
+
     /// Merges a parsed file. On error nothing changes.
     pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
+        if let Some(max) = self.max_values {
+            let (held, adding) = (self.values(), parsed.values());
+            if held + adding > max {
+                return Err(LoadError::single(
+                    file,
+                    0,
+                    0,
+                    format!(
+                        "at most {} values (rows × score columns) loaded at once, the most a browser tab's 32-bit memory evaluates safely",
+                        super::grouped(max)
+                    ),
+                    format!(
+                        "{} already loaded and {} in this file",
+                        super::grouped(held),
+                        super::grouped(adding)
+                    ),
+                    Some("Remove models or clear the page first, or evaluate the files with the command-line tool (rankscope eval), which has no such limit.".into()),
+                ));
+            }
+        }
         let mut summary = LoadSummary {
             file: file.to_string(),
             ..Default::default()

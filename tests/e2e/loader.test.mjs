@@ -116,3 +116,31 @@ test('trec_eval -q output is shown as written, next to nothing recomputed', asyn
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a 2 GB file is refused at once with what to do instead, and nothing loaded is lost', async () => {
+  // 20,000 real rows, then a sparse 2 GiB tail (no disk space): the worker
+  // estimates the rows from the size after the first 20,000 and stops reading
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, 'huge.csv');
+  let text = 'label,score\n';
+  for (let i = 0; i < 20000; i++) text += `${i % 2},0.${String(i).padStart(5, '0')}\n`;
+  fs.writeFileSync(file, text);
+  fs.truncateSync(file, 2 * 1024 ** 3);
+  try {
+    const { page, errors } = await open(browser, url);
+    const before = await cells(page);
+    const t0 = Date.now();
+    await page.setInputFiles('#file-input', file);
+    await page.waitForSelector('.msg.error', { timeout: 30000 });
+    const seconds = (Date.now() - t0) / 1000;
+    const shown = await page.$eval('.msg.error', (e) => e.textContent);
+    assert.match(shown, /huge\.csv:20001: expected at most 40,000,000 values \(rows × score columns\) in one file, the most a browser tab's 32-bit memory evaluates safely, found about [0-9,]+ \(estimated from the file's size, 2\.15 GB, and its first 20,000 rows\)\. Evaluate it with the command-line tool \(rankscope eval FILE\)/);
+    // refused from the first slice, not after reading 2 GB
+    assert.ok(seconds < 10, `refused after ${seconds} s`);
+    assert.deepEqual(await cells(page), before);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+});

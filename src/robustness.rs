@@ -45,6 +45,12 @@ pub fn parse_any(data: &[u8]) {
         &LoadOptions::default(),
     );
     let mut p = Parser::new(name, LoadOptions::default());
+    // one input in five also meets the wasm size limits, scaled down to its length
+    if body.len() % 5 == 0 {
+        let max = 1 + body.len() as u64 / 64;
+        p.limit_values(Some(max));
+        ws.max_values = Some(ws.values() + max / 2);
+    }
     for c in body.chunks(chunk) {
         p.feed(c);
     }

@@ -79,13 +79,16 @@ pub enum Parsed {
 }
 
 impl Parsed {
-    /// Values this file adds to a workspace ([`Workspace::values`]): rows ×
-    /// score columns, one per line otherwise.
+    /// Values this file adds to a workspace ([`Workspace::values`]): one per
+    /// score of a row (one per line of a run or qrels), [`QUERY_VALUES`] per
+    /// query of each run.
     pub fn values(&self) -> u64 {
         match self {
-            Parsed::Run { q, .. } => q.len() as u64,
+            Parsed::Run { q, queries, .. } => q.len() as u64 + QUERY_VALUES * queries.len() as u64,
             Parsed::Qrels { rows, .. } => *rows as u64,
-            Parsed::RankingTable { q, models, .. } => wide(q.len(), models.len()),
+            Parsed::RankingTable {
+                q, queries, models, ..
+            } => wide(q.len(), models.len()) + QUERY_VALUES * wide(queries.len(), models.len()),
             Parsed::Binary(b) => wide(b.labels.len(), b.models.len()),
             Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
             Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
@@ -170,6 +173,10 @@ pub struct Parser {
 pub const FILE_VALUES: u64 = 40_000_000;
 /// The most values loaded at once in 32-bit wasm (see [`FILE_VALUES`]).
 pub const WORKSPACE_VALUES: u64 = 60_000_000;
+/// What one query of a run counts in those limits: the page keeps its result
+/// for every metric shown (40-100 of them, 8 bytes each), as much as about 16
+/// ranked lines cost (5M one-document queries took the page to 1.5 GB).
+pub const QUERY_VALUES: u64 = 16;
 
 /// The per-file limit where it applies: in wasm (the page and its workers).
 pub fn file_limit() -> Option<u64> {
@@ -257,7 +264,7 @@ impl Parser {
             line,
             column: 0,
             expected: format!(
-                "at most {} values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely",
+                "at most {} values in one file (one per score of a row, {QUERY_VALUES} per query of a run), the most a browser tab's 32-bit memory evaluates safely",
                 grouped(max)
             ),
             found,
@@ -430,6 +437,14 @@ impl Parser {
             splitter.finish(&mut |n, line| self.line(n, line));
         }
         let last_line = splitter.line_no();
+        if self.over_limit() {
+            let values = self.state.values(self.rows);
+            self.refuse_size(
+                last_line,
+                format!("more: by the end it holds {}", grouped(values)),
+            );
+            return Err(self.errors);
+        }
         let name = self.file.clone();
         let header_only = self.state.consumes_header();
         let state = std::mem::replace(&mut self.state, table::State::Start);
@@ -499,16 +514,23 @@ impl Parser {
             self.errors.push(p);
         } else {
             self.rows += 1;
-            if self.rows > self.max_rows {
-                let values = self.rows * self.state.values_per_row();
+            // the rows alone, on every row; with the queries, every 1024 rows and at the end
+            if self.rows > self.max_rows || (self.rows % 1024 == 0 && self.over_limit()) {
+                let values = self.state.values(self.rows);
                 self.refuse_size(
                     n,
-                    format!("more: this line brings it to {}", grouped(values)),
+                    format!("more: by this line it holds {}", grouped(values)),
                 );
             } else if self.rows == SIZING_ROWS {
                 self.size_columns(n);
             }
         }
+    }
+
+    /// Whether the rows and queries read so far hold more values than allowed.
+    fn over_limit(&self) -> bool {
+        self.max_values
+            .is_some_and(|max| self.state.values(self.rows) > max)
     }
 
     /// After the first [`SIZING_ROWS`] rows of a plain-text file of known size,
@@ -526,7 +548,8 @@ impl Parser {
         // rows still to come, estimated from the lines so far (+2 %)
         let rest = total.saturating_sub(self.line_bytes) as f64;
         let more = rest / self.line_bytes as f64 * self.rows as f64 * 1.02;
-        let estimate = (self.rows as f64 + more) * self.state.values_per_row() as f64;
+        // queries are assumed to come at the same pace as in the first rows
+        let estimate = self.state.values(self.rows) as f64 * (1.0 + more / self.rows as f64);
         if max.is_some_and(|max| estimate > 2.0 * max as f64) {
             let found = format!(
                 "about {} (estimated from the file's size, {:.2} GB, and its first {} rows)",
@@ -581,21 +604,48 @@ mod tests {
         (p.finish().map_err(|e| e.to_string()), stopped)
     }
 
-    fn run_lines(n: usize) -> String {
+    const ADVICE: &str = "Evaluate it with the command-line tool (rankscope eval FILE), which has no such limit, or split it into smaller files.";
+
+    /// A run of `n` lines over `queries` queries (query `i % queries`).
+    fn run_over(n: usize, queries: usize) -> String {
         (0..n)
-            .map(|i| format!("q{} Q0 d{i} {i} 0.5 t\n", i % 3))
+            .map(|i| format!("q{} Q0 d{i} {i} 0.5 t\n", i % queries))
             .collect()
     }
 
-    const ADVICE: &str = "Evaluate it with the command-line tool (rankscope eval FILE), which has no such limit, or split it into smaller files.";
+    fn refused(file: &str, line: u64, max: u64, found: &str) -> String {
+        format!("{file}:{line}: expected at most {} values in one file (one per score of a row, 16 per query of a run), the most a browser tab's 32-bit memory evaluates safely, found {found}. {ADVICE}", grouped(max))
+    }
 
     #[test]
     fn a_file_past_the_value_limit_is_refused_at_the_line_that_crosses_it() {
-        let (ok, stopped) = limited("small.run", run_lines(5).as_bytes(), 5, None);
+        // one query: 16 values, then one per line
+        let (ok, stopped) = limited("fits.run", run_over(24, 1).as_bytes(), 40, None);
         assert!(ok.is_ok() && !stopped);
-        let (err, stopped) = limited("big.run", run_lines(9).as_bytes(), 5, None);
+        let (err, _) = limited("one.run", run_over(25, 1).as_bytes(), 40, None);
+        assert_eq!(
+            err.unwrap_err(),
+            refused("one.run", 25, 40, "more: by the end it holds 41")
+        );
+        // the lines alone cross it on line 41: refused there, the rest not read
+        let (err, stopped) = limited("long.run", run_over(60, 1).as_bytes(), 40, None);
         assert!(stopped);
-        assert_eq!(err.unwrap_err(), format!("big.run:6: expected at most 5 values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely, found more: this line brings it to 6. {ADVICE}"));
+        assert_eq!(
+            err.unwrap_err(),
+            refused("long.run", 41, 40, "more: by this line it holds 57")
+        );
+        // queries are counted every 1024 rows: 1024 + 16 x 1024 fits, 2048 + 16 x 2048 does not
+        let (err, stopped) = limited("many.run", run_over(3000, 3000).as_bytes(), 20_000, None);
+        assert!(stopped);
+        assert_eq!(
+            err.unwrap_err(),
+            refused(
+                "many.run",
+                2048,
+                20_000,
+                "more: by this line it holds 34,816"
+            )
+        );
         // each score column counts: 3 models x 2 rows = 6 > 5, on line 3 (after the header)
         let (err, _) = limited(
             "wide.csv",
@@ -603,9 +653,10 @@ mod tests {
             5,
             None,
         );
-        assert!(err
-            .unwrap_err()
-            .starts_with("wide.csv:3: expected at most 5 values"));
+        assert_eq!(
+            err.unwrap_err(),
+            refused("wide.csv", 3, 5, "more: by this line it holds 6")
+        );
         // a JSON run counts its (query, document) entries
         let (err, _) = limited(
             "big.json",
@@ -613,17 +664,28 @@ mod tests {
             2,
             None,
         );
-        assert_eq!(err.unwrap_err(), format!("big.json: expected at most 2 values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely, found more than that (3 entries so far). {ADVICE}"));
+        assert_eq!(
+            err.unwrap_err(),
+            refused("big.json", 0, 2, "more than that (3 entries so far)")
+                .replace("big.json:0:", "big.json:")
+        );
     }
 
     #[test]
     fn a_file_far_past_the_limit_is_refused_from_its_size_after_its_first_rows() {
-        let text = run_lines(20_000);
+        let text = run_over(20_000, 3);
         let size = text.len() as u64 * 5;
-        // about 100,000 rows expected: more than twice 40,000, refused at once
+        // (20,000 rows + 3 queries x 16) x 5.08: about 102,000 values, more than twice 40,000
         let (err, stopped) = limited("huge.run", text.as_bytes(), 40_000, Some(size));
         assert!(stopped);
-        assert_eq!(err.unwrap_err(), format!("huge.run:20000: expected at most 40,000 values (rows × score columns) in one file, the most a browser tab's 32-bit memory evaluates safely, found about 102,000 (estimated from the file's size, {:.2} GB, and its first 20,000 rows). {ADVICE}", size as f64 / 1e9));
+        let found = format!(
+            "about 102,000 (estimated from the file's size, {:.2} GB, and its first 20,000 rows)",
+            size as f64 / 1e9
+        );
+        assert_eq!(
+            err.unwrap_err(),
+            refused("huge.run", 20_000, 40_000, &found)
+        );
         // within twice the limit it is read on (the estimate may be high)
         let (ok, stopped) = limited("near.run", text.as_bytes(), 60_000, Some(size));
         assert!(ok.is_ok() && !stopped);
@@ -644,17 +706,18 @@ mod tests {
     #[test]
     fn a_workspace_past_its_value_limit_refuses_the_file_and_keeps_what_it_had() {
         let mut ws = Workspace {
-            max_values: Some(10),
+            max_values: Some(58),
             ..Workspace::default()
         };
         let options = LoadOptions::default();
-        let run = parse_bytes("a.run", run_lines(8).as_bytes(), &options).unwrap();
+        // 8 lines over 3 queries: 8 + 3 x 16
+        let run = parse_bytes("a.run", run_over(8, 3).as_bytes(), &options).unwrap();
         ws.add("a.run", run).unwrap();
-        assert_eq!(ws.values(), 8);
+        assert_eq!(ws.values(), 56);
         let qrels = parse_bytes("b.qrels", b"q0 0 d0 1\nq1 0 d1 1\nq2 0 d2 0\n", &options).unwrap();
         let err = ws.add("b.qrels", qrels).unwrap_err().to_string();
-        assert_eq!(err, "b.qrels: expected at most 10 values (rows × score columns) loaded at once, the most a browser tab's 32-bit memory evaluates safely, found 8 already loaded and 3 in this file. Remove models or clear the page first, or evaluate the files with the command-line tool (rankscope eval), which has no such limit.");
-        assert_eq!((ws.values(), ws.files.len()), (8, 1));
+        assert_eq!(err, "b.qrels: expected at most 58 values loaded at once (one per score of a row, 16 per query of a run), the most a browser tab's 32-bit memory evaluates safely, found 56 already loaded and 3 in this file. Remove models or clear the page first, or evaluate the files with the command-line tool (rankscope eval), which has no such limit.");
+        assert_eq!((ws.values(), ws.files.len()), (56, 1));
         // natively nothing is limited
         assert_eq!(Workspace::default().max_values, None);
         assert_eq!(super::file_limit(), None);

@@ -236,6 +236,19 @@ impl State {
             _ => 1,
         }
     }
+
+    /// Values of the first `rows` rows: [`State::values_per_row`] each, and
+    /// [`super::QUERY_VALUES`] per query of each run (its per-query results).
+    pub fn values(&self, rows: u64) -> u64 {
+        let runs_queries = match self {
+            State::Run(r) => r.queries.len() as u64,
+            State::Table(t) if t.format == Format::RankingCsv => {
+                (t.ids_a.len() * t.models.len().max(1)) as u64
+            }
+            _ => 0,
+        };
+        rows * self.values_per_row() + super::QUERY_VALUES * runs_queries
+    }
 }
 
 pub enum State {

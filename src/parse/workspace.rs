@@ -104,13 +104,16 @@ impl Workspace {
             && self.precomputed.is_empty()
     }
 
-    /// Values held (rows × score columns, judgments, trec_eval lines), the
-    /// measure of [`Workspace::max_values`].
+    /// Values held, the measure of [`Workspace::max_values`]: one per score of
+    /// a row, judgment or trec_eval line, [`super::QUERY_VALUES`] per query of each run.
     pub fn values(&self) -> u64 {
         use super::wide;
         let ranking = self.ranking.as_ref().map_or(0, |r| {
-            r.qrels.grades.len() as u64
-                + r.runs.iter().map(|run| run.rows.len() as u64).sum::<u64>()
+            let run = |run: &Run| {
+                let queries = run.offsets.windows(2).filter(|w| w[1] > w[0]).count() as u64;
+                run.rows.len() as u64 + super::QUERY_VALUES * queries
+            };
+            r.qrels.grades.len() as u64 + r.runs.iter().map(run).sum::<u64>()
         });
         ranking
             + self
@@ -142,8 +145,9 @@ impl Workspace {
                     0,
                     0,
                     format!(
-                        "at most {} values (rows × score columns) loaded at once, the most a browser tab's 32-bit memory evaluates safely",
-                        super::grouped(max)
+                        "at most {} values loaded at once (one per score of a row, {} per query of a run), the most a browser tab's 32-bit memory evaluates safely",
+                        super::grouped(max),
+                        super::QUERY_VALUES
                     ),
                     format!(
                         "{} already loaded and {} in this file",

@@ -134,7 +134,7 @@ test('a 2 GB file is refused at once with what to do instead, and nothing loaded
     await page.waitForSelector('.msg.error', { timeout: 30000 });
     const seconds = (Date.now() - t0) / 1000;
     const shown = await page.$eval('.msg.error', (e) => e.textContent);
-    assert.match(shown, /huge\.csv:20001: expected at most 40,000,000 values \(rows × score columns\) in one file, the most a browser tab's 32-bit memory evaluates safely, found about [0-9,]+ \(estimated from the file's size, 2\.15 GB, and its first 20,000 rows\)\. Evaluate it with the command-line tool \(rankscope eval FILE\)/);
+    assert.match(shown, /huge\.csv:20001: expected at most 40,000,000 values in one file \(one per score of a row, 16 per query of a run\), the most a browser tab's 32-bit memory evaluates safely, found about [0-9,]+ \(estimated from the file's size, 2\.15 GB, and its first 20,000 rows\)\. Evaluate it with the command-line tool \(rankscope eval FILE\)/);
     // refused from the first slice, not after reading 2 GB
     assert.ok(seconds < 10, `refused after ${seconds} s`);
     assert.deepEqual(await cells(page), before);

@@ -163,13 +163,14 @@ pub struct Parser {
     max_rows: u64,
 }
 
-/// The most values (rows × score columns) one file may hold in 32-bit wasm.
+/// The most values one file may hold in 32-bit wasm: one per score of a row
+/// (per line of a run or qrels) and [`QUERY_VALUES`] per query of a run.
 ///
 /// A tab's wasm memory is at most 4 GiB and one allocation at most 2 GiB; the
 /// page keeps each value (8 bytes), sorts it with a 16-byte key and builds its
-/// curve from it. A 10M-line run takes the page's memory to 0.5 GB, so 40M
-/// values in one file and 60M in all ([`WORKSPACE_VALUES`]) stay well inside
-/// it. Natively (the CLI) nothing is limited.
+/// curve from it. A 10M-line run of 100,000 queries takes the page's memory to
+/// 0.5 GB and 40M lines to 1.5 GB, so 40M values in one file and 60M in all
+/// ([`WORKSPACE_VALUES`]) stay inside it. Natively (the CLI) nothing is limited.
 pub const FILE_VALUES: u64 = 40_000_000;
 /// The most values loaded at once in 32-bit wasm (see [`FILE_VALUES`]).
 pub const WORKSPACE_VALUES: u64 = 60_000_000;
@@ -541,7 +542,6 @@ impl Parser {
         if self.inflater.is_some() {
             return;
         }
-        let max = self.max_values;
         let Some(total) = self.expected else {
             return;
         };
@@ -550,7 +550,10 @@ impl Parser {
         let more = rest / self.line_bytes as f64 * self.rows as f64 * 1.02;
         // queries are assumed to come at the same pace as in the first rows
         let estimate = self.state.values(self.rows) as f64 * (1.0 + more / self.rows as f64);
-        if max.is_some_and(|max| estimate > 2.0 * max as f64) {
+        if self
+            .max_values
+            .is_some_and(|max| estimate > 2.0 * max as f64)
+        {
             let found = format!(
                 "about {} (estimated from the file's size, {:.2} GB, and its first {} rows)",
                 grouped(three_digits(estimate)),

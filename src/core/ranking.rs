@@ -477,20 +477,12 @@ pub fn prepare(
             // names are compared only inside groups of equal scores
             TieRule::Trec | TieRule::Average => {
                 kept.sort_unstable_by_key(|&(key, _, _)| key);
-                let mut start = 0;
-                while start < kept.len() {
-                    let key = kept[start].0;
-                    let end = start
-                        + kept[start..]
-                            .iter()
-                            .position(|e| e.0 != key)
-                            .unwrap_or(kept.len() - start);
-                    if end - start > 1 {
-                        kept[start..end].sort_unstable_by(|a, b| {
+                for group in kept.chunk_by_mut(|a, b| a.0 == b.0) {
+                    if group.len() > 1 {
+                        group.sort_unstable_by(|a, b| {
                             name(b.1).as_bytes().cmp(name(a.1).as_bytes())
                         });
                     }
-                    start = end;
                 }
             }
         }

@@ -170,8 +170,7 @@ fn binary_explanations_add_up_to_the_shown_values() {
                 near(e.value, shown(m), m);
             }
             for m in ["log_loss", "brier"] {
-                let scores = &b.models.iter().find(|x| x.0 == p.name).unwrap().1;
-                let e = explain::probability_loss(m, &b.labels, scores).unwrap();
+                let e = explain::probability_loss(m, &p.curve, |z| z).unwrap();
                 typesets(&e);
                 let n = b.labels.len() as f64;
                 near(
@@ -179,7 +178,19 @@ fn binary_explanations_add_up_to_the_shown_values() {
                     shown(m),
                     m,
                 );
-                near(e.value, shown(m), m);
+                assert_eq!(
+                    e.value,
+                    shown(m),
+                    "{m}: the explanation ends on the shown value"
+                );
+                // the class sums are the row terms' sums
+                let scores = &b.models.iter().find(|x| x.0 == p.name).unwrap().1;
+                let row_mean = if m == "log_loss" {
+                    rankscope::core::binary::log_loss(&b.labels, scores)
+                } else {
+                    rankscope::core::binary::brier(&b.labels, scores)
+                };
+                near(row_mean.unwrap(), shown(m), m);
             }
             for m in ["f1_weighted", "f1_macro"] {
                 let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();

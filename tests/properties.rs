@@ -274,3 +274,127 @@ proptest! {
         prop_assert_eq!(&fast.judged_desc, &fresh.judged_desc);
     }
 }
+
+/// A binary CSV's lines: rows (some malformed), comments, blank lines, CRLF.
+fn binary_lines() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        8 => (any::<bool>(), 0u16..1000, 0u16..1000).prop_map(|(l, a, b)| format!("{},{},{}\n", l as u8, a as f64 / 999.0, b as f64 / 7.0)),
+        1 => Just("\n".to_string()),
+        1 => Just("# note\r\n".to_string()),
+        1 => Just("maybe,0.5,0.5\n".to_string()),
+        1 => (0u8..9).prop_map(|x| format!("1,{x},\n")),
+        1 => (any::<bool>(), 0u8..9).prop_map(|(l, x)| format!("{},0.{x},1e-{x}\r\n", l as u8)),
+    ];
+    (proptest::collection::vec(line, 0..120), 0u8..3).prop_map(|(lines, head)| {
+        let header = [
+            "label,gbdt,logreg\n",
+            "\u{feff}# two models\nlabel,gbdt,logreg\n",
+            "\nlabel,gbdt,logreg\r\n",
+        ][head as usize];
+        format!("{header}{}", lines.concat())
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Two workers parse a large binary CSV as a head and a tail: joined, they
+    /// give the whole file's columns or its problems at the same lines.
+    #[test]
+    fn a_file_parsed_as_two_parts_is_the_file(text in binary_lines(), chunk in 1u64..64, limit in proptest::option::of(1u64..400)) {
+        use rankscope::parse::split::{join, parse_part, Part};
+        use rankscope::parse::{parse_bytes, Parser};
+        let bytes = text.as_bytes();
+        let part = |which: Part| {
+            let mut read = |s: u64, e: u64, buf: &mut Vec<u8>| {
+                buf.clear();
+                buf.extend_from_slice(&bytes[s as usize..e as usize]);
+                Ok(())
+            };
+            let mut parser = Parser::new("f.csv", LoadOptions::default());
+            parser.limit_values(limit);
+            parse_part(parser, bytes.len() as u64, which, chunk, &mut read, &mut |_, _| {})
+        };
+        let (head, tail) = (part(Part::Head), part(Part::Tail));
+        prop_assert_eq!(head.split, tail.split);
+        let joined = join("f.csv", head, tail);
+        let whole = {
+            let mut p = Parser::new("f.csv", LoadOptions::default());
+            p.limit_values(limit);
+            p.expect_size(bytes.len() as u64);
+            for c in bytes.chunks(chunk as usize) {
+                p.feed(c);
+            }
+            p.finish()
+        };
+        prop_assert_eq!(format!("{joined:?}"), format!("{whole:?}"));
+        if limit.is_none() {
+            let plain = parse_bytes("f.csv", bytes, &LoadOptions::default());
+            prop_assert_eq!(format!("{joined:?}"), format!("{plain:?}"));
+        }
+    }
+}
+
+proptest! {
+    /// The curves of two sets of rows, merged, are the curve of both sets:
+    /// the same thresholds and counts, so the same AUC and AP to the bit.
+    #[test]
+    fn merged_curves_are_the_curve_of_all_rows(
+        a in proptest::collection::vec((any::<bool>(), -3i8..12), 0..120),
+        b in proptest::collection::vec((any::<bool>(), -3i8..12), 0..120),
+    ) {
+        let split = |rows: &[(bool, i8)]| -> (Vec<bool>, Vec<f64>) {
+            rows.iter().map(|&(l, s)| (l, if s == -3 { -0.0 } else { s as f64 / 8.0 })).unzip()
+        };
+        let (la, sa) = split(&a);
+        let (lb, sb) = split(&b);
+        let (ca, cb) = (BinaryCurve::new(&la, &sa), BinaryCurve::new(&lb, &sb));
+        prop_assert!(ca.check(&la).is_ok());
+        prop_assert!(cb.check(&lb).is_ok());
+        let merged = ca.merge(&cb);
+        let (l, s): (Vec<bool>, Vec<f64>) = (
+            la.iter().chain(&lb).copied().collect(),
+            sa.iter().chain(&sb).copied().collect(),
+        );
+        let whole = BinaryCurve::new(&l, &s);
+        prop_assert!(merged.check(&l).is_ok());
+        prop_assert_eq!(&merged.thresholds.iter().map(|t| t.to_bits()).collect::<Vec<_>>(), &whole.thresholds.iter().map(|t| t.to_bits()).collect::<Vec<_>>());
+        prop_assert_eq!(&merged.tps, &whole.tps);
+        prop_assert_eq!(&merged.fps, &whole.fps);
+        prop_assert_eq!(merged.roc_auc().map(f64::to_bits), whole.roc_auc().map(f64::to_bits));
+        prop_assert_eq!(merged.average_precision().map(f64::to_bits), whole.average_precision().map(f64::to_bits));
+        // a curve is checked against its own labels: other labels are refused
+        if la.iter().any(|&x| x) && la.iter().any(|&x| !x) {
+            let flipped: Vec<bool> = la.iter().map(|x| !x).collect();
+            if flipped.iter().filter(|&&x| x).count() != la.iter().filter(|&&x| x).count() {
+                prop_assert!(ca.check(&flipped).is_err());
+            }
+        }
+    }
+}
+
+proptest! {
+    /// Log loss and Brier from the curve (each distinct score once, weighted
+    /// by its counts) equal the row-by-row means, and refuse exactly when a
+    /// row's probability is outside [0, 1].
+    #[test]
+    fn losses_from_the_curve_equal_the_row_means(
+        rows in proptest::collection::vec((any::<bool>(), -4i16..1100), 1..150),
+        logits in any::<bool>(),
+    ) {
+        use rankscope::core::binary::{brier, log_loss, sigmoid};
+        let labels: Vec<bool> = rows.iter().map(|r| r.0).collect();
+        let scores: Vec<f64> = rows.iter().map(|r| if logits { (r.1 as f64 - 500.0) / 40.0 } else { r.1 as f64 / 1000.0 }).collect();
+        let probs: Vec<f64> = scores.iter().map(|&z| if logits { sigmoid(z) } else { z }).collect();
+        let curve = BinaryCurve::new(&labels, &scores);
+        let probability = |z: f64| if logits { sigmoid(z) } else { z };
+        for (brier_score, rowwise) in [(false, log_loss(&labels, &probs)), (true, brier(&labels, &probs))] {
+            let grouped = curve.probability_loss(brier_score, probability);
+            match (grouped, rowwise) {
+                (Some(g), Ok(r)) => prop_assert!((g - r).abs() <= 1e-13 * r.abs().max(1.0), "{} vs {}", g, r),
+                (None, Err(_)) => {}
+                (g, r) => prop_assert!(false, "{:?} vs {:?}", g, r),
+            }
+        }
+    }
+}

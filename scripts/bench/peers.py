@@ -117,6 +117,17 @@ if (root / "binary1.csv").exists():
 
     print(f"peer sklearn_read_and_evaluate {median_time(sklearn_read_and_evaluate):.3f}", flush=True)
 
+    def numpy_read_and_evaluate():
+        data = np.loadtxt(root / "binary1.csv", delimiter=",", skiprows=1)
+        numpy_binary_set(data[:, 0].astype(int), data[:, 1])
+
+    print(f"peer numpy_read_and_evaluate {median_time(numpy_read_and_evaluate):.3f}", flush=True)
+
+    def numpy_read():
+        np.loadtxt(root / "binary1.csv", delimiter=",", skiprows=1)
+
+    print(f"peer numpy_read {median_time(numpy_read):.3f}", flush=True)
+
 if (root / "bench.qrels").exists():
     import pytrec_eval
 

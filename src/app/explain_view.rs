@@ -69,16 +69,16 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                 _ => "score >",
             };
             let e = match id.base.as_str() {
-                "log_loss" | "brier" => state.ws.with(|w| {
-                    let d = w.binary.as_ref()?;
-                    let (_, scores) = d.models.iter().find(|m| m.0 == t.model)?;
-                    let probs: Vec<f64> = if conv.binary_scores_are_logits {
-                        scores.iter().map(|&z| crate::core::binary::sigmoid(z)).collect()
-                    } else {
-                        scores.clone()
-                    };
-                    explain::probability_loss(&id.base, &d.labels, &probs)
-                }),
+                "log_loss" | "brier" => {
+                    let logits = conv.binary_scores_are_logits;
+                    explain::probability_loss(&id.base, &p.curve, |z| {
+                        if logits {
+                            crate::core::binary::sigmoid(z)
+                        } else {
+                            z
+                        }
+                    })
+                }
                 "roc_auc" => explain::roc_auc(&p.curve),
                 "average_precision" => explain::average_precision(&p.curve),
                 base => explain::threshold_metric(

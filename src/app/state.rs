@@ -12,6 +12,8 @@ use crate::core::registry::{self, Kind, MetricId};
 use crate::parse::Workspace;
 use crate::session::ViewState;
 
+use super::util;
+
 /// Metric columns from their `kind.base` names (unknown names are skipped).
 pub fn bases_of(metrics: &[String]) -> Vec<(Kind, &'static str)> {
     metrics
@@ -139,11 +141,14 @@ impl AppState {
         let base = Memo::new(move |_| {
             let set = query_set.get();
             ws.with(|w| match (&w.ranking, w.has_qrels) {
-                (Some(d), true) => Shared(Arc::new(
-                    (0..d.runs.len())
+                (Some(d), true) => {
+                    util::mark("rankscope:preparing:ranking");
+                    let runs = (0..d.runs.len())
                         .map(|i| ranking::prepare(d, i, ranking::TieRule::Trec, set))
-                        .collect(),
-                )),
+                        .collect();
+                    util::mark("rankscope:prepared:ranking");
+                    Shared(Arc::new(runs))
+                }
                 _ => Shared(Arc::new(Vec::new())),
             })
         });
@@ -167,16 +172,34 @@ impl AppState {
             })
         });
 
+        // the sort per model depends on the data alone; a change of the score
+        // scale recomputes only log loss and Brier
+        let curves = Memo::new(move |_| {
+            ws.with(|w| {
+                util::mark("rankscope:sorting:binary");
+                let curves = w
+                    .binary
+                    .as_ref()
+                    .map(evaluate::binary_curves)
+                    .unwrap_or_default();
+                util::mark("rankscope:sorted:binary");
+                Shared(Arc::new(curves))
+            })
+        });
         let logits = Memo::new(move |_| conv.with(|c| c.binary_scores_are_logits));
         let binary = Memo::new(move |_| {
             let logits = logits.get();
-            ws.with(|w| {
-                Shared(Arc::new(
-                    w.binary
+            curves.with(|curves| {
+                ws.with_untracked(|w| {
+                    util::mark("rankscope:summing:binary");
+                    let prepared = w
+                        .binary
                         .as_ref()
-                        .map(|d| evaluate::prepare_binary(d, logits))
-                        .unwrap_or_default(),
-                ))
+                        .map(|d| evaluate::prepare_binary_with(d, logits, &curves.0))
+                        .unwrap_or_default();
+                    util::mark("rankscope:summed:binary");
+                    Shared(Arc::new(prepared))
+                })
             })
         });
         AppState {

@@ -18,9 +18,11 @@ use js_sys::{Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::core::binary::BinaryCurve;
 use crate::core::raw::{Column, Side};
+use crate::parse::split::{self, Part, PartEnd};
 use crate::parse::transfer::{self, Outcome};
-use crate::parse::{parse_bytes, LoadError, LoadOptions, Parser};
+use crate::parse::{parse_bytes, LoadError, LoadOptions, Parsed, Parser};
 
 /// Bytes read per step inside the worker (synchronous reads).
 const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
@@ -74,39 +76,71 @@ pub fn worker_main() {
             }
             let name = get(&data, "name").as_string().unwrap_or_default();
             let t0 = js_sys::Date::now();
-            let outcome = match get(&data, "file").dyn_into::<web_sys::Blob>() {
-                Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data)),
-                Err(_) => Err(LoadError::single(
-                    &name,
-                    0,
-                    0,
-                    "a file",
-                    "no file in the request",
-                    None,
-                )),
+            let part = get(&data, "part")
+                .as_string()
+                .and_then(|p| Part::from_id(&p))
+                .unwrap_or(Part::Whole);
+            let PartEnd {
+                outcome,
+                split,
+                lines,
+            } = match get(&data, "file").dyn_into::<web_sys::Blob>() {
+                Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data), part),
+                Err(_) => PartEnd {
+                    outcome: Err(LoadError::single(
+                        &name,
+                        0,
+                        0,
+                        "a file",
+                        "no file in the request",
+                        None,
+                    )),
+                    split: false,
+                    lines: 0,
+                },
             };
             let t1 = js_sys::Date::now();
+            // a binary file's curves are sorted here, next to the other part's
+            // worker when the file was split, not on the page
+            let curves: Vec<BinaryCurve> = match &outcome {
+                Ok(Parsed::Binary(b)) => b
+                    .models
+                    .iter()
+                    .map(|(_, scores)| BinaryCurve::new(&b.labels, scores))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let t2 = js_sys::Date::now();
             // big columns go straight into their own ArrayBuffers, the rest into one small block
             let side = JsSide::default();
             let (bytes, _) = transfer::encode_with(&outcome, Box::new(side.clone()));
             drop(outcome);
             let array = Uint8Array::from(&bytes[..]);
             drop(bytes);
+            let (block, _) = transfer::encode_curves_with(&curves, Box::new(side.clone()));
+            drop(curves);
+            let curves = Uint8Array::from(&block[..]);
+            drop(block);
             let columns = js_sys::Array::new();
             for c in side.0.borrow().iter() {
                 columns.push(c);
             }
-            let t2 = js_sys::Date::now();
+            let t3 = js_sys::Date::now();
             let msg = message(
                 "done",
                 &[
                     ("data", array.clone().into()),
+                    ("curves", curves.clone().into()),
                     ("columns", columns.clone().into()),
                     ("parse_ms", (t1 - t0).into()),
-                    ("encode_ms", (t2 - t1).into()),
+                    ("curves_ms", (t2 - t1).into()),
+                    ("encode_ms", (t3 - t2).into()),
+                    ("read_ms", READ_MS.get().into()),
+                    ("split", split.into()),
+                    ("lines", (lines as f64).into()),
                 ],
             );
-            let transfer = js_sys::Array::of1(&array.buffer());
+            let transfer = js_sys::Array::of2(&array.buffer(), &curves.buffer());
             for c in columns.iter() {
                 transfer.push(&c.unchecked_into::<Uint8Array>().buffer());
             }
@@ -200,12 +234,15 @@ fn options_of(data: &JsValue) -> LoadOptions {
     }
 }
 
+/// Parses `part` of `blob` ([`split::parse_part`]): read in [`CHUNK`] slices
+/// with `FileReaderSync`, progress posted at most every 100 ms.
 fn parse_blob(
     scope: &web_sys::DedicatedWorkerGlobalScope,
     blob: &web_sys::Blob,
     name: &str,
     options: LoadOptions,
-) -> Outcome {
+    part: Part,
+) -> PartEnd {
     let unreadable = |e: JsValue| {
         LoadError::single(
             name,
@@ -216,18 +253,21 @@ fn parse_blob(
             None,
         )
     };
-    let reader = web_sys::FileReaderSync::new().map_err(unreadable)?;
-    let total = blob.size();
-    let mut parser = Parser::new(name, options);
-    parser.expect_size(total as u64);
-    let mut buf = Vec::new();
-    let mut offset = 0.0;
-    let mut last_report = 0.0;
-    // a refused file (too large, a line without end, broken gzip) is not read further
-    while offset < total && !parser.stopped() {
-        let end = (offset + CHUNK).min(total);
+    let reader = match web_sys::FileReaderSync::new() {
+        Ok(r) => r,
+        Err(e) => {
+            return PartEnd {
+                outcome: Err(unreadable(e)),
+                split: false,
+                lines: 0,
+            }
+        }
+    };
+    let read_ms = std::cell::Cell::new(0.0);
+    let mut read = |start: u64, end: u64, buf: &mut Vec<u8>| -> Result<(), LoadError> {
+        let t0 = js_sys::Date::now();
         let slice = blob
-            .slice_with_f64_and_f64(offset, end)
+            .slice_with_f64_and_f64(start as f64, end as f64)
             .map_err(unreadable)?;
         let buffer: JsValue = reader
             .read_as_array_buffer(&slice)
@@ -235,23 +275,39 @@ fn parse_blob(
             .into();
         let array = Uint8Array::new(&buffer);
         buf.resize(array.length() as usize, 0);
-        array.copy_to(&mut buf);
-        parser.feed(&buf);
-        offset = end;
+        array.copy_to(buf);
+        read_ms.set(read_ms.get() + js_sys::Date::now() - t0);
+        Ok(())
+    };
+    let mut last_report = 0.0;
+    let mut progress = |bytes: u64, rows: u64| {
         let now = js_sys::Date::now();
         if now - last_report >= 100.0 {
             last_report = now;
             let _ = scope.post_message(&message(
                 "progress",
                 &[
-                    ("bytes", offset.into()),
-                    ("rows", (parser.rows_parsed() as f64).into()),
+                    ("bytes", (bytes as f64).into()),
+                    ("rows", (rows as f64).into()),
                 ],
             ));
         }
-    }
-    drop(buf);
-    parser.finish()
+    };
+    let end = split::parse_part(
+        Parser::new(name, options),
+        blob.size() as u64,
+        part,
+        CHUNK as u64,
+        &mut read,
+        &mut progress,
+    );
+    READ_MS.set(read_ms.get());
+    end
+}
+
+thread_local! {
+    /// Time the last job spent in the browser's file reads (for the benchmark).
+    static READ_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
 // ------------------------------------------------------------------ page side
@@ -287,11 +343,13 @@ fn answer_bytes(data: &JsValue) -> Result<Vec<u8>, String> {
         .map_err(|_| "no data in the worker's answer".to_string())
 }
 
-/// Decodes the worker's result, leaving its stage times where the browser
-/// benchmark reads them (`globalThis.rankscopeLastLoad`).
-fn decode(data: &JsValue) -> Result<Outcome, String> {
+/// Decodes the worker's result, with its stage times.
+fn decode(data: &JsValue) -> (Result<Outcome, String>, Object) {
     let t0 = js_sys::Date::now();
-    let bytes = answer_bytes(data)?;
+    let bytes = match answer_bytes(data) {
+        Ok(b) => b,
+        Err(why) => return (Err(why), Object::new()),
+    };
     let columns: Vec<Uint8Array> = get(data, "columns")
         .dyn_into::<js_sys::Array>()
         .map(|a| {
@@ -301,17 +359,31 @@ fn decode(data: &JsValue) -> Result<Outcome, String> {
         })
         .unwrap_or_default();
     let side = JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)));
-    let decoded = transfer::decode_with(&bytes, Box::new(side));
+    let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
+    // the curves the worker built, their columns after the file's
+    if let (Ok(outcome), Ok(curves)) = (&mut decoded, get(data, "curves").dyn_into::<Uint8Array>())
+    {
+        if let Err(why) = transfer::attach_curves_with(outcome, &curves.to_vec(), Box::new(side)) {
+            decoded = Err(format!("the worker's curves do not fit its data ({why})"));
+        }
+    }
     let times = message(
         "times",
         &[
             ("parse_ms", get(data, "parse_ms")),
+            ("curves_ms", get(data, "curves_ms")),
+            ("read_ms", get(data, "read_ms")),
             ("encode_ms", get(data, "encode_ms")),
             ("decode_ms", (js_sys::Date::now() - t0).into()),
         ],
     );
-    let _ = Reflect::set(&js_sys::global(), &"rankscopeLastLoad".into(), &times);
-    decoded
+    (decoded, times)
+}
+
+/// Leaves a load's stage times where the browser benchmark reads them
+/// (`globalThis.rankscopeLastLoad`).
+fn keep_times(times: &Object) {
+    let _ = Reflect::set(&js_sys::global(), &"rankscopeLastLoad".into(), times);
 }
 
 /// Stops every running load (nothing loaded before is touched).
@@ -339,33 +411,100 @@ enum Job {
     Broken(String),
 }
 
-/// Parses `file` in a worker, calling `progress(bytes, rows)` as it goes.
+/// Parses `file` in a worker, calling `progress(bytes, rows)` as it goes; a
+/// large binary CSV in two workers at once, as a head and a tail ([`split`]).
 pub async fn parse_file(
     file: &web_sys::File,
     options: &LoadOptions,
     progress: impl FnMut(u64, u64),
 ) -> Ended {
-    let request = message(
-        "load",
-        &[("file", file.into()), ("name", file.name().into())],
-    );
-    if let Some(f) = options.format {
-        let _ = Reflect::set(&request, &"format".into(), &f.id().into());
+    let request = |part: Part| {
+        let request = message(
+            "load",
+            &[
+                ("file", file.into()),
+                ("name", file.name().into()),
+                ("part", part.id().into()),
+            ],
+        );
+        if let Some(f) = options.format {
+            let _ = Reflect::set(&request, &"format".into(), &f.id().into());
+        }
+        if let Some(p) = &options.positive_label {
+            let _ = Reflect::set(&request, &"positive".into(), &p.into());
+        }
+        if let Some(c) = options.one_vs_rest {
+            let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
+        }
+        request
+    };
+    if !may_split(file, options) {
+        return match run(&request(Part::Whole), progress).await {
+            Job::Done(data) => {
+                let (decoded, times) = decode(&data);
+                keep_times(&times);
+                match decoded {
+                    Ok(outcome) => Ended::Loaded(outcome),
+                    Err(why) => Ended::Broken(why),
+                }
+            }
+            Job::Cancelled => Ended::Cancelled,
+            Job::Broken(why) => Ended::Broken(why),
+        };
     }
-    if let Some(p) = &options.positive_label {
-        let _ = Reflect::set(&request, &"positive".into(), &p.into());
-    }
-    if let Some(c) = options.one_vs_rest {
-        let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
-    }
-    match run(&request, progress).await {
-        Job::Done(data) => match decode(&data) {
-            Ok(outcome) => Ended::Loaded(outcome),
-            Err(why) => Ended::Broken(why),
+    // both parts' progress, summed
+    let shared = std::rc::Rc::new(std::cell::RefCell::new((progress, [(0u64, 0u64); 2])));
+    let meter = |i: usize| {
+        let shared = shared.clone();
+        move |bytes, rows| {
+            let (progress, parts) = &mut *shared.borrow_mut();
+            parts[i] = (bytes, rows);
+            progress(parts[0].0 + parts[1].0, parts[0].1 + parts[1].1);
+        }
+    };
+    let (head, tail) = (request(Part::Head), request(Part::Tail));
+    let (head, tail) = futures::join!(run(&head, meter(0)), run(&tail, meter(1)));
+    let part_end = |data: JsValue| -> Result<(PartEnd, Object), String> {
+        let (decoded, times) = decode(&data);
+        Ok((
+            PartEnd {
+                outcome: decoded?,
+                split: get(&data, "split").as_bool() == Some(true),
+                lines: get(&data, "lines").as_f64().unwrap_or(0.0) as u64,
+            },
+            times,
+        ))
+    };
+    match (head, tail) {
+        (Job::Done(head), Job::Done(tail)) => match (part_end(head), part_end(tail)) {
+            (Ok((head, head_times)), Ok((tail, tail_times))) => {
+                let _ = Reflect::set(&head_times, &"tail".into(), &tail_times);
+                let _ = Reflect::set(&head_times, &"split".into(), &head.split.into());
+                keep_times(&head_times);
+                Ended::Loaded(split::join(&file.name(), head, tail))
+            }
+            (Err(why), _) | (_, Err(why)) => Ended::Broken(why),
         },
-        Job::Cancelled => Ended::Cancelled,
-        Job::Broken(why) => Ended::Broken(why),
+        (Job::Cancelled, _) | (_, Job::Cancelled) => Ended::Cancelled,
+        (Job::Broken(why), _) | (_, Job::Broken(why)) => Ended::Broken(why),
     }
+}
+
+/// Whether `file` may be a large binary CSV worth parsing in two parts (the
+/// workers decide from its header; a file that does not split costs the
+/// second worker only its header).
+fn may_split(file: &web_sys::File, options: &LoadOptions) -> bool {
+    let name = file.name().to_ascii_lowercase();
+    let other = [".gz", ".json", ".run", ".qrels", ".trec"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+        || name.contains("qrel");
+    file.size() as u64 >= split::SPLIT_MIN
+        && !other
+        && options.one_vs_rest.is_none()
+        && options
+            .format
+            .is_none_or(|f| f == crate::parse::Format::BinaryCsv)
 }
 
 /// The bundled example, generated and parsed in a worker: (file name, outcome) per file.
@@ -432,13 +571,90 @@ pub async fn one_vs_rest(
         .collect()
 }
 
+/// Workers started ahead of need: starting one (fetching and compiling its
+/// wasm) takes 0.1-0.2 s, which a drop would otherwise wait for. Two, as a
+/// large binary CSV takes two at once.
+const SPARES: usize = 2;
+
+/// A started worker waiting for a job, and whether its wasm is running yet.
+struct Spare {
+    worker: web_sys::Worker,
+    ready: std::rc::Rc<std::cell::Cell<bool>>,
+    failed: std::rc::Rc<std::cell::Cell<bool>>,
+    _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn Fn(web_sys::Event)>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Vec<Spare>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Starts workers until [`SPARES`] wait for jobs (called once the page has
+/// loaded its example, and after every job: a job's worker is not reused, so
+/// its memory goes back at once).
+pub fn warm() {
+    SPARE.with(|s| {
+        let mut spares = s.borrow_mut();
+        spares.retain(|w| {
+            if w.failed.get() {
+                w.worker.terminate();
+            }
+            !w.failed.get()
+        });
+        while spares.len() < SPARES {
+            let Ok(worker) = web_sys::Worker::new(SCRIPT) else {
+                return;
+            };
+            let ready = std::rc::Rc::new(std::cell::Cell::new(false));
+            let failed = std::rc::Rc::new(std::cell::Cell::new(false));
+            let r = ready.clone();
+            let on_message =
+                Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                    if get(&e.data(), "type").as_string().as_deref() == Some("ready") {
+                        r.set(true);
+                    }
+                });
+            let f = failed.clone();
+            let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+                e.prevent_default();
+                f.set(true);
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            spares.push(Spare {
+                worker,
+                ready,
+                failed,
+                _on_message: on_message,
+                _on_error: on_error,
+            });
+        }
+    });
+}
+
+/// A started worker (and whether it is ready), else a new one.
+fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
+    let spare = SPARE.with(|s| {
+        let mut spares = s.borrow_mut();
+        let i = spares.iter().position(|w| !w.failed.get())?;
+        Some(spares.remove(i))
+    });
+    match spare {
+        Some(spare) => Ok((spare.worker.clone(), spare.ready.get())),
+        None => web_sys::Worker::new(SCRIPT).map(|w| (w, false)),
+    }
+}
+
 /// Starts a worker, sends `request`, relays progress, returns its answer.
 async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
-    let worker = match web_sys::Worker::new(SCRIPT) {
+    let (worker, ready) = match take_worker() {
         Ok(w) => w,
         Err(e) => return Job::Broken(format!("the loading worker could not start ({e:?})")),
     };
     let (tx, mut rx) = mpsc::unbounded::<Event>();
+    if ready {
+        let _ = tx.unbounded_send(Event::Ready);
+    }
     let on_tx = tx.clone();
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
@@ -504,5 +720,6 @@ async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
     };
     drop(finish);
     drop((on_message, on_error));
+    warm();
     result
 }

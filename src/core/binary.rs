@@ -18,19 +18,23 @@ pub enum ThresholdRule {
 pub const LOG_LOSS_EPS: f64 = f64::EPSILON;
 
 /// The exact binary curve of one model.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BinaryCurve {
     /// Distinct scores, descending.
+    #[serde(with = "crate::core::raw")]
     pub thresholds: Vec<f64>,
     /// `tps[i]`: positives with score >= `thresholds[i]`.
+    #[serde(with = "crate::core::raw")]
     pub tps: Vec<u64>,
     /// `fps[i]`: negatives with score >= `thresholds[i]`.
+    #[serde(with = "crate::core::raw")]
     pub fps: Vec<u64>,
     pub positives: u64,
     pub negatives: u64,
     /// The threshold-free summaries, computed on first use: moving the
     /// threshold re-evaluates the table but not these (a curve is never
     /// changed after [`BinaryCurve::new`]).
+    #[serde(skip)]
     summaries: Summaries,
 }
 
@@ -85,6 +89,120 @@ impl BinaryCurve {
         curve.positives = tp;
         curve.negatives = fp;
         curve
+    }
+
+    /// The curve of two sets of rows together, from the curve of each: the
+    /// union of their thresholds, each with the counts of both at or above
+    /// it. The same curve as [`BinaryCurve::new`] on the rows of both (a
+    /// curve depends only on the multiset of (score, label) pairs): how the
+    /// curves of a file's two halves, sorted in two workers, become one.
+    pub fn merge(&self, other: &BinaryCurve) -> BinaryCurve {
+        let (a, b) = (self, other);
+        let mut out = BinaryCurve::default();
+        let capacity = a.thresholds.len() + b.thresholds.len();
+        out.thresholds.reserve(capacity);
+        out.tps.reserve(capacity);
+        out.fps.reserve(capacity);
+        let (mut i, mut j) = (0, 0);
+        // counts of each side at or above the current threshold
+        let (mut at_a, mut at_b) = ((0, 0), (0, 0));
+        while i < a.thresholds.len() || j < b.thresholds.len() {
+            let ka = a.thresholds.get(i).map(|&t| order_key(t));
+            let kb = b.thresholds.get(j).map(|&t| order_key(t));
+            // descending: the larger key comes first; equal keys are one threshold
+            let key = match (ka, kb) {
+                (Some(x), Some(y)) => x.max(y),
+                (Some(x), None) => x,
+                (None, Some(y)) => y,
+                (None, None) => break,
+            };
+            if ka == Some(key) {
+                at_a = (a.tps[i], a.fps[i]);
+                i += 1;
+            }
+            if kb == Some(key) {
+                at_b = (b.tps[j], b.fps[j]);
+                j += 1;
+            }
+            out.thresholds.push(scores_from_key(key));
+            out.tps.push(at_a.0 + at_b.0);
+            out.fps.push(at_a.1 + at_b.1);
+        }
+        out.positives = a.positives + b.positives;
+        out.negatives = a.negatives + b.negatives;
+        out
+    }
+
+    /// Checks that this curve (built elsewhere: the loading worker) is a
+    /// curve of `labels`: as many positives and negatives, distinct
+    /// thresholds in descending order, counts that grow by at least one row
+    /// per threshold. Every later use (binary search, differences of counts)
+    /// then stays in bounds.
+    pub fn check(&self, labels: &[bool]) -> Result<(), String> {
+        let positives = labels.iter().filter(|&&l| l).count() as u64;
+        let negatives = labels.len() as u64 - positives;
+        let n = self.thresholds.len();
+        if self.tps.len() != n || self.fps.len() != n {
+            return Err("a curve with columns of different lengths".into());
+        }
+        if (self.positives, self.negatives) != (positives, negatives) {
+            return Err(format!(
+                "a curve of {} positives and {} negatives for {positives} and {negatives}",
+                self.positives, self.negatives
+            ));
+        }
+        let last = match n {
+            0 => (0, 0),
+            _ => (self.tps[n - 1], self.fps[n - 1]),
+        };
+        if last != (positives, negatives) {
+            return Err("a curve whose counts do not end at the totals".into());
+        }
+        let mut before = (None, 0u64, 0u64);
+        for i in 0..n {
+            let (key, tp, fp) = (order_key(self.thresholds[i]), self.tps[i], self.fps[i]);
+            let descending = before.0.is_none_or(|k| key < k);
+            if !descending || tp < before.1 || fp < before.2 || tp + fp == before.1 + before.2 {
+                return Err(format!("a damaged curve at threshold {i}"));
+            }
+            before = (Some(key), tp, fp);
+        }
+        Ok(())
+    }
+
+    /// Log loss (`brier = false`) or Brier score (`true`) from the curve:
+    /// each distinct score once, its row term weighted by the positives and
+    /// negatives that have it, Σ / N. The same terms as [`log_loss`] and
+    /// [`brier`] row by row, summed in score order (compensated), so a file
+    /// gives the same value however its rows were split or ordered, at the
+    /// cost of one logarithm per distinct score instead of per row.
+    /// `probability` maps a score to its probability (the identity, or the
+    /// sigmoid for logits: increasing, so equal scores stay equal). `None`
+    /// when a probability is outside [0, 1] (or NaN): the highest and the
+    /// lowest score decide.
+    pub fn probability_loss(&self, brier: bool, probability: impl Fn(f64) -> f64) -> Option<f64> {
+        let n = self.thresholds.len();
+        if n > 0 {
+            let inside = |t: f64| (0.0..=1.0).contains(&probability(t));
+            if !inside(self.thresholds[0]) || !inside(self.thresholds[n - 1]) {
+                return None;
+            }
+        }
+        let mut s = Sum::new();
+        let (mut prev_tp, mut prev_fp) = (0u64, 0u64);
+        for i in 0..n {
+            let p = probability(self.thresholds[i]);
+            let (tp, fp) = (self.tps[i] - prev_tp, self.fps[i] - prev_fp);
+            (prev_tp, prev_fp) = (self.tps[i], self.fps[i]);
+            let term = if brier { brier_term } else { log_loss_term };
+            if tp > 0 {
+                s.add(tp as f64 * term(true, p));
+            }
+            if fp > 0 {
+                s.add(fp as f64 * term(false, p));
+            }
+        }
+        Some(s.value() / (self.positives + self.negatives).max(1) as f64)
     }
 
     /// ROC AUC by the trapezoid rule over all distinct thresholds, which equals

@@ -2,6 +2,7 @@
 //! requested metric per model, aggregated and per unit (query, row, user).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::binary::{self, BinaryCurve, ThresholdRule};
 use super::ids::Interner;
@@ -115,6 +116,77 @@ pub struct BinaryData {
     pub labels: Vec<bool>,
     #[serde(with = "crate::core::raw::named")]
     pub models: Vec<(String, Vec<f64>)>,
+    /// Models' curves built already (by the loading workers, which sort
+    /// while the page waits): never saved, used only while they are one per
+    /// model ([`BinaryData::curve`]).
+    #[serde(skip)]
+    pub curves: CurveCache,
+}
+
+/// Curves built ahead, one per model (`None`: build it when asked).
+#[derive(Clone, Default)]
+pub struct CurveCache(Vec<Option<Arc<BinaryCurve>>>);
+
+impl std::fmt::Debug for CurveCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let built = self.0.iter().filter(|c| c.is_some()).count();
+        write!(f, "CurveCache({built} built)")
+    }
+}
+
+impl BinaryData {
+    /// Model `i`'s curve: the one built ahead, else built now.
+    pub fn curve(&self, i: usize) -> Arc<BinaryCurve> {
+        match self.curves.0.get(i) {
+            Some(Some(c)) if self.curves.0.len() == self.models.len() => Arc::clone(c),
+            _ => Arc::new(BinaryCurve::new(&self.labels, &self.models[i].1)),
+        }
+    }
+
+    /// Keeps `curves`, one per model in order, each built from that model's
+    /// scores ([`BinaryCurve::new`]), once each is checked to be a curve of these labels.
+    pub fn set_curves(&mut self, curves: Vec<BinaryCurve>) -> Result<(), String> {
+        if curves.len() != self.models.len() {
+            return Err(format!(
+                "{} curves for {} models",
+                curves.len(),
+                self.models.len()
+            ));
+        }
+        for c in &curves {
+            c.check(&self.labels)?;
+        }
+        self.curves = CurveCache(curves.into_iter().map(|c| Some(Arc::new(c))).collect());
+        Ok(())
+    }
+
+    /// Adds a model, with its curve when it is built already.
+    pub fn push_model(&mut self, name: String, scores: Vec<f64>, curve: Option<Arc<BinaryCurve>>) {
+        self.curves.0.resize(self.models.len(), None);
+        self.models.push((name, scores));
+        self.curves.0.push(curve);
+    }
+
+    /// Model `i`'s curve if it is built already.
+    pub fn built_curve(&self, i: usize) -> Option<Arc<BinaryCurve>> {
+        (self.curves.0.len() == self.models.len())
+            .then(|| self.curves.0.get(i).cloned().flatten())
+            .flatten()
+    }
+
+    /// Keeps the models `keep` accepts (by name), with their curves.
+    pub fn retain_models(&mut self, keep: impl Fn(&str) -> bool) {
+        let built: Vec<_> = (0..self.models.len())
+            .map(|i| self.built_curve(i))
+            .collect();
+        let (models, curves): (Vec<_>, Vec<_>) = std::mem::take(&mut self.models)
+            .into_iter()
+            .zip(built)
+            .filter(|((name, _), _)| keep(name))
+            .unzip();
+        self.models = models;
+        self.curves = CurveCache(curves);
+    }
 }
 
 /// Multi-class targets and one reduced prediction set per model.
@@ -625,7 +697,9 @@ fn ranking_agreement(p: &PreparedRun, run: &ranking::Run, fcp: bool) -> (Option<
 #[derive(Clone, Debug)]
 pub struct BinaryPrepared {
     pub name: String,
-    pub curve: BinaryCurve,
+    /// Built from the raw scores, so the same whatever their scale: the
+    /// sigmoid is increasing, and the curve is shared across a scale change.
+    pub curve: Arc<BinaryCurve>,
     /// Log loss and Brier score, or the 0-based row of the first score outside [0, 1].
     pub log_loss: Result<f64, (usize, f64)>,
     pub brier: Result<f64, (usize, f64)>,
@@ -633,21 +707,43 @@ pub struct BinaryPrepared {
 
 /// Sorts and summarises every binary model (the expensive step, once per data/scale change).
 pub fn prepare_binary(d: &BinaryData, logits: bool) -> Vec<BinaryPrepared> {
+    prepare_binary_with(d, logits, &binary_curves(d))
+}
+
+/// Every model's curve: the one sort per model, which depends on the data alone.
+pub fn binary_curves(d: &BinaryData) -> Vec<Arc<BinaryCurve>> {
+    (0..d.models.len()).map(|i| d.curve(i)).collect()
+}
+
+/// The models summarised on their `curves` (from [`binary_curves`] on the same data):
+/// what a change of the score scale recomputes, in time linear in the distinct scores.
+pub fn prepare_binary_with(
+    d: &BinaryData,
+    logits: bool,
+    curves: &[Arc<BinaryCurve>],
+) -> Vec<BinaryPrepared> {
     d.models
         .iter()
-        .map(|(name, scores)| {
-            let probs: Vec<f64>;
-            let p: &[f64] = if logits {
-                probs = scores.iter().map(|&z| binary::sigmoid(z)).collect();
-                &probs
-            } else {
-                scores
+        .zip(curves)
+        .map(|((name, scores), curve)| {
+            let probability = |z: f64| if logits { binary::sigmoid(z) } else { z };
+            // a score outside [0, 1]: the first row with one, for the message
+            let outside = || {
+                let i = scores
+                    .iter()
+                    .position(|&z| !(0.0..=1.0).contains(&probability(z)))
+                    .unwrap_or(0);
+                (i, scores.get(i).map_or(f64::NAN, |&z| probability(z)))
             };
             BinaryPrepared {
                 name: name.clone(),
-                curve: BinaryCurve::new(&d.labels, scores),
-                log_loss: binary::log_loss(&d.labels, p).map_err(|i| (i, p[i])),
-                brier: binary::brier(&d.labels, p).map_err(|i| (i, p[i])),
+                curve: Arc::clone(curve),
+                log_loss: curve
+                    .probability_loss(false, probability)
+                    .ok_or_else(outside),
+                brier: curve
+                    .probability_loss(true, probability)
+                    .ok_or_else(outside),
             }
         })
         .collect()

@@ -782,23 +782,37 @@ pub fn rating_errors(
     })
 }
 
-/// Log loss or Brier score of probabilities, its row terms summed per class
-/// (positives: −ln p or (1 − p)², negatives: −ln(1 − p) or p²), over N.
-/// `None` for other metrics or a score outside [0, 1].
-pub fn probability_loss(base: &str, labels: &[bool], probs: &[f64]) -> Option<Explanation> {
-    use super::binary::{brier, brier_term, log_loss, log_loss_term};
+/// Log loss or Brier score of a model's curve, its row terms summed per class
+/// (positives: −ln p or (1 − p)², negatives: −ln(1 − p) or p²), over N: each
+/// distinct score once, weighted by its rows of each class, as the value is
+/// computed ([`super::binary::BinaryCurve::probability_loss`], with the same `probability`
+/// of a score). `None` for other metrics or a probability outside [0, 1].
+pub fn probability_loss(
+    base: &str,
+    curve: &super::binary::BinaryCurve,
+    probability: impl Fn(f64) -> f64,
+) -> Option<Explanation> {
+    use super::binary::{brier_term, log_loss_term};
     let (value, term): (f64, fn(bool, f64) -> f64) = match base {
-        "log_loss" => (log_loss(labels, probs).ok()?, log_loss_term),
-        "brier" => (brier(labels, probs).ok()?, brier_term),
+        "log_loss" => (curve.probability_loss(false, &probability)?, log_loss_term),
+        "brier" => (curve.probability_loss(true, &probability)?, brier_term),
         _ => return None,
     };
     let mut sums = [(0u64, Sum::new()), (0u64, Sum::new())];
-    for (&y, &p) in labels.iter().zip(probs) {
-        let s = &mut sums[usize::from(!y)];
-        s.0 += 1;
-        s.1.add(term(y, p));
+    let (mut prev_tp, mut prev_fp) = (0u64, 0u64);
+    for i in 0..curve.thresholds.len() {
+        let p = probability(curve.thresholds[i]);
+        let (tp, fp) = (curve.tps[i] - prev_tp, curve.fps[i] - prev_fp);
+        (prev_tp, prev_fp) = (curve.tps[i], curve.fps[i]);
+        for (class, count) in [(true, tp), (false, fp)] {
+            if count > 0 {
+                let s = &mut sums[usize::from(!class)];
+                s.0 += count;
+                s.1.add(count as f64 * term(class, p));
+            }
+        }
     }
-    let n = labels.len();
+    let n = curve.positives + curve.negatives;
     let log = base == "log_loss";
     let what = [
         if log { "−ln p" } else { "(1 − p)²" },

@@ -11,6 +11,7 @@ pub mod fields;
 pub mod gzip;
 mod json;
 pub mod lines;
+pub mod split;
 mod table;
 pub mod transfer;
 mod workspace;
@@ -161,6 +162,9 @@ pub struct Parser {
     too_large: bool,
     /// `max_values` in rows of the detected format (each row's values are fixed by its header).
     max_rows: u64,
+    /// The bytes this parser reads when its file is split in two ([`split`]):
+    /// its columns are sized for them, its size estimate is the file's.
+    share: Option<u64>,
 }
 
 /// The most values one file may hold in 32-bit wasm: one per score of a row
@@ -243,7 +247,13 @@ impl Parser {
             max_values: file_limit(),
             too_large: false,
             max_rows: u64::MAX,
+            share: None,
         }
+    }
+
+    /// The bytes this parser reads of the file, if it is split ([`split`]).
+    pub(crate) fn expect_share(&mut self, bytes: u64) {
+        self.share = Some(bytes);
     }
 
     /// Sets the most values this file may hold (`None`: no limit).
@@ -563,6 +573,15 @@ impl Parser {
             self.refuse_size(n, found);
             return;
         }
+        // a part of a split file sizes its columns for its own bytes
+        let more = match self.share {
+            Some(share) if self.splittable(total) => {
+                share.saturating_sub(self.line_bytes) as f64 / self.line_bytes as f64
+                    * self.rows as f64
+                    * 1.02
+            }
+            _ => more,
+        };
         self.state.reserve(more.min(u32::MAX as f64) as usize);
     }
 }

@@ -328,6 +328,8 @@ pub struct TableState {
     class_of_slot: std::collections::HashMap<u32, usize>,
     /// One-vs-rest reading of a matrix: (class, its column slot), labels, scores.
     ovr: Option<(u32, usize)>,
+    /// Finish a binary CSV without rows as empty columns ([`State::keep_empty`]).
+    keep_empty: bool,
     ovr_labels: Vec<bool>,
     ovr_scores: Vec<f64>,
 }
@@ -402,6 +404,23 @@ impl State {
             ));
         }
         TableState::from_header(header, delim, forced).map(|t| State::Table(Box::new(t)))
+    }
+
+    /// The score columns of a binary CSV (the one format a file's halves can
+    /// be parsed apart and joined: each row stands alone), else `None`.
+    pub fn binary_models(&self) -> Option<usize> {
+        match self {
+            State::Table(t) if t.format == Format::BinaryCsv => Some(t.models.len()),
+            _ => None,
+        }
+    }
+
+    /// A binary CSV without rows finishes as empty columns instead of nothing:
+    /// one part of a split file may hold no rows while the other does.
+    pub fn keep_empty(&mut self) {
+        if let State::Table(t) = self {
+            t.keep_empty = true;
+        }
     }
 
     pub fn consumes_header(&self) -> bool {
@@ -597,6 +616,7 @@ impl TableState {
             rows_off_one: 0,
             class_of_slot: Default::default(),
             ovr: None,
+            keep_empty: false,
             ovr_labels: Vec::new(),
             ovr_scores: Vec::new(),
         };
@@ -980,13 +1000,14 @@ impl TableState {
                 }))
             }
             Format::BinaryCsv => {
-                if self.labels.is_empty() {
+                if self.labels.is_empty() && !self.keep_empty {
                     return None;
                 }
                 let models = names.into_iter().zip(self.dense_values).collect();
                 Some(Parsed::Binary(BinaryData {
                     labels: self.labels,
                     models,
+                    ..Default::default()
                 }))
             }
             Format::MulticlassMatrix => {
@@ -994,6 +1015,7 @@ impl TableState {
                     return Some(Parsed::Binary(BinaryData {
                         labels: self.ovr_labels,
                         models: vec![(format!("{stem} · class {class} vs rest"), self.ovr_scores)],
+                        ..Default::default()
                     }));
                 }
                 if self.targets.is_empty() {

@@ -6,6 +6,9 @@
 //! their interners, equal column lengths), so bytes from anywhere are safe to read.
 
 use super::{LoadError, Parsed};
+use crate::core::binary::BinaryCurve;
+#[cfg(doc)]
+use crate::core::evaluate::BinaryData;
 use crate::core::ids::{Interner, Names};
 use crate::core::raw::{self, Side};
 
@@ -25,6 +28,29 @@ pub fn encode_with(outcome: &Outcome, side: Box<dyn Side>) -> (Vec<u8>, Box<dyn 
 /// [`decode`] of bytes written by [`encode_with`], the columns read from `side`.
 pub fn decode_with(bytes: &[u8], side: Box<dyn Side>) -> Result<Outcome, String> {
     raw::with_side(side, || decode(bytes)).0
+}
+
+/// The curves a loading worker built for a binary file (one per model, in
+/// order), as one block with their columns handed to `side` after the file's.
+pub fn encode_curves_with(curves: &[BinaryCurve], side: Box<dyn Side>) -> (Vec<u8>, Box<dyn Side>) {
+    raw::with_side(side, || postcard::to_allocvec(curves).unwrap_or_default())
+}
+
+/// Reads a block of [`encode_curves_with`] (columns from `side`) and keeps
+/// the curves with the binary data they were built from, once each is
+/// checked against its labels ([`BinaryData::set_curves`]). A failed load
+/// takes none.
+pub fn attach_curves_with(
+    outcome: &mut Outcome,
+    bytes: &[u8],
+    side: Box<dyn Side>,
+) -> Result<(), String> {
+    let curves: Vec<BinaryCurve> = raw::with_side(side, || exact(bytes)).0?;
+    match outcome {
+        Ok(Parsed::Binary(b)) => b.set_curves(curves),
+        _ if curves.is_empty() => Ok(()),
+        _ => Err("curves for data that is not binary".into()),
+    }
 }
 
 /// A side channel in memory (tests; the page and the worker use `ArrayBuffer`s).
@@ -258,6 +284,61 @@ mod tests {
             short.0.push(vec![1, 2, 3]);
             let _ = decode_with(&skeleton, Box::new(short));
         }
+    }
+
+    /// Curves built by the worker come back with their data; curves that do
+    /// not fit the labels are refused.
+    #[test]
+    fn curves_travel_with_their_data_and_must_fit_it() {
+        let text = b"label,a,b\n1,0.9,0.2\n0,0.4,0.4\n1,0.4,0.7\n0,0.1,0.9\n";
+        let parsed = parse_bytes("x.csv", text, &LoadOptions::default());
+        let Ok(Parsed::Binary(b)) = &parsed else {
+            panic!("binary")
+        };
+        let curves: Vec<BinaryCurve> = b
+            .models
+            .iter()
+            .map(|(_, s)| BinaryCurve::new(&b.labels, s))
+            .collect();
+        let (skeleton, side) = encode_with(&parsed, Box::new(VecSide::default()));
+        let (block, side) = encode_curves_with(&curves, side);
+        let side = side_vec(side);
+        let mut back = decode_with(&skeleton, Box::new(VecSide(side.clone()))).unwrap();
+        attach_curves_with(&mut back, &block, Box::new(VecSide(side.clone()))).unwrap();
+        let Ok(Parsed::Binary(back)) = back else {
+            panic!("binary")
+        };
+        for (i, curve) in curves.iter().enumerate() {
+            let built = back.built_curve(i).expect("kept");
+            assert_eq!(built.thresholds, curve.thresholds);
+            assert_eq!((&built.tps, &built.fps), (&curve.tps, &curve.fps));
+        }
+        // the curves of other labels, or in the wrong number, are refused
+        let other = parse_bytes(
+            "y.csv",
+            b"label,a,b\n1,0.9,0.2\n1,0.4,0.4\n1,0.4,0.7\n0,0.1,0.9\n",
+            &LoadOptions::default(),
+        );
+        let (skeleton, side) = encode_with(&other, Box::new(VecSide::default()));
+        let (block, side) = encode_curves_with(&curves, side);
+        let side = side_vec(side);
+        let mut wrong = decode_with(&skeleton, Box::new(VecSide(side.clone()))).unwrap();
+        assert!(attach_curves_with(&mut wrong, &block, Box::new(VecSide(side))).is_err());
+        let mut one = decode(&encode(&parsed)).unwrap();
+        let (block, side) = encode_curves_with(&curves[..1], Box::new(VecSide::default()));
+        assert!(attach_curves_with(&mut one, &block, side).is_err());
+    }
+
+    fn side_vec(side: Box<dyn Side>) -> Vec<Vec<u8>> {
+        let n = (0..).take_while(|&i| side.len(i).is_some()).count() as u32;
+        let mut side = side;
+        (0..n)
+            .map(|i| {
+                let mut out = vec![0; side.len(i).unwrap()];
+                side.take(i, &mut out);
+                out
+            })
+            .collect()
     }
 
     #[test]

@@ -341,10 +341,11 @@ impl Workspace {
                         }
                         let names: Vec<String> =
                             existing.models.iter().map(|m| m.0.clone()).collect();
-                        for (name, scores) in b.models {
+                        let built: Vec<_> = (0..b.models.len()).map(|i| b.built_curve(i)).collect();
+                        for ((name, scores), curve) in b.models.into_iter().zip(built) {
                             let name = unique_name(&names, &name);
                             summary.models_added.push(name.clone());
-                            existing.models.push((name, scores));
+                            existing.push_model(name, scores, curve);
                         }
                     }
                     None => {
@@ -511,7 +512,7 @@ impl Workspace {
             }
             Kind::Binary => {
                 if let Some(d) = &mut self.binary {
-                    d.models.retain(|m| m.0 != name);
+                    d.retain_models(|m| m != name);
                     if d.models.is_empty() {
                         self.binary = None;
                     }

@@ -90,14 +90,19 @@ test('a large load shows progress, and Cancel stops it keeping what was loaded',
 test('without the worker script a drop fails with a clear message and loses nothing', async () => {
   // page.route does not see requests a service worker answers: block it here
   const { page, errors } = await open(browser, url, { serviceWorkers: 'block' });
-  const before = await cells(page);
   await page.route('**/rankscope-worker_loader.js', (r) => r.fulfill({ status: 404, body: '' }));
+  // the page keeps two workers started ahead: this drop takes them, and
+  // the workers started to replace them cannot load their script
   await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);
+  await page.waitForSelector('td[data-metric][data-model="ranking"]');
+  const before = await cells(page);
+  await drop(page, [refFile('binary.csv')]);
   await page.waitForSelector('text=could not be loaded');
   const text = await page.locator('.messages').textContent();
+  assert.match(text, /binary\.csv could not be loaded/);
   assert.match(text, /loading worker could not start/);
   assert.match(text, /Nothing already loaded was changed/);
-  // the example, replaced only by a successful load, is still there
+  // what was loaded is still there
   assert.deepEqual(await cells(page), before);
   assert.ok(errors.every((e) => /404|worker/i.test(e)), errors.join('\n'));
   await page.close();
@@ -143,4 +148,42 @@ test('a 2 GB file is refused at once with what to do instead, and nothing loaded
   } finally {
     fs.rmSync(file, { force: true });
   }
+});
+
+test('a large binary CSV is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
+  // the reference file's 200 rows, 8000 times: 17.6 MB, past the 16 MiB
+  // where a file is split; every metric of a file repeated is the file's
+  const [header, ...rows] = fs.readFileSync(path.join(root, 'tests/reference/binary.csv'), 'utf8').trim().split('\n');
+  const block = rows.join('\n') + '\n';
+  fs.mkdirSync(outDir, { recursive: true });
+  const big = path.join(outDir, 'binary-big.csv');
+  fs.writeFileSync(big, `# 8000 copies of the reference rows\n${header}\n${block.repeat(8000)}`);
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await page.setInputFiles('#file-input', big);
+  await waitForModels(page, ['binary-big']);
+  assert.equal(await page.evaluate(() => globalThis.rankscopeLastLoad?.split), true, 'parsed as two parts');
+  const b = oracle.binary;
+  const v = (await cells(page))['binary-big'];
+  close(v.roc_auc, b.roc_auc['sklearn.roc_auc_score'], 'roc_auc');
+  close(v.average_precision, b.pr_auc['sklearn.average_precision_score (step, ties grouped)'], 'AP');
+  close(v.log_loss, b.log_loss['sklearn.log_loss (clip to float64 eps=2.2e-16)'], 'log loss');
+  close(v.f1, b.f1['sklearn [score>=0.5]'], 'f1');
+  close(v.mcc, b.mcc['sklearn [score>=0.5]'], 'mcc');
+  const cm = await page.$$eval('table.confusion td[data-cm]', (tds) => Object.fromEntries(tds.map((t) => [t.dataset.cm, Number(t.textContent)])));
+  const want = Object.fromEntries(Object.entries(b['confusion[score>=0.5]']).map(([k, n]) => [k, n * 8000]));
+  assert.deepEqual(cm, want);
+  // a bad row in each half: both reported, at their lines in the whole file
+  const lines = 2 + 200 * 8000;
+  const bad = path.join(outDir, 'binary-bad.csv');
+  fs.writeFileSync(bad, `# 8000 copies of the reference rows\n${header}\nmaybe,0.5\n${block.repeat(8000)}1,high\n`);
+  await page.setInputFiles('#file-input', bad);
+  await page.waitForSelector('text=binary-bad.csv could not be loaded (2 problems)');
+  const text = await page.locator('.messages').textContent();
+  assert.match(text, /binary-bad\.csv:3:1: expected a binary label/);
+  assert.match(text, new RegExp(`binary-bad\\.csv:${lines + 2}:2: expected a score for model 'score'`));
+  // the large file is still loaded
+  assert.deepEqual((await cells(page))['binary-big'], v);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -1,0 +1,525 @@
+//! One large binary CSV parsed as two parts at once (two workers, two cores):
+//! the head, from the start to the first line break at or after the middle,
+//! and the tail, from there to the end with the header line fed first. Each
+//! row of a binary CSV stands alone and the parser's lines never span a line
+//! break (quoted fields included), so the two parts joined in order are the
+//! file: the same columns, the same problems at the same lines.
+//!
+//! Both parts decide alike whether to split, from what both read: the bytes
+//! up to the header, the file's size and the middle. A file splits when
+//! - it is plain text (not gzip, not JSON) and its header, ending before the
+//!   middle, makes it a binary CSV;
+//! - its size alone proves it within the per-file value limit (a row of `m`
+//!   scores takes at least `2m + 2` bytes), so neither part can be refused
+//!   for a size the whole file would not be refused for;
+//! - a line break follows the middle within [`MAX_LINE`] bytes.
+//!
+//! Otherwise the head parses the whole file and the tail nothing.
+
+use super::{LoadError, Parsed, Parser, MAX_LINE};
+use crate::core::evaluate::BinaryData;
+
+/// Files smaller than this are parsed whole: a second worker would cost more
+/// than it saves.
+pub const SPLIT_MIN: u64 = 16 << 20;
+
+/// Which part of a file one parse reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Whole,
+    Head,
+    Tail,
+}
+
+impl Part {
+    pub fn id(self) -> &'static str {
+        match self {
+            Part::Whole => "whole",
+            Part::Head => "head",
+            Part::Tail => "tail",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Part> {
+        [Part::Whole, Part::Head, Part::Tail]
+            .into_iter()
+            .find(|p| p.id() == id)
+    }
+}
+
+/// How a part's parse ended.
+pub struct PartEnd {
+    pub outcome: Result<Parsed, LoadError>,
+    /// Head: it stopped at the split line (else it read the whole file).
+    /// Tail: it read the rest of the file (else it read only up to the header).
+    pub split: bool,
+    /// Head: lines up to the split. Tail: lines up to and with the header.
+    pub lines: u64,
+}
+
+/// Where a part reads its bytes: `read(start, end, buf)` fills `buf` with
+/// bytes `start..end` of the file.
+pub type Read<'a> = dyn FnMut(u64, u64, &mut Vec<u8>) -> Result<(), LoadError> + 'a;
+
+/// Parses one part of a file of `total` bytes with `parser` (new, with its
+/// file name, options and limits), reading `chunk` bytes at a time and
+/// calling `progress(bytes, rows)` of this part after each.
+pub fn parse_part(
+    mut parser: Parser,
+    total: u64,
+    part: Part,
+    chunk: u64,
+    read: &mut Read,
+    progress: &mut dyn FnMut(u64, u64),
+) -> PartEnd {
+    let chunk = chunk.max(1);
+    let file = parser.file.clone();
+    let mut buf = Vec::new();
+    let mid = total / 2;
+    match part {
+        Part::Whole => {
+            parser.expect_size(total);
+            match feed_range(&mut parser, 0, total, chunk, read, progress, &mut buf) {
+                Ok(()) => whole(parser),
+                Err(e) => failed(e),
+            }
+        }
+        Part::Head => {
+            parser.expect_size(total);
+            parser.expect_share(mid);
+            if let Err(e) = feed_range(&mut parser, 0, mid, chunk, read, progress, &mut buf) {
+                return failed(e);
+            }
+            // a refused file (too large, a line without end) is not read further
+            if parser.stopped() {
+                return whole(parser);
+            }
+            if !parser.splittable(total) {
+                return match feed_range(&mut parser, mid, total, chunk, read, progress, &mut buf) {
+                    Ok(()) => whole(parser),
+                    Err(e) => failed(e),
+                };
+            }
+            let cut = match line_end_after(mid, total, chunk, read, &mut buf) {
+                Ok(Some(cut)) => cut,
+                Ok(None) => {
+                    return match feed_range(
+                        &mut parser,
+                        mid,
+                        total,
+                        chunk,
+                        read,
+                        progress,
+                        &mut buf,
+                    ) {
+                        Ok(()) => whole(parser),
+                        Err(e) => failed(e),
+                    }
+                }
+                Err(e) => return failed(e),
+            };
+            if let Err(e) = feed_range(&mut parser, mid, cut, chunk, read, progress, &mut buf) {
+                return failed(e);
+            }
+            let lines = parser.splitter.line_no();
+            parser.state.keep_empty();
+            PartEnd {
+                outcome: parser.finish(),
+                split: true,
+                lines,
+            }
+        }
+        Part::Tail => {
+            let declined = |lines| PartEnd {
+                outcome: Err(LoadError::new(&file)),
+                split: false,
+                lines,
+            };
+            // the header, fed line by line: nothing after it reaches this parser
+            let mut offset = 0;
+            let mut pending: Vec<u8> = Vec::new();
+            while !parser.header_read() && offset < mid {
+                let end = (offset + chunk).min(mid);
+                if let Err(e) = read(offset, end, &mut buf) {
+                    return failed(e);
+                }
+                offset = end;
+                pending.extend_from_slice(&buf);
+                while let Some(i) = pending.iter().position(|&b| b == b'\n') {
+                    parser.feed(&pending[..=i]);
+                    pending.drain(..=i);
+                    if parser.header_read() {
+                        break;
+                    }
+                }
+            }
+            let header_end = offset - pending.len() as u64;
+            if !parser.header_read() || !parser.splittable(total) {
+                return declined(0);
+            }
+            let lines = parser.splitter.line_no();
+            let cut = match line_end_after(mid, total, chunk, read, &mut buf) {
+                Ok(Some(cut)) => cut,
+                Ok(None) => return declined(lines),
+                Err(e) => return failed(e),
+            };
+            parser.expect_size(total);
+            parser.expect_share(header_end + (total - cut));
+            parser.state.keep_empty();
+            match feed_range(&mut parser, cut, total, chunk, read, progress, &mut buf) {
+                Ok(()) => PartEnd {
+                    outcome: parser.finish(),
+                    split: true,
+                    lines,
+                },
+                Err(e) => failed(e),
+            }
+        }
+    }
+}
+
+fn whole(parser: Parser) -> PartEnd {
+    PartEnd {
+        outcome: parser.finish(),
+        split: false,
+        lines: 0,
+    }
+}
+
+fn failed(e: LoadError) -> PartEnd {
+    PartEnd {
+        outcome: Err(e),
+        split: false,
+        lines: 0,
+    }
+}
+
+/// Feeds bytes `start..end` in chunks, stopping early when the parser refuses the file.
+fn feed_range(
+    parser: &mut Parser,
+    start: u64,
+    end: u64,
+    chunk: u64,
+    read: &mut Read,
+    progress: &mut dyn FnMut(u64, u64),
+    buf: &mut Vec<u8>,
+) -> Result<(), LoadError> {
+    let mut offset = start;
+    while offset < end && !parser.stopped() {
+        let stop = (offset + chunk).min(end);
+        read(offset, stop, buf)?;
+        parser.feed(buf);
+        offset = stop;
+        progress(parser.bytes_read(), parser.rows_parsed());
+    }
+    Ok(())
+}
+
+/// Just past the first line break at or after `mid`, if one comes within
+/// [`MAX_LINE`] bytes.
+fn line_end_after(
+    mid: u64,
+    total: u64,
+    chunk: u64,
+    read: &mut Read,
+    buf: &mut Vec<u8>,
+) -> Result<Option<u64>, LoadError> {
+    let limit = total.min(mid + MAX_LINE as u64);
+    let mut offset = mid;
+    while offset < limit {
+        let end = (offset + chunk).min(limit);
+        read(offset, end, buf)?;
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            return Ok(Some(offset + i as u64 + 1));
+        }
+        offset = end;
+    }
+    Ok(None)
+}
+
+impl Parser {
+    /// Whether the first content line (the header, or the first row of a
+    /// headerless format) has been read, or the file is gzip or JSON.
+    fn header_read(&self) -> bool {
+        self.inflater.is_some()
+            || self.json.is_some()
+            || self.stopped()
+            || !matches!(self.state, super::table::State::Start)
+    }
+
+    /// Whether this file may be parsed as two parts (see the module docs),
+    /// decided from its header and its size alone.
+    pub(super) fn splittable(&self, total: u64) -> bool {
+        if self.inflater.is_some() || self.json.is_some() {
+            return false;
+        }
+        let Some(m) = self.state.binary_models() else {
+            return false;
+        };
+        let (m, total) = (m.max(1) as u128, total as u128);
+        self.max_values
+            .is_none_or(|max| total * m / (2 * m + 2) <= max as u128)
+    }
+}
+
+/// The file from its two parts: the head's outcome when it did not split,
+/// else both parts' columns in order, or both parts' problems with the
+/// tail's lines counted from the start of the file.
+pub fn join(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadError> {
+    if !head.split {
+        return head.outcome;
+    }
+    if !tail.split {
+        return Err(LoadError::single(
+            file,
+            0,
+            0,
+            "the same file throughout its load",
+            "a file that changed while it was read",
+            Some("Drop it again.".into()),
+        ));
+    }
+    let shift = head.lines.saturating_sub(tail.lines);
+    match (head.outcome, tail.outcome) {
+        (Ok(Parsed::Binary(a)), Ok(Parsed::Binary(b))) => {
+            let joined = concat(a, b);
+            if joined.labels.is_empty() {
+                return Err(LoadError::single(
+                    file,
+                    0,
+                    0,
+                    "rows of data below the header",
+                    "only the header",
+                    None,
+                ));
+            }
+            Ok(Parsed::Binary(joined))
+        }
+        (Ok(_), Ok(_)) => Err(LoadError::single(
+            file,
+            0,
+            0,
+            "a binary CSV in both halves",
+            "another format",
+            None,
+        )),
+        (a, b) => {
+            let mut errors = LoadError::new(file);
+            if let Err(a) = a {
+                for p in a.problems {
+                    errors.push(p);
+                }
+                errors.more += a.more;
+            }
+            if let Err(b) = b {
+                for mut p in b.problems {
+                    if p.line > 0 {
+                        p.line += shift;
+                    }
+                    errors.push(p);
+                }
+                errors.more += b.more;
+            }
+            Err(errors)
+        }
+    }
+}
+
+/// The rows of `a` then those of `b` (the same header, so the same models),
+/// with their curves merged when both parts built them.
+fn concat(a: BinaryData, b: BinaryData) -> BinaryData {
+    let curves: Vec<_> = (0..a.models.len())
+        .map(|i| match (a.built_curve(i), b.built_curve(i)) {
+            (Some(x), Some(y)) => Some(std::sync::Arc::new(x.merge(&y))),
+            _ => None,
+        })
+        .collect();
+    let mut out = BinaryData {
+        labels: a.labels,
+        ..Default::default()
+    };
+    out.labels.extend_from_slice(&b.labels);
+    for (((name, mut scores), (_, more)), curve) in a.models.into_iter().zip(b.models).zip(curves) {
+        scores.extend_from_slice(&more);
+        out.push_model(name, scores, curve);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse_bytes, LoadOptions};
+
+    fn part(text: &[u8], part: Part, chunk: u64, max: Option<u64>) -> PartEnd {
+        let mut read = |s: u64, e: u64, buf: &mut Vec<u8>| {
+            buf.clear();
+            buf.extend_from_slice(&text[s as usize..e as usize]);
+            Ok(())
+        };
+        let mut parser = Parser::new("f.csv", LoadOptions::default());
+        parser.limit_values(max);
+        parse_part(
+            parser,
+            text.len() as u64,
+            part,
+            chunk,
+            &mut read,
+            &mut |_, _| {},
+        )
+    }
+
+    /// The parse of `text` as two parts, joined.
+    fn split(text: &[u8], chunk: u64) -> (Result<Parsed, LoadError>, bool) {
+        split_limited(text, chunk, None)
+    }
+
+    fn split_limited(
+        text: &[u8],
+        chunk: u64,
+        max: Option<u64>,
+    ) -> (Result<Parsed, LoadError>, bool) {
+        let head = part(text, Part::Head, chunk, max);
+        let tail = part(text, Part::Tail, chunk, max);
+        let was_split = head.split;
+        assert_eq!(head.split, tail.split, "both parts decide alike");
+        (join("f.csv", head, tail), was_split)
+    }
+
+    fn same(a: &Result<Parsed, LoadError>, b: &Result<Parsed, LoadError>) -> bool {
+        format!("{a:?}") == format!("{b:?}")
+    }
+
+    #[test]
+    fn a_binary_csv_split_in_two_is_the_whole_file() {
+        let mut text = String::from("# scores of two models\nlabel,gbdt,logreg\n");
+        for i in 0..5000 {
+            text.push_str(&format!(
+                "{},{:.4},{:.3}\n",
+                (i * 7) % 3 % 2,
+                (i % 97) as f64 / 97.0,
+                (i % 13) as f64 / 13.0
+            ));
+            if i % 777 == 0 {
+                text.push_str("\n# a comment\n");
+            }
+        }
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        assert!(whole.is_ok());
+        for chunk in [1, 7, 4096, 1 << 20] {
+            let (joined, was_split) = split(text.as_bytes(), chunk);
+            assert!(was_split);
+            assert!(same(&joined, &whole), "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn problems_in_both_parts_keep_their_lines() {
+        let mut text = String::from("label,score\r\n");
+        for i in 0..2000 {
+            match i {
+                10 => text.push_str("maybe,0.5\r\n"),
+                1500 => text.push_str("1,high\r\n"),
+                _ => text.push_str(&format!("{},0.{}\r\n", i % 2, i % 10)),
+            }
+        }
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        let (joined, was_split) = split(text.as_bytes(), 100);
+        assert!(was_split);
+        let (whole, joined) = (whole.unwrap_err(), joined.unwrap_err());
+        assert_eq!(whole.to_string(), joined.to_string());
+        assert_eq!(joined.problems.len(), 2);
+        assert_eq!(joined.problems[1].line, 1502);
+    }
+
+    #[test]
+    fn rows_only_on_one_side_and_a_bom() {
+        // every row after the middle: the head holds only the header and comments
+        let mut text = String::from("\u{feff}label,score\n");
+        text.push_str(&"#\n".repeat(400));
+        for i in 0..100 {
+            text.push_str(&format!("{},0.{}\n", i % 2, i % 10));
+        }
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        let (joined, was_split) = split(text.as_bytes(), 64);
+        assert!(was_split);
+        assert!(same(&joined, &whole));
+        // every row before the middle
+        let mut text = String::from("label,score\n");
+        for i in 0..100 {
+            text.push_str(&format!("{},0.{}\n", i % 2, i % 10));
+        }
+        text.push_str(&"\n".repeat(2000));
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        let (joined, _) = split(text.as_bytes(), 64);
+        assert!(same(&joined, &whole));
+        // only the header
+        let text = format!("label,score\n{}", "#\n".repeat(100));
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        let (joined, was_split) = split(text.as_bytes(), 64);
+        assert!(was_split);
+        assert_eq!(
+            whole.unwrap_err().to_string(),
+            joined.unwrap_err().to_string()
+        );
+    }
+
+    #[test]
+    fn other_formats_and_gzip_are_read_whole() {
+        let run: String = (0..500)
+            .map(|i| format!("q{} Q0 d{i} {i} 0.5 t\n", i % 7))
+            .collect();
+        let (joined, was_split) = split(run.as_bytes(), 100);
+        assert!(!was_split);
+        assert!(same(
+            &joined,
+            &parse_bytes("f.csv", run.as_bytes(), &LoadOptions::default())
+        ));
+        let mut csv = String::from("label,score\n");
+        for i in 0..500 {
+            csv.push_str(&format!("{},0.{}\n", i % 2, i % 10));
+        }
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, csv.as_bytes()).unwrap();
+        let gz = gz.finish().unwrap();
+        let (joined, was_split) = split(&gz, 100);
+        assert!(!was_split);
+        assert!(same(
+            &joined,
+            &parse_bytes("f.csv", csv.as_bytes(), &LoadOptions::default())
+        ));
+        // a header past the middle: no split
+        let late = format!("{}label,score\n1,0.5\n", "#\n".repeat(100));
+        let (joined, was_split) = split(late.as_bytes(), 8);
+        assert!(!was_split);
+        assert!(joined.is_ok());
+    }
+
+    #[test]
+    fn a_file_splits_only_when_its_size_proves_it_within_the_limit() {
+        let mut text = String::from("label,score\n");
+        for i in 0..1000 {
+            text.push_str(&format!("{},0.{}\n", i % 2, i % 10));
+        }
+        let limited = |max: u64| {
+            let mut p = Parser::new("f.csv", LoadOptions::default());
+            p.limit_values(Some(max));
+            p.expect_size(text.len() as u64);
+            p.feed(text.as_bytes());
+            p.finish()
+        };
+        // 6 bytes a row at least 4: at most len/4 values
+        let proven = text.len() as u64 / 4;
+        let (joined, was_split) = split_limited(text.as_bytes(), 256, Some(proven));
+        assert!(was_split);
+        assert!(same(&joined, &limited(proven)));
+        // under the bound the whole file is read by one parser, with its refusal
+        let (joined, was_split) = split_limited(text.as_bytes(), 256, Some(999));
+        assert!(!was_split);
+        assert!(joined.is_err());
+        assert_eq!(
+            joined.unwrap_err().to_string(),
+            limited(999).unwrap_err().to_string()
+        );
+    }
+}

@@ -720,6 +720,12 @@ async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
     };
     drop(finish);
     drop((on_message, on_error));
-    warm();
+    // after the page has used the answer (a worker starting next to the
+    // first render of the example would slow it)
+    if let Some(window) = web_sys::window() {
+        let later = Closure::once_into_js(warm);
+        let _ =
+            window.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 50);
+    }
     result
 }

@@ -121,6 +121,11 @@ pub fn parse_part(
             if let Err(e) = feed_range(&mut parser, mid, cut, chunk, read, progress, &mut buf) {
                 return failed(e);
             }
+            // refused before the split line (a line without end): one parser
+            // stops there too, so the tail's rows do not count
+            if parser.stopped() {
+                return whole(parser);
+            }
             let lines = parser.splitter.line_no();
             parser.state.keep_empty();
             PartEnd {

@@ -44,12 +44,14 @@ function cli() {
 test('a generated run is parsed in a worker and gives the native core\'s values', async () => {
   const files = generate('medium', 3000, 100); // 300,000 lines, ~11 MB
   const { page, errors } = await open(browser, url);
-  const workers = [];
-  page.on('worker', (w) => workers.push(w.url()));
   await clearAll(page);
+  await page.evaluate(() => { globalThis.rankscopeLastLoad = undefined; });
   await page.setInputFiles('#file-input', [files.qrels, files.run]);
   await waitForModels(page, ['medium']);
-  assert.ok(workers.some((u) => u.endsWith('/rankscope-worker_loader.js')), `workers started: ${workers}`);
+  // the page keeps loading workers started ahead of a drop, so whether one
+  // starts during it says nothing: the stage times come only with a worker's answer
+  const times = await page.evaluate(() => globalThis.rankscopeLastLoad);
+  assert.equal(typeof times?.parse_ms, 'number', 'parsed in a worker');
   const shown = (await cells(page)).medium;
   const native = JSON.parse(execFileSync(cli(), ['eval', files.run, '--qrels', files.qrels, '--format', 'json', '-k', '1,3,5,10,20,100,1000'], { maxBuffer: 1 << 28 }));
   const want = native.models[0].metrics;

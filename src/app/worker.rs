@@ -80,24 +80,30 @@ pub fn worker_main() {
                 .as_string()
                 .and_then(|p| Part::from_id(&p))
                 .unwrap_or(Part::Whole);
-            let PartEnd {
-                outcome,
-                split,
-                lines,
-            } = match get(&data, "file").dyn_into::<web_sys::Blob>() {
-                Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data), part),
-                Err(_) => PartEnd {
-                    outcome: Err(LoadError::single(
-                        &name,
-                        0,
-                        0,
-                        "a file",
-                        "no file in the request",
-                        None,
-                    )),
-                    split: false,
-                    lines: 0,
+            let (
+                PartEnd {
+                    outcome,
+                    split,
+                    lines,
                 },
+                read_ms,
+            ) = match get(&data, "file").dyn_into::<web_sys::Blob>() {
+                Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data), part),
+                Err(_) => (
+                    PartEnd {
+                        outcome: Err(LoadError::single(
+                            &name,
+                            0,
+                            0,
+                            "a file",
+                            "no file in the request",
+                            None,
+                        )),
+                        split: false,
+                        lines: 0,
+                    },
+                    0.0,
+                ),
             };
             let t1 = js_sys::Date::now();
             // a binary file's curves are sorted here, next to the other part's
@@ -135,7 +141,7 @@ pub fn worker_main() {
                     ("parse_ms", (t1 - t0).into()),
                     ("curves_ms", (t2 - t1).into()),
                     ("encode_ms", (t3 - t2).into()),
-                    ("read_ms", READ_MS.get().into()),
+                    ("read_ms", read_ms.into()),
                     ("split", split.into()),
                     ("lines", (lines as f64).into()),
                 ],
@@ -235,14 +241,15 @@ fn options_of(data: &JsValue) -> LoadOptions {
 }
 
 /// Parses `part` of `blob` ([`split::parse_part`]): read in [`CHUNK`] slices
-/// with `FileReaderSync`, progress posted at most every 100 ms.
+/// with `FileReaderSync`, progress posted at most every 100 ms. Also gives
+/// the time spent in the browser's reads (ms, for the benchmark).
 fn parse_blob(
     scope: &web_sys::DedicatedWorkerGlobalScope,
     blob: &web_sys::Blob,
     name: &str,
     options: LoadOptions,
     part: Part,
-) -> PartEnd {
+) -> (PartEnd, f64) {
     let unreadable = |e: JsValue| {
         LoadError::single(
             name,
@@ -256,11 +263,12 @@ fn parse_blob(
     let reader = match web_sys::FileReaderSync::new() {
         Ok(r) => r,
         Err(e) => {
-            return PartEnd {
+            let end = PartEnd {
                 outcome: Err(unreadable(e)),
                 split: false,
                 lines: 0,
-            }
+            };
+            return (end, 0.0);
         }
     };
     let read_ms = std::cell::Cell::new(0.0);
@@ -301,13 +309,7 @@ fn parse_blob(
         &mut read,
         &mut progress,
     );
-    READ_MS.set(read_ms.get());
-    end
-}
-
-thread_local! {
-    /// Time the last job spent in the browser's file reads (for the benchmark).
-    static READ_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+    (end, read_ms.get())
 }
 
 // ------------------------------------------------------------------ page side

@@ -170,6 +170,19 @@ impl BinaryCurve {
         Ok(())
     }
 
+    /// Each distinct score, descending, with its positives and negatives
+    /// (the rows that have exactly that score).
+    pub fn steps(&self) -> impl Iterator<Item = (f64, u64, u64)> + '_ {
+        let before = |c: &[u64], i: usize| if i == 0 { 0 } else { c[i - 1] };
+        (0..self.thresholds.len()).map(move |i| {
+            (
+                self.thresholds[i],
+                self.tps[i] - before(&self.tps, i),
+                self.fps[i] - before(&self.fps, i),
+            )
+        })
+    }
+
     /// Log loss (`brier = false`) or Brier score (`true`) from the curve:
     /// each distinct score once, its row term weighted by the positives and
     /// negatives that have it, Σ / N. The same terms as [`log_loss`] and
@@ -188,13 +201,10 @@ impl BinaryCurve {
                 return None;
             }
         }
+        let term = if brier { brier_term } else { log_loss_term };
         let mut s = Sum::new();
-        let (mut prev_tp, mut prev_fp) = (0u64, 0u64);
-        for i in 0..n {
-            let p = probability(self.thresholds[i]);
-            let (tp, fp) = (self.tps[i] - prev_tp, self.fps[i] - prev_fp);
-            (prev_tp, prev_fp) = (self.tps[i], self.fps[i]);
-            let term = if brier { brier_term } else { log_loss_term };
+        for (t, tp, fp) in self.steps() {
+            let p = probability(t);
             if tp > 0 {
                 s.add(tp as f64 * term(true, p));
             }

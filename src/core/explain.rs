@@ -799,11 +799,8 @@ pub fn probability_loss(
         _ => return None,
     };
     let mut sums = [(0u64, Sum::new()), (0u64, Sum::new())];
-    let (mut prev_tp, mut prev_fp) = (0u64, 0u64);
-    for i in 0..curve.thresholds.len() {
-        let p = probability(curve.thresholds[i]);
-        let (tp, fp) = (curve.tps[i] - prev_tp, curve.fps[i] - prev_fp);
-        (prev_tp, prev_fp) = (curve.tps[i], curve.fps[i]);
+    for (t, tp, fp) in curve.steps() {
+        let p = probability(t);
         for (class, count) in [(true, tp), (false, fp)] {
             if count > 0 {
                 let s = &mut sums[usize::from(!class)];

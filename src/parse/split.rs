@@ -65,125 +65,76 @@ pub type Read<'a> = dyn FnMut(u64, u64, &mut Vec<u8>) -> Result<(), LoadError> +
 /// file name, options and limits), reading `chunk` bytes at a time and
 /// calling `progress(bytes, rows)` of this part after each.
 pub fn parse_part(
-    mut parser: Parser,
+    parser: Parser,
     total: u64,
     part: Part,
     chunk: u64,
     read: &mut Read,
     progress: &mut dyn FnMut(u64, u64),
 ) -> PartEnd {
-    let chunk = chunk.max(1);
-    let file = parser.file.clone();
-    let mut buf = Vec::new();
-    let mid = total / 2;
-    match part {
-        Part::Whole => {
-            parser.expect_size(total);
-            match feed_range(&mut parser, 0, total, chunk, read, progress, &mut buf) {
-                Ok(()) => whole(parser),
-                Err(e) => failed(e),
-            }
+    let mut reader = Reader {
+        chunk: chunk.max(1),
+        read,
+        progress,
+        buf: Vec::new(),
+    };
+    let end = match part {
+        Part::Whole => whole(parser, total, &mut reader),
+        Part::Head => head(parser, total, &mut reader),
+        Part::Tail => tail(parser, total, &mut reader),
+    };
+    end.unwrap_or_else(|e| PartEnd {
+        outcome: Err(e),
+        split: false,
+        lines: 0,
+    })
+}
+
+/// The reading side of a part: slices of `chunk` bytes through `read`.
+struct Reader<'r, 'a> {
+    chunk: u64,
+    read: &'r mut Read<'a>,
+    progress: &'r mut dyn FnMut(u64, u64),
+    buf: Vec<u8>,
+}
+
+impl Reader<'_, '_> {
+    /// Reads bytes `start..end` into the buffer.
+    fn read(&mut self, start: u64, end: u64) -> Result<&[u8], LoadError> {
+        (self.read)(start, end, &mut self.buf)?;
+        Ok(&self.buf)
+    }
+
+    /// Feeds bytes `start..end`, stopping early when the parser refuses the file.
+    fn feed(&mut self, parser: &mut Parser, start: u64, end: u64) -> Result<(), LoadError> {
+        let mut offset = start;
+        while offset < end && !parser.stopped() {
+            let stop = (offset + self.chunk).min(end);
+            parser.feed(self.read(offset, stop)?);
+            offset = stop;
+            (self.progress)(parser.bytes_read(), parser.rows_parsed());
         }
-        Part::Head => {
-            parser.expect_size(total);
-            parser.expect_share(mid);
-            if let Err(e) = feed_range(&mut parser, 0, mid, chunk, read, progress, &mut buf) {
-                return failed(e);
+        Ok(())
+    }
+
+    /// Just past the first line break at or after `mid`, if one comes
+    /// within [`MAX_LINE`] bytes.
+    fn line_end_after(&mut self, mid: u64, total: u64) -> Result<Option<u64>, LoadError> {
+        let limit = total.min(mid + MAX_LINE as u64);
+        let mut offset = mid;
+        while offset < limit {
+            let end = (offset + self.chunk).min(limit);
+            if let Some(i) = self.read(offset, end)?.iter().position(|&b| b == b'\n') {
+                return Ok(Some(offset + i as u64 + 1));
             }
-            // a refused file (too large, a line without end) is not read further
-            if parser.stopped() {
-                return whole(parser);
-            }
-            if !parser.splittable(total) {
-                return match feed_range(&mut parser, mid, total, chunk, read, progress, &mut buf) {
-                    Ok(()) => whole(parser),
-                    Err(e) => failed(e),
-                };
-            }
-            let cut = match line_end_after(mid, total, chunk, read, &mut buf) {
-                Ok(Some(cut)) => cut,
-                Ok(None) => {
-                    return match feed_range(
-                        &mut parser,
-                        mid,
-                        total,
-                        chunk,
-                        read,
-                        progress,
-                        &mut buf,
-                    ) {
-                        Ok(()) => whole(parser),
-                        Err(e) => failed(e),
-                    }
-                }
-                Err(e) => return failed(e),
-            };
-            if let Err(e) = feed_range(&mut parser, mid, cut, chunk, read, progress, &mut buf) {
-                return failed(e);
-            }
-            // refused before the split line (a line without end): one parser
-            // stops there too, so the tail's rows do not count
-            if parser.stopped() {
-                return whole(parser);
-            }
-            let lines = parser.splitter.line_no();
-            parser.state.keep_empty();
-            PartEnd {
-                outcome: parser.finish(),
-                split: true,
-                lines,
-            }
+            offset = end;
         }
-        Part::Tail => {
-            let declined = |lines| PartEnd {
-                outcome: Err(LoadError::new(&file)),
-                split: false,
-                lines,
-            };
-            // the header, fed line by line: nothing after it reaches this parser
-            let mut offset = 0;
-            let mut pending: Vec<u8> = Vec::new();
-            while !parser.header_read() && offset < mid {
-                let end = (offset + chunk).min(mid);
-                if let Err(e) = read(offset, end, &mut buf) {
-                    return failed(e);
-                }
-                offset = end;
-                pending.extend_from_slice(&buf);
-                while let Some(i) = pending.iter().position(|&b| b == b'\n') {
-                    parser.feed(&pending[..=i]);
-                    pending.drain(..=i);
-                    if parser.header_read() {
-                        break;
-                    }
-                }
-            }
-            let header_end = offset - pending.len() as u64;
-            if !parser.header_read() || !parser.splittable(total) {
-                return declined(0);
-            }
-            let lines = parser.splitter.line_no();
-            let cut = match line_end_after(mid, total, chunk, read, &mut buf) {
-                Ok(Some(cut)) => cut,
-                Ok(None) => return declined(lines),
-                Err(e) => return failed(e),
-            };
-            parser.expect_size(total);
-            parser.expect_share(header_end + (total - cut));
-            parser.state.keep_empty();
-            match feed_range(&mut parser, cut, total, chunk, read, progress, &mut buf) {
-                Ok(()) => PartEnd {
-                    outcome: parser.finish(),
-                    split: true,
-                    lines,
-                },
-                Err(e) => failed(e),
-            }
-        }
+        Ok(None)
     }
 }
 
-fn whole(parser: Parser) -> PartEnd {
+/// The end of a part that read the whole file (or stopped where it was refused).
+fn unsplit(parser: Parser) -> PartEnd {
     PartEnd {
         outcome: parser.finish(),
         split: false,
@@ -191,55 +142,83 @@ fn whole(parser: Parser) -> PartEnd {
     }
 }
 
-fn failed(e: LoadError) -> PartEnd {
-    PartEnd {
-        outcome: Err(e),
+fn whole(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadError> {
+    parser.expect_size(total);
+    r.feed(&mut parser, 0, total)?;
+    Ok(unsplit(parser))
+}
+
+fn head(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadError> {
+    let mid = total / 2;
+    parser.expect_size(total);
+    parser.expect_share(mid);
+    r.feed(&mut parser, 0, mid)?;
+    // a refused file (too large, a line without end) is not read further
+    if parser.stopped() {
+        return Ok(unsplit(parser));
+    }
+    let cut = match parser.splittable(total) {
+        true => r.line_end_after(mid, total)?,
+        false => None,
+    };
+    let Some(cut) = cut else {
+        r.feed(&mut parser, mid, total)?;
+        return Ok(unsplit(parser));
+    };
+    r.feed(&mut parser, mid, cut)?;
+    // refused before the split line (a line without end): one parser
+    // stops there too, so the tail's rows do not count
+    if parser.stopped() {
+        return Ok(unsplit(parser));
+    }
+    let lines = parser.splitter.line_no();
+    parser.state.keep_empty();
+    Ok(PartEnd {
+        outcome: parser.finish(),
+        split: true,
+        lines,
+    })
+}
+
+fn tail(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadError> {
+    let mid = total / 2;
+    let declined = |file: &str, lines| PartEnd {
+        outcome: Err(LoadError::new(file)),
         split: false,
-        lines: 0,
-    }
-}
-
-/// Feeds bytes `start..end` in chunks, stopping early when the parser refuses the file.
-fn feed_range(
-    parser: &mut Parser,
-    start: u64,
-    end: u64,
-    chunk: u64,
-    read: &mut Read,
-    progress: &mut dyn FnMut(u64, u64),
-    buf: &mut Vec<u8>,
-) -> Result<(), LoadError> {
-    let mut offset = start;
-    while offset < end && !parser.stopped() {
-        let stop = (offset + chunk).min(end);
-        read(offset, stop, buf)?;
-        parser.feed(buf);
-        offset = stop;
-        progress(parser.bytes_read(), parser.rows_parsed());
-    }
-    Ok(())
-}
-
-/// Just past the first line break at or after `mid`, if one comes within
-/// [`MAX_LINE`] bytes.
-fn line_end_after(
-    mid: u64,
-    total: u64,
-    chunk: u64,
-    read: &mut Read,
-    buf: &mut Vec<u8>,
-) -> Result<Option<u64>, LoadError> {
-    let limit = total.min(mid + MAX_LINE as u64);
-    let mut offset = mid;
-    while offset < limit {
-        let end = (offset + chunk).min(limit);
-        read(offset, end, buf)?;
-        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-            return Ok(Some(offset + i as u64 + 1));
-        }
+        lines,
+    };
+    // the header, fed line by line: nothing after it reaches this parser
+    let mut offset = 0;
+    let mut pending: Vec<u8> = Vec::new();
+    while !parser.header_read() && offset < mid {
+        let end = (offset + r.chunk).min(mid);
+        pending.extend_from_slice(r.read(offset, end)?);
         offset = end;
+        while let Some(i) = pending.iter().position(|&b| b == b'\n') {
+            parser.feed(&pending[..=i]);
+            pending.drain(..=i);
+            if parser.header_read() {
+                break;
+            }
+        }
     }
-    Ok(None)
+    let header_end = offset - pending.len() as u64;
+    if !parser.header_read() || !parser.splittable(total) {
+        return Ok(declined(&parser.file, 0));
+    }
+    let lines = parser.splitter.line_no();
+    let Some(cut) = r.line_end_after(mid, total)? else {
+        return Ok(declined(&parser.file, lines));
+    };
+    parser.expect_size(total);
+    parser.expect_share(header_end + (total - cut));
+    parser.state.keep_empty();
+    r.feed(&mut parser, cut, total)?;
+    Ok(PartEnd {
+        outcome: parser.finish(),
+        split: true,
+        lines,
+    })
 }
 
 impl Parser {

@@ -74,6 +74,7 @@ const results = [];
 for (const set of sets) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   // the page's wasm memory (it only grows: its size after the load is its peak)
+  await page.addInitScript(() => { globalThis.rankscopeLoads = []; let last; Object.defineProperty(globalThis, 'rankscopeLastLoad', { configurable: true, get: () => last, set: (v) => { last = v; globalThis.rankscopeLoads.push(v); } }); });
   await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { globalThis.rankscopeMemory = e.detail.wasm.memory; }));
   const wasmMb = () => page.evaluate(() => Math.round((globalThis.rankscopeMemory?.buffer.byteLength || 0) / 1048576));
   await page.goto(url);
@@ -108,6 +109,7 @@ for (const set of sets) {
     row.files[f] = { parse_s: +((p - s) / 1000).toFixed(3), merge_s: +((m - p) / 1000).toFixed(3), mb_per_s: +((fs.statSync(path.join(dir, f)).size / 1e6) / ((p - s) / 1000)).toFixed(1) };
   }
   row.worker = await page.evaluate(() => globalThis.rankscopeLastLoad);
+  row.decodes_ms = await page.evaluate(() => globalThis.rankscopeLoads.map((l) => Math.round(l.decode_ms)));
   const lastMerged = Math.max(...set.files.map((f) => stage('merged', f)));
   row.evaluate_and_render_s = +((t1 - lastMerged) / 1000).toFixed(3);
   row.peak_rss_mb = Math.round(peak / 1024);

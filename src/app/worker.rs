@@ -593,8 +593,14 @@ thread_local! {
 
 /// Starts workers until [`SPARES`] wait for jobs (called once the page has
 /// loaded its example, and after every job: a job's worker is not reused, so
-/// its memory goes back at once).
+/// its memory goes back at once). Not while another job runs: starting a
+/// worker (its script, its wasm compiled on background threads) next to a
+/// parse and the page's decode slowed a 10M-line run's load by 0.1-0.5 s;
+/// the last job to end starts them.
 pub fn warm() {
+    if RUNNING.with(|r| !r.borrow().is_empty()) {
+        return;
+    }
     SPARE.with(|s| {
         let mut spares = s.borrow_mut();
         spares.retain(|w| {

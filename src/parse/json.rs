@@ -54,6 +54,8 @@ pub struct JsonReader {
     value: Vec<f64>,
     /// The first value with a fraction or exponent (a run, not qrels), with its position.
     first_fraction: Option<(u64, u64, String)>,
+    /// The first value too large for a relevance grade (|v| >= 10^9), with its position.
+    first_huge: Option<(u64, u64, String)>,
     pub error: Option<Problem>,
 }
 
@@ -278,6 +280,10 @@ impl JsonReader {
             let text = shown(&self.token);
             self.first_fraction = Some((self.token_at.0, self.token_at.1, text));
         }
+        if self.first_huge.is_none() && v.abs() >= 1e9 {
+            let text = shown(&self.token);
+            self.first_huge = Some((self.token_at.0, self.token_at.1, text));
+        }
         self.q.push(self.cur_q);
         self.docs.push(&self.cur_d);
         self.value.push(v);
@@ -335,19 +341,17 @@ impl JsonReader {
                 ),
             });
         }
-        let mut grade = Vec::with_capacity(self.value.len());
-        for &v in &self.value {
-            if v.abs() >= 1e9 {
-                return Err(Problem {
-                    line: 0,
-                    column: 0,
-                    expected: "relevance grades below 10^9".into(),
-                    found: v.to_string(),
-                    hint: None,
-                });
-            }
-            grade.push(v as i32);
+        if let Some((line, column, text)) = self.first_huge {
+            return Err(Problem {
+                line,
+                column,
+                expected: "a relevance grade below 10^9 in magnitude".into(),
+                found: text,
+                hint: None,
+            });
         }
+        // every value is an integer below 10^9 in magnitude: exact as an i32
+        let grade: Vec<i32> = self.value.iter().map(|&v| v as i32).collect();
         Ok(Some(super::table::qrels_parsed(
             self.queries,
             &self.q,
@@ -420,5 +424,17 @@ mod tests {
         let e = read("{\"q1\": {\"d1\": 1-2}}", 5, "r.json").unwrap_err();
         assert_eq!(e.expected, "a finite number");
         assert!(read("{}", 1, "r.json").unwrap().is_none());
+        // a grade past an i32's exact range is refused where it stands
+        let e = read(
+            "{\"q1\": {\"d1\": 1,\n \"d2\": -1000000000}}",
+            4,
+            "x.qrels.json",
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.found.as_str()),
+            (2, 8, "'-1000000000'")
+        );
+        assert!(read("{\"q1\": {\"d1\": 999999999}}", 4, "x.qrels.json").is_ok());
     }
 }

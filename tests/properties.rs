@@ -302,18 +302,13 @@ proptest! {
     /// give the whole file's columns or its problems at the same lines.
     #[test]
     fn a_file_parsed_as_two_parts_is_the_file(text in binary_lines(), chunk in 1u64..64, limit in proptest::option::of(1u64..400)) {
-        use rankscope::parse::split::{join, parse_part, Part};
+        use rankscope::parse::split::{join, parse_bytes_part, Part};
         use rankscope::parse::{parse_bytes, Parser};
         let bytes = text.as_bytes();
         let part = |which: Part| {
-            let mut read = |s: u64, e: u64, buf: &mut Vec<u8>| {
-                buf.clear();
-                buf.extend_from_slice(&bytes[s as usize..e as usize]);
-                Ok(())
-            };
             let mut parser = Parser::new("f.csv", LoadOptions::default());
             parser.limit_values(limit);
-            parse_part(parser, bytes.len() as u64, which, chunk, &mut read, &mut |_, _| {})
+            parse_bytes_part(parser, bytes, which, chunk)
         };
         let (head, tail) = (part(Part::Head), part(Part::Tail));
         // the parts decide alike, unless the head is refused before the split

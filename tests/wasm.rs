@@ -111,3 +111,67 @@ fn a_malformed_file_is_an_error_not_a_panic() {
         "bad.run:1:5: expected a score (a number), found 'notanumber'"
     );
 }
+
+/// The loading worker's stream reader gives exactly the bytes asked for,
+/// whether the reads follow each other (one stream) or jump (a new one), with
+/// a byte reader and without; a file parsed through it equals the file parsed
+/// in memory.
+#[wasm_bindgen_test]
+async fn the_stream_reader_gives_the_file_s_bytes() {
+    use rankscope::app::worker::BlobSource;
+    use rankscope::parse::split::{self, Part, Source};
+    use rankscope::parse::{parse_bytes, Parser};
+
+    let bytes: Vec<u8> = (0..3_000_017u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let blob = |b: &[u8]| {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(b));
+        web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap()
+    };
+    let file = blob(&bytes);
+    // sequential runs of odd sizes across the stream's chunks, then jumps back and forth
+    let mut ranges = vec![
+        (0u64, 5u64),
+        (5, 70_001),
+        (70_001, 1_500_000),
+        (1_500_000, 3_000_017),
+    ];
+    ranges.extend([
+        (2_999_000, 3_000_017),
+        (10, 20),
+        (20, 1_048_600),
+        (1_048_600, 1_048_601),
+    ]);
+    for byob in [true, false] {
+        let mut source = if byob {
+            BlobSource::new(&file, "f")
+        } else {
+            BlobSource::chunk_by_chunk(&file, "f")
+        };
+        let mut buf = Vec::new();
+        for &(s, e) in &ranges {
+            source.read(s, e, &mut buf).await.unwrap();
+            assert!(
+                buf == bytes[s as usize..e as usize],
+                "byob {byob}: {s}..{e}"
+            );
+        }
+    }
+
+    let run = include_bytes!("reference/ranking.run");
+    let file = blob(run);
+    for chunk in [7u64, 4096, 1 << 23] {
+        let end = split::parse_part(
+            Parser::new("ranking.run", Default::default()),
+            run.len() as u64,
+            Part::Whole,
+            chunk,
+            &mut BlobSource::new(&file, "ranking.run"),
+            &mut |_, _| {},
+        )
+        .await;
+        let want = parse_bytes("ranking.run", run, &Default::default());
+        assert_eq!(format!("{:?}", end.outcome), format!("{want:?}"));
+    }
+}

@@ -24,7 +24,7 @@ use crate::parse::split::{self, Part, PartEnd};
 use crate::parse::transfer::{self, Outcome};
 use crate::parse::{parse_bytes, LoadError, LoadOptions, Parsed, Parser};
 
-/// Bytes read per step inside the worker (synchronous reads).
+/// Bytes fed to the parser per step inside the worker.
 const CHUNK: f64 = 8.0 * 1024.0 * 1024.0;
 /// The worker's loader script, next to index.html (built by Trunk from `rankscope-worker`).
 pub const SCRIPT: &str = "./rankscope-worker_loader.js";
@@ -74,83 +74,86 @@ pub fn worker_main() {
                     reply.post_message_with_transfer(&msg, &js_sys::Array::of1(&array.buffer()));
                 return;
             }
-            let name = get(&data, "name").as_string().unwrap_or_default();
-            let t0 = js_sys::Date::now();
-            let part = get(&data, "part")
-                .as_string()
-                .and_then(|p| Part::from_id(&p))
-                .unwrap_or(Part::Whole);
-            let (
-                PartEnd {
-                    outcome,
-                    split,
-                    lines,
-                },
-                read_ms,
-            ) = match get(&data, "file").dyn_into::<web_sys::Blob>() {
-                Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data), part),
-                Err(_) => (
+            let reply = reply.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = get(&data, "name").as_string().unwrap_or_default();
+                let t0 = js_sys::Date::now();
+                let part = get(&data, "part")
+                    .as_string()
+                    .and_then(|p| Part::from_id(&p))
+                    .unwrap_or(Part::Whole);
+                let (
                     PartEnd {
-                        outcome: Err(LoadError::single(
-                            &name,
-                            0,
-                            0,
-                            "a file",
-                            "no file in the request",
-                            None,
-                        )),
-                        split: false,
-                        lines: 0,
+                        outcome,
+                        split,
+                        lines,
                     },
-                    0.0,
-                ),
-            };
-            let t1 = js_sys::Date::now();
-            // a binary file's curves are sorted here, next to the other part's
-            // worker when the file was split, not on the page
-            let curves: Vec<BinaryCurve> = match &outcome {
-                Ok(Parsed::Binary(b)) => b
-                    .models
-                    .iter()
-                    .map(|(_, scores)| BinaryCurve::new(&b.labels, scores))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let t2 = js_sys::Date::now();
-            // big columns go straight into their own ArrayBuffers, the rest into one small block
-            let side = JsSide::default();
-            let (bytes, _) = transfer::encode_with(&outcome, Box::new(side.clone()));
-            drop(outcome);
-            let array = Uint8Array::from(&bytes[..]);
-            drop(bytes);
-            let (block, _) = transfer::encode_curves_with(&curves, Box::new(side.clone()));
-            drop(curves);
-            let curves = Uint8Array::from(&block[..]);
-            drop(block);
-            let columns = js_sys::Array::new();
-            for c in side.0.borrow().iter() {
-                columns.push(c);
-            }
-            let t3 = js_sys::Date::now();
-            let msg = message(
-                "done",
-                &[
-                    ("data", array.clone().into()),
-                    ("curves", curves.clone().into()),
-                    ("columns", columns.clone().into()),
-                    ("parse_ms", (t1 - t0).into()),
-                    ("curves_ms", (t2 - t1).into()),
-                    ("encode_ms", (t3 - t2).into()),
-                    ("read_ms", read_ms.into()),
-                    ("split", split.into()),
-                    ("lines", (lines as f64).into()),
-                ],
-            );
-            let transfer = js_sys::Array::of2(&array.buffer(), &curves.buffer());
-            for c in columns.iter() {
-                transfer.push(&c.unchecked_into::<Uint8Array>().buffer());
-            }
-            let _ = reply.post_message_with_transfer(&msg, &transfer);
+                    read_ms,
+                ) = match get(&data, "file").dyn_into::<web_sys::Blob>() {
+                    Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data), part).await,
+                    Err(_) => (
+                        PartEnd {
+                            outcome: Err(LoadError::single(
+                                &name,
+                                0,
+                                0,
+                                "a file",
+                                "no file in the request",
+                                None,
+                            )),
+                            split: false,
+                            lines: 0,
+                        },
+                        0.0,
+                    ),
+                };
+                let t1 = js_sys::Date::now();
+                // a binary file's curves are sorted here, next to the other part's
+                // worker when the file was split, not on the page
+                let curves: Vec<BinaryCurve> = match &outcome {
+                    Ok(Parsed::Binary(b)) => b
+                        .models
+                        .iter()
+                        .map(|(_, scores)| BinaryCurve::new(&b.labels, scores))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let t2 = js_sys::Date::now();
+                // big columns go straight into their own ArrayBuffers, the rest into one small block
+                let side = JsSide::default();
+                let (bytes, _) = transfer::encode_with(&outcome, Box::new(side.clone()));
+                drop(outcome);
+                let array = Uint8Array::from(&bytes[..]);
+                drop(bytes);
+                let (block, _) = transfer::encode_curves_with(&curves, Box::new(side.clone()));
+                drop(curves);
+                let curves = Uint8Array::from(&block[..]);
+                drop(block);
+                let columns = js_sys::Array::new();
+                for c in side.0.borrow().iter() {
+                    columns.push(c);
+                }
+                let t3 = js_sys::Date::now();
+                let msg = message(
+                    "done",
+                    &[
+                        ("data", array.clone().into()),
+                        ("curves", curves.clone().into()),
+                        ("columns", columns.clone().into()),
+                        ("parse_ms", (t1 - t0).into()),
+                        ("curves_ms", (t2 - t1).into()),
+                        ("encode_ms", (t3 - t2).into()),
+                        ("read_ms", read_ms.into()),
+                        ("split", split.into()),
+                        ("lines", (lines as f64).into()),
+                    ],
+                );
+                let transfer = js_sys::Array::of2(&array.buffer(), &curves.buffer());
+                for c in columns.iter() {
+                    transfer.push(&c.unchecked_into::<Uint8Array>().buffer());
+                }
+                let _ = reply.post_message_with_transfer(&msg, &transfer);
+            });
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -240,53 +243,194 @@ fn options_of(data: &JsValue) -> LoadOptions {
     }
 }
 
-/// Parses `part` of `blob` ([`split::parse_part`]): read in [`CHUNK`] slices
-/// with `FileReaderSync`, progress posted at most every 100 ms. Also gives
-/// the time spent in the browser's reads (ms, for the benchmark).
-fn parse_blob(
-    scope: &web_sys::DedicatedWorkerGlobalScope,
-    blob: &web_sys::Blob,
-    name: &str,
-    options: LoadOptions,
-    part: Part,
-) -> (PartEnd, f64) {
-    let unreadable = |e: JsValue| {
-        LoadError::single(
+/// A file read as a stream (`Blob.stream()`), from a byte reader into one
+/// buffer used again and again when the browser offers one (`mode: "byob"`),
+/// else chunk by chunk. Reads that follow each other continue the stream;
+/// a read elsewhere (a split part's header, then its middle) opens a new one.
+/// Measured on a 344 MB run in Chromium: 0.21 s, against 0.46-0.69 s for
+/// `FileReaderSync` in 8 MB slices (each a fresh ArrayBuffer, read while the
+/// parser waits).
+pub struct BlobSource<'a> {
+    blob: &'a web_sys::Blob,
+    name: &'a str,
+    /// Whether to ask for a byte reader (else chunks the browser allocates).
+    try_byob: bool,
+    /// The open reader and the file offset of its next byte.
+    reader: Option<(JsValue, u64)>,
+    /// The byte reader's buffer, handed back with each chunk read into it.
+    byob: Option<js_sys::ArrayBuffer>,
+    /// Bytes read past the last request (they start at the reader's offset).
+    ahead: Vec<u8>,
+    /// Time spent waiting for the browser's reads (ms, for the benchmark).
+    read_ms: f64,
+}
+
+/// Bytes a byte reader may fill per read.
+const STREAM_BUFFER: u32 = 1 << 20;
+
+impl<'a> BlobSource<'a> {
+    pub fn new(blob: &'a web_sys::Blob, name: &'a str) -> Self {
+        BlobSource {
+            blob,
             name,
+            try_byob: true,
+            reader: None,
+            byob: None,
+            ahead: Vec::new(),
+            read_ms: 0.0,
+        }
+    }
+
+    /// The same without a byte reader (as in a browser that has none).
+    pub fn chunk_by_chunk(blob: &'a web_sys::Blob, name: &'a str) -> Self {
+        let mut source = BlobSource::new(blob, name);
+        source.try_byob = false;
+        source
+    }
+
+    /// Whether the reads go through a byte reader (one buffer used again).
+    pub fn uses_byte_reader(&self) -> bool {
+        self.byob.is_some()
+    }
+
+    fn unreadable(&self, e: JsValue) -> LoadError {
+        LoadError::single(
+            self.name,
             0,
             0,
             "a readable file",
             format!("the browser could not read it ({e:?})"),
             None,
         )
-    };
-    let reader = match web_sys::FileReaderSync::new() {
-        Ok(r) => r,
-        Err(e) => {
-            let end = PartEnd {
-                outcome: Err(unreadable(e)),
-                split: false,
-                lines: 0,
-            };
-            return (end, 0.0);
-        }
-    };
-    let read_ms = std::cell::Cell::new(0.0);
-    let mut read = |start: u64, end: u64, buf: &mut Vec<u8>| -> Result<(), LoadError> {
-        let t0 = js_sys::Date::now();
-        let slice = blob
-            .slice_with_f64_and_f64(start as f64, end as f64)
-            .map_err(unreadable)?;
-        let buffer: JsValue = reader
-            .read_as_array_buffer(&slice)
-            .map_err(unreadable)?
+    }
+
+    /// A reader of the file from `start` on: a byte reader if the browser has one.
+    fn open(&mut self, start: u64) -> Result<JsValue, JsValue> {
+        let size = self.blob.size();
+        let stream: JsValue = self
+            .blob
+            .slice_with_f64_and_f64(start as f64, size)?
+            .stream()
             .into();
-        let array = Uint8Array::new(&buffer);
-        buf.resize(array.length() as usize, 0);
-        array.copy_to(buf);
-        read_ms.set(read_ms.get() + js_sys::Date::now() - t0);
+        let get_reader: js_sys::Function =
+            Reflect::get(&stream, &"getReader".into())?.dyn_into()?;
+        let mode = Object::new();
+        Reflect::set(&mode, &"mode".into(), &"byob".into())?;
+        match self.try_byob.then(|| get_reader.call1(&stream, &mode)) {
+            Some(Ok(reader)) => {
+                if self.byob.is_none() {
+                    self.byob = Some(js_sys::ArrayBuffer::new(STREAM_BUFFER));
+                }
+                Ok(reader)
+            }
+            _ => {
+                self.byob = None;
+                get_reader.call0(&stream)
+            }
+        }
+    }
+
+    /// The next chunk of the open reader, `None` at the end of the file.
+    async fn next_chunk(&mut self, reader: &JsValue) -> Result<Option<Uint8Array>, JsValue> {
+        let read: js_sys::Function = Reflect::get(reader, &"read".into())?.dyn_into()?;
+        let lent = self.byob.take();
+        let byob = lent.is_some();
+        let promise = match lent {
+            Some(buffer) => read.call1(reader, &Uint8Array::new(&buffer))?,
+            None => read.call0(reader)?,
+        };
+        let result =
+            wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&promise)).await?;
+        let chunk = get(&result, "value").dyn_into::<Uint8Array>().ok();
+        if byob {
+            // a byte reader hands its buffer back under the chunk it read
+            let buffer = chunk.as_ref().map(|c| JsValue::from(c.buffer()));
+            self.byob = buffer
+                .and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok())
+                .filter(|b| b.byte_length() == STREAM_BUFFER);
+        }
+        Ok(match get(&result, "done").as_bool() {
+            Some(true) => None,
+            _ => chunk,
+        })
+    }
+
+    async fn read_range(&mut self, start: u64, end: u64, buf: &mut Vec<u8>) -> Result<(), JsValue> {
+        buf.clear();
+        let want = (end - start) as usize;
+        let reader = match self.reader.take() {
+            Some((reader, at)) if at == start => reader,
+            other => {
+                if let Some((old, _)) = other {
+                    cancel_reader(&old);
+                }
+                self.ahead.clear();
+                self.open(start)?
+            }
+        };
+        let byob = self.byob.is_some();
+        let take = want.min(self.ahead.len());
+        buf.extend(self.ahead.drain(..take));
+        while buf.len() < want {
+            let Some(chunk) = self.next_chunk(&reader).await? else {
+                return Err(JsValue::from_str("the file ended early (did it change?)"));
+            };
+            let (have, len) = (buf.len(), chunk.length() as usize);
+            let used = len.min(want - have);
+            buf.resize(have + used, 0);
+            chunk.subarray(0, used as u32).copy_to(&mut buf[have..]);
+            if used < len {
+                self.ahead.resize(len - used, 0);
+                chunk
+                    .subarray(used as u32, len as u32)
+                    .copy_to(&mut self.ahead);
+            }
+            if byob && self.byob.is_none() {
+                return Err(JsValue::from_str("the byte reader kept its buffer"));
+            }
+        }
+        self.reader = Some((reader, end));
         Ok(())
-    };
+    }
+}
+
+impl Drop for BlobSource<'_> {
+    fn drop(&mut self) {
+        if let Some((reader, _)) = self.reader.take() {
+            cancel_reader(&reader);
+        }
+    }
+}
+
+/// Lets go of a stream no longer read (the browser stops reading ahead).
+fn cancel_reader(reader: &JsValue) {
+    if let Ok(f) = Reflect::get(reader, &"cancel".into()) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            let _ = f.call0(reader);
+        }
+    }
+}
+
+impl split::Source for BlobSource<'_> {
+    async fn read(&mut self, start: u64, end: u64, buf: &mut Vec<u8>) -> Result<(), LoadError> {
+        let t0 = js_sys::Date::now();
+        let read = self.read_range(start, end, buf).await;
+        self.read_ms += js_sys::Date::now() - t0;
+        read.map_err(|e| self.unreadable(e))
+    }
+}
+
+/// Parses `part` of `blob` ([`split::parse_part`]) in [`CHUNK`] steps from a
+/// [`BlobSource`], progress posted at most every 100 ms. Also gives the time
+/// spent waiting for the browser's reads (ms, for the benchmark).
+async fn parse_blob(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    blob: &web_sys::Blob,
+    name: &str,
+    options: LoadOptions,
+    part: Part,
+) -> (PartEnd, f64) {
+    let mut source = BlobSource::new(blob, name);
     let mut last_report = 0.0;
     let mut progress = |bytes: u64, rows: u64| {
         let now = js_sys::Date::now();
@@ -306,10 +450,11 @@ fn parse_blob(
         blob.size() as u64,
         part,
         CHUNK as u64,
-        &mut read,
+        &mut source,
         &mut progress,
-    );
-    (end, read_ms.get())
+    )
+    .await;
+    (end, source.read_ms)
 }
 
 // ------------------------------------------------------------------ page side

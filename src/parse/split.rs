@@ -58,30 +58,63 @@ pub struct PartEnd {
 }
 
 /// Where a part reads its bytes: `read(start, end, buf)` fills `buf` with
-/// bytes `start..end` of the file.
-pub type Read<'a> = dyn FnMut(u64, u64, &mut Vec<u8>) -> Result<(), LoadError> + 'a;
+/// bytes `start..end` of the file. The reads of one part mostly follow each
+/// other (`end` of one is `start` of the next), so a source may stream.
+pub trait Source {
+    fn read(
+        &mut self,
+        start: u64,
+        end: u64,
+        buf: &mut Vec<u8>,
+    ) -> impl std::future::Future<Output = Result<(), LoadError>>;
+}
+
+/// A file already in memory.
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl Source for Bytes<'_> {
+    async fn read(&mut self, start: u64, end: u64, buf: &mut Vec<u8>) -> Result<(), LoadError> {
+        buf.clear();
+        buf.extend_from_slice(&self.0[start as usize..end as usize]);
+        Ok(())
+    }
+}
+
+/// [`parse_part`] of a file in memory (its reads are never pending).
+pub fn parse_bytes_part(parser: Parser, bytes: &[u8], part: Part, chunk: u64) -> PartEnd {
+    let total = bytes.len() as u64;
+    let (mut source, mut progress) = (Bytes(bytes), |_, _| {});
+    let future = parse_part(parser, total, part, chunk, &mut source, &mut progress);
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(end) = std::future::Future::poll(future.as_mut(), &mut cx) {
+            return end;
+        }
+    }
+}
 
 /// Parses one part of a file of `total` bytes with `parser` (new, with its
 /// file name, options and limits), reading `chunk` bytes at a time and
 /// calling `progress(bytes, rows)` of this part after each.
-pub fn parse_part(
+pub async fn parse_part(
     parser: Parser,
     total: u64,
     part: Part,
     chunk: u64,
-    read: &mut Read,
+    source: &mut impl Source,
     progress: &mut dyn FnMut(u64, u64),
 ) -> PartEnd {
     let mut reader = Reader {
         chunk: chunk.max(1),
-        read,
+        source,
         progress,
         buf: Vec::new(),
     };
     let end = match part {
-        Part::Whole => whole(parser, total, &mut reader),
-        Part::Head => head(parser, total, &mut reader),
-        Part::Tail => tail(parser, total, &mut reader),
+        Part::Whole => whole(parser, total, &mut reader).await,
+        Part::Head => head(parser, total, &mut reader).await,
+        Part::Tail => tail(parser, total, &mut reader).await,
     };
     end.unwrap_or_else(|e| PartEnd {
         outcome: Err(e),
@@ -90,27 +123,27 @@ pub fn parse_part(
     })
 }
 
-/// The reading side of a part: slices of `chunk` bytes through `read`.
-struct Reader<'r, 'a> {
+/// The reading side of a part: slices of `chunk` bytes from its source.
+struct Reader<'r, S: Source> {
     chunk: u64,
-    read: &'r mut Read<'a>,
+    source: &'r mut S,
     progress: &'r mut dyn FnMut(u64, u64),
     buf: Vec<u8>,
 }
 
-impl Reader<'_, '_> {
+impl<S: Source> Reader<'_, S> {
     /// Reads bytes `start..end` into the buffer.
-    fn read(&mut self, start: u64, end: u64) -> Result<&[u8], LoadError> {
-        (self.read)(start, end, &mut self.buf)?;
+    async fn read(&mut self, start: u64, end: u64) -> Result<&[u8], LoadError> {
+        self.source.read(start, end, &mut self.buf).await?;
         Ok(&self.buf)
     }
 
     /// Feeds bytes `start..end`, stopping early when the parser refuses the file.
-    fn feed(&mut self, parser: &mut Parser, start: u64, end: u64) -> Result<(), LoadError> {
+    async fn feed(&mut self, parser: &mut Parser, start: u64, end: u64) -> Result<(), LoadError> {
         let mut offset = start;
         while offset < end && !parser.stopped() {
             let stop = (offset + self.chunk).min(end);
-            parser.feed(self.read(offset, stop)?);
+            parser.feed(self.read(offset, stop).await?);
             offset = stop;
             (self.progress)(parser.bytes_read(), parser.rows_parsed());
         }
@@ -119,12 +152,17 @@ impl Reader<'_, '_> {
 
     /// Just past the first line break at or after `mid`, if one comes
     /// within [`MAX_LINE`] bytes.
-    fn line_end_after(&mut self, mid: u64, total: u64) -> Result<Option<u64>, LoadError> {
+    async fn line_end_after(&mut self, mid: u64, total: u64) -> Result<Option<u64>, LoadError> {
         let limit = total.min(mid + MAX_LINE as u64);
         let mut offset = mid;
         while offset < limit {
             let end = (offset + self.chunk).min(limit);
-            if let Some(i) = self.read(offset, end)?.iter().position(|&b| b == b'\n') {
+            if let Some(i) = self
+                .read(offset, end)
+                .await?
+                .iter()
+                .position(|&b| b == b'\n')
+            {
                 return Ok(Some(offset + i as u64 + 1));
             }
             offset = end;
@@ -142,30 +180,38 @@ fn unsplit(parser: Parser) -> PartEnd {
     }
 }
 
-fn whole(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadError> {
+async fn whole(
+    mut parser: Parser,
+    total: u64,
+    r: &mut Reader<'_, impl Source>,
+) -> Result<PartEnd, LoadError> {
     parser.expect_size(total);
-    r.feed(&mut parser, 0, total)?;
+    r.feed(&mut parser, 0, total).await?;
     Ok(unsplit(parser))
 }
 
-fn head(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadError> {
+async fn head(
+    mut parser: Parser,
+    total: u64,
+    r: &mut Reader<'_, impl Source>,
+) -> Result<PartEnd, LoadError> {
     let mid = total / 2;
     parser.expect_size(total);
     parser.expect_share(mid);
-    r.feed(&mut parser, 0, mid)?;
+    r.feed(&mut parser, 0, mid).await?;
     // a refused file (too large, a line without end) is not read further
     if parser.stopped() {
         return Ok(unsplit(parser));
     }
     let cut = match parser.splittable(total) {
-        true => r.line_end_after(mid, total)?,
+        true => r.line_end_after(mid, total).await?,
         false => None,
     };
     let Some(cut) = cut else {
-        r.feed(&mut parser, mid, total)?;
+        r.feed(&mut parser, mid, total).await?;
         return Ok(unsplit(parser));
     };
-    r.feed(&mut parser, mid, cut)?;
+    r.feed(&mut parser, mid, cut).await?;
     // refused before the split line (a line without end): one parser
     // stops there too, so the tail's rows do not count
     if parser.stopped() {
@@ -180,7 +226,11 @@ fn head(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadE
     })
 }
 
-fn tail(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadError> {
+async fn tail(
+    mut parser: Parser,
+    total: u64,
+    r: &mut Reader<'_, impl Source>,
+) -> Result<PartEnd, LoadError> {
     let mid = total / 2;
     let declined = |file: &str, lines| PartEnd {
         outcome: Err(LoadError::new(file)),
@@ -192,7 +242,7 @@ fn tail(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadE
     let mut pending: Vec<u8> = Vec::new();
     while !parser.header_read() && offset < mid {
         let end = (offset + r.chunk).min(mid);
-        pending.extend_from_slice(r.read(offset, end)?);
+        pending.extend_from_slice(r.read(offset, end).await?);
         offset = end;
         while let Some(i) = pending.iter().position(|&b| b == b'\n') {
             parser.feed(&pending[..=i]);
@@ -207,13 +257,13 @@ fn tail(mut parser: Parser, total: u64, r: &mut Reader) -> Result<PartEnd, LoadE
         return Ok(declined(&parser.file, 0));
     }
     let lines = parser.splitter.line_no();
-    let Some(cut) = r.line_end_after(mid, total)? else {
+    let Some(cut) = r.line_end_after(mid, total).await? else {
         return Ok(declined(&parser.file, lines));
     };
     parser.expect_size(total);
     parser.expect_share(header_end + (total - cut));
     parser.state.keep_empty();
-    r.feed(&mut parser, cut, total)?;
+    r.feed(&mut parser, cut, total).await?;
     Ok(PartEnd {
         outcome: parser.finish(),
         split: true,
@@ -336,21 +386,9 @@ mod tests {
     use crate::parse::{parse_bytes, LoadOptions};
 
     fn part(text: &[u8], part: Part, chunk: u64, max: Option<u64>) -> PartEnd {
-        let mut read = |s: u64, e: u64, buf: &mut Vec<u8>| {
-            buf.clear();
-            buf.extend_from_slice(&text[s as usize..e as usize]);
-            Ok(())
-        };
         let mut parser = Parser::new("f.csv", LoadOptions::default());
         parser.limit_values(max);
-        parse_part(
-            parser,
-            text.len() as u64,
-            part,
-            chunk,
-            &mut read,
-            &mut |_, _| {},
-        )
+        parse_bytes_part(parser, text, part, chunk)
     }
 
     /// The parse of `text` as two parts, joined.

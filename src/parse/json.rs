@@ -329,26 +329,25 @@ impl JsonReader {
                 score: self.value,
             }));
         }
-        if let Some((line, column, text)) = self.first_fraction {
-            return Err(Problem {
+        // a value qrels cannot hold, refused where it stands
+        let refuse = |(line, column, found): (u64, u64, String), expected: &str, hint: &str| {
+            Err(Problem {
                 line,
                 column,
-                expected: "an integer relevance grade (this file is read as qrels)".into(),
-                found: text,
-                hint: Some(
-                    "If this is a run, put \"run\" in its file name or choose the format JSON run."
-                        .into(),
-                ),
-            });
+                expected: expected.into(),
+                found,
+                hint: (!hint.is_empty()).then(|| hint.into()),
+            })
+        };
+        if let Some(at) = self.first_fraction {
+            return refuse(
+                at,
+                "an integer relevance grade (this file is read as qrels)",
+                "If this is a run, put \"run\" in its file name or choose the format JSON run.",
+            );
         }
-        if let Some((line, column, text)) = self.first_huge {
-            return Err(Problem {
-                line,
-                column,
-                expected: "a relevance grade below 10^9 in magnitude".into(),
-                found: text,
-                hint: None,
-            });
+        if let Some(at) = self.first_huge {
+            return refuse(at, "a relevance grade below 10^9 in magnitude", "");
         }
         // every value is an integer below 10^9 in magnitude: exact as an i32
         let grade: Vec<i32> = self.value.iter().map(|&v| v as i32).collect();

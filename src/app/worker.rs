@@ -346,10 +346,14 @@ impl<'a> BlobSource<'a> {
         let chunk = get(&result, "value").dyn_into::<Uint8Array>().ok();
         if byob {
             // a byte reader hands its buffer back under the chunk it read
+            // (a fresh one if it did not)
             let buffer = chunk.as_ref().map(|c| JsValue::from(c.buffer()));
-            self.byob = buffer
-                .and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok())
-                .filter(|b| b.byte_length() == STREAM_BUFFER);
+            self.byob = Some(
+                buffer
+                    .and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok())
+                    .filter(|b| b.byte_length() == STREAM_BUFFER)
+                    .unwrap_or_else(|| js_sys::ArrayBuffer::new(STREAM_BUFFER)),
+            );
         }
         Ok(match get(&result, "done").as_bool() {
             Some(true) => None,
@@ -370,7 +374,6 @@ impl<'a> BlobSource<'a> {
                 self.open(start)?
             }
         };
-        let byob = self.byob.is_some();
         let take = want.min(self.ahead.len());
         buf.extend(self.ahead.drain(..take));
         while buf.len() < want {
@@ -386,9 +389,6 @@ impl<'a> BlobSource<'a> {
                 chunk
                     .subarray(used as u32, len as u32)
                     .copy_to(&mut self.ahead);
-            }
-            if byob && self.byob.is_none() {
-                return Err(JsValue::from_str("the byte reader kept its buffer"));
             }
         }
         self.reader = Some((reader, end));

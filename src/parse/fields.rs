@@ -222,30 +222,46 @@ const POW10: [f64; 23] = [
 /// `str::parse` gives (Clinger's fast path). Anything else returns `None`.
 #[inline]
 fn plain_decimal(f: &[u8]) -> Option<f64> {
-    let (neg, digits) = match f.first()? {
-        b'-' => (true, &f[1..]),
-        _ => (false, f),
-    };
-    let (mut m, mut count, mut frac, mut dot) = (0u64, 0u32, 0usize, false);
-    for &c in digits {
-        match c {
-            // a 16th digit leaves the fast path (before m could overflow)
-            b'0'..=b'9' if count == 15 => return None,
-            b'0'..=b'9' => {
-                m = m * 10 + (c - b'0') as u64;
-                count += 1;
-                frac += dot as usize;
+    decimal_prefix(f).and_then(|(v, len)| (len == f.len()).then_some(v))
+}
+
+/// [`plain_decimal`] on the longest prefix of `f` of that shape: its value and
+/// length, or `None` if the prefix has no digit or more than 15 (a 16th digit
+/// leaves the fast path before the mantissa could overflow). What follows the
+/// prefix is the caller's to check (a delimiter, a line break).
+#[inline]
+pub(crate) fn decimal_prefix(f: &[u8]) -> Option<(f64, usize)> {
+    let neg = f.first() == Some(&b'-');
+    let mut i = neg as usize;
+    let (mut m, mut count, mut frac) = (0u64, 0u32, 0usize);
+    let mut digits = |i: &mut usize, after_dot: bool| -> Option<()> {
+        while let Some(&c) = f.get(*i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
             }
-            b'.' if !dot => dot = true,
-            _ => return None,
+            if count == 15 {
+                return None;
+            }
+            m = m * 10 + d as u64;
+            count += 1;
+            frac += after_dot as usize;
+            *i += 1;
         }
+        Some(())
+    };
+    digits(&mut i, false)?;
+    if f.get(i) == Some(&b'.') {
+        i += 1;
+        digits(&mut i, true)?;
     }
-    if count == 0 || count > 15 || frac > 22 {
+    if count == 0 {
         return None;
     }
+    // count <= 15, so frac <= 15 < POW10.len()
     let v = m as f64 / POW10[frac];
     // -0 reads as 0, as in `number`
-    Some(if neg && v != 0.0 { -v } else { v })
+    Some((if neg && v != 0.0 { -v } else { v }, i))
 }
 
 /// Parses an integer grade (also `2.0`, which some tools write).

@@ -32,6 +32,16 @@ impl LineSplitter {
         self.line_no
     }
 
+    /// Whether the next byte fed starts a line (nothing is carried, the BOM is decided).
+    pub fn between_lines(&self) -> bool {
+        self.started && self.carry.is_empty() && !self.in_quotes
+    }
+
+    /// Counts `n` complete lines read elsewhere (from [`LineSplitter::between_lines`]).
+    pub fn count_lines(&mut self, n: u64) {
+        self.line_no += n;
+    }
+
     /// Calls `f(line_number, line_without_ending)` for every complete line in `chunk`.
     pub fn feed(&mut self, mut chunk: &[u8], f: &mut impl FnMut(u64, &[u8])) {
         if chunk.is_empty() {

@@ -7,6 +7,7 @@
 //! file has problems.
 
 pub mod error;
+mod fast;
 pub mod fields;
 pub mod gzip;
 mod json;
@@ -165,6 +166,9 @@ pub struct Parser {
     /// The bytes this parser reads when its file is split in two ([`split`]):
     /// its columns are sized for them, its size estimate is the file's.
     share: Option<u64>,
+    /// The shape of plain rows read by the fast path ([`fast`]), once the
+    /// header has shown the format allows it.
+    plain: Option<fast::Plain>,
 }
 
 /// The most values one file may hold in 32-bit wasm: one per score of a row
@@ -248,6 +252,7 @@ impl Parser {
             too_large: false,
             max_rows: u64::MAX,
             share: None,
+            plain: None,
         }
     }
 
@@ -369,7 +374,33 @@ impl Parser {
             return;
         }
         let mut splitter = std::mem::take(&mut self.splitter);
-        splitter.feed(chunk, &mut |n, line| self.line(n, line));
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            match self.plain {
+                Some(plain) if splitter.between_lines() => {
+                    let taken = self.plain_rows(plain, rest, &mut splitter);
+                    rest = &rest[taken..];
+                    if taken > 0 {
+                        continue;
+                    }
+                }
+                Some(_) => {}
+                // the format is known and has no fast path: all lines go the general way
+                None if !matches!(self.state, table::State::Start) => {
+                    splitter.feed(rest, &mut |n, line| self.line(n, line));
+                    break;
+                }
+                // until the header has decided, one line at a time
+                None => {}
+            }
+            // one line (or the unfinished rest) the general way
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |p| p + 1);
+            splitter.feed(&rest[..end], &mut |n, line| self.line(n, line));
+            rest = &rest[end..];
+        }
         self.splitter = splitter;
         // a file without line breaks must not grow the carried line without bound
         if self.splitter.pending() > MAX_LINE {
@@ -506,6 +537,7 @@ impl Parser {
                         .max_values
                         .map_or(u64::MAX, |max| max / state.values_per_row());
                     self.state = state;
+                    self.plain = self.state.plain_binary(&self.options);
                     if header {
                         return;
                     }
@@ -525,17 +557,50 @@ impl Parser {
             self.errors.push(p);
         } else {
             self.rows += 1;
-            // the rows alone, on every row; with the queries, every 1024 rows and at the end
-            if self.rows > self.max_rows || (self.rows % 1024 == 0 && self.over_limit()) {
-                let values = self.state.values(self.rows);
-                self.refuse_size(
-                    n,
-                    format!("more: by this line it holds {}", grouped(values)),
-                );
-            } else if self.rows == SIZING_ROWS {
-                self.size_columns(n);
-            }
+            self.counted(n);
         }
+    }
+
+    /// The checks after a row is counted (line `n`): the rows alone, on
+    /// every row; with the queries, every 1024 rows and at the end; the
+    /// columns' size after the first [`SIZING_ROWS`].
+    fn counted(&mut self, n: u64) {
+        if self.rows > self.max_rows || (self.rows % 1024 == 0 && self.over_limit()) {
+            let values = self.state.values(self.rows);
+            self.refuse_size(
+                n,
+                format!("more: by this line it holds {}", grouped(values)),
+            );
+        } else if self.rows == SIZING_ROWS {
+            self.size_columns(n);
+        }
+    }
+
+    /// Reads plain rows from the start of `bytes` by the fast path, as many
+    /// as come before the next check of [`Parser::counted`], and counts them
+    /// as the general path would. Returns the bytes read.
+    fn plain_rows(
+        &mut self,
+        plain: fast::Plain,
+        bytes: &[u8],
+        splitter: &mut LineSplitter,
+    ) -> usize {
+        if self.too_large || self.rows >= self.max_rows {
+            return 0;
+        }
+        let next_check = match (self.rows / 1024 + 1) * 1024 {
+            c if self.rows < SIZING_ROWS => c.min(SIZING_ROWS),
+            c => c,
+        };
+        let budget = next_check.min(self.max_rows) - self.rows;
+        let taken = self.state.plain_rows(plain, bytes, budget);
+        if taken.rows > 0 {
+            splitter.count_lines(taken.rows);
+            self.line_bytes += (taken.used as u64) - taken.returns;
+            self.rows += taken.rows;
+            self.counted(splitter.line_no());
+        }
+        taken.used
     }
 
     /// Whether the rows and queries read so far hold more values than allowed.

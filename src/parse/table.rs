@@ -1,6 +1,7 @@
 //! Format detection and row parsing for every text format.
 
 use super::error::{count, shown, LoadError, Problem};
+use super::fast;
 use super::fields::{self, Delimiter, Row, Splitter};
 use super::{model_name_from_file, LoadOptions, Parsed};
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
@@ -412,6 +413,38 @@ impl State {
         match self {
             State::Table(t) if t.format == Format::BinaryCsv => Some(t.models.len()),
             _ => None,
+        }
+    }
+
+    /// The shape of a binary CSV's plain rows ([`super::fast`]), when its
+    /// columns allow that path: the label and score columns are all there
+    /// is, the delimiter is one byte, and labels are read as 0/1 (no
+    /// positive label chosen).
+    pub fn plain_binary(&self, options: &LoadOptions) -> Option<fast::Plain> {
+        let State::Table(t) = self else { return None };
+        let Delimiter::Byte(delim) = t.delim else {
+            return None;
+        };
+        let scores_are_the_rest = t.models.len() + 1 == t.header.len()
+            && (0..t.header.len())
+                .filter(|&c| c != t.truth)
+                .eq(t.models.iter().copied());
+        (t.format == Format::BinaryCsv
+            && options.positive_label.is_none()
+            && scores_are_the_rest
+            && !matches!(delim, b'0'..=b'9' | b'.' | b'-' | b'\r' | b'\n'))
+        .then_some(fast::Plain {
+            truth: t.truth,
+            fields: t.header.len(),
+            delim,
+        })
+    }
+
+    /// Reads plain rows of the shape [`State::plain_binary`] gave ([`fast::rows`]).
+    pub fn plain_rows(&mut self, plain: fast::Plain, bytes: &[u8], budget: u64) -> fast::Taken {
+        match self {
+            State::Table(t) => fast::rows(plain, bytes, budget, &mut t.labels, &mut t.dense_values),
+            _ => fast::Taken::default(),
         }
     }
 

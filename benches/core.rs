@@ -8,6 +8,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use criterion::{criterion_group, BatchSize, Criterion};
+    use rankscope::core::binary::BinaryCurve;
     use rankscope::core::binary::ThresholdRule;
     use rankscope::core::curves::{mean_curve, CurveMetric};
     use rankscope::core::evaluate::{self, Conventions, Dataset};
@@ -63,6 +64,9 @@ mod native {
         let data = ws.binary.clone().unwrap();
         let metrics = registry::default_metrics(Kind::Binary, &[]);
         let conv = Conventions::default();
+        g.bench_function("curve (one model)", |b| {
+            b.iter(|| BinaryCurve::new(black_box(&data.labels), black_box(&data.models[0].1)))
+        });
         g.bench_function("prepare (sort, curve, log loss, Brier)", |b| {
             b.iter(|| evaluate::prepare_binary(black_box(&data), false))
         });

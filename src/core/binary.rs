@@ -59,9 +59,16 @@ pub(crate) fn order_key(x: f64) -> u64 {
 }
 
 impl BinaryCurve {
-    /// Sorts once (descending score) and accumulates counts per distinct score.
+    /// Accumulates counts per distinct score, from the highest: counted
+    /// per value when the scores are short decimals in a narrow range
+    /// ([`BinaryCurve::counted`]), else sorted once. Both give the same curve.
     pub fn new(labels: &[bool], scores: &[f64]) -> BinaryCurve {
         assert_eq!(labels.len(), scores.len());
+        Self::counted(labels, scores).unwrap_or_else(|| Self::sorted(labels, scores))
+    }
+
+    /// The curve by one sort of (score, label) keys, descending.
+    pub fn sorted(labels: &[bool], scores: &[f64]) -> BinaryCurve {
         // key: order-preserving bits, lowest bit of a separate vector for labels
         let mut keyed: Vec<(u64, bool)> = scores
             .iter()
@@ -91,6 +98,89 @@ impl BinaryCurve {
         curve
     }
 
+    /// The curve without a sort, when every score is `m / 10^k` for one `k`
+    /// of at most [`MAX_FRACTION_DIGITS`] and integers `m` in a range of at
+    /// most [`BinaryCurve::counting_range`] values (what a file of scores
+    /// written with a fixed number of decimals holds): positives and
+    /// negatives are counted per `m` (a counting sort), and the thresholds
+    /// are the `m` counted, from the highest. `None` for any other scores.
+    ///
+    /// `k` is the most fraction digits any of the first 64 scores needs;
+    /// each score is then checked to be exactly its `m / 10^k` (the same
+    /// correctly rounded division that reads a decimal text), so a
+    /// threshold is bit for bit the score it stands for, and a score with
+    /// more digits, NaN or an infinity sends all of them to the sort.
+    pub(crate) fn counted(labels: &[bool], scores: &[f64]) -> Option<BinaryCurve> {
+        const EXACT: f64 = (1u64 << 53) as f64;
+        // few rows sort fast; a count beyond u32 is not counted
+        if scores.len() < 1 << 16 || scores.len() > u32::MAX as usize {
+            return None;
+        }
+        let k = scores
+            .iter()
+            .take(64)
+            .map(|&s| fraction_digits(s))
+            .try_fold(0, |k, d| d.map(|d| d.max(k)))?;
+        let scale = POW10[k];
+        // the range first (a plain scan): NaN and infinities leave here
+        let (mut lo, mut hi) = (scores[0], scores[0]);
+        for &s in scores {
+            if s.is_nan() {
+                return None;
+            }
+            lo = if s < lo { s } else { lo };
+            hi = if s > hi { s } else { hi };
+        }
+        // rounding is monotone: every score's integer lies in [lo, hi]
+        let (lo, hi) = (
+            (lo * scale).round_ties_even(),
+            (hi * scale).round_ties_even(),
+        );
+        if !(lo >= -EXACT && hi <= EXACT && hi - lo < Self::counting_range(scores.len()) as f64) {
+            return None;
+        }
+        let (lo, range) = (lo as i64, (hi - lo) as usize + 1);
+        // [negatives, positives] per integer; each score checked to be exactly
+        // its integer / 10^k (the division overlaps the counting's memory waits)
+        let mut counts = vec![[0u32; 2]; range];
+        let mut exact = true;
+        for (&s, &l) in scores.iter().zip(labels) {
+            let m = (s * scale).round_ties_even();
+            exact &= m / scale == s;
+            counts[(m as i64 - lo) as usize][l as usize] += 1;
+        }
+        if !exact {
+            return None;
+        }
+        let mut curve = BinaryCurve::default();
+        let distinct = range.min(scores.len());
+        curve.thresholds.reserve(distinct);
+        curve.tps.reserve(distinct);
+        curve.fps.reserve(distinct);
+        let (mut tp, mut fp) = (0u64, 0u64);
+        for (i, &[negatives, positives]) in counts.iter().enumerate().rev() {
+            if negatives + positives == 0 {
+                continue;
+            }
+            tp += positives as u64;
+            fp += negatives as u64;
+            // the integer 0 gives 0, never -0 (one threshold, as in the sort)
+            curve.thresholds.push((lo + i as i64) as f64 / scale);
+            curve.tps.push(tp);
+            curve.fps.push(fp);
+        }
+        curve.positives = tp;
+        curve.negatives = fp;
+        Some(curve)
+    }
+
+    /// The most distinct integers counted for `rows` rows: twice the rows
+    /// (at least 2^20), so the counts (8 bytes per integer) take no more
+    /// memory than the sort's keys (16 bytes per row).
+    pub(crate) fn counting_range(rows: usize) -> usize {
+        (2 * rows).max(1 << 20)
+    }
+
     /// The curve of two sets of rows together, from the curve of each: the
     /// union of their thresholds, each with the counts of both at or above
     /// it. The same curve as [`BinaryCurve::new`] on the rows of both (a
@@ -98,12 +188,13 @@ impl BinaryCurve {
     /// curves of a file's two halves, sorted in two workers, become one.
     pub fn merge(&self, other: &BinaryCurve) -> BinaryCurve {
         let (a, b) = (self, other);
-        let mut out = BinaryCurve::default();
+        // written by index into full-size columns, then cut to length (no
+        // push per threshold: the page's size-optimised code does not inline it)
         let capacity = a.thresholds.len() + b.thresholds.len();
-        out.thresholds.reserve(capacity);
-        out.tps.reserve(capacity);
-        out.fps.reserve(capacity);
-        let (mut i, mut j) = (0, 0);
+        let mut thresholds = vec![0.0; capacity];
+        let mut tps = vec![0; capacity];
+        let mut fps = vec![0; capacity];
+        let (mut i, mut j, mut n) = (0, 0, 0);
         // counts of each side at or above the current threshold
         let (mut at_a, mut at_b) = ((0, 0), (0, 0));
         while i < a.thresholds.len() || j < b.thresholds.len() {
@@ -124,13 +215,22 @@ impl BinaryCurve {
                 at_b = (b.tps[j], b.fps[j]);
                 j += 1;
             }
-            out.thresholds.push(scores_from_key(key));
-            out.tps.push(at_a.0 + at_b.0);
-            out.fps.push(at_a.1 + at_b.1);
+            thresholds[n] = scores_from_key(key);
+            tps[n] = at_a.0 + at_b.0;
+            fps[n] = at_a.1 + at_b.1;
+            n += 1;
         }
-        out.positives = a.positives + b.positives;
-        out.negatives = a.negatives + b.negatives;
-        out
+        thresholds.truncate(n);
+        tps.truncate(n);
+        fps.truncate(n);
+        BinaryCurve {
+            thresholds,
+            tps,
+            fps,
+            positives: a.positives + b.positives,
+            negatives: a.negatives + b.negatives,
+            summaries: Summaries::default(),
+        }
     }
 
     /// Checks that this curve (built elsewhere: the loading worker) is a
@@ -168,6 +268,19 @@ impl BinaryCurve {
             before = (Some(key), tp, fp);
         }
         Ok(())
+    }
+
+    /// Rows with a score below `lo` or above `hi`.
+    pub fn rows_outside(&self, lo: f64, hi: f64) -> u64 {
+        // rows at or above a bound: the counts at the last threshold at or above it
+        let at_or_above = |bound: f64, strictly: bool| {
+            let n = self
+                .thresholds
+                .partition_point(|&t| if strictly { t > bound } else { t >= bound });
+            n.checked_sub(1).map_or(0, |k| self.tps[k] + self.fps[k])
+        };
+        let total = self.positives + self.negatives;
+        at_or_above(hi, true) + (total - at_or_above(lo, false))
     }
 
     /// Each distinct score, descending, with its positives and negatives
@@ -414,6 +527,16 @@ impl BinaryCurve {
     }
 }
 
+/// The most fraction digits [`BinaryCurve::counted`] takes.
+const MAX_FRACTION_DIGITS: usize = 9;
+const POW10: [f64; MAX_FRACTION_DIGITS + 1] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+/// The fewest fraction digits `k` (at most [`MAX_FRACTION_DIGITS`]) with
+/// which `s` is exactly `m / 10^k` for an integer `m`.
+fn fraction_digits(s: f64) -> Option<usize> {
+    (0..=MAX_FRACTION_DIGITS).find(|&k| (s * POW10[k]).round_ties_even() / POW10[k] == s)
+}
+
 #[inline]
 fn scores_from_key(key: u64) -> f64 {
     let b = if key >> 63 == 1 {
@@ -598,6 +721,95 @@ mod tests {
         let c = BinaryCurve::new(&[true, true, false], &[0.5, 0.5, 0.2]);
         assert_eq!(c.confusion_at(0.5, ThresholdRule::AtLeast).accuracy(), 1.0);
         assert!((c.confusion_at(0.5, ThresholdRule::Above).accuracy() - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    /// The counting path gives the sort's curve, bit for bit, wherever it is
+    /// taken, and leaves every other set of scores to the sort.
+    #[test]
+    fn counted_curves_are_the_sorted_curves() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let same = |a: &BinaryCurve, b: &BinaryCurve| {
+            let bits =
+                |c: &BinaryCurve| c.thresholds.iter().map(|t| t.to_bits()).collect::<Vec<_>>();
+            bits(a) == bits(b)
+                && a.tps == b.tps
+                && a.fps == b.fps
+                && (a.positives, a.negatives) == (b.positives, b.negatives)
+        };
+        let n = 70_000;
+        for (k, range, offset) in [
+            (6, 1_000_001, 0),
+            (3, 2001, -1000),
+            (0, 50, 7),
+            (9, 1 << 20, -1),
+            (2, 5, -2),
+        ] {
+            let labels: Vec<bool> = (0..n).map(|_| next() % 3 == 0).collect();
+            // decimal texts read as the parser does (-0 read as 0)
+            let scores: Vec<f64> = (0..n)
+                .map(|_| {
+                    let m = (next() % range) as i64 + offset;
+                    let text = format!("{}", m as f64 / 10f64.powi(k));
+                    text.parse::<f64>().unwrap() + 0.0
+                })
+                .collect();
+            let counted = BinaryCurve::counted(&labels, &scores).expect("counted");
+            assert!(
+                same(&counted, &BinaryCurve::sorted(&labels, &scores)),
+                "k = {k}"
+            );
+            assert!(same(&BinaryCurve::new(&labels, &scores), &counted));
+            // one score that is not such a decimal sends them all to the sort
+            for odd in [
+                f64::NAN,
+                f64::INFINITY,
+                1e300,
+                0.1234567891,
+                scores[5] + 0.5e-9,
+            ] {
+                let mut scores = scores.clone();
+                scores[n - 1] = odd;
+                assert!(BinaryCurve::counted(&labels, &scores).is_none(), "{odd}");
+            }
+        }
+        // too wide a range, or too few rows
+        let labels = vec![true; n];
+        let wide: Vec<f64> = (0..n).map(|i| (i * 100) as f64).collect();
+        assert!(BinaryCurve::counted(&labels, &wide).is_none());
+        let few: Vec<f64> = (0..1000).map(|i| i as f64).collect();
+        assert!(BinaryCurve::counted(&labels[..1000], &few).is_none());
+    }
+
+    #[test]
+    fn rows_outside_a_range_are_read_off_the_curve() {
+        let scores = [
+            -0.5,
+            0.0,
+            0.0,
+            0.3,
+            1.0,
+            1.0,
+            1.5,
+            2.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        let labels = [
+            true, false, true, false, true, false, true, false, true, false,
+        ];
+        let c = BinaryCurve::new(&labels, &scores);
+        let counted = scores.iter().filter(|s| !(0.0..=1.0).contains(*s)).count() as u64;
+        assert_eq!(c.rows_outside(0.0, 1.0), counted);
+        assert_eq!(counted, 5);
+        assert_eq!(c.rows_outside(-1.0, 3.0), 2);
+        assert_eq!(c.rows_outside(0.1, 0.9), 9);
+        assert_eq!(BinaryCurve::new(&[], &[]).rows_outside(0.0, 1.0), 0);
     }
 
     #[test]

@@ -135,11 +135,21 @@ impl std::fmt::Debug for CurveCache {
 }
 
 impl BinaryData {
-    /// Model `i`'s curve: the one built ahead, else built now.
+    /// Model `i`'s curve: the one built ahead, else built now. In the
+    /// browser the loading workers build a dropped file's curves
+    /// ([`BinaryCurve::new`], with its counting path); the page builds one
+    /// only for data that came another way (the small example, a saved
+    /// session) and does it by the sort alone, which keeps the counting
+    /// path's code out of its size-bound wasm. Both give the same curve.
     pub fn curve(&self, i: usize) -> Arc<BinaryCurve> {
+        let build = if cfg!(target_arch = "wasm32") {
+            BinaryCurve::sorted
+        } else {
+            BinaryCurve::new
+        };
         match self.curves.0.get(i) {
             Some(Some(c)) if self.curves.0.len() == self.models.len() => Arc::clone(c),
-            _ => Arc::new(BinaryCurve::new(&self.labels, &self.models[i].1)),
+            _ => Arc::new(build(&self.labels, &self.models[i].1)),
         }
     }
 
@@ -172,6 +182,27 @@ impl BinaryData {
         (self.curves.0.len() == self.models.len())
             .then(|| self.curves.0.get(i).cloned().flatten())
             .flatten()
+    }
+
+    /// Rows labelled positive (read off a built curve, else counted).
+    pub fn positives(&self) -> usize {
+        match self.built_curve(0) {
+            Some(c) => c.positives as usize,
+            None => self.labels.iter().filter(|&&l| l).count(),
+        }
+    }
+
+    /// Rows whose model-`i` score is outside [0, 1] (read off its built
+    /// curve, whose thresholds are sorted, else counted).
+    pub fn outside_unit(&self, i: usize) -> usize {
+        match self.built_curve(i) {
+            Some(c) => c.rows_outside(0.0, 1.0) as usize,
+            None => self.models[i]
+                .1
+                .iter()
+                .filter(|s| !(0.0..=1.0).contains(*s))
+                .count(),
+        }
     }
 
     /// Keeps the models `keep` accepts (by name), with their curves.

@@ -74,6 +74,15 @@ impl Pod for bool {
     fn get(bytes: &[u8]) -> Self {
         bytes[0] != 0
     }
+    /// A label column is its bytes (0 or 1 each) as it is.
+    fn as_bytes(column: &[Self]) -> Option<&[u8]> {
+        Some(bytemuck::cast_slice(column))
+    }
+    /// Any byte but 0 reads as true (as [`Pod::get`]).
+    fn from_side(index: &[u8]) -> Option<Result<Vec<Self>, String>> {
+        let bytes = u8::from_side(index)?;
+        Some(bytes.map(|b| b.into_iter().map(|b| b != 0).collect()))
+    }
 }
 
 impl Pod for (u32, u32) {

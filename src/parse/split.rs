@@ -368,13 +368,14 @@ fn concat(a: BinaryData, b: BinaryData) -> BinaryData {
             _ => None,
         })
         .collect();
+    // each column allocated once at its full length (growing the head's
+    // column would copy it once more)
     let mut out = BinaryData {
-        labels: a.labels,
+        labels: [a.labels.as_slice(), b.labels.as_slice()].concat(),
         ..Default::default()
     };
-    out.labels.extend_from_slice(&b.labels);
-    for (((name, mut scores), (_, more)), curve) in a.models.into_iter().zip(b.models).zip(curves) {
-        scores.extend_from_slice(&more);
+    for (((name, scores), (_, more)), curve) in a.models.into_iter().zip(b.models).zip(curves) {
+        let scores = [scores.as_slice(), more.as_slice()].concat();
         out.push_model(name, scores, curve);
     }
     out

@@ -302,15 +302,15 @@ impl Workspace {
                 summary.format = "binary CSV".into();
                 summary.kind = Some(Kind::Binary);
                 summary.rows = b.labels.len();
-                let positives = b.labels.iter().filter(|&&l| l).count();
+                let positives = b.positives();
                 summary.details.push(format!(
                     "{} rows, {} positives, {} negatives",
                     b.labels.len(),
                     positives,
                     b.labels.len() - positives
                 ));
-                for (name, scores) in &b.models {
-                    let outside = scores.iter().filter(|s| !(0.0..=1.0).contains(*s)).count();
+                for (i, (name, _)) in b.models.iter().enumerate() {
+                    let outside = b.outside_unit(i);
                     if outside > 0 {
                         summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark the scores as logits)."));
                     }
@@ -602,5 +602,40 @@ impl Workspace {
             out.push((p.name.clone(), Parsed::Measures(p.clone())));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::binary::BinaryCurve;
+    use crate::parse::{parse_bytes, LoadOptions};
+
+    /// What a binary file's summary says is the same whether its curves came
+    /// built (the page: from the loading workers) or not (counted from the rows).
+    #[test]
+    fn a_binary_summary_reads_the_same_off_built_curves() {
+        let text = b"label,a,b\n1,0.5,2\n0,-1,0.25\n1,1,1\n0,0,-0.5\n0,1.5,0.5\n";
+        let Ok(Parsed::Binary(rows)) = parse_bytes("b.csv", text, &LoadOptions::default()) else {
+            panic!("a binary file");
+        };
+        let mut built = rows.clone();
+        let curves = built
+            .models
+            .iter()
+            .map(|(_, s)| BinaryCurve::new(&built.labels, s))
+            .collect();
+        built.set_curves(curves).unwrap();
+        let summary = |b| {
+            Workspace::default()
+                .add("b.csv", Parsed::Binary(b))
+                .unwrap()
+        };
+        let (counted, read_off) = (summary(rows), summary(built));
+        assert_eq!(counted, read_off);
+        assert_eq!(counted.details, ["5 rows, 2 positives, 3 negatives"]);
+        assert_eq!(counted.warnings.len(), 2);
+        assert!(counted.warnings[0].starts_with("a: 2 scores outside [0, 1]"));
+        assert!(counted.warnings[1].starts_with("b: 2 scores outside [0, 1]"));
     }
 }

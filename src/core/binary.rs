@@ -147,7 +147,8 @@ impl BinaryCurve {
         for (&s, &l) in scores.iter().zip(labels) {
             let m = (s * scale).round_ties_even();
             exact &= m / scale == s;
-            counts[(m as i64 - lo) as usize][l as usize] += 1;
+            // always in range (rounding is monotone); outside, the sort decides
+            counts.get_mut((m as i64 - lo) as usize)?[l as usize] += 1;
         }
         if !exact {
             return None;

@@ -3,6 +3,7 @@
 //! every distinct score), and every threshold metric after it costs O(log n).
 
 use super::sum::Sum;
+use super::POW10;
 
 /// Predicted positive iff `score >= t` (default) or `score > t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -281,7 +282,7 @@ impl BinaryCurve {
             n.checked_sub(1).map_or(0, |k| self.tps[k] + self.fps[k])
         };
         let total = self.positives + self.negatives;
-        at_or_above(hi, true) + (total - at_or_above(lo, false))
+        at_or_above(hi, true) + total.saturating_sub(at_or_above(lo, false))
     }
 
     /// Each distinct score, descending, with its positives and negatives
@@ -530,7 +531,6 @@ impl BinaryCurve {
 
 /// The most fraction digits [`BinaryCurve::counted`] takes.
 const MAX_FRACTION_DIGITS: usize = 9;
-const POW10: [f64; MAX_FRACTION_DIGITS + 1] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 
 /// The fewest fraction digits `k` (at most [`MAX_FRACTION_DIGITS`]) with
 /// which `s` is exactly `m / 10^k` for an integer `m`.

@@ -1,5 +1,7 @@
 //! Field splitting and value parsing shared by every text format.
 
+use crate::core::POW10;
+
 /// How fields are separated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Delimiter {
@@ -209,12 +211,6 @@ pub fn number(f: &[u8]) -> Option<f64> {
     let v: f64 = s.parse().ok()?;
     (!v.is_nan()).then_some(if v == 0.0 { 0.0 } else { v })
 }
-
-/// Exact powers of ten (every one up to 10^22 is a double).
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
 
 /// The fast path for the numbers prediction files are made of, `-?d*.d*` with
 /// at most 15 digits: mantissa m < 2^53 and 10^k (k <= 22) are exact doubles,

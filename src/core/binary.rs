@@ -728,13 +728,7 @@ mod tests {
     /// taken, and leaves every other set of scores to the sort.
     #[test]
     fn counted_curves_are_the_sorted_curves() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::core::xorshift(0x2545_f491_4f6c_dd1d);
         let same = |a: &BinaryCurve, b: &BinaryCurve| {
             let bits =
                 |c: &BinaryCurve| c.thresholds.iter().map(|t| t.to_bits()).collect::<Vec<_>>();

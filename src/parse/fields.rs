@@ -323,13 +323,7 @@ mod tests {
     /// The fast path is bit-identical to `str::parse` on every shape it takes.
     #[test]
     fn plain_decimals_are_parsed_exactly_as_std_does() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::core::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..200_000 {
             let len = 1 + (next() % 17) as usize;
             let mut s = String::new();

@@ -231,13 +231,10 @@ fn Models(kind: Kind) -> impl IntoView {
                         d.qrels.num_judgments()
                     )
                 }),
-                Kind::Binary => w.binary.as_ref().map(|d| {
-                    format!(
-                        "{} rows, {} positives",
-                        d.labels.len(),
-                        d.labels.iter().filter(|&&l| l).count()
-                    )
-                }),
+                Kind::Binary => w
+                    .binary
+                    .as_ref()
+                    .map(|d| format!("{} rows, {} positives", d.labels.len(), d.positives())),
                 Kind::Multiclass => w
                     .multiclass
                     .as_ref()

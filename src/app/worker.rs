@@ -542,13 +542,8 @@ fn answer_bytes(data: &JsValue) -> Result<Vec<u8>, String> {
         .map_err(|_| "no data in the worker's answer".to_string())
 }
 
-/// Decodes the worker's result, with its stage times.
-fn decode(data: &JsValue) -> (Result<Outcome, String>, Object) {
-    let t0 = js_sys::Date::now();
-    let bytes = match answer_bytes(data) {
-        Ok(b) => b,
-        Err(why) => return (Err(why), Object::new()),
-    };
+/// The columns of the worker's answer, as a side channel.
+fn side_of(data: &JsValue) -> JsSide {
     let columns: Vec<Uint8Array> = get(data, "columns")
         .dyn_into::<js_sys::Array>()
         .map(|a| {
@@ -557,16 +552,38 @@ fn decode(data: &JsValue) -> (Result<Outcome, String>, Object) {
                 .collect()
         })
         .unwrap_or_default();
-    let side = JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)));
+    JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)))
+}
+
+/// The block of curves the worker built, if it sent one.
+fn curves_block(data: &JsValue) -> Option<Vec<u8>> {
+    get(data, "curves")
+        .dyn_into::<Uint8Array>()
+        .ok()
+        .map(|c| c.to_vec())
+}
+
+/// Decodes the worker's result, with its stage times.
+fn decode(data: &JsValue) -> (Result<Outcome, String>, Object) {
+    let t0 = js_sys::Date::now();
+    let bytes = match answer_bytes(data) {
+        Ok(b) => b,
+        Err(why) => return (Err(why), Object::new()),
+    };
+    let side = side_of(data);
     let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
     // the curves the worker built, their columns after the file's
-    if let (Ok(outcome), Ok(curves)) = (&mut decoded, get(data, "curves").dyn_into::<Uint8Array>())
-    {
-        if let Err(why) = transfer::attach_curves_with(outcome, &curves.to_vec(), Box::new(side)) {
+    if let (Ok(outcome), Some(curves)) = (&mut decoded, curves_block(data)) {
+        if let Err(why) = transfer::attach_curves_with(outcome, &curves, Box::new(side)) {
             decoded = Err(format!("the worker's curves do not fit its data ({why})"));
         }
     }
-    let times = message(
+    (decoded, times_of(data, t0))
+}
+
+/// The worker's stage times and the page's decode (begun at `t0`).
+fn times_of(data: &JsValue, t0: f64) -> Object {
+    message(
         "times",
         &[
             ("parse_ms", get(data, "parse_ms")),
@@ -578,8 +595,7 @@ fn decode(data: &JsValue) -> (Result<Outcome, String>, Object) {
             ("decode_began_at", t0.into()),
             ("decode_ms", (js_sys::Date::now() - t0).into()),
         ],
-    );
-    (decoded, times)
+    )
 }
 
 /// Leaves a load's stage times where the browser benchmark reads them
@@ -665,7 +681,9 @@ pub async fn parse_file(
         }
     };
     let (head, tail) = (request(Part::Head), request(Part::Tail));
-    // each part is decoded as soon as its worker answers, while the other may still work
+    // the part whose worker answers first is decoded at once, while the other
+    // may still work; the second is read around the first's rows
+    // (`split::join_around`), so the joined columns are written only once
     let half = |job: Job| match job {
         Job::Done(data) => {
             let (decoded, times) = decode(&data);
@@ -684,18 +702,77 @@ pub async fn parse_file(
         Job::Cancelled => Half::Cancelled,
         Job::Broken(why) => Half::Broken(why),
     };
-    let (head, tail) = futures::join!(async { half(run(&head, meter(0)).await) }, async {
-        half(run(&tail, meter(1)).await)
-    });
-    match (head, tail) {
+    let name = file.name();
+    let both = |head: Half, tail: Half| match (head, tail) {
         (Half::Decoded(head, head_times), Half::Decoded(tail, tail_times)) => {
             let _ = Reflect::set(&head_times, &"tail".into(), &tail_times);
             let _ = Reflect::set(&head_times, &"split".into(), &head.split.into());
             keep_times(&head_times);
-            Ended::Loaded(split::join(&file.name(), head, tail))
+            Ended::Loaded(split::join(&name, head, tail))
         }
         (Half::Cancelled, _) | (_, Half::Cancelled) => Ended::Cancelled,
         (Half::Broken(why), _) | (_, Half::Broken(why)) => Ended::Broken(why),
+    };
+    let first = std::cell::RefCell::new(None);
+    let answered = |is_head: bool, job: Job| {
+        let Some(other) = first.borrow_mut().take() else {
+            *first.borrow_mut() = Some(half(job));
+            return None;
+        };
+        Some(match (other, job) {
+            (Half::Decoded(end, first_times), Job::Done(data))
+                if split::can_join_around(&end, get(&data, "split").as_bool() == Some(true))
+                    && get(&data, "curves").is_object() =>
+            {
+                join_second(&name, end, first_times, is_head, &data)
+            }
+            (other, job) => {
+                let this = half(job);
+                if is_head {
+                    both(this, other)
+                } else {
+                    both(other, this)
+                }
+            }
+        })
+    };
+    let (a, b) = futures::join!(
+        async { answered(true, run(&head, meter(0)).await) },
+        async { answered(false, run(&tail, meter(1)).await) }
+    );
+    a.or(b)
+        .unwrap_or_else(|| Ended::Broken("a part of the file never answered".into()))
+}
+
+/// The part of a split file that answered second (`is_head`: the head),
+/// read around the rows of the `first`, decoded already
+/// ([`split::join_around`]).
+fn join_second(
+    name: &str,
+    first: PartEnd,
+    first_times: Object,
+    is_head: bool,
+    data: &JsValue,
+) -> Ended {
+    let t0 = js_sys::Date::now();
+    let lines = get(data, "lines").as_f64().unwrap_or(0.0) as u64;
+    let joined = answer_bytes(data).and_then(|bytes| {
+        let curves = curves_block(data).ok_or("no curves in the worker's answer")?;
+        let side = Box::new(side_of(data));
+        split::join_around(name, first, !is_head, (true, lines), &bytes, &curves, side)
+    });
+    let second_times = times_of(data, t0);
+    let (head_times, tail_times) = if is_head {
+        (&second_times, &first_times)
+    } else {
+        (&first_times, &second_times)
+    };
+    let _ = Reflect::set(head_times, &"tail".into(), tail_times);
+    let _ = Reflect::set(head_times, &"split".into(), &true.into());
+    keep_times(head_times);
+    match joined {
+        Ok(outcome) => Ended::Loaded(outcome),
+        Err(why) => Ended::Broken(format!("the parts of the file do not join ({why})")),
     }
 }
 

@@ -105,6 +105,20 @@ pub enum Column {
     U8(Vec<u8>),
 }
 
+impl Column {
+    /// The column's values as their bytes (little-endian: the transfer's
+    /// order, the order of every target the app runs on).
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Column::F64(v) => bytemuck::cast_slice(v),
+            Column::U32(v) => bytemuck::cast_slice(v),
+            Column::I32(v) => bytemuck::cast_slice(v),
+            Column::U64(v) => bytemuck::cast_slice(v),
+            Column::U8(v) => v,
+        }
+    }
+}
+
 /// Element types a side channel can hand over as a [`Column`].
 pub trait Typed: Sized {
     /// An empty column of this type (it names the type to [`Side::take_typed`]).
@@ -141,6 +155,48 @@ pub trait Side {
     /// (no zero-filled buffer first), if this channel can; else [`Side::take`].
     fn take_typed(&mut self, _index: u32, _kind: Column) -> Option<Column> {
         None
+    }
+}
+
+/// A side channel whose first columns are joined to columns held already:
+/// column `i < held.len()` reads as `held[i]` then the inner channel's
+/// column `i` (or the other way round, `held_first = false`), written once
+/// into one vector of the full length. How the page joins the two parts of
+/// a split file: the part that answers second is read around the first
+/// part's rows, so no joined copy is made afterwards.
+pub struct Joined {
+    pub inner: Box<dyn Side>,
+    pub held: Vec<Column>,
+    pub held_first: bool,
+}
+
+impl Side for Joined {
+    fn put(&mut self, bytes: &[u8]) -> u32 {
+        self.inner.put(bytes)
+    }
+    fn len(&self, index: u32) -> Option<usize> {
+        let held = self.held.get(index as usize).map_or(0, |c| c.bytes().len());
+        Some(self.inner.len(index)? + held)
+    }
+    fn take(&mut self, index: u32, out: &mut [u8]) -> bool {
+        let Some(held) = self.held.get(index as usize).map(Column::bytes) else {
+            return self.inner.take(index, out);
+        };
+        let at = if self.held_first {
+            held.len()
+        } else {
+            out.len() - held.len()
+        };
+        let (a, b) = out.split_at_mut(at);
+        let (mine, theirs) = if self.held_first { (b, a) } else { (a, b) };
+        theirs.copy_from_slice(held);
+        self.inner.take(index, mine)
+    }
+    fn take_typed(&mut self, index: u32, kind: Column) -> Option<Column> {
+        if (index as usize) < self.held.len() {
+            return None;
+        }
+        self.inner.take_typed(index, kind)
     }
 }
 

@@ -16,8 +16,9 @@
 //!
 //! Otherwise the head parses the whole file and the tail nothing.
 
-use super::{LoadError, Parsed, Parser, MAX_LINE};
+use super::{transfer, LoadError, Parsed, Parser, MAX_LINE};
 use crate::core::evaluate::BinaryData;
+use crate::core::raw::{self, Column, Joined, Side};
 
 /// Files smaller than this are parsed whole: a second worker would cost more
 /// than it saves.
@@ -318,14 +319,7 @@ pub fn join(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadErro
         (Ok(Parsed::Binary(a)), Ok(Parsed::Binary(b))) => {
             let joined = concat(a, b);
             if joined.labels.is_empty() {
-                return Err(LoadError::single(
-                    file,
-                    0,
-                    0,
-                    "rows of data below the header",
-                    "only the header",
-                    None,
-                ));
+                return Err(only_the_header(file));
             }
             Ok(Parsed::Binary(joined))
         }
@@ -359,6 +353,101 @@ pub fn join(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadErro
     }
 }
 
+fn only_the_header(file: &str) -> LoadError {
+    LoadError::single(
+        file,
+        0,
+        0,
+        "rows of data below the header",
+        "only the header",
+        None,
+    )
+}
+
+/// Whether [`join_around`] can join `first` (decoded) to the other part of
+/// the file: both split, and `first` is binary rows with every model's curve built.
+pub fn can_join_around(first: &PartEnd, second_split: bool) -> bool {
+    match &first.outcome {
+        Ok(Parsed::Binary(b)) => {
+            first.split && second_split && (0..b.models.len()).all(|i| b.built_curve(i).is_some())
+        }
+        _ => false,
+    }
+}
+
+/// [`join`] for a part decoded already (`first`, which [`can_join_around`])
+/// and the other part still in its transfer form (its block `bytes`, its
+/// `curves` block, its columns in `side`, whether it split and its `lines`):
+/// the second part is read with the first's rows around its own
+/// ([`Joined`]: each joined column written once, at its full length, where
+/// [`join`] would copy both parts' columns once more), and each model's two
+/// curves are merged and checked against the joined labels. `Err`: the
+/// transfer was damaged.
+pub fn join_around(
+    file: &str,
+    first: PartEnd,
+    first_is_head: bool,
+    (split, lines): (bool, u64),
+    bytes: &[u8],
+    curves: &[u8],
+    side: Box<dyn Side>,
+) -> Result<Result<Parsed, LoadError>, String> {
+    let Ok(Parsed::Binary(b)) = first.outcome else {
+        return Err("a part that cannot be joined around".into());
+    };
+    let built: Vec<_> = (0..b.models.len())
+        .filter_map(|i| b.built_curve(i))
+        .collect();
+    let names: Vec<String> = b.models.iter().map(|m| m.0.clone()).collect();
+    // the rows in the order they were written: the labels, then each model's scores
+    let mut held = vec![Column::U8(b.labels.into_iter().map(u8::from).collect())];
+    held.extend(b.models.into_iter().map(|m| Column::F64(m.1)));
+    let joined = Joined {
+        inner: side,
+        held,
+        held_first: first_is_head,
+    };
+    let (outcome, side) = raw::with_side(Box::new(joined), || transfer::decode(bytes));
+    let second = PartEnd {
+        outcome: outcome?,
+        split,
+        lines,
+    };
+    let mut full = match second.outcome {
+        Ok(Parsed::Binary(full)) => full,
+        // problems in the second part (the first had none), or another format
+        _ => {
+            let first = PartEnd {
+                outcome: Ok(Parsed::Binary(BinaryData::default())),
+                split: true,
+                lines: first.lines,
+            };
+            let (head, tail) = if first_is_head {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            return Ok(join(file, head, tail));
+        }
+    };
+    if full.models.len() != names.len() || full.models.iter().zip(&names).any(|(m, n)| &m.0 != n) {
+        return Err("the two parts of the file have different columns".into());
+    }
+    let theirs = transfer::decode_curves_with(curves, side)?;
+    if theirs.len() != built.len() {
+        return Err(format!(
+            "{} curves for {} models",
+            theirs.len(),
+            built.len()
+        ));
+    }
+    full.set_curves(built.iter().zip(&theirs).map(|(a, b)| a.merge(b)).collect())?;
+    if full.labels.is_empty() {
+        return Ok(Err(only_the_header(file)));
+    }
+    Ok(Ok(Parsed::Binary(full)))
+}
+
 /// The rows of `a` then those of `b` (the same header, so the same models),
 /// with their curves merged when both parts built them.
 fn concat(a: BinaryData, b: BinaryData) -> BinaryData {
@@ -384,6 +473,7 @@ fn concat(a: BinaryData, b: BinaryData) -> BinaryData {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::binary::BinaryCurve;
     use crate::parse::{parse_bytes, LoadOptions};
 
     fn part(text: &[u8], part: Part, chunk: u64, max: Option<u64>) -> PartEnd {
@@ -406,7 +496,70 @@ mod tests {
         let tail = part(text, Part::Tail, chunk, max);
         let was_split = head.split;
         assert_eq!(head.split, tail.split, "both parts decide alike");
-        (join("f.csv", head, tail), was_split)
+        let plain = join("f.csv", head, tail);
+        let joined = join(
+            "f.csv",
+            with_curves(part(text, Part::Head, chunk, max)),
+            with_curves(part(text, Part::Tail, chunk, max)),
+        );
+        // the page's way: whichever part answers first is decoded, the other
+        // read around its rows; the same result, curves included
+        for head_first in [true, false] {
+            let (first, second) = (Part::Head, Part::Tail);
+            let (first, second) = if head_first {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            let first = with_curves(part(text, first, chunk, max));
+            let second = with_curves(part(text, second, chunk, max));
+            if !can_join_around(&first, second.split) {
+                continue;
+            }
+            let (bytes, side) =
+                transfer::encode_with(&second.outcome, Box::new(transfer::VecSide::default()));
+            let curves: Vec<BinaryCurve> = match &second.outcome {
+                Ok(Parsed::Binary(b)) => {
+                    (0..b.models.len()).map(|i| (*b.curve(i)).clone()).collect()
+                }
+                _ => vec![],
+            };
+            let (block, side) = transfer::encode_curves_with(&curves, side);
+            let around = join_around(
+                "f.csv",
+                first,
+                head_first,
+                (second.split, second.lines),
+                &bytes,
+                &block,
+                side,
+            )
+            .unwrap();
+            assert!(same(&around, &joined), "head first: {head_first}");
+            if let (Ok(Parsed::Binary(a)), Ok(Parsed::Binary(b))) = (&around, &joined) {
+                for i in 0..b.models.len() {
+                    let (x, y) = (a.built_curve(i).unwrap(), b.built_curve(i).unwrap());
+                    assert_eq!(
+                        (&x.thresholds, &x.tps, &x.fps, x.positives, x.negatives),
+                        (&y.thresholds, &y.tps, &y.fps, y.positives, y.negatives)
+                    );
+                }
+            }
+        }
+        (plain, was_split)
+    }
+
+    /// A part with its curves built, as its worker sends it.
+    fn with_curves(mut end: PartEnd) -> PartEnd {
+        if let Ok(Parsed::Binary(b)) = &mut end.outcome {
+            let curves = b
+                .models
+                .iter()
+                .map(|m| BinaryCurve::new(&b.labels, &m.1))
+                .collect();
+            b.set_curves(curves).unwrap();
+        }
+        end
     }
 
     fn same(a: &Result<Parsed, LoadError>, b: &Result<Parsed, LoadError>) -> bool {

@@ -45,12 +45,18 @@ pub fn attach_curves_with(
     bytes: &[u8],
     side: Box<dyn Side>,
 ) -> Result<(), String> {
-    let curves: Vec<BinaryCurve> = raw::with_side(side, || exact(bytes)).0?;
+    let curves = decode_curves_with(bytes, side)?;
     match outcome {
         Ok(Parsed::Binary(b)) => b.set_curves(curves),
         _ if curves.is_empty() => Ok(()),
         _ => Err("curves for data that is not binary".into()),
     }
+}
+
+/// Reads a block of [`encode_curves_with`] (columns from `side`), unchecked:
+/// the caller checks them against their labels ([`BinaryData::set_curves`]).
+pub fn decode_curves_with(bytes: &[u8], side: Box<dyn Side>) -> Result<Vec<BinaryCurve>, String> {
+    raw::with_side(side, || exact(bytes)).0
 }
 
 /// A side channel in memory (tests; the page and the worker use `ArrayBuffer`s).

@@ -141,18 +141,37 @@ impl BinaryCurve {
             return None;
         }
         let (lo, range) = (lo as i64, (hi - lo) as usize + 1);
-        // [negatives, positives] per integer; each score checked to be exactly
-        // its integer / 10^k (the division overlaps the counting's memory waits)
-        let mut counts = vec![[0u32; 2]; range];
+        // Counted in partitions of 2^PART consecutive integers, so that the
+        // counting touches one cache-sized table at a time instead of a table
+        // of the whole range at random (a cache miss per row past a few MB).
+        // First each partition's rows are counted, and each score checked to
+        // be exactly its integer / 10^k (the division overlaps the memory
+        // waits); then each row goes to its partition's run as its integer's
+        // low bits and its label; then each run, from the highest, is counted
+        // per integer and read back from the highest.
+        const PART: u32 = 12;
+        let offset = |s: f64| ((s * scale).round_ties_even() as i64 - lo) as usize;
+        let mut starts = vec![0usize; (range >> PART) + 2];
         let mut exact = true;
-        for (&s, &l) in scores.iter().zip(labels) {
+        for &s in scores {
             let m = (s * scale).round_ties_even();
             exact &= m / scale == s;
             // always in range (rounding is monotone); outside, the sort decides
-            counts.get_mut((m as i64 - lo) as usize)?[l as usize] += 1;
+            *starts.get_mut(((m as i64 - lo) as usize >> PART) + 1)? += 1;
         }
         if !exact {
             return None;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut runs = vec![0u16; scores.len()];
+        for (&s, &l) in scores.iter().zip(labels) {
+            let o = offset(s);
+            let at = &mut next[o >> PART];
+            runs[*at] = (((o & ((1 << PART) - 1)) << 1) | l as usize) as u16;
+            *at += 1;
         }
         let mut curve = BinaryCurve::default();
         let distinct = range.min(scores.len());
@@ -160,16 +179,29 @@ impl BinaryCurve {
         curve.tps.reserve(distinct);
         curve.fps.reserve(distinct);
         let (mut tp, mut fp) = (0u64, 0u64);
-        for (i, &[negatives, positives]) in counts.iter().enumerate().rev() {
-            if negatives + positives == 0 {
+        // [negatives, positives] per integer of one partition
+        let mut counts = [[0u32; 2]; 1 << PART];
+        for part in (0..starts.len() - 1).rev() {
+            let run = &runs[starts[part]..starts[part + 1]];
+            if run.is_empty() {
                 continue;
             }
-            tp += positives as u64;
-            fp += negatives as u64;
-            // the integer 0 gives 0, never -0 (one threshold, as in the sort)
-            curve.thresholds.push((lo + i as i64) as f64 / scale);
-            curve.tps.push(tp);
-            curve.fps.push(fp);
+            for &key in run {
+                counts[(key >> 1) as usize][(key & 1) as usize] += 1;
+            }
+            let base = lo + (part << PART) as i64;
+            for (i, c) in counts.iter_mut().enumerate().rev() {
+                let [negatives, positives] = std::mem::take(c);
+                if negatives + positives == 0 {
+                    continue;
+                }
+                tp += positives as u64;
+                fp += negatives as u64;
+                // the integer 0 gives 0, never -0 (one threshold, as in the sort)
+                curve.thresholds.push((base + i as i64) as f64 / scale);
+                curve.tps.push(tp);
+                curve.fps.push(fp);
+            }
         }
         curve.positives = tp;
         curve.negatives = fp;

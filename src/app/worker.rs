@@ -906,11 +906,15 @@ pub fn warm() {
             };
             let ready = std::rc::Rc::new(std::cell::Cell::new(false));
             let failed = std::rc::Rc::new(std::cell::Cell::new(false));
-            let r = ready.clone();
+            let (r, w) = (ready.clone(), worker.clone());
+            // the warm-up is asked for once the worker's wasm runs: a message
+            // that arrives while its wasm still compiles finds no listener and
+            // is lost (most spares then met their first job cold)
             let on_message =
                 Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                     if get(&e.data(), "type").as_string().as_deref() == Some("ready") {
                         r.set(true);
+                        let _ = w.post_message(&message("warm", &[]));
                     }
                 });
             let f = failed.clone();
@@ -920,7 +924,6 @@ pub fn warm() {
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            let _ = worker.post_message(&message("warm", &[]));
             spares.push(Spare {
                 worker,
                 ready,

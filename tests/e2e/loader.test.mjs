@@ -152,6 +152,25 @@ test('a 2 GB file is refused at once with what to do instead, and nothing loaded
   }
 });
 
+test('two spare workers are started and warmed up ahead of a drop', async () => {
+  // a spare asked to warm up before its wasm ran lost the message and met
+  // its first job in the browser's baseline code (several times slower)
+  const { page, errors } = await open(browser, url);
+  await page.waitForSelector('td[data-metric]');
+  const warmed = async () => {
+    let n = 0;
+    for (const w of page.workers()) {
+      if (await w.evaluate(() => globalThis.rankscopeWarmedUp === true).catch(() => false)) n++;
+    }
+    return n;
+  };
+  const until = Date.now() + 30000;
+  while ((await warmed()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await warmed(), 2, 'two warmed-up spare workers');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a large binary CSV is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
   // the reference file's 200 rows, 8000 times: 17.6 MB, past the 16 MiB
   // where a file is split; every metric of a file repeated is the file's

@@ -5,8 +5,9 @@
 //!   data URLs of the address (`?qrels=…&run=…`, fetched and loaded like
 //!   dropped files); the view of the fragment, else the settings remembered in
 //!   localStorage. Without data it loads the bundled example.
-//! - Every change of the view rewrites the fragment (`history.replaceState`:
-//!   no navigation, nothing sent) and the remembered settings.
+//! - A change of the view rewrites the fragment (`history.replaceState`:
+//!   no navigation, nothing sent) and the remembered settings, at most every
+//!   200 ms (and at once when the link is copied).
 //! - The service worker (`sw.js`) keeps the app's files for offline use.
 
 use leptos::prelude::*;
@@ -104,16 +105,18 @@ pub fn startup(state: AppState) {
         register_service_worker("./sw.js");
     }
 
-    // the view -> the address fragment and the remembered settings
+    // the view -> the address fragment and the remembered settings, at most
+    // every 200 ms: `history.replaceState` takes ~5 ms, which a threshold
+    // slider being dragged would pay on every step
+    let pending = std::rc::Rc::new(std::cell::Cell::new(false));
     Effect::new(move |_| {
-        let view = state.view();
-        write_fragment(&view.to_fragment());
-        if let Some(s) = storage() {
-            let remembered = ViewState {
-                files: Vec::new(),
-                ..view
-            };
-            let _ = s.set_item(STORAGE_KEY, &remembered.to_fragment());
+        let _ = state.view();
+        if !pending.replace(true) {
+            let pending = pending.clone();
+            super::util::later(200, move || {
+                pending.set(false);
+                save_view(&untrack(|| state.view()));
+            });
         }
     });
     // a fragment edited by hand (or a link followed inside the page) applies at once
@@ -136,6 +139,18 @@ pub fn startup(state: AppState) {
         });
         let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
         on_hash.forget();
+    }
+}
+
+/// Writes `view` into the address fragment and the remembered settings.
+fn save_view(view: &ViewState) {
+    write_fragment(&view.to_fragment());
+    if let Some(s) = storage() {
+        let remembered = ViewState {
+            files: Vec::new(),
+            ..view.clone()
+        };
+        let _ = s.set_item(STORAGE_KEY, &remembered.to_fragment());
     }
 }
 
@@ -447,9 +462,11 @@ pub async fn save_report(state: AppState) {
 /// Copies the address (view fragment and data URLs) and says what it holds.
 pub fn copy_link(state: AppState) {
     let Some(w) = window() else { return };
+    let view = state.view();
+    // the address may not have caught up with the last change yet
+    save_view(&view);
     let href = w.location().href().unwrap_or_default();
     let _ = w.navigator().clipboard().write_text(&href);
-    let view = state.view();
     let mut lines = vec![
         "The address holds the view (tab, metrics, cutoffs, conventions, threshold, theme); the part after # is never sent to a server.".to_string(),
     ];

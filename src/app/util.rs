@@ -38,13 +38,9 @@ fn download_parts(name: &str, mime: &str, parts: &js_sys::Array) {
     };
     download_url(name, &url);
     // revoke later: revoking at once can cancel the download in some browsers
-    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+    later(10_000, move || {
         let _ = web_sys::Url::revoke_object_url(&url);
     });
-    if let Some(w) = web_sys::window() {
-        let _ =
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
-    }
 }
 
 pub fn download_url(name: &str, url: &str) {
@@ -101,12 +97,19 @@ pub fn slug(s: &str) -> String {
         .collect()
 }
 
+/// Runs `f` in a task of its own, `ms` milliseconds from now.
+pub fn later(ms: i32, f: impl FnOnce() + 'static) {
+    let f = wasm_bindgen::closure::Closure::once_into_js(f);
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
+    }
+}
+
 /// Focuses the element matching `selector` once the current update has been
 /// rendered (a list re-rendered by a key press keeps the keyboard's place).
 /// Works for SVG elements too (`focus` is called on the element, whatever it is).
 pub fn focus_soon(selector: String) {
-    let Some(w) = web_sys::window() else { return };
-    let f = wasm_bindgen::closure::Closure::once_into_js(move || {
+    later(0, move || {
         let Some(e) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.query_selector(&selector).ok().flatten())
@@ -120,5 +123,4 @@ pub fn focus_soon(selector: String) {
             let _ = focus.call0(&e);
         }
     });
-    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
 }

@@ -106,6 +106,26 @@ test('binary CSV matches scikit-learn; the threshold slider moves the confusion 
   await page.keyboard.press('ArrowLeft');
   await page.waitForTimeout(100);
   assert.ok((await canvasHasInk(page, 0)) > 1000 && (await canvasHasInk(page, 1)) > 1000, 'ROC and PR are drawn');
+  // a dragged slider: each step updates the matrix at once; the address is
+  // rewritten at most every 200 ms (history.replaceState takes ~5 ms) and ends on the last value
+  const drag = await page.evaluate(async () => {
+    let writes = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...a) => { writes++; return replace(...a); };
+    const s = document.querySelector('#threshold');
+    const tps = [];
+    for (let i = 0; i < 20; i++) {
+      s.value = String(0.2 + 0.01 * i);
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 5));
+      tps.push(document.querySelector('td[data-cm="tp"]').textContent);
+    }
+    await new Promise((r) => setTimeout(r, 400));
+    return { writes, tps, hash: location.hash, last: s.value };
+  });
+  assert.ok(drag.writes >= 1 && drag.writes <= 2, `${drag.writes} address writes`);
+  assert.ok(new Set(drag.tps).size > 1, 'the matrix follows every step');
+  assert.match(drag.hash, new RegExp(`threshold=${drag.last.replace('.', '\\.')}(&|$)`));
   await shot(page, 'binary-light.png');
   assert.deepEqual(errors, []);
   await page.close();

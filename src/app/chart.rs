@@ -10,6 +10,12 @@ use plotters_canvas::CanvasBackend;
 use super::util::{download, download_url, slug};
 use crate::plot::{draw_line_chart, Frame, LineChart};
 
+thread_local! {
+    /// Text sizes measured so far, by font size, family, style and text (a
+    /// few dozen texts: titles and series names).
+    static MEASURED: std::cell::RefCell<Vec<(String, (u32, u32))>> = Default::default();
+}
+
 /// The page's one drawing backend: the canvas on screen or SVG for export.
 /// Drawing code is generic over the backend; going through this enum compiles
 /// it once for both instead of once per backend (a smaller wasm).
@@ -117,12 +123,27 @@ impl DrawingBackend for Backend<'_> {
     ) -> Result<(), DrawingErrorKind<DrawError>> {
         each!(self, b => b.draw_text(text, style, pos))
     }
+    /// Remembered per text and font: the browser measures text in the DOM,
+    /// which forces a layout of the whole page (~0.5 ms each, several per
+    /// redraw of a chart for a moved threshold).
     fn estimate_text_size<T: BackendTextStyle>(
         &self,
         text: &str,
         style: &T,
     ) -> Result<(u32, u32), DrawingErrorKind<DrawError>> {
-        each!(self, b => b.estimate_text_size(text, style))
+        let key = format!(
+            "{}/{}/{}/{text}",
+            style.size(),
+            style.family().as_str(),
+            style.style().as_str()
+        );
+        let known = MEASURED.with(|m| m.borrow().iter().find(|k| k.0 == key).map(|k| k.1));
+        if let Some(size) = known {
+            return Ok(size);
+        }
+        let size = each!(self, b => b.estimate_text_size(text, style))?;
+        MEASURED.with(|m| m.borrow_mut().push((key, size)));
+        Ok(size)
     }
     fn blit_bitmap(
         &mut self,

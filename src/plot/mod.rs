@@ -185,11 +185,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
     for s in chart.series.iter().filter(|s| !s.faint) {
         let color = series_color(s.color);
         let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
-        ctx.draw_series(LineSeries::new(pts, color.stroke_width(2)))?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-            });
+        ctx.draw_series(LineSeries::new(pts, color.stroke_width(2)))?;
     }
     for m in &chart.markers {
         let color = series_color(m.color);
@@ -202,15 +198,50 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             )))?;
         }
     }
-    if chart.series.iter().any(|s| !s.faint) {
-        ctx.configure_series_labels()
-            .background_style(RGBColor(128, 128, 128).mix(0.12))
-            .border_style(ink.mix(0.3))
-            .label_font(("sans-serif", 12).into_font().color(&ink))
-            .position(SeriesLabelPosition::LowerRight)
-            .draw()?;
-    }
+    legend(&ctx.plotting_area().strip_coord_spec(), chart, ink)?;
     Ok(frame)
+}
+
+/// The names of the chart's (not faint) series in a box at the lower right of
+/// `area`, a colour swatch before each. The text is measured by the backend
+/// (the page's canvas backend remembers each measure: measuring text in the
+/// DOM forces a layout of the whole page, on every redraw).
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    ink: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let font = ("sans-serif", 12).into_font().color(&ink);
+    let mut lines = Vec::new();
+    for s in chart.series.iter().filter(|s| !s.faint) {
+        lines.push((s, area.estimate_text_size(&s.name, &font)?));
+    }
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let (margin, swatch) = (5, 26);
+    let step = lines.iter().map(|l| l.1 .1).max().unwrap_or(0) as i32 + 2;
+    let width = lines.iter().map(|l| l.1 .0).max().unwrap_or(0) as i32 + swatch + 2 * margin;
+    let height = step * lines.len() as i32 + 2 * margin;
+    let (aw, ah) = area.dim_in_pixel();
+    let (x, y) = (aw as i32 - width - 10, ah as i32 - height - 10);
+    let corners = [(x, y), (x + width, y + height)];
+    area.draw(&Rectangle::new(
+        corners,
+        RGBColor(128, 128, 128).mix(0.12).filled(),
+    ))?;
+    area.draw(&Rectangle::new(corners, ink.mix(0.3)))?;
+    for (i, (s, _)) in lines.iter().enumerate() {
+        let top = y + margin + step * i as i32;
+        let mid = top + step / 2;
+        let color = series_color(s.color).stroke_width(3);
+        area.draw(&PathElement::new(
+            [(x + margin, mid), (x + margin + 18, mid)],
+            color,
+        ))?;
+        area.draw_text(&s.name, &font, (x + margin + swatch, top))?;
+    }
+    Ok(())
 }
 
 /// Renders a chart to an SVG string (export and tests).

@@ -6,6 +6,8 @@
 // never is.
 const CACHE = 'rankscope-app';
 const WORKER_FILES = ['rankscope-worker_loader.js', 'rankscope-worker.js', 'rankscope-worker_bg.wasm'];
+// the bundled example parsed ahead: kept when the build wrote it (without it the worker makes the example)
+const EXAMPLE = 'example.bin';
 
 // The files a page names (its index.html fetched fresh), relative to the scope.
 async function pageFiles(dir) {
@@ -30,6 +32,7 @@ self.addEventListener('install', (event) => {
     const { indexes, files } = await appFiles();
     for (const [key, response] of indexes) if (response.ok) await cache.put(key, response);
     await cache.addAll(files.filter((f) => !f.endsWith('index.html')));
+    await cache.add(`./${EXAMPLE}`).catch(() => {});
     await self.skipWaiting();
   })());
 });
@@ -40,7 +43,7 @@ function isAppFile(url) {
   const scope = new URL(self.registration.scope);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return false;
   const rel = url.pathname.slice(scope.pathname.length);
-  return /^(learn\/)?(index\.html)?$/.test(rel) || rel === 'sw.js'
+  return /^(learn\/)?(index\.html)?$/.test(rel) || rel === 'sw.js' || rel === EXAMPLE
     || /^(main|rankscope-web)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel) || WORKER_FILES.includes(rel)
     || /^learn\/(main|rankscope-learn)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel);
 }

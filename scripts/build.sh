@@ -5,6 +5,9 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --locked >/dev/null
 trunk build --release "$@"
+# the bundled example parsed ahead (the page shows it without starting a worker;
+# without this file it has a worker generate and parse it)
+cargo run --locked --quiet --bin rankscope -- generate --preset example --kind parsed --out dist
 # the teaching page: its own wasm in dist/learn/, so the dashboard never loads it
 trunk build learn/index.html --release --dist dist/learn "$@"
 # a strict Content-Security-Policy for the built pages (hash of Trunk's inline loader)

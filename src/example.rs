@@ -239,6 +239,22 @@ pub fn example_files() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// The bundled example parsed, in the form a loading worker hands the page
+/// ([`crate::parse::transfer::encode_many`]). The build writes it next to the
+/// app as `example.bin`, so the page shows the example without waiting for a
+/// worker to start, generate and parse it.
+pub fn example_parsed() -> Vec<u8> {
+    let options = crate::parse::LoadOptions::default();
+    let files: Vec<_> = example_files()
+        .into_iter()
+        .map(|(name, bytes)| {
+            let outcome = crate::parse::parse_bytes(&name, &bytes, &options);
+            (name, outcome)
+        })
+        .collect();
+    crate::parse::transfer::encode_many(&files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +273,39 @@ mod tests {
         assert_eq!(ws.ranking.as_ref().unwrap().runs.len(), 2);
         let total: usize = a.iter().map(|f| f.1.len()).sum();
         assert!(total < 1_000_000, "the example stays small: {total} bytes");
+    }
+
+    #[test]
+    fn the_parsed_example_reads_back_into_the_same_workspace() {
+        let bytes = example_parsed();
+        assert_eq!(bytes, example_parsed(), "deterministic");
+        let files = crate::parse::transfer::decode_many(&bytes).unwrap();
+        let names: Vec<String> = example_files().into_iter().map(|f| f.0).collect();
+        assert_eq!(files.iter().map(|f| f.0.clone()).collect::<Vec<_>>(), names);
+        let (mut parsed, mut direct) = (Workspace::default(), Workspace::default());
+        for (name, outcome) in files {
+            parsed.add(&name, outcome.unwrap()).unwrap();
+        }
+        for (name, bytes) in example_files() {
+            direct
+                .load_bytes(&name, &bytes, &LoadOptions::default())
+                .unwrap();
+        }
+        // every metric of every data set, as the dashboard's tables show them
+        let report = |ws: &Workspace| -> Vec<String> {
+            use crate::core::evaluate::{evaluate, Conventions};
+            ws.datasets()
+                .iter()
+                .map(|d| {
+                    let metrics = crate::core::registry::default_metrics(d.kind(), &[1, 5, 10]);
+                    format!(
+                        "{:?}",
+                        evaluate(d, &Conventions::default(), &metrics).models
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(report(&parsed).len(), 4);
+        assert_eq!(report(&parsed), report(&direct));
     }
 }

@@ -802,8 +802,25 @@ fn may_split(file: &web_sys::File, options: &LoadOptions) -> bool {
             .is_none_or(|f| f == crate::parse::Format::BinaryCsv)
 }
 
-/// The bundled example, generated and parsed in a worker: (file name, outcome) per file.
+/// The bundled example: (file name, outcome) per file. The first time, the
+/// build's parsed copy that index.html fetched while this wasm compiled
+/// (`rankscopeExample`, a promise of example.bin's bytes); else, or when that
+/// file is missing or unreadable, generated and parsed in a worker.
 pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
+    let global = js_sys::global();
+    let ahead = Reflect::get(&global, &"rankscopeExample".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    if let Some(ahead) = ahead {
+        let _ = Reflect::delete_property(&global, &"rankscopeExample".into());
+        if let Ok(buffer) = wasm_bindgen_futures::JsFuture::from(ahead).await {
+            if let Ok(files) = transfer::decode_many(&Uint8Array::new(&buffer).to_vec()) {
+                // the spare workers, once the example is shown (as after a job)
+                super::util::later(50, warm);
+                return Ok(files);
+            }
+        }
+    }
     match run(&message("example", &[("example", true.into())]), |_, _| {}).await {
         Job::Done(data) => transfer::decode_many(&answer_bytes(&data)?),
         Job::Cancelled => Err("cancelled".into()),
@@ -1027,10 +1044,6 @@ async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
     drop((on_message, on_error));
     // after the page has used the answer (a worker starting next to the
     // first render of the example would slow it)
-    if let Some(window) = web_sys::window() {
-        let later = Closure::once_into_js(warm);
-        let _ =
-            window.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 50);
-    }
+    super::util::later(50, warm);
     result
 }

@@ -19,7 +19,8 @@ rankscope — ranking, recommendation and classification metrics (the Rankscope 
 
 USAGE:
     rankscope eval FILE... [--qrels QRELS] [OPTIONS]
-    rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all] --out DIR
+    rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
+                                 (parsed: the example's files parsed, as the page loads them: example.bin)
     rankscope metrics            list every metric id with its formula
     rankscope --help | --version
 
@@ -453,6 +454,11 @@ fn generate(argv: &[String]) -> ExitCode {
     let Some(dir) = out else {
         return fail("generate needs --out DIR");
     };
+    if kind == "parsed" && preset != "example" {
+        return fail(
+            "generate: --kind parsed is the bundled example's files parsed (--preset example)",
+        );
+    }
     let spec = match preset.as_str() {
         "example" => Spec::EXAMPLE,
         "large" => Spec::LARGE,
@@ -480,6 +486,11 @@ fn generate(argv: &[String]) -> ExitCode {
         }
         if kind == "all" || kind == "ratings" {
             example::write_ratings(&spec, &["svd", "knn"], &mut create("ratings.csv")?)?;
+        }
+        if kind == "parsed" {
+            let mut file = create("example.bin")?;
+            file.write_all(&example::example_parsed())?;
+            file.flush()?;
         }
         Ok(())
     })();

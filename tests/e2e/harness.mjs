@@ -85,6 +85,19 @@ export async function cells(page) {
   });
 }
 
+/** Every metric cell of every tab: {tab: {model: {metric: value}}}. */
+export async function allCells(page) {
+  const tabs = await page.$$eval('nav.tabs button[data-tab]', (bs) => bs.map((b) => b.dataset.tab));
+  const out = {};
+  for (const tab of tabs) {
+    await page.click(`nav.tabs button[data-tab="${tab}"]`);
+    await page.waitForSelector(`nav.tabs button[data-tab="${tab}"].active`);
+    await page.waitForSelector('td[data-metric]');
+    out[tab] = await cells(page);
+  }
+  return out;
+}
+
 /** Waits until the metric table shows exactly these models. */
 export async function waitForModels(page, names) {
   await page.waitForFunction((want) => {

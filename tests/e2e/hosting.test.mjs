@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, drop, refFile, reference, oracle, cells, waitForModels, clearAll, setConvention, close, shot, outDir } from './harness.mjs';
+import { serve, launch, open, drop, refFile, reference, oracle, cells, allCells, waitForModels, clearAll, setConvention, close, shot, outDir } from './harness.mjs';
 
 const APP = '/team/tools/rankscope/';
 let server, url, browser;
@@ -14,19 +14,6 @@ before(async () => {
   browser = await launch();
 });
 after(async () => { await browser?.close(); server?.close(); });
-
-/** Every metric cell of every tab: {tab: {model: {metric: value}}}. */
-async function allCells(page) {
-  const tabs = await page.$$eval('nav.tabs button[data-tab]', (bs) => bs.map((b) => b.dataset.tab));
-  const out = {};
-  for (const tab of tabs) {
-    await page.click(`nav.tabs button[data-tab="${tab}"]`);
-    await page.waitForSelector(`nav.tabs button[data-tab="${tab}"].active`);
-    await page.waitForSelector('td[data-metric]');
-    out[tab] = await cells(page);
-  }
-  return out;
-}
 
 async function controls(page) {
   return page.evaluate(() => ({

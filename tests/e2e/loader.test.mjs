@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, refFile, oracle, cells, waitForModels, clearAll, close, outDir, root } from './harness.mjs';
+import { serve, launch, open, drop, refFile, oracle, cells, allCells, waitForModels, clearAll, close, outDir, root } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -149,6 +149,40 @@ test('a 2 GB file is refused at once with what to do instead, and nothing loaded
     await page.close();
   } finally {
     fs.rmSync(file, { force: true });
+  }
+});
+
+test('the example is read from the build\'s example.bin, and made by a worker without it, with the same values', async () => {
+  // page.route does not see requests a service worker answers: block it
+  const load = async (exampleBin) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const fetched = [];
+    page.on('response', (r) => { if (r.url().endsWith('/example.bin')) fetched.push(r.status()); });
+    if (exampleBin) await page.route('**/example.bin', (r) => r.fulfill(exampleBin));
+    // whether a worker was started before the example's values were shown
+    await page.addInitScript(() => {
+      const Worker = globalThis.Worker;
+      globalThis.Worker = function (...args) { globalThis.workerBeforeValues ??= !document.querySelector('td[data-metric]'); return new Worker(...args); };
+    });
+    await page.goto(url);
+    await page.waitForSelector('td[data-metric]', { timeout: 30000 });
+    const all = await allCells(page);
+    const workerFirst = await page.evaluate(() => globalThis.workerBeforeValues === true);
+    await page.close();
+    return { all, fetched, errors, workerFirst };
+  };
+  const ahead = await load(null);
+  assert.deepEqual(ahead.fetched, [200], 'example.bin was fetched');
+  assert.equal(ahead.workerFirst, false, 'no worker was needed for the example');
+  assert.deepEqual(Object.keys(ahead.all).sort(), ['binary', 'multiclass', 'ranking', 'ratings']);
+  // missing (a build by trunk alone), or not readable (from another version): the worker makes it
+  for (const exampleBin of [{ status: 404, body: '' }, { status: 200, body: 'not the example' }]) {
+    const made = await load(exampleBin);
+    assert.deepEqual(made.all, ahead.all, `example.bin answered ${exampleBin.status}`);
+    assert.equal(made.workerFirst, true, 'a worker made the example');
+    assert.deepEqual(made.errors, []);
   }
 });
 

@@ -6,6 +6,7 @@
 //
 //   cargo run --release --bin rankscope -- generate --preset large --kind ranking --out /tmp/rs-large
 //   bash scripts/build.sh && node scripts/bench/browser.mjs /tmp/rs-large [ranking|binary|multiclass|ratings ...]
+//   DIST=/tmp/dist-old node scripts/bench/browser.mjs ...   (another build, e.g. an older commit's)
 import fs from 'node:fs';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
@@ -59,7 +60,10 @@ async function timeUpdate(page, actSource, watchSelector, rounds = 15) {
   return times[Math.floor(times.length / 2)];
 }
 
-const { server, url } = await serve('/');
+// DIST=other/dist: the same benchmark on another build (an A/B against an older commit)
+const { server, url } = process.env.DIST
+  ? await serve('/unused/', { '/': path.resolve(process.env.DIST) }).then((s) => ({ ...s, url: s.url.replace('/unused/', '/') }))
+  : await serve('/');
 const browser = await launch();
 const results = [];
 // first render of the bundled example after navigation, in a fresh context

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
-import { serve, launch } from '../../tests/e2e/harness.mjs';
+import { serve, launch, warmedWorkers } from '../../tests/e2e/harness.mjs';
 
 const dir = process.argv[2];
 const only = process.argv.slice(3);
@@ -102,9 +102,7 @@ for (const set of sets) {
   await page.waitForSelector('section.empty');
   // a person drops a file seconds after the page opens: by then the two spare
   // workers have started and warmed up (each sets rankscopeWarmedUp)
-  const until = Date.now() + 15000;
-  const warmed = async () => (await Promise.all(page.workers().map((w) => w.evaluate(() => globalThis.rankscopeWarmedUp === true).catch(() => false)))).filter(Boolean).length;
-  while ((await warmed()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  await warmedWorkers(page);
   const bytes = set.files.reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
   let peak = 0;
   let peakAt = 0;

@@ -98,6 +98,15 @@ export async function allCells(page) {
   return out;
 }
 
+/** Waits up to `ms` for `n` warmed-up workers (each sets rankscopeWarmedUp
+ * after its warm-up) and returns how many there are. */
+export async function warmedWorkers(page, n = 2, ms = 15000) {
+  const count = async () => (await Promise.all(page.workers().map((w) => w.evaluate(() => globalThis.rankscopeWarmedUp === true).catch(() => false)))).filter(Boolean).length;
+  const until = Date.now() + ms;
+  while ((await count()) < n && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  return count();
+}
+
 /** Waits until the metric table shows exactly these models. */
 export async function waitForModels(page, names) {
   await page.waitForFunction((want) => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, refFile, oracle, cells, allCells, waitForModels, clearAll, close, outDir, root } from './harness.mjs';
+import { serve, launch, open, drop, refFile, oracle, cells, allCells, warmedWorkers, waitForModels, clearAll, close, outDir, root } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -191,16 +191,7 @@ test('two spare workers are started and warmed up ahead of a drop', async () => 
   // its first job in the browser's baseline code (several times slower)
   const { page, errors } = await open(browser, url);
   await page.waitForSelector('td[data-metric]');
-  const warmed = async () => {
-    let n = 0;
-    for (const w of page.workers()) {
-      if (await w.evaluate(() => globalThis.rankscopeWarmedUp === true).catch(() => false)) n++;
-    }
-    return n;
-  };
-  const until = Date.now() + 30000;
-  while ((await warmed()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-  assert.equal(await warmed(), 2, 'two warmed-up spare workers');
+  assert.equal(await warmedWorkers(page, 2, 30000), 2, 'two warmed-up spare workers');
   assert.deepEqual(errors, []);
   await page.close();
 });

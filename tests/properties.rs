@@ -301,13 +301,29 @@ fn binary_lines() -> impl Strategy<Value = String> {
     })
 }
 
+/// Multi-class matrix rows over 3 classes, with bad targets and scores, ties,
+/// blank lines and comments.
+fn matrix_lines() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        8 => (0u8..3, 0u8..5, 0u8..5, 0u8..5).prop_map(|(t, a, b, c)| format!("{t},0.{a},0.{b},{c}e-1\n")),
+        1 => Just("\r\n".to_string()),
+        1 => Just("# note\n".to_string()),
+        1 => Just("7,0.1,0.2,0.7\n".to_string()),
+        1 => (0u8..3).prop_map(|t| format!("{t},0.5,,0.5\n")),
+        1 => (0u8..3, -1e3f64..1e3).prop_map(|(t, v)| format!("{t},{v},{v:e},-{v}\r\n")),
+    ];
+    proptest::collection::vec(line, 0..120)
+        .prop_map(|lines| format!("target,p_0,p_1,p_2\n{}", lines.concat()))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// Two workers parse a large binary CSV as a head and a tail: joined, they
-    /// give the whole file's columns or its problems at the same lines.
+    /// Two workers parse a large binary CSV or multi-class matrix as a head
+    /// and a tail: joined, they give the whole file's columns or its problems
+    /// at the same lines.
     #[test]
-    fn a_file_parsed_as_two_parts_is_the_file(text in binary_lines(), chunk in 1u64..64, limit in proptest::option::of(1u64..400)) {
+    fn a_file_parsed_as_two_parts_is_the_file(text in prop_oneof![binary_lines(), matrix_lines()], chunk in 1u64..64, limit in proptest::option::of(1u64..400)) {
         use rankscope::parse::split::{join, parse_bytes_part, Part};
         use rankscope::parse::{parse_bytes, Parser};
         let bytes = text.as_bytes();

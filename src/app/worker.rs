@@ -22,7 +22,7 @@ use crate::core::binary::BinaryCurve;
 use crate::core::raw::{Column, Side};
 use crate::parse::split::{self, Part, PartEnd};
 use crate::parse::transfer::{self, Outcome};
-use crate::parse::{parse_bytes, LoadError, LoadOptions, Parsed, Parser};
+use crate::parse::{parse_bytes, Format, LoadError, LoadOptions, Parsed, Parser};
 
 /// Bytes fed to the parser per step inside the worker: small enough that the
 /// stream keeps reading ahead while the parser works (8 MiB steps left it
@@ -632,7 +632,8 @@ enum Job {
 }
 
 /// Parses `file` in a worker, calling `progress(bytes, rows)` as it goes; a
-/// large binary CSV in two workers at once, as a head and a tail ([`split`]).
+/// large binary CSV or multi-class matrix in two workers at once, as a head
+/// and a tail ([`split`]).
 pub async fn parse_file(
     file: &web_sys::File,
     options: &LoadOptions,
@@ -785,9 +786,9 @@ enum Half {
     Broken(String),
 }
 
-/// Whether `file` may be a large binary CSV worth parsing in two parts (the
-/// workers decide from its header; a file that does not split costs the
-/// second worker only its header).
+/// Whether `file` may be a large binary CSV or multi-class matrix worth
+/// parsing in two parts (the workers decide from its header; a file that
+/// does not split costs the second worker only its header).
 fn may_split(file: &web_sys::File, options: &LoadOptions) -> bool {
     let name = file.name().to_ascii_lowercase();
     let other = [".gz", ".json", ".run", ".qrels", ".trec"]
@@ -799,7 +800,7 @@ fn may_split(file: &web_sys::File, options: &LoadOptions) -> bool {
         && options.one_vs_rest.is_none()
         && options
             .format
-            .is_none_or(|f| f == crate::parse::Format::BinaryCsv)
+            .is_none_or(|f| matches!(f, Format::BinaryCsv | Format::MulticlassMatrix))
 }
 
 /// The bundled example: (file name, outcome) per file. The first time, the

@@ -1,14 +1,16 @@
-//! One large binary CSV parsed as two parts at once (two workers, two cores):
-//! the head, from the start to the first line break at or after the middle,
-//! and the tail, from there to the end with the header line fed first. Each
-//! row of a binary CSV stands alone and the parser's lines never span a line
-//! break (quoted fields included), so the two parts joined in order are the
-//! file: the same columns, the same problems at the same lines.
+//! One large binary CSV or multi-class matrix parsed as two parts at once
+//! (two workers, two cores): the head, from the start to the first line
+//! break at or after the middle, and the tail, from there to the end with
+//! the header line fed first. Each row of these formats stands alone and the
+//! parser's lines never span a line break (quoted fields included), so the
+//! two parts joined in order are the file: the same columns (a matrix: the
+//! same row summaries), the same problems at the same lines.
 //!
 //! Both parts decide alike whether to split, from what both read: the bytes
 //! up to the header, the file's size and the middle. A file splits when
 //! - it is plain text (not gzip, not JSON) and its header, ending before the
-//!   middle, makes it a binary CSV;
+//!   middle, makes it a binary CSV or a matrix read whole (not one class
+//!   against the rest);
 //! - its size alone proves it within the per-file value limit (a row of `m`
 //!   scores takes at least `2m + 2` bytes), so neither part can be refused
 //!   for a size the whole file would not be refused for;
@@ -17,7 +19,7 @@
 //! Otherwise the head parses the whole file and the tail nothing.
 
 use super::{transfer, LoadError, Parsed, Parser, MAX_LINE};
-use crate::core::evaluate::BinaryData;
+use crate::core::evaluate::{BinaryData, MulticlassData};
 use crate::core::raw::{self, Column, Joined, Side};
 
 /// Files smaller than this are parsed whole: a second worker would cost more
@@ -288,12 +290,12 @@ impl Parser {
         if self.inflater.is_some() || self.json.is_some() {
             return false;
         }
-        let Some(m) = self.state.binary_models() else {
+        let Some((values, bytes)) = self.state.split_shape(&self.options) else {
             return false;
         };
-        let (m, total) = (m.max(1) as u128, total as u128);
+        let (values, bytes, total) = (values as u128, bytes as u128, total as u128);
         self.max_values
-            .is_none_or(|max| total * m / (2 * m + 2) <= max as u128)
+            .is_none_or(|max| total * values / bytes <= max as u128)
     }
 }
 
@@ -323,11 +325,18 @@ pub fn join(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadErro
             }
             Ok(Parsed::Binary(joined))
         }
+        (Ok(Parsed::Multiclass(a)), Ok(Parsed::Multiclass(b))) => {
+            let joined = concat_rows(a, b);
+            if joined.targets.is_empty() {
+                return Err(only_the_header(file));
+            }
+            Ok(Parsed::Multiclass(joined))
+        }
         (Ok(_), Ok(_)) => Err(LoadError::single(
             file,
             0,
             0,
-            "a binary CSV in both halves",
+            "the same format in both halves",
             "another format",
             None,
         )),
@@ -470,6 +479,20 @@ fn concat(a: BinaryData, b: BinaryData) -> BinaryData {
     out
 }
 
+/// The rows of matrix `a` then those of `b` (the same header: the same
+/// classes, one model).
+fn concat_rows(mut a: MulticlassData, b: MulticlassData) -> MulticlassData {
+    a.targets.extend_from_slice(&b.targets);
+    for (m, more) in a.models.iter_mut().zip(b.models) {
+        m.rows.extend_from_slice(&more.rows);
+    }
+    for (n, more) in a.rows_off_one.iter_mut().zip(b.rows_off_one) {
+        *n += more;
+    }
+    a.num_classes = a.num_classes.max(b.num_classes);
+    a
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,6 +610,79 @@ mod tests {
             assert!(was_split);
             assert!(same(&joined, &whole), "chunk {chunk}");
         }
+    }
+
+    /// A multi-class matrix of `rows` rows over 5 classes, with ties, rows
+    /// off one and a comment, and a bad target and a bad score at `bad`.
+    fn matrix(rows: usize, bad: &[usize]) -> String {
+        let mut text = String::from("target,p_0,p_1,p_2,p_3,p_4\n");
+        for i in 0..rows {
+            let v: Vec<String> = (0..5)
+                .map(|c| format!("{:.2}", ((i * 7 + c * 3) % 11) as f64 / 22.0))
+                .collect();
+            match bad.iter().position(|&b| b == i) {
+                Some(0) => text.push_str(&format!("9,{}\n", v.join(","))),
+                Some(_) => text.push_str(&format!("1,{},x\n", v[..4].join(","))),
+                None => text.push_str(&format!("{},{}\n", i % 5, v.join(","))),
+            }
+            if i % 333 == 0 {
+                text.push_str("# a comment\n");
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn a_multiclass_matrix_split_in_two_is_the_whole_file() {
+        let text = matrix(3000, &[]);
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        assert!(
+            matches!(&whole, Ok(Parsed::Multiclass(m)) if m.targets.len() == 3000 && m.rows_off_one[0] > 0)
+        );
+        for chunk in [1, 13, 4096, 1 << 20] {
+            let (joined, was_split) = split(text.as_bytes(), chunk);
+            assert!(was_split);
+            assert!(same(&joined, &whole), "chunk {chunk}");
+        }
+        // problems on either side of the middle, at the whole file's lines
+        let text = matrix(3000, &[10, 2500]);
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        let (joined, was_split) = split(text.as_bytes(), 4096);
+        assert!(was_split);
+        let (whole, joined) = (whole.unwrap_err(), joined.unwrap_err());
+        assert_eq!(whole.to_string(), joined.to_string());
+        assert_eq!(joined.problems.len(), 2);
+        // rows only in the head
+        let text = format!("{}{}", matrix(50, &[]), "#\n".repeat(2000));
+        let whole = parse_bytes("f.csv", text.as_bytes(), &LoadOptions::default());
+        let (joined, was_split) = split(text.as_bytes(), 64);
+        assert!(was_split);
+        assert!(same(&joined, &whole));
+    }
+
+    #[test]
+    fn a_matrix_read_one_class_against_the_rest_is_read_whole() {
+        let text = matrix(1000, &[]);
+        let options = LoadOptions {
+            one_vs_rest: Some(2),
+            ..LoadOptions::default()
+        };
+        let run = |part: Part| {
+            parse_bytes_part(
+                Parser::new("f.csv", options.clone()),
+                text.as_bytes(),
+                part,
+                256,
+            )
+        };
+        let (head, tail) = (run(Part::Head), run(Part::Tail));
+        assert!(!head.split && !tail.split);
+        let joined = join("f.csv", head, tail);
+        assert!(matches!(&joined, Ok(Parsed::Binary(b)) if b.labels.len() == 1000));
+        assert!(same(
+            &joined,
+            &parse_bytes("f.csv", text.as_bytes(), &options)
+        ));
     }
 
     #[test]

@@ -217,6 +217,10 @@ impl State {
                     let _ = v.try_reserve(more);
                 }
             }
+            State::Table(t) if t.format == Format::MulticlassMatrix && t.ovr.is_none() => {
+                let _ = t.targets.try_reserve(more);
+                let _ = t.mc.rows.try_reserve(more);
+            }
             _ => {}
         }
     }
@@ -407,11 +411,17 @@ impl State {
         TableState::from_header(header, delim, forced).map(|t| State::Table(Box::new(t)))
     }
 
-    /// The score columns of a binary CSV (the one format a file's halves can
-    /// be parsed apart and joined: each row stands alone), else `None`.
-    pub fn binary_models(&self) -> Option<usize> {
-        match self {
-            State::Table(t) if t.format == Format::BinaryCsv => Some(t.models.len()),
+    /// For the formats a file's halves can be parsed apart and joined (each
+    /// row stands alone: a binary CSV, a multi-class matrix read whole, not
+    /// one class against the rest), the values a row adds
+    /// ([`State::values_per_row`]) and the fewest bytes a row takes (a
+    /// character and a delimiter per column the row must have); else `None`.
+    pub fn split_shape(&self, options: &LoadOptions) -> Option<(u64, u64)> {
+        let State::Table(t) = self else { return None };
+        let columns = t.models.len() as u64 + 1;
+        match t.format {
+            Format::BinaryCsv => Some((t.models.len().max(1) as u64, 2 * columns)),
+            Format::MulticlassMatrix if options.one_vs_rest.is_none() => Some((1, 2 * columns)),
             _ => None,
         }
     }
@@ -448,8 +458,9 @@ impl State {
         }
     }
 
-    /// A binary CSV without rows finishes as empty columns instead of nothing:
-    /// one part of a split file may hold no rows while the other does.
+    /// A binary CSV or multi-class matrix without rows finishes as empty
+    /// columns instead of nothing: one part of a split file may hold no rows
+    /// while the other does.
     pub fn keep_empty(&mut self) {
         if let State::Table(t) = self {
             t.keep_empty = true;
@@ -1051,7 +1062,7 @@ impl TableState {
                         ..Default::default()
                     }));
                 }
-                if self.targets.is_empty() {
+                if self.targets.is_empty() && !self.keep_empty {
                     return None;
                 }
                 self.mc.name = stem;

@@ -1,5 +1,6 @@
 //! The fast path for the rows a binary CSV is made of: a `0`/`1` label and
-//! plain decimal scores, one delimiter byte between them, nothing else.
+//! plain decimal scores (an exponent allowed: [`decimal_prefix`]), one
+//! delimiter byte between them, nothing else.
 //!
 //! Such rows are read straight from the chunk in one pass (no line
 //! splitting, field spans or trimming first). A row of any other shape stops
@@ -121,10 +122,11 @@ mod tests {
 
     #[test]
     fn plain_rows_are_read_until_one_is_not() {
-        let (t, labels, scores) = read(ONE, "1,0.5\n0,-2\r\n1,.25\n0,0.1e3\n1,0.5\n", 10);
-        assert_eq!((t.used, t.rows, t.returns), (18, 3, 1));
-        assert_eq!(labels, [true, false, true]);
-        assert_eq!(scores, [vec![0.5, -2.0, 0.25]]);
+        let text = "1,0.5\n0,-2\r\n1,.25\n0,0.1e3\n0,1e23\n1,0.5\n";
+        let (t, labels, scores) = read(ONE, text, 10);
+        assert_eq!((t.used, t.rows, t.returns), (26, 4, 1));
+        assert_eq!(labels, [true, false, true, false]);
+        assert_eq!(scores, [vec![0.5, -2.0, 0.25, 100.0]]);
     }
 
     #[test]
@@ -155,6 +157,8 @@ mod tests {
             "1,0.5;\n",
             "1,1.2.3\n",
             "1,1234567890123456\n",
+            "1,0.5e\n",
+            "1,1e-23\n",
             "true,0.5\n",
             "#1,0.5\n",
             "\n",

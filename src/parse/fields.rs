@@ -212,10 +212,12 @@ pub fn number(f: &[u8]) -> Option<f64> {
     (!v.is_nan()).then_some(if v == 0.0 { 0.0 } else { v })
 }
 
-/// The fast path for the numbers prediction files are made of, `-?d*.d*` with
-/// at most 15 digits: mantissa m < 2^53 and 10^k (k <= 22) are exact doubles,
-/// so the one division m / 10^k is correctly rounded, i.e. exactly the value
-/// `str::parse` gives (Clinger's fast path). Anything else returns `None`.
+/// The fast path for the numbers prediction files are made of, `-?d*.d*`
+/// with at most 15 digits and an optional exponent `[eE][+-]?d+`: the
+/// mantissa m < 2^53 and 10^p (|p| <= 22, p the exponent less the digits
+/// after the dot) are exact doubles, so the one product m * 10^p or quotient
+/// m / 10^-p is correctly rounded, i.e. exactly the value `str::parse` gives
+/// (Clinger's fast path). Anything else returns `None`.
 #[inline]
 fn plain_decimal(f: &[u8]) -> Option<f64> {
     decimal_prefix(f).and_then(|(v, len)| (len == f.len()).then_some(v))
@@ -223,13 +225,15 @@ fn plain_decimal(f: &[u8]) -> Option<f64> {
 
 /// [`plain_decimal`] on the longest prefix of `f` of that shape: its value and
 /// length, or `None` if the prefix has no digit or more than 15 (a 16th digit
-/// leaves the fast path before the mantissa could overflow). What follows the
-/// prefix is the caller's to check (a delimiter, a line break).
+/// leaves the fast path before the mantissa could overflow), or an exponent
+/// beyond the exact powers of ten. An `e` without digits after it is not
+/// part of the prefix. What follows the prefix is the caller's to check (a
+/// delimiter, a line break).
 #[inline]
 pub(crate) fn decimal_prefix(f: &[u8]) -> Option<(f64, usize)> {
     let neg = f.first() == Some(&b'-');
     let mut i = neg as usize;
-    let (mut m, mut count, mut frac) = (0u64, 0u32, 0usize);
+    let (mut m, mut count, mut frac) = (0u64, 0u32, 0i32);
     let mut digits = |i: &mut usize, after_dot: bool| -> Option<()> {
         while let Some(&c) = f.get(*i) {
             let d = c.wrapping_sub(b'0');
@@ -241,7 +245,7 @@ pub(crate) fn decimal_prefix(f: &[u8]) -> Option<(f64, usize)> {
             }
             m = m * 10 + d as u64;
             count += 1;
-            frac += after_dot as usize;
+            frac += after_dot as i32;
             *i += 1;
         }
         Some(())
@@ -254,10 +258,37 @@ pub(crate) fn decimal_prefix(f: &[u8]) -> Option<(f64, usize)> {
     if count == 0 {
         return None;
     }
-    // count <= 15, so frac <= 15 < POW10.len()
-    let v = m as f64 / POW10[frac];
+    let mut p = -frac;
+    if let Some((e, len)) = exponent(&f[i..]) {
+        p += e;
+        i += len;
+    }
+    // m < 10^15 < 2^53 and |p| <= 22: one correctly rounded operation
+    let v = match p {
+        0..=22 => m as f64 * POW10[p as usize],
+        -22..=-1 => m as f64 / POW10[(-p) as usize],
+        _ => return None,
+    };
     // -0 reads as 0, as in `number`
     Some((if neg && v != 0.0 { -v } else { v }, i))
+}
+
+/// An exponent `[eE][+-]?d+` at the start of `f` (at most 4 digits): its
+/// value and length.
+#[inline]
+fn exponent(f: &[u8]) -> Option<(i32, usize)> {
+    if !matches!(f.first(), Some(b'e' | b'E')) {
+        return None;
+    }
+    let neg = f.get(1) == Some(&b'-');
+    let start = 1 + matches!(f.get(1), Some(b'-' | b'+')) as usize;
+    let mut e = 0i32;
+    let mut i = start;
+    while let Some(d) = f.get(i).map(|c| c.wrapping_sub(b'0')).filter(|&d| d <= 9) {
+        e = (e * 10 + d as i32).min(10_000);
+        i += 1;
+    }
+    (i > start).then_some((if neg { -e } else { e }, i))
 }
 
 /// Parses an integer grade (also `2.0`, which some tools write).
@@ -337,6 +368,11 @@ mod tests {
                 }
                 s.push((b'0' + (next() % 10) as u8) as char);
             }
+            if next() % 3 == 0 {
+                s.push(if next() % 2 == 0 { 'e' } else { 'E' });
+                s.push_str(["", "-", "+"][(next() % 3) as usize]);
+                s.push_str(&(next() % 40).to_string());
+            }
             let want: f64 = s.parse().unwrap();
             let want = if want == 0.0 { 0.0 } else { want };
             assert_eq!(
@@ -354,6 +390,16 @@ mod tests {
             "--1",
             "+1.5",
             "1e5",
+            "1e",
+            "1e+",
+            "1.e-5",
+            "1.5E+3",
+            "-0e0",
+            "1e-22",
+            "1e23",
+            "7e-30",
+            "1e99999999999",
+            "1e5.5",
             "0x10",
             "2222222222000430648853801428.5",
             "-123456789012345678901234567890",
@@ -362,6 +408,12 @@ mod tests {
             let std = s.parse::<f64>().ok().filter(|v| !v.is_nan());
             assert_eq!(number(s.as_bytes()), std, "{s}");
         }
+        // the fast path takes exponents (`numpy.savetxt`'s `%.5e`), and
+        // leaves an `e` without digits to the caller
+        assert_eq!(decimal_prefix(b"1.86717e-02"), Some((0.0186717, 11)));
+        assert_eq!(decimal_prefix(b"-5E3,"), Some((-5000.0, 4)));
+        assert_eq!(decimal_prefix(b"2.5e,"), Some((2.5, 3)));
+        assert_eq!(decimal_prefix(b"1e23"), None);
     }
 
     #[test]

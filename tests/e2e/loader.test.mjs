@@ -196,6 +196,38 @@ test('two spare workers are started and warmed up ahead of a drop', async () => 
   await page.close();
 });
 
+test('a large multi-class matrix is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
+  // the reference matrix's 200 rows, 150 times: 18 MB, past the 16 MiB where
+  // a file is split; every metric of a file repeated is the file's
+  const [header, ...rows] = fs.readFileSync(path.join(root, 'tests/reference/multiclass_probs.csv'), 'utf8').trim().split('\n');
+  const block = rows.join('\n') + '\n';
+  fs.mkdirSync(outDir, { recursive: true });
+  const big = path.join(outDir, 'matrix-big.csv');
+  fs.writeFileSync(big, `${header}\n${block.repeat(150)}`);
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await page.setInputFiles('#file-input', big);
+  await waitForModels(page, ['matrix-big']);
+  assert.equal(await page.evaluate(() => globalThis.rankscopeLastLoad?.split), true, 'parsed as two parts');
+  const m = oracle.multiclass;
+  const v = (await cells(page))['matrix-big'];
+  for (const k of [5, 10]) close(v[`acc@${k}`], m[`acc@${k}`]['naive ties: lower class index first'], `acc@${k}`);
+  close(v.cross_entropy, m.cross_entropy['sklearn.log_loss (no renormalisation in 1.9, clip eps)'], 'CE');
+  // a bad target in the head, a bad score in the tail: both at their lines
+  const lines = 1 + 200 * 150;
+  const bad = path.join(outDir, 'matrix-bad.csv');
+  fs.writeFileSync(bad, `${header}\n77${rows[0].slice(rows[0].indexOf(','))}\n${block.repeat(150)}${rows[1].replace(/,[^,]*$/, ',x')}\n`);
+  await page.setInputFiles('#file-input', bad);
+  await page.waitForSelector('text=matrix-bad.csv could not be loaded (2 problems)');
+  const text = await page.locator('.messages').textContent();
+  assert.match(text, /matrix-bad\.csv:2:1: expected a class number that has a column \(0\.\.49\), found '77'/);
+  assert.match(text, new RegExp(`matrix-bad\\.csv:${lines + 2}:51: expected a probability or logit \\(a number\\), found 'x'`));
+  // the large file is still loaded
+  assert.deepEqual((await cells(page))['matrix-big'], v);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a large binary CSV is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
   // the reference file's 200 rows, 8000 times: 17.6 MB, past the 16 MiB
   // where a file is split; every metric of a file repeated is the file's

@@ -375,6 +375,88 @@ proptest! {
     }
 }
 
+/// TREC run or qrels lines (which, the first content line decides), each
+/// as (content, line break): plain lines with one or more spaces or tabs
+/// between fields, lines the fast path leaves to the general one, and now
+/// and then a line in error (which hides the columns: mostly none).
+fn trec_lines() -> impl Strategy<Value = Vec<(String, &'static str)>> {
+    let sep = prop_oneof![Just(" "), Just("\t"), Just("  "), Just(" \t")];
+    let score = prop_oneof![
+        20 => (0u32..100_000).prop_map(|v| format!("{}", v as f64 / 1000.0)),
+        5 => (-1e4f64..1e4).prop_map(|v| format!("{v}")),
+        5 => (-1e4f64..1e4).prop_map(|v| format!("{v:e}")),
+        1 => Just("1234567890123456".to_string()),
+        1 => Just("-0".to_string()),
+        1 => Just("1e30".to_string()),
+        1 => Just("nan".to_string()),
+    ];
+    let grade = prop_oneof![
+        20 => (-1i32..4).prop_map(|g| g.to_string()),
+        1 => Just("2.0".to_string()),
+        1 => Just("+1".to_string()),
+        1 => Just("-0".to_string()),
+        1 => Just("99999999999".to_string()),
+    ];
+    let run = (0u8..5, 0u16..40, sep.clone(), score, 0u8..3)
+        .prop_map(|(q, d, s, v, t)| format!("q{q}{s}Q0 d{d}{s}1{s}{v}{s}tag{t}"));
+    let qrels =
+        (0u8..5, 0u16..40, sep, grade).prop_map(|(q, d, s, g)| format!("q{q}{s}0{s}d{d}{s}{g}"));
+    let odd = |rows: &'static [&'static str]| {
+        proptest::sample::select(
+            [&["# note", "", "\u{feff}"][..], rows]
+                .concat()
+                .into_iter()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let run_odd = odd(&[
+        " q1 Q0 d1 1 0.5 t",
+        "q1 Q0 d\u{e9} 1 0.5 t\u{e9}",
+        "q1 Q0 d1 1 0.5 t extra",
+        "q1\x0bQ0 d1 1 0.5 t",
+        "q1 Q0 d1 1 0.5 t\x7f",
+        "q2 0 d1 1",
+    ]);
+    let qrels_odd = odd(&[
+        " q1 0 d1 1",
+        "q\u{e9} 0 d1 2",
+        "q1 0 d1\x0b 1",
+        "q1 Q0 d1 1 0.5 t",
+    ]);
+    let ending = prop_oneof![Just("\n"), Just("\r\n")];
+    prop_oneof![
+        proptest::collection::vec(
+            (prop_oneof![12 => run, 1 => run_odd], ending.clone()),
+            0..40
+        ),
+        proptest::collection::vec((prop_oneof![12 => qrels, 1 => qrels_odd], ending), 0..40),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Plain TREC lines are read by a fast path, every other line by the
+    /// general one: a space before each line break sends every line the
+    /// general way and must change nothing (columns, problems, the tag).
+    #[test]
+    fn the_trec_fast_path_reads_lines_as_the_general_path_does(lines in trec_lines(), chunk in 1usize..64, limit in proptest::option::of(1u64..100)) {
+        use rankscope::parse::Parser;
+        let parse = |text: &str| {
+            let mut p = Parser::new("f.run", LoadOptions::default());
+            p.limit_values(limit);
+            for c in text.as_bytes().chunks(chunk) {
+                p.feed(c);
+            }
+            p.finish()
+        };
+        let fast: String = lines.iter().map(|(l, e)| format!("{l}{e}")).collect();
+        let general: String = lines.iter().map(|(l, e)| format!("{l} {e}")).collect();
+        prop_assert_eq!(format!("{:?}", parse(&fast)), format!("{:?}", parse(&general)));
+    }
+}
+
 proptest! {
     /// The curves of two sets of rows, merged, are the curve of both sets:
     /// the same thresholds and counts, so the same AUC and AP to the bit.

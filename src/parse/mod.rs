@@ -168,7 +168,7 @@ pub struct Parser {
     share: Option<u64>,
     /// The shape of plain rows read by the fast path ([`fast`]), once the
     /// header has shown the format allows it.
-    plain: Option<fast::Plain>,
+    plain: Option<fast::Shape>,
 }
 
 /// The most values one file may hold in 32-bit wasm: one per score of a row
@@ -537,7 +537,7 @@ impl Parser {
                         .max_values
                         .map_or(u64::MAX, |max| max / state.values_per_row());
                     self.state = state;
-                    self.plain = self.state.plain_binary(&self.options);
+                    self.plain = self.state.fast_shape(&self.options);
                     if header {
                         return;
                     }
@@ -581,7 +581,7 @@ impl Parser {
     /// as the general path would. Returns the bytes read.
     fn plain_rows(
         &mut self,
-        plain: fast::Plain,
+        plain: fast::Shape,
         bytes: &[u8],
         splitter: &mut LineSplitter,
     ) -> usize {
@@ -593,7 +593,7 @@ impl Parser {
             c => c,
         };
         let budget = next_check.min(self.max_rows) - self.rows;
-        let taken = self.state.plain_rows(plain, bytes, budget);
+        let taken = self.state.fast_rows(plain, bytes, budget);
         if taken.rows > 0 {
             splitter.count_lines(taken.rows);
             self.line_bytes += (taken.used as u64) - taken.returns;

@@ -426,12 +426,17 @@ impl State {
         }
     }
 
-    /// The shape of a binary CSV's plain rows ([`super::fast`]), when its
-    /// columns allow that path: the label and score columns are all there
-    /// is, the delimiter is one byte, and labels are read as 0/1 (no
-    /// positive label chosen).
-    pub fn plain_binary(&self, options: &LoadOptions) -> Option<fast::Plain> {
-        let State::Table(t) = self else { return None };
+    /// The fast path ([`super::fast`]) this file's rows may take: a TREC run
+    /// or qrels file always; a binary CSV when its columns allow it: the
+    /// label and score columns are all there is, the delimiter is one byte,
+    /// and labels are read as 0/1 (no positive label chosen).
+    pub fn fast_shape(&self, options: &LoadOptions) -> Option<fast::Shape> {
+        let t = match self {
+            State::Run(_) => return Some(fast::Shape::Run),
+            State::Qrels(_) => return Some(fast::Shape::Qrels),
+            State::Table(t) => t,
+            _ => return None,
+        };
         let Delimiter::Byte(delim) = t.delim else {
             return None;
         };
@@ -443,17 +448,45 @@ impl State {
             && options.positive_label.is_none()
             && scores_are_the_rest
             && !matches!(delim, b'0'..=b'9' | b'.' | b'-' | b'\r' | b'\n'))
-        .then_some(fast::Plain {
+        .then_some(fast::Shape::Binary(fast::Plain {
             truth: t.truth,
             fields: t.header.len(),
             delim,
-        })
+        }))
     }
 
-    /// Reads plain rows of the shape [`State::plain_binary`] gave ([`fast::rows`]).
-    pub fn plain_rows(&mut self, plain: fast::Plain, bytes: &[u8], budget: u64) -> fast::Taken {
-        match self {
-            State::Table(t) => fast::rows(plain, bytes, budget, &mut t.labels, &mut t.dense_values),
+    /// Reads rows of the shape [`State::fast_shape`] gave by the fast path.
+    pub fn fast_rows(&mut self, shape: fast::Shape, bytes: &[u8], budget: u64) -> fast::Taken {
+        match (self, shape) {
+            (State::Table(t), fast::Shape::Binary(plain)) => {
+                fast::rows(plain, bytes, budget, &mut t.labels, &mut t.dense_values)
+            }
+            (State::Run(r), fast::Shape::Run) => fast::trec_rows::<6, _>(
+                bytes,
+                budget,
+                fast::TrecColumns {
+                    queries: &mut r.queries,
+                    q: &mut r.q,
+                    docs: &mut r.docs,
+                    values: &mut r.score,
+                    tag: Some(&mut r.tag),
+                },
+                4,
+                fast::plain_score,
+            ),
+            (State::Qrels(r), fast::Shape::Qrels) => fast::trec_rows::<4, _>(
+                bytes,
+                budget,
+                fast::TrecColumns {
+                    queries: &mut r.queries,
+                    q: &mut r.q,
+                    docs: &mut r.docs,
+                    values: &mut r.grade,
+                    tag: None,
+                },
+                3,
+                fast::plain_grade,
+            ),
             _ => fast::Taken::default(),
         }
     }

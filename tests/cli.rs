@@ -1,5 +1,6 @@
-//! The command-line tool's `generate --kind parsed`: the file the build puts
-//! next to the app (`dist/example.bin`) is the example the page would parse.
+//! The command-line tool: `generate --kind parsed` (the file the build puts
+//! next to the app, `dist/example.bin`, is the example the page would
+//! parse), and `eval` of a large file parsed as two parts at once.
 
 use std::process::Command;
 
@@ -31,5 +32,79 @@ fn generate_parsed_writes_the_example_as_the_page_reads_it() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--preset example"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rankscope eval --format json` of `file`: its models' metrics.
+fn metrics(file: &std::path::Path) -> Vec<serde_json::Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["eval", "--format", "json"])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["metrics"].clone())
+        .collect()
+}
+
+/// A large binary CSV or multi-class matrix is parsed as two parts at once
+/// (two threads): the reference file's rows repeated give the reference
+/// file's values, and a bad row in each part is reported at its line.
+#[test]
+fn eval_parses_a_large_file_in_two_parts_with_the_same_values_and_lines() {
+    let dir = std::env::temp_dir().join(format!("rankscope-cli-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, copies) in [("binary.csv", 8000), ("multiclass_probs.csv", 150)] {
+        let small = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/reference")
+            .join(name);
+        let text = std::fs::read_to_string(&small).unwrap();
+        let (header, rows) = text.split_once('\n').unwrap();
+        let big = dir.join(name);
+        std::fs::write(&big, format!("{header}\n{}", rows.repeat(copies))).unwrap();
+        assert!(std::fs::metadata(&big).unwrap().len() >= rankscope::parse::split::SPLIT_MIN);
+        let (want, got) = (metrics(&small), metrics(&big));
+        assert_eq!(want.len(), got.len());
+        for (w, g) in want.iter().zip(&got) {
+            let (w, g) = (w.as_object().unwrap(), g.as_object().unwrap());
+            assert_eq!(w.len(), g.len(), "{name}");
+            for (id, w) in w {
+                let (mut w, g) = (w.as_f64(), g[id].as_f64());
+                // the confusion counts grow with the copies
+                if ["tp", "fp", "tn", "fn"].contains(&id.as_str()) {
+                    w = w.map(|w| w * copies as f64);
+                }
+                let close = match (w, g) {
+                    (Some(w), Some(g)) => (w - g).abs() <= 1e-12 * w.abs().max(1.0),
+                    _ => w.is_none() && g.is_none(),
+                };
+                assert!(close, "{name} {id}: {w:?} vs {g:?}");
+            }
+        }
+        // a bad row at the end (the tail's part), at its line in the whole file
+        let lines = 1 + rows.lines().count() * copies;
+        let bad = dir.join(format!("bad-{name}"));
+        std::fs::write(&bad, format!("{header}\n{}x,0.5\n", rows.repeat(copies))).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .arg(&bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("bad-{name}:{}:", lines + 1)),
+            "{err}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

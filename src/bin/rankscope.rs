@@ -11,7 +11,8 @@ use rankscope::core::ranking_metrics::{
     ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator,
 };
 use rankscope::core::registry::{self, MetricId};
-use rankscope::parse::{Format, LoadOptions, Workspace};
+use rankscope::parse::split::{self, Part};
+use rankscope::parse::{parse_bytes, Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::report::Table;
 
 const HELP: &str = "\
@@ -281,19 +282,75 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
     Ok(a)
 }
 
+/// Reads and parses `files`, as many at once as the machine has cores, and
+/// a large one as two parts at once (`parse::split`: the same result as one
+/// parser's). Per file, its parse, or why it could not be read.
+fn parse_files(
+    files: &[(&String, LoadOptions)],
+) -> Vec<std::io::Result<Result<Parsed, LoadError>>> {
+    let one = |path: &str, options: &LoadOptions| -> std::io::Result<Result<Parsed, LoadError>> {
+        let bytes = std::fs::read(path)?;
+        if (bytes.len() as u64) < split::SPLIT_MIN {
+            return Ok(parse_bytes(path, &bytes, options));
+        }
+        let part = |which| {
+            split::parse_bytes_part(Parser::new(path, options.clone()), &bytes, which, 1 << 20)
+        };
+        let (head, tail) = std::thread::scope(|s| {
+            let tail = s.spawn(|| part(Part::Tail));
+            (part(Part::Head), tail.join())
+        });
+        Ok(match tail {
+            Ok(tail) => split::join(path, head, tail),
+            Err(_) => parse_bytes(path, &bytes, options),
+        })
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::from_iter(files.iter().map(|_| None)));
+    std::thread::scope(|s| {
+        for _ in 0..cores.min(files.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((path, options)) = files.get(i) else {
+                    break;
+                };
+                let parsed = one(path, options);
+                if let Ok(mut done) = done.lock() {
+                    done[i] = Some(parsed);
+                }
+            });
+        }
+    });
+    let done = done.into_inner().unwrap_or_default();
+    done.into_iter()
+        .map(|d| d.unwrap_or_else(|| Err(std::io::Error::other("its parse stopped"))))
+        .collect()
+}
+
 fn run_eval(mut a: Args) -> ExitCode {
     let mut ws = Workspace::default();
     let mut warnings = Vec::new();
-    for path in a.qrels.iter().chain(&a.files) {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+    let files: Vec<(&String, LoadOptions)> = a
+        .qrels
+        .iter()
+        .chain(&a.files)
+        .map(|path| {
+            let mut options = a.options.clone();
+            if a.qrels.contains(path) {
+                options.format = Some(Format::TrecQrels);
+            }
+            (path, options)
+        })
+        .collect();
+    // merged in the order given, as one file after another would be
+    for ((path, _), parsed) in files.iter().zip(parse_files(&files)) {
+        let added = match parsed {
+            Ok(Ok(parsed)) => ws.add(path, parsed),
+            Ok(Err(e)) => Err(e),
             Err(e) => return fail(format!("{path}: cannot read the file ({e})")),
         };
-        let mut options = a.options.clone();
-        if a.qrels.contains(path) {
-            options.format = Some(Format::TrecQrels);
-        }
-        match ws.load_bytes(path, &bytes, &options) {
+        match added {
             Ok(summary) => {
                 warnings.extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}")))
             }

@@ -101,10 +101,7 @@ fn eval_parses_a_large_file_in_two_parts_with_the_same_values_and_lines() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains(&format!("bad-{name}:{}:", lines + 1)),
-            "{err}"
-        );
+        assert!(err.contains(&format!("bad-{name}:{}:", lines + 1)), "{err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

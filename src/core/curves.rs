@@ -8,7 +8,7 @@
 
 use super::evaluate::Conventions;
 use super::ranking::{PreparedRun, QueryView};
-use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Gain, PrecisionDenominator};
+use super::ranking_metrics::{discounts, gain_of, ApDenominator, Gain, PrecisionDenominator};
 
 /// Metrics that have a cutoff curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -51,7 +51,9 @@ impl CurveMetric {
     }
 }
 
-/// Expected per-position terms of one query under the tie rule, for positions < limit.
+/// Expected per-position terms of one query under the tie rule, for
+/// positions < limit (buffers reused from query to query).
+#[derive(Default)]
 struct Terms {
     gain: Vec<f64>,
     rel: Vec<f64>,
@@ -59,14 +61,16 @@ struct Terms {
     hit: Vec<f64>,
 }
 
-/// Only the terms `metric` reads are filled (the others stay empty).
+/// Only the terms `metric` reads are filled into `t` (the others are left
+/// empty).
 fn position_terms(
     q: &QueryView,
     gain: Gain,
     level: i32,
     limit: usize,
     metric: CurveMetric,
-) -> Terms {
+    t: &mut Terms,
+) {
     let n = q.grades.len().min(limit);
     let (need_gain, need_rel, need_ap, need_hit) = (
         metric == CurveMetric::Ndcg,
@@ -74,13 +78,10 @@ fn position_terms(
         metric == CurveMetric::Map,
         metric == CurveMetric::HitRate,
     );
-    let capacity = |needed: bool| if needed { n } else { 0 };
-    let mut t = Terms {
-        gain: Vec::with_capacity(capacity(need_gain)),
-        rel: Vec::with_capacity(capacity(need_rel)),
-        ap: Vec::with_capacity(capacity(need_ap)),
-        hit: Vec::with_capacity(capacity(need_hit)),
-    };
+    t.gain.clear();
+    t.rel.clear();
+    t.ap.clear();
+    t.hit.clear();
     let is_rel = |g: i32| g != super::ranking::NOT_JUDGED && g >= level;
     let mut s = 0;
     let mut above = 0usize; // relevant docs in earlier groups
@@ -133,7 +134,6 @@ fn position_terms(
         above += r;
         s = e;
     }
-    t
 }
 
 /// metric@p of one query for p = 1..=max_p.
@@ -144,7 +144,8 @@ pub fn query_curve(
     max_p: usize,
 ) -> Vec<f64> {
     let mut out = vec![0.0; max_p];
-    let (head, tail_const, tail_inv, m) = query_curve_head(q, conv, metric, max_p);
+    let (mut terms, mut head) = (Terms::default(), Vec::new());
+    let (tail_const, tail_inv, m) = query_curve_head(q, conv, metric, max_p, &mut terms, &mut head);
     out[..m].copy_from_slice(&head);
     for (p, v) in out.iter_mut().enumerate().skip(m) {
         *v = tail_const + tail_inv / (p + 1) as f64;
@@ -152,52 +153,56 @@ pub fn query_curve(
     out
 }
 
-/// The exact values for p = 1..=m and the tail `a + b/p` for p > m.
+/// The exact values for p = 1..=m into `head`, and the tail `a + b/p` for
+/// p > m: `(a, b, m)`. `terms` and `head` are scratch space, reused.
 fn query_curve_head(
     q: &QueryView,
     conv: &Conventions,
     metric: CurveMetric,
     max_p: usize,
-) -> (Vec<f64>, f64, f64, usize) {
+    terms: &mut Terms,
+    head: &mut Vec<f64>,
+) -> (f64, f64, usize) {
     let level = conv.relevance_level;
     let len = q.grades.len().min(max_p);
-    let t = position_terms(q, conv.gain, level, max_p, metric);
+    position_terms(q, conv.gain, level, max_p, metric, terms);
+    let t = &*terms;
     let num_rel = q.num_relevant(level);
+    head.clear();
     match metric {
         CurveMetric::Ndcg => {
             let ideal_len = q.judged_desc.len().min(max_p);
             let m = len.max(ideal_len);
-            let mut head = Vec::with_capacity(m);
+            let discount = discounts(conv.discount);
             let (mut dcg, mut idcg) = (0.0, 0.0);
             for i in 0..m {
+                let d = discount(i);
                 if i < len {
-                    dcg += t.gain[i] * discount_at(i, conv.discount);
+                    dcg += t.gain[i] * d;
                 }
                 if i < ideal_len {
-                    idcg += gain_of(q.judged_desc[i], conv.gain) * discount_at(i, conv.discount);
+                    idcg += gain_of(q.judged_desc[i], conv.gain) * d;
                 }
                 head.push(if idcg > 0.0 { dcg / idcg } else { 0.0 });
             }
             let last = head.last().copied().unwrap_or(0.0);
-            (head, last, 0.0, m)
+            (last, 0.0, m)
         }
         CurveMetric::Precision => {
-            let mut head = Vec::with_capacity(len);
             let mut hits = 0.0;
             for i in 0..len {
                 hits += t.rel[i];
                 head.push(hits / (i + 1) as f64);
             }
             match conv.precision_denominator {
-                PrecisionDenominator::K => (head, 0.0, hits, len),
+                PrecisionDenominator::K => (0.0, hits, len),
                 PrecisionDenominator::MinKLength => {
                     let last = if len > 0 { hits / len as f64 } else { 0.0 };
-                    (head, last, 0.0, len)
+                    (last, 0.0, len)
                 }
             }
         }
         CurveMetric::Recall => {
-            let mut head = Vec::with_capacity(len);
             let mut hits = 0.0;
             for i in 0..len {
                 hits += t.rel[i];
@@ -208,7 +213,7 @@ fn query_curve_head(
                 });
             }
             let last = head.last().copied().unwrap_or(0.0);
-            (head, last, 0.0, len)
+            (last, 0.0, len)
         }
         CurveMetric::Map => {
             // with the min(|R|, p) denominator the tail still changes until p = |R|
@@ -216,7 +221,6 @@ fn query_curve_head(
                 ApDenominator::Relevant => len,
                 ApDenominator::MinRelevantK => len.max(num_rel.min(max_p)),
             };
-            let mut head = Vec::with_capacity(m);
             let mut acc = 0.0;
             for i in 0..m {
                 if i < len {
@@ -229,12 +233,12 @@ fn query_curve_head(
                 head.push(if denom > 0 { acc / denom as f64 } else { 0.0 });
             }
             let last = head.last().copied().unwrap_or(0.0);
-            (head, last, 0.0, m)
+            (last, 0.0, m)
         }
         CurveMetric::HitRate => {
-            let head: Vec<f64> = t.hit[..len].to_vec();
+            head.extend_from_slice(&t.hit[..len]);
             let last = head.last().copied().unwrap_or(0.0);
-            (head, last, 0.0, len)
+            (last, 0.0, len)
         }
     }
 }
@@ -250,8 +254,9 @@ pub fn mean_curve(
     let mut const_diff = vec![0.0; max_p + 2];
     let mut inv_diff = vec![0.0; max_p + 2];
     let n = run.num_queries();
+    let (mut terms, mut head) = (Terms::default(), Vec::new());
     for i in 0..n {
-        let (head, a, b, m) = query_curve_head(&run.query(i), conv, metric, max_p);
+        let (a, b, m) = query_curve_head(&run.query(i), conv, metric, max_p, &mut terms, &mut head);
         for (p, v) in head.iter().enumerate() {
             head_sum[p] += v;
         }

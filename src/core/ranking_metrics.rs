@@ -130,6 +130,15 @@ fn compute_discount(i: usize, discount: Discount) -> f64 {
     }
 }
 
+/// [`discount_at`] with the table looked up once, for a loop over positions.
+pub fn discounts(discount: Discount) -> impl Fn(usize) -> f64 {
+    let table = discount_table(discount);
+    move |i| match table.get(i) {
+        Some(&d) => d,
+        None => compute_discount(i, discount),
+    }
+}
+
 /// Discount of the 0-based position `i`: 1/log2(i + 2), or 1/max(1, log2(i + 1)).
 #[inline]
 pub fn discount_at(i: usize, discount: Discount) -> f64 {

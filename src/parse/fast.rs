@@ -127,6 +127,24 @@ pub struct TrecColumns<'a, V> {
     pub tag: Option<&'a mut Vec<u8>>,
 }
 
+impl<'a, V> TrecColumns<'a, V> {
+    /// The columns, without a tag.
+    pub fn new(
+        queries: &'a mut Interner,
+        q: &'a mut Vec<u32>,
+        docs: &'a mut Names,
+        values: &'a mut Vec<V>,
+    ) -> Self {
+        TrecColumns {
+            queries,
+            q,
+            docs,
+            values,
+            tag: None,
+        }
+    }
+}
+
 /// Reads up to `budget` plain TREC lines of `N` fields (6: a run, 4: qrels)
 /// from the start of `bytes`, each value read from field `N - 2` (a run's
 /// score) or `N - 1` (a qrels grade) by `value`. Stops at the first line
@@ -333,16 +351,12 @@ mod tests {
             vec![],
             b"old".to_vec(),
         );
+        let mut columns = TrecColumns::new(&mut queries, &mut q, &mut docs, &mut values);
+        columns.tag = (N == 6).then_some(&mut tag);
         let taken = trec_rows::<N, f64>(
             text.as_bytes(),
             budget,
-            TrecColumns {
-                queries: &mut queries,
-                q: &mut q,
-                docs: &mut docs,
-                values: &mut values,
-                tag: (N == 6).then_some(&mut tag),
-            },
+            columns,
             if N == 6 { 4 } else { 3 },
             |f| {
                 if N == 6 {

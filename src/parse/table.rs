@@ -461,32 +461,17 @@ impl State {
             (State::Table(t), fast::Shape::Binary(plain)) => {
                 fast::rows(plain, bytes, budget, &mut t.labels, &mut t.dense_values)
             }
-            (State::Run(r), fast::Shape::Run) => fast::trec_rows::<6, _>(
-                bytes,
-                budget,
-                fast::TrecColumns {
-                    queries: &mut r.queries,
-                    q: &mut r.q,
-                    docs: &mut r.docs,
-                    values: &mut r.score,
-                    tag: Some(&mut r.tag),
-                },
-                4,
-                fast::plain_score,
-            ),
-            (State::Qrels(r), fast::Shape::Qrels) => fast::trec_rows::<4, _>(
-                bytes,
-                budget,
-                fast::TrecColumns {
-                    queries: &mut r.queries,
-                    q: &mut r.q,
-                    docs: &mut r.docs,
-                    values: &mut r.grade,
-                    tag: None,
-                },
-                3,
-                fast::plain_grade,
-            ),
+            (State::Run(r), fast::Shape::Run) => {
+                let mut columns =
+                    fast::TrecColumns::new(&mut r.queries, &mut r.q, &mut r.docs, &mut r.score);
+                columns.tag = Some(&mut r.tag);
+                fast::trec_rows::<6, _>(bytes, budget, columns, 4, fast::plain_score)
+            }
+            (State::Qrels(r), fast::Shape::Qrels) => {
+                let columns =
+                    fast::TrecColumns::new(&mut r.queries, &mut r.q, &mut r.docs, &mut r.grade);
+                fast::trec_rows::<4, _>(bytes, budget, columns, 3, fast::plain_grade)
+            }
             _ => fast::Taken::default(),
         }
     }

@@ -254,15 +254,10 @@ pub fn plain_grade(f: &[u8]) -> Option<i32> {
     Some(if neg { -g } else { g })
 }
 
-/// A run's score the general path reads alike: a plain decimal, the whole field.
-#[inline]
-pub fn plain_score(f: &[u8]) -> Option<f64> {
-    decimal_prefix(f).and_then(|(v, len)| (len == f.len()).then_some(v))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::fields::plain_decimal;
 
     fn read(plain: Plain, text: &str, budget: u64) -> (Taken, Vec<bool>, Vec<Vec<f64>>) {
         let mut labels = vec![];
@@ -360,7 +355,7 @@ mod tests {
             if N == 6 { 4 } else { 3 },
             |f| {
                 if N == 6 {
-                    plain_score(f)
+                    plain_decimal(f)
                 } else {
                     plain_grade(f).map(f64::from)
                 }

@@ -219,7 +219,7 @@ pub fn number(f: &[u8]) -> Option<f64> {
 /// m / 10^-p is correctly rounded, i.e. exactly the value `str::parse` gives
 /// (Clinger's fast path). Anything else returns `None`.
 #[inline]
-fn plain_decimal(f: &[u8]) -> Option<f64> {
+pub(crate) fn plain_decimal(f: &[u8]) -> Option<f64> {
     decimal_prefix(f).and_then(|(v, len)| (len == f.len()).then_some(v))
 }
 

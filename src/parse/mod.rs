@@ -167,7 +167,8 @@ pub struct Parser {
     /// its columns are sized for them, its size estimate is the file's.
     share: Option<u64>,
     /// The shape of plain rows read by the fast path ([`fast`]), once the
-    /// header has shown the format allows it.
+    /// first content line (a header, or a TREC line) has shown the format
+    /// allows it.
     plain: Option<fast::Shape>,
 }
 

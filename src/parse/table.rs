@@ -465,7 +465,7 @@ impl State {
                 let mut columns =
                     fast::TrecColumns::new(&mut r.queries, &mut r.q, &mut r.docs, &mut r.score);
                 columns.tag = Some(&mut r.tag);
-                fast::trec_rows::<6, _>(bytes, budget, columns, 4, fast::plain_score)
+                fast::trec_rows::<6, _>(bytes, budget, columns, 4, fields::plain_decimal)
             }
             (State::Qrels(r), fast::Shape::Qrels) => {
                 let columns =

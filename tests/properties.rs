@@ -301,6 +301,26 @@ fn binary_lines() -> impl Strategy<Value = String> {
     })
 }
 
+/// The parse of `text` as file `name` fed in slices of `chunk` bytes, with
+/// the value limit `limit` (and, when `sized`, the file's size known ahead).
+fn parse_in_slices(
+    name: &str,
+    text: &[u8],
+    chunk: usize,
+    limit: Option<u64>,
+    sized: bool,
+) -> Result<rankscope::parse::Parsed, rankscope::parse::LoadError> {
+    let mut p = rankscope::parse::Parser::new(name, LoadOptions::default());
+    p.limit_values(limit);
+    if sized {
+        p.expect_size(text.len() as u64);
+    }
+    for c in text.chunks(chunk) {
+        p.feed(c);
+    }
+    p.finish()
+}
+
 /// Multi-class matrix rows over 3 classes, with bad targets and scores, ties,
 /// blank lines and comments.
 fn matrix_lines() -> impl Strategy<Value = String> {
@@ -336,15 +356,7 @@ proptest! {
         // the parts decide alike, unless the head is refused before the split
         prop_assert!(head.split == tail.split || !head.split && head.outcome.is_err());
         let joined = join("f.csv", head, tail);
-        let whole = {
-            let mut p = Parser::new("f.csv", LoadOptions::default());
-            p.limit_values(limit);
-            p.expect_size(bytes.len() as u64);
-            for c in bytes.chunks(chunk as usize) {
-                p.feed(c);
-            }
-            p.finish()
-        };
+        let whole = parse_in_slices("f.csv", bytes, chunk as usize, limit, true);
         prop_assert_eq!(format!("{joined:?}"), format!("{whole:?}"));
         if limit.is_none() {
             let plain = parse_bytes("f.csv", bytes, &LoadOptions::default());
@@ -361,15 +373,7 @@ proptest! {
     /// general way (it trims fields) and must change nothing.
     #[test]
     fn the_fast_path_reads_rows_as_the_general_path_does(text in binary_lines(), chunk in 1usize..64, limit in proptest::option::of(1u64..400)) {
-        use rankscope::parse::Parser;
-        let parse = |text: &str| {
-            let mut p = Parser::new("f.csv", LoadOptions::default());
-            p.limit_values(limit);
-            for c in text.as_bytes().chunks(chunk) {
-                p.feed(c);
-            }
-            p.finish()
-        };
+        let parse = |text: &str| parse_in_slices("f.csv", text.as_bytes(), chunk, limit, false);
         let general = text.replace(',', ", ");
         prop_assert_eq!(format!("{:?}", parse(&text)), format!("{:?}", parse(&general)));
     }
@@ -442,15 +446,7 @@ proptest! {
     /// general way and must change nothing (columns, problems, the tag).
     #[test]
     fn the_trec_fast_path_reads_lines_as_the_general_path_does(lines in trec_lines(), chunk in 1usize..64, limit in proptest::option::of(1u64..100)) {
-        use rankscope::parse::Parser;
-        let parse = |text: &str| {
-            let mut p = Parser::new("f.run", LoadOptions::default());
-            p.limit_values(limit);
-            for c in text.as_bytes().chunks(chunk) {
-                p.feed(c);
-            }
-            p.finish()
-        };
+        let parse = |text: &str| parse_in_slices("f.run", text.as_bytes(), chunk, limit, false);
         let fast: String = lines.iter().map(|(l, e)| format!("{l}{e}")).collect();
         let general: String = lines.iter().map(|(l, e)| format!("{l} {e}")).collect();
         prop_assert_eq!(format!("{:?}", parse(&fast)), format!("{:?}", parse(&general)));

@@ -196,19 +196,26 @@ test('two spare workers are started and warmed up ahead of a drop', async () => 
   await page.close();
 });
 
-test('a large multi-class matrix is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
-  // the reference matrix's 200 rows, 150 times: 18 MB, past the 16 MiB where
-  // a file is split; every metric of a file repeated is the file's
-  const [header, ...rows] = fs.readFileSync(path.join(root, 'tests/reference/multiclass_probs.csv'), 'utf8').trim().split('\n');
+/** Writes `name` of the reference file's rows repeated `copies` times (past
+ * the 16 MiB where a file is split; every metric of a file repeated is the
+ * file's), drops it on a cleared page, and checks it was parsed as two parts. */
+async function dropRepeated(reference, copies, name, preamble = '') {
+  const [header, ...rows] = fs.readFileSync(path.join(root, 'tests/reference', reference), 'utf8').trim().split('\n');
   const block = rows.join('\n') + '\n';
   fs.mkdirSync(outDir, { recursive: true });
-  const big = path.join(outDir, 'matrix-big.csv');
-  fs.writeFileSync(big, `${header}\n${block.repeat(150)}`);
+  const big = path.join(outDir, `${name}.csv`);
+  fs.writeFileSync(big, `${preamble}${header}\n${block.repeat(copies)}`);
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await page.setInputFiles('#file-input', big);
-  await waitForModels(page, ['matrix-big']);
+  await waitForModels(page, [name]);
   assert.equal(await page.evaluate(() => globalThis.rankscopeLastLoad?.split), true, 'parsed as two parts');
+  return { page, errors, header, rows, block };
+}
+
+test('a large multi-class matrix is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
+  // the reference matrix's 200 rows, 150 times: 18 MB
+  const { page, errors, header, rows, block } = await dropRepeated('multiclass_probs.csv', 150, 'matrix-big');
   const m = oracle.multiclass;
   const v = (await cells(page))['matrix-big'];
   for (const k of [5, 10]) close(v[`acc@${k}`], m[`acc@${k}`]['naive ties: lower class index first'], `acc@${k}`);
@@ -229,18 +236,8 @@ test('a large multi-class matrix is parsed by two workers at once and gives scik
 });
 
 test('a large binary CSV is parsed by two workers at once and gives scikit-learn\'s values; its problems keep their lines', async () => {
-  // the reference file's 200 rows, 8000 times: 17.6 MB, past the 16 MiB
-  // where a file is split; every metric of a file repeated is the file's
-  const [header, ...rows] = fs.readFileSync(path.join(root, 'tests/reference/binary.csv'), 'utf8').trim().split('\n');
-  const block = rows.join('\n') + '\n';
-  fs.mkdirSync(outDir, { recursive: true });
-  const big = path.join(outDir, 'binary-big.csv');
-  fs.writeFileSync(big, `# 8000 copies of the reference rows\n${header}\n${block.repeat(8000)}`);
-  const { page, errors } = await open(browser, url);
-  await clearAll(page);
-  await page.setInputFiles('#file-input', big);
-  await waitForModels(page, ['binary-big']);
-  assert.equal(await page.evaluate(() => globalThis.rankscopeLastLoad?.split), true, 'parsed as two parts');
+  // the reference file's 200 rows, 8000 times: 17.6 MB
+  const { page, errors, header, block } = await dropRepeated('binary.csv', 8000, 'binary-big', '# 8000 copies of the reference rows\n');
   const b = oracle.binary;
   const v = (await cells(page))['binary-big'];
   close(v.roc_auc, b.roc_auc['sklearn.roc_auc_score'], 'roc_auc');

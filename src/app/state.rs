@@ -258,6 +258,11 @@ impl AppState {
                     out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
                 }
                 registry::Cutoff::Required => {
+                    // top-1 accuracy (scikit-learn's accuracy_score) leads a
+                    // multi-class table, whatever the cutoffs
+                    if kind == Kind::Multiclass && info.base == "acc" && !ks.contains(&1) {
+                        out.push(MetricId::new(info.base, Some(1)));
+                    }
                     out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))))
                 }
             }

@@ -143,6 +143,9 @@ test('multi-class and ratings files match the oracle', async () => {
   const m = oracle.multiclass;
   let v = (await cells(page)).multiclass_probs;
   close(v['acc@5'], m['acc@5']['naive ties: lower class index first'], 'acc@5');
+  // top-1 accuracy leads the table though 1 is not among the default cutoffs
+  assert.ok(!(await page.$eval('input[aria-label="cutoffs"]', (i) => i.value)).split(/[ ,]+/).includes('1'));
+  close(v['acc@1'], m['acc@1']['sklearn.accuracy_score(argmax; ties: lowest index)'], 'acc@1');
   close(v.cross_entropy, m.cross_entropy['sklearn.log_loss (no renormalisation in 1.9, clip eps)'], 'CE');
   await clearAll(page);
   await drop(page, [refFile('ratings.csv')]);

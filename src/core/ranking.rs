@@ -470,19 +470,15 @@ pub fn prepare(
             kept.push((!super::binary::order_key(scores[row as usize]), row, grade));
         }
         // sorted on integer keys (descending score; -0.0 and 0.0 tie, as in
-        // trec_eval's comparisons), then each group of equal scores by the tie rule
-        match tie_rule {
-            // file order among equal scores: the row number is the file position
-            TieRule::File => kept.sort_unstable_by_key(|&(key, row, _)| (key, row)),
-            // names are compared only inside groups of equal scores
-            TieRule::Trec | TieRule::Average => {
-                kept.sort_unstable_by_key(|&(key, _, _)| key);
-                for group in kept.chunk_by_mut(|a, b| a.0 == b.0) {
-                    if group.len() > 1 {
-                        group.sort_unstable_by(|a, b| {
-                            name(b.1).as_bytes().cmp(name(a.1).as_bytes())
-                        });
-                    }
+        // trec_eval's comparisons), equal scores in file order (the row number
+        // is the file position), then each group of equal scores by the tie rule
+        kept.sort_unstable_by_key(|&(key, row, _)| (key, row));
+        // trec_eval's order (and the averaged rule's): document id
+        // descending, names compared only inside groups of equal scores
+        if tie_rule != TieRule::File {
+            for group in kept.chunk_by_mut(|a, b| a.0 == b.0) {
+                if group.len() > 1 {
+                    group.sort_unstable_by(|a, b| name(b.1).as_bytes().cmp(name(a.1).as_bytes()));
                 }
             }
         }

@@ -157,6 +157,9 @@ async fn the_stream_reader_gives_the_file_s_bytes() {
                 "byob {byob}: {s}..{e}"
             );
         }
+        // Chromium's file streams are byte streams: the first source reads
+        // through a byte reader, the second chunk by chunk
+        assert_eq!(source.uses_byte_reader(), byob);
     }
 
     let run = include_bytes!("reference/ranking.run");

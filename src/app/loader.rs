@@ -116,11 +116,12 @@ pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
     // outcomes come in file order, so a run is merged after its qrels
     let mut parsed = futures::stream::iter(jobs).buffered(2);
     let mut index = 0;
+    let mut judgments = false;
     while let Some((file, ended)) = parsed.next().await {
         match ended {
             // a file parsed before Cancel is kept; the cancelled one says so
             Step::Parsed(ended) => {
-                if !merge(state, file, ended) {
+                if !merge(state, file, ended, &mut judgments) {
                     break;
                 }
             }
@@ -136,6 +137,18 @@ pub async fn load_files(state: AppState, mut files: Vec<web_sys::File>) {
     }
     drop(parsed);
     state.progress.set(None);
+    // said once the whole drop is in (its runs come after its qrels)
+    if judgments
+        && state
+            .ws
+            .with_untracked(|w| w.ranking.as_ref().is_some_and(|d| d.runs.is_empty()))
+    {
+        state.say(
+            Level::Info,
+            "No run yet",
+            vec!["Drop one or more TREC runs to evaluate against these judgments.".into()],
+        );
+    }
 }
 
 /// What became of one file of a drop before merging.
@@ -147,8 +160,8 @@ enum Step {
 }
 
 /// Merges one parsed file into the workspace (or reports why not); false
-/// when the load was cancelled.
-fn merge(state: AppState, file: web_sys::File, ended: worker::Ended) -> bool {
+/// when the load was cancelled. Sets `judgments` when it was qrels.
+fn merge(state: AppState, file: web_sys::File, ended: worker::Ended, judgments: &mut bool) -> bool {
     let name = file.name();
     let outcome = match ended {
         worker::Ended::Loaded(outcome) => outcome,
@@ -184,6 +197,7 @@ fn merge(state: AppState, file: web_sys::File, ended: worker::Ended) -> bool {
             super::util::mark(&format!("rankscope:merged:{name}"));
             match result {
                 Some(Ok(summary)) => {
+                    *judgments |= summary.format == "qrels";
                     if summary.kind == Some(crate::core::registry::Kind::Multiclass) {
                         MATRICES.with(|m| m.borrow_mut().push((name.clone(), file.clone())));
                     }

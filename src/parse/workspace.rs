@@ -227,9 +227,6 @@ impl Workspace {
                 if duplicates > 0 {
                     summary.warnings.push(format!("{duplicates} duplicated (query, document) judgments; the last one of each is kept."));
                 }
-                if data.runs.is_empty() {
-                    summary.warnings.push("No run yet: drop one or more TREC runs to evaluate against these judgments.".into());
-                }
             }
             Parsed::RankingTable {
                 queries,

@@ -34,6 +34,11 @@ test('dropped TREC run + qrels match trec_eval, and switching the tie rule match
   await clearAll(page);
   await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);
   await waitForModels(page, ['ranking']);
+  // the run came in the same drop as its qrels: nothing says one is missing
+  let said = await page.locator('.messages').textContent();
+  assert.match(said, /Loaded ranking\.qrels/);
+  assert.doesNotMatch(said, /No run yet/);
+  assert.equal(await page.locator('.msg.warning').count(), 0, said);
   const r = oracle.ranking;
   let v = (await cells(page)).ranking;
   close(v['ndcg@10'], r['ndcg@10 gain=rel']['pytrec_eval ndcg_cut'], 'ndcg@10');
@@ -54,6 +59,12 @@ test('dropped TREC run + qrels match trec_eval, and switching the tie rule match
   await setConvention(page, 'ties', 'trec');
   await setConvention(page, 'ap_denominator', 'min_relevant_k');
   await page.waitForFunction((want) => Math.abs(Number(document.querySelector('td[data-metric="map@5"]').dataset.value) - want) < 1e-12, r['map@5']['naive, ties: docid desc (trec_eval order) /min(|R|,k)']);
+  // qrels dropped alone: once they are in, the page says a run is missing
+  await clearAll(page);
+  await drop(page, [refFile('ranking.qrels')]);
+  await page.waitForSelector('.msg.info >> text=No run yet');
+  said = await page.locator('.messages').textContent();
+  assert.match(said, /Drop one or more TREC runs/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -105,3 +105,26 @@ fn eval_parses_a_large_file_in_two_parts_with_the_same_values_and_lines() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A path that is not a readable file: exit code 2 and a message naming it.
+#[test]
+fn eval_of_a_path_that_cannot_be_read_names_it() {
+    let missing =
+        std::env::temp_dir().join(format!("rankscope-cli-missing-{}", std::process::id()));
+    for (path, says) in [
+        (std::env::temp_dir(), "could not be read"),
+        (missing, "cannot read the file"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&*path.to_string_lossy()) && err.contains(says),
+            "{err}"
+        );
+    }
+}

@@ -12,7 +12,7 @@ use rankscope::core::ranking_metrics::{
 };
 use rankscope::core::registry::{self, MetricId};
 use rankscope::parse::split::{self, Part};
-use rankscope::parse::{parse_bytes, Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
+use rankscope::parse::{Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::report::Table;
 
 const HELP: &str = "\
@@ -285,24 +285,78 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
 /// Reads and parses `files`, as many at once as the machine has cores, and
 /// a large one as two parts at once (`parse::split`: the same result as one
 /// parser's). Per file, its parse, or why it could not be read.
+/// A file read in slices where the parser asks (`split::Source`), each read
+/// blocking until its bytes are in.
+struct FileSource<'a> {
+    path: &'a str,
+    file: std::fs::File,
+    /// The offset of the file's cursor.
+    at: u64,
+}
+
+impl<'a> FileSource<'a> {
+    fn open(path: &'a str) -> std::io::Result<Self> {
+        Ok(FileSource {
+            path,
+            file: std::fs::File::open(path)?,
+            at: 0,
+        })
+    }
+}
+
+impl split::Source for FileSource<'_> {
+    async fn read(&mut self, start: u64, end: u64, buf: &mut Vec<u8>) -> Result<(), LoadError> {
+        use std::io::{Read, Seek};
+        let read = |s: &mut Self, buf: &mut Vec<u8>| -> std::io::Result<()> {
+            if s.at != start {
+                s.file.seek(std::io::SeekFrom::Start(start))?;
+            }
+            buf.resize((end - start) as usize, 0);
+            s.file.read_exact(buf)?;
+            s.at = end;
+            Ok(())
+        };
+        read(self, buf).map_err(|e| {
+            self.at = u64::MAX;
+            LoadError::single(
+                self.path,
+                0,
+                0,
+                "a readable file",
+                format!("it could not be read ({e})"),
+                None,
+            )
+        })
+    }
+}
+
 fn parse_files(
     files: &[(&String, LoadOptions)],
 ) -> Vec<std::io::Result<Result<Parsed, LoadError>>> {
+    // each part reads its file in 1 MiB slices (the file is never held whole)
     let one = |path: &str, options: &LoadOptions| -> std::io::Result<Result<Parsed, LoadError>> {
-        let bytes = std::fs::read(path)?;
-        if (bytes.len() as u64) < split::SPLIT_MIN {
-            return Ok(parse_bytes(path, &bytes, options));
-        }
-        let part = |which| {
-            split::parse_bytes_part(Parser::new(path, options.clone()), &bytes, which, 1 << 20)
+        let total = std::fs::metadata(path)?.len();
+        let part = |which| -> std::io::Result<split::PartEnd> {
+            let mut source = FileSource::open(path)?;
+            let parser = Parser::new(path, options.clone());
+            Ok(split::parse_part_now(
+                parser,
+                total,
+                which,
+                1 << 20,
+                &mut source,
+            ))
         };
+        if total < split::SPLIT_MIN {
+            return Ok(part(Part::Whole)?.outcome);
+        }
         let (head, tail) = std::thread::scope(|s| {
             let tail = s.spawn(|| part(Part::Tail));
             (part(Part::Head), tail.join())
         });
-        Ok(match tail {
-            Ok(tail) => split::join(path, head, tail),
-            Err(_) => parse_bytes(path, &bytes, options),
+        Ok(match (head?, tail) {
+            (head, Ok(Ok(tail))) => split::join(path, head, tail),
+            _ => part(Part::Whole)?.outcome,
         })
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

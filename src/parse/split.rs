@@ -85,9 +85,20 @@ impl Source for Bytes<'_> {
 
 /// [`parse_part`] of a file in memory (its reads are never pending).
 pub fn parse_bytes_part(parser: Parser, bytes: &[u8], part: Part, chunk: u64) -> PartEnd {
-    let total = bytes.len() as u64;
-    let (mut source, mut progress) = (Bytes(bytes), |_, _| {});
-    let future = parse_part(parser, total, part, chunk, &mut source, &mut progress);
+    parse_part_now(parser, bytes.len() as u64, part, chunk, &mut Bytes(bytes))
+}
+
+/// [`parse_part`] from a source whose reads are never pending (they block,
+/// or the bytes are at hand), run to its end on this thread.
+pub fn parse_part_now(
+    parser: Parser,
+    total: u64,
+    part: Part,
+    chunk: u64,
+    source: &mut impl Source,
+) -> PartEnd {
+    let mut progress = |_, _| {};
+    let future = parse_part(parser, total, part, chunk, source, &mut progress);
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     loop {

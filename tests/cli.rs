@@ -37,9 +37,14 @@ fn generate_parsed_writes_the_example_as_the_page_reads_it() {
 
 /// `rankscope eval --format json` of `file`: its models' metrics.
 fn metrics(file: &std::path::Path) -> Vec<serde_json::Value> {
+    metrics_of(&[file.as_os_str()])
+}
+
+/// `rankscope eval --format json` with `args`: its models' metrics.
+fn metrics_of(args: &[&std::ffi::OsStr]) -> Vec<serde_json::Value> {
     let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
         .args(["eval", "--format", "json"])
-        .arg(file)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -126,5 +131,40 @@ fn eval_of_a_path_that_cannot_be_read_names_it() {
             err.contains(&*path.to_string_lossy()) && err.contains(says),
             "{err}"
         );
+    }
+}
+
+/// The CLI shares a ranking evaluation out between two threads: every value
+/// is the core's own, from one thread, to the last bit.
+#[test]
+fn eval_of_runs_gives_the_cores_values_exactly() {
+    use rankscope::core::{evaluate, registry};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    let (run, qrels) = (dir.join("ranking.run"), dir.join("ranking.qrels"));
+    let got = metrics_of(&[
+        run.as_os_str(),
+        "--qrels".as_ref(),
+        qrels.as_os_str(),
+        "-k".as_ref(),
+        "1,5,10".as_ref(),
+    ]);
+    let mut ws = rankscope::parse::Workspace::default();
+    for file in [&qrels, &run] {
+        let bytes = std::fs::read(file).unwrap();
+        ws.load_bytes(&file.to_string_lossy(), &bytes, &Default::default())
+            .unwrap();
+    }
+    let data = ws.datasets();
+    let metrics = registry::default_metrics(registry::Kind::Ranking, &[1, 5, 10]);
+    let want = evaluate::evaluate(&data[0], &evaluate::Conventions::default(), &metrics);
+    assert_eq!(got.len(), want.models.len());
+    for (g, w) in got.iter().zip(&want.models) {
+        let g = g.as_object().unwrap();
+        assert_eq!(g.len(), want.columns.len());
+        assert!(want.columns.len() > 50, "every ranking metric at 3 cutoffs");
+        for id in &want.columns {
+            let w = w.metrics.get(id).copied().flatten();
+            assert_eq!(g[id].as_f64(), w, "{id}");
+        }
     }
 }

@@ -35,6 +35,17 @@ fn generate_parsed_writes_the_example_as_the_page_reads_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `rankscope eval` of `file`, which must refuse it (exit code 2): what it says.
+fn refused(file: &std::path::Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .arg("eval")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// `rankscope eval --format json` of `file`: its models' metrics.
 fn metrics(file: &std::path::Path) -> Vec<serde_json::Value> {
     metrics_of(&[file.as_os_str()])
@@ -99,13 +110,7 @@ fn eval_parses_a_large_file_in_two_parts_with_the_same_values_and_lines() {
         let lines = 1 + rows.lines().count() * copies;
         let bad = dir.join(format!("bad-{name}"));
         std::fs::write(&bad, format!("{header}\n{}x,0.5\n", rows.repeat(copies))).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-            .arg("eval")
-            .arg(&bad)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = refused(&bad);
         assert!(err.contains(&format!("bad-{name}:{}:", lines + 1)), "{err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -120,13 +125,7 @@ fn eval_of_a_path_that_cannot_be_read_names_it() {
         (std::env::temp_dir(), "could not be read"),
         (missing, "cannot read the file"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-            .arg("eval")
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = refused(&path);
         assert!(
             err.contains(&*path.to_string_lossy()) && err.contains(says),
             "{err}"

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use rankscope::core::binary::ThresholdRule;
 use rankscope::core::evaluate::{
-    column_names, evaluate, evaluate_prepared, Conventions, Dataset, Report,
+    column_names, evaluate, evaluate_prepared, prepare_runs, Conventions, Dataset, Report,
 };
 use rankscope::core::multiclass::{ClassTieRule, ScoreScale};
-use rankscope::core::ranking::{self, PreparedRun, QuerySet, TieRule};
+use rankscope::core::ranking::{QuerySet, TieRule};
 use rankscope::core::ranking_metrics::{
     ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator,
 };
@@ -293,9 +293,7 @@ fn evaluate_on_threads(data: &Dataset, conv: &Conventions, metrics: &[MetricId])
     let Dataset::Ranking(d) = data else {
         return evaluate(data, conv, metrics);
     };
-    let prepared: Vec<PreparedRun> = (0..d.runs.len())
-        .map(|i| ranking::prepare(d, i, conv.ties, conv.query_set))
-        .collect();
+    let prepared = prepare_runs(d, conv);
     let mut bases: Vec<&str> = Vec::new();
     for m in metrics {
         if !bases.contains(&m.base.as_str()) {

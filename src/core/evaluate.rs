@@ -303,10 +303,7 @@ pub struct Report {
 /// Evaluates `metrics` (all ids of the data set's kind) for every model.
 pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Report {
     if let Dataset::Ranking(d) = data {
-        let prepared: Vec<PreparedRun> = (0..d.runs.len())
-            .map(|i| ranking::prepare(d, i, conv.ties, conv.query_set))
-            .collect();
-        return evaluate_prepared(d, &prepared, conv, metrics);
+        return evaluate_prepared(d, &prepare_runs(d, conv), conv, metrics);
     }
     let mut warnings = Vec::new();
     let models = match data {
@@ -336,6 +333,13 @@ pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Rep
         models,
         warnings,
     }
+}
+
+/// Every run of `d` prepared under `conv.ties` and `conv.query_set`.
+pub fn prepare_runs(d: &RankingData, conv: &Conventions) -> Vec<PreparedRun> {
+    (0..d.runs.len())
+        .map(|i| ranking::prepare(d, i, conv.ties, conv.query_set))
+        .collect()
 }
 
 /// Evaluates ranking runs already prepared under `conv.ties` and `conv.query_set`

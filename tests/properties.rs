@@ -279,6 +279,8 @@ proptest! {
 fn binary_lines() -> impl Strategy<Value = String> {
     let line = prop_oneof![
         8 => (any::<bool>(), 0u16..1000, 0u16..1000).prop_map(|(l, a, b)| format!("{},{},{}\n", l as u8, a as f64 / 999.0, b as f64 / 7.0)),
+        // fixed decimals: runs of rows of one width (read by their layout)
+        8 => (any::<bool>(), 0u16..1000, 0u16..100, any::<bool>()).prop_map(|(l, a, b, neg)| format!("{},{}{:.3},{:.1}\n", l as u8, if neg { "-" } else { "" }, a as f64 / 999.0, b as f64 / 7.0)),
         1 => Just("\n".to_string()),
         1 => Just("# note\r\n".to_string()),
         1 => Just("maybe,0.5,0.5\n".to_string()),
@@ -376,6 +378,46 @@ proptest! {
         let parse = |text: &str| parse_in_slices("f.csv", text.as_bytes(), chunk, limit, false);
         let general = text.replace(',', ", ");
         prop_assert_eq!(format!("{:?}", parse(&text)), format!("{:?}", parse(&general)));
+    }
+}
+
+/// A binary CSV of two models whose scores are printed with a fixed number
+/// of decimals (rows of one width, read by their layout), now and then a
+/// row of another width, sign or line break.
+fn fixed_width_rows() -> impl Strategy<Value = String> {
+    let row = (any::<bool>(), 0u32..1_000_000, 0u32..1_000_000, 0u8..40);
+    (
+        0usize..10,
+        0usize..10,
+        proptest::collection::vec(row, 0..300),
+    )
+        .prop_map(|(da, db, rows)| {
+            let mut text = String::from("label,a,b\n");
+            for (label, a, b, odd) in rows {
+                let (a, b) = (a as f64 / 1e6, b as f64 / 1e4);
+                let (da, sign, end) = match odd {
+                    0 => (da + 1, "", "\n"),
+                    1 => (da, "-", "\n"),
+                    2 => (da, "", "\r\n"),
+                    _ => (da, "", "\n"),
+                };
+                text += &format!("{},{sign}{a:.da$},{b:.db$}{end}", label as u8);
+            }
+            text
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Rows read by their layout give what the general path gives.
+    #[test]
+    fn fixed_width_rows_read_by_their_layout_are_read_alike(text in fixed_width_rows(), chunk in 1usize..4096) {
+        let parse = |text: &str| parse_in_slices("f.csv", text.as_bytes(), chunk, None, false);
+        let general = text.replace(',', ", ");
+        let fast = parse(&text);
+        prop_assert!(fast.is_ok());
+        prop_assert_eq!(format!("{:?}", fast), format!("{:?}", parse(&general)));
     }
 }
 

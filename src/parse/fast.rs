@@ -14,6 +14,7 @@
 
 use super::fields::decimal_prefix;
 use crate::core::ids::{Interner, Names};
+use crate::core::POW10;
 
 /// Which fast path a file's rows take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +46,13 @@ pub struct Taken {
 /// and `scores` (one column per non-label field, in column order). Stops at
 /// the first row that is not plain or not complete (no line break yet),
 /// which is left unread.
+///
+/// A row of the [`Layout`] taken from an earlier row is read at fixed
+/// offsets. Of consecutive rows read field by field, the first, the second
+/// and every 16th set the layout anew: a file of fixed-width rows with a
+/// few others in between keeps its layout, one whose width changes gets
+/// the new one at its second row, and one with rows of every width pays
+/// for a layout only now and then.
 pub fn rows(
     plain: Plain,
     bytes: &[u8],
@@ -54,10 +62,27 @@ pub fn rows(
 ) -> Taken {
     let mut taken = Taken::default();
     let mut i = 0;
+    let mut layout: Option<Layout> = None;
+    // rows read field by field since the last one read by the layout
+    let mut misses = 0u64;
     while taken.rows < budget {
+        if let Some(l) = &layout {
+            if let Some(b) = bytes.get(i..i + l.span).filter(|b| l.matches(b)) {
+                l.read(b, labels, scores);
+                i += l.len;
+                taken.rows += 1;
+                taken.returns += l.cr as u64;
+                misses = 0;
+                continue;
+            }
+        }
         let row_len = labels.len();
         match row(plain, &bytes[i..], labels, scores) {
             Some((len, cr)) => {
+                misses += 1;
+                if misses <= 2 || misses % 16 == 0 {
+                    layout = Layout::of(plain, &bytes[i..i + len]);
+                }
                 i += len;
                 taken.rows += 1;
                 taken.returns += cr as u64;
@@ -114,6 +139,192 @@ fn row(
         b'\r' if b.get(i + 1) == Some(&b'\n') => Some((i + 2, true)),
         _ => None,
     }
+}
+
+/// Rows up to this many bytes (with the line break) have a [`Layout`].
+const LAYOUT_WORDS: usize = 4;
+/// Score fields a [`Layout`] holds at most.
+const LAYOUT_SCORES: usize = 4;
+
+/// The bytes of one plain row, to read the rows of the same width and
+/// shape at fixed offsets: scores printed with a fixed number of decimals
+/// (`0,0.356688`, `%.6f`) make every row of a file alike. Taken from a row
+/// the field-by-field path read. A row *matches* when it has a digit at each
+/// place that row had one, the same byte at each other place, and a `0` or
+/// `1` for the label: then the field-by-field path would find the same
+/// fields at the same places and read each score from the same digits and
+/// the same power of ten, so the values are the same, bit for bit. A score
+/// with an exponent, or more than 8 digits before or after its dot, has
+/// no layout.
+#[derive(Clone, Copy, Debug, Default)]
+struct Layout {
+    /// Row length with its line break.
+    len: usize,
+    /// Bytes read from the row's start: its words, and a word from each
+    /// number's start.
+    span: usize,
+    /// Whether the line break is `\r\n`.
+    cr: bool,
+    words: usize,
+    /// Per 8-byte word of the row (little-endian): the bits its fixed bytes
+    /// must have (all of a delimiter, sign, dot or line break; all but the
+    /// lowest of the label), those bits' values, and the digit bytes.
+    fixed: [u64; LAYOUT_WORDS],
+    value: [u64; LAYOUT_WORDS],
+    digits: [u64; LAYOUT_WORDS],
+    label: usize,
+    scores: usize,
+    numbers: [Number; LAYOUT_SCORES],
+}
+
+/// Where a score's digits are: a sign, the digits before the dot and after.
+#[derive(Clone, Copy, Debug, Default)]
+struct Number {
+    neg: bool,
+    int: (usize, u32),
+    frac: (usize, u32),
+}
+
+impl Layout {
+    /// The layout of `row` (one plain row with its line break), if it has one.
+    fn of(plain: Plain, row: &[u8]) -> Option<Layout> {
+        if row.len() > 8 * LAYOUT_WORDS || plain.fields > LAYOUT_SCORES + 1 {
+            return None;
+        }
+        let mut l = Layout {
+            len: row.len(),
+            words: row.len().div_ceil(8),
+            ..Layout::default()
+        };
+        let mut mark = |at: usize, fixed: u8, value: u8, digit: bool| {
+            let (w, shift) = (at / 8, 8 * (at % 8));
+            l.fixed[w] |= (fixed as u64) << shift;
+            l.value[w] |= (value as u64) << shift;
+            l.digits[w] |= (if digit { 0xFF } else { 0 }) << shift;
+        };
+        let digits_at = |mut at: usize| {
+            let start = at;
+            while row.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+            (start, (at - start) as u32)
+        };
+        let mut i = 0;
+        for field in 0..plain.fields {
+            if field > 0 {
+                mark(i, 0xFF, plain.delim, false);
+                i += 1;
+            }
+            if field == plain.truth {
+                l.label = i;
+                mark(i, 0xFE, b'0', false);
+                i += 1;
+                continue;
+            }
+            let neg = row[i] == b'-';
+            if neg {
+                mark(i, 0xFF, b'-', false);
+                i += 1;
+            }
+            let int = digits_at(i);
+            i += int.1 as usize;
+            let frac = match row.get(i) {
+                Some(b'.') => {
+                    mark(i, 0xFF, b'.', false);
+                    digits_at(i + 1)
+                }
+                _ => (i, 0),
+            };
+            i = frac.0 + frac.1 as usize;
+            if int.1 > 8 || frac.1 > 8 || matches!(row.get(i), Some(b'e' | b'E')) {
+                return None;
+            }
+            for at in (int.0..int.0 + int.1 as usize).chain(frac.0..i) {
+                mark(at, 0, 0, true);
+            }
+            l.span = l.span.max(int.0 + 8).max(frac.0 + 8);
+            l.numbers[l.scores] = Number { neg, int, frac };
+            l.scores += 1;
+        }
+        l.cr = row[i] == b'\r';
+        for (at, &byte) in row.iter().enumerate().skip(i) {
+            mark(at, 0xFF, byte, false);
+        }
+        l.span = l.span.max(8 * l.words);
+        Some(l)
+    }
+
+    /// Whether `b` (at least `span` bytes) starts with a row of this layout.
+    #[inline]
+    fn matches(&self, b: &[u8]) -> bool {
+        let mut wrong = 0;
+        for w in 0..self.words {
+            let word = word_at(b, 8 * w);
+            wrong |= ((word & self.fixed[w]) ^ self.value[w]) | (not_digits(word) & self.digits[w]);
+        }
+        wrong == 0
+    }
+
+    /// Reads the row at the start of `b`, which [`Layout::matches`].
+    #[inline]
+    fn read(&self, b: &[u8], labels: &mut Vec<bool>, scores: &mut [Vec<f64>]) {
+        labels.push(b[self.label] == b'1');
+        for (n, column) in self.numbers[..self.scores].iter().zip(scores) {
+            let part = |(at, digits): (usize, u32)| match digits {
+                0 => 0,
+                _ => digits_value(word_at(b, at), digits),
+            };
+            // the mantissa and the power of ten of `decimal_prefix`
+            let m = part(n.int) * POW10_U64[n.frac.1 as usize] + part(n.frac);
+            let v = m as f64 / POW10[n.frac.1 as usize];
+            column.push(if n.neg && v != 0.0 { -v } else { v });
+        }
+    }
+}
+
+/// 10^n, for the digits a word holds.
+const POW10_U64: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// The 8 bytes at `at` as a little-endian word (the first byte lowest).
+#[inline]
+fn word_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default())
+}
+
+/// Per byte of `word`: zero iff it is an ASCII digit. (Its high nibble and
+/// that of the byte plus 6 are both 3 iff it is `0`..=`9`; a carry out of a
+/// byte of 0xFA or more, itself not a digit, can only make a later byte
+/// look like a non-digit, never like a digit.)
+#[inline]
+fn not_digits(word: u64) -> u64 {
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    let nibbles = (word & HIGH) | ((word.wrapping_add(0x0606_0606_0606_0606) & HIGH) >> 4);
+    nibbles ^ 0x3333_3333_3333_3333
+}
+
+/// The value of the first `n` (1..=8) bytes of `word`, all ASCII digits,
+/// the first digit the most significant.
+#[inline]
+fn digits_value(word: u64, n: u32) -> u64 {
+    // digits to 0..=9 (a borrow out of a later byte reaches only later
+    // bytes), then moved to the top: the bytes shifted in are leading zeros
+    let d = word.wrapping_sub(0x3030_3030_3030_3030) << (8 * (8 - n));
+    // pairs of digits, then fours, then all eight
+    let d = d * 10 + (d >> 8);
+    let pairs = 0x0000_00FF_0000_00FF;
+    ((d & pairs).wrapping_mul(100 + (1_000_000 << 32))
+        + ((d >> 16) & pairs).wrapping_mul(1 + (10_000 << 32)))
+        >> 32
 }
 
 /// The columns a TREC run or qrels file fills: per row its query (interned),
@@ -333,6 +544,79 @@ mod tests {
         assert_eq!(t.rows, 2);
         assert_eq!(labels, [true, false]);
         assert_eq!(scores, [vec![0.5, 0.25], vec![3.0, -1.0]]);
+    }
+
+    /// Rows of one width with others in between (widths, signs, dots, line
+    /// breaks, labels, exponents, long digit runs, bytes that are not
+    /// digits where digits were): read as row after row by the field path.
+    #[test]
+    fn rows_of_one_layout_are_read_as_field_by_field() {
+        let mut next = crate::core::xorshift(0x1234_5678_9abc_def1);
+        for case in 0..400 {
+            let plain = [
+                ONE,
+                Plain {
+                    truth: 1,
+                    fields: 3,
+                    delim: b'\t',
+                },
+            ][case % 2];
+            let decimals = (next() % 9) as usize;
+            let mut text = String::new();
+            for _ in 0..(next() % 200) {
+                let mut fields: Vec<String> = vec![];
+                for f in 0..plain.fields {
+                    if f == plain.truth {
+                        fields.push(match next() % 100 {
+                            0 => "2".into(),
+                            k => (k % 2).to_string(),
+                        });
+                        continue;
+                    }
+                    let v = (next() % 100_000_000) as f64 / 1e6;
+                    fields.push(match next() % 40 {
+                        0 => format!("{v:e}"),
+                        1 => format!("-{v:.3}"),
+                        2 => format!("{v}"),
+                        3 => format!("{:.0}.", v * 1e3),
+                        4 => format!(".{}", next() % 1000),
+                        5 => format!("{v:.12}"),
+                        6 if next() % 4 == 0 => "1.2:4".into(),
+                        _ => format!("{:.*}", decimals, v % 10.0),
+                    });
+                }
+                text += &fields.join(&(plain.delim as char).to_string());
+                text += ["\n", "\n", "\n", "\r\n"][(next() % 4) as usize];
+            }
+            for budget in [3, 1000] {
+                let (taken, labels, scores) = read(plain, &text, budget);
+                // the field path alone, row by row
+                let (mut at, mut rows, mut returns) = (0, 0, 0);
+                let mut want = (vec![], vec![vec![]; plain.fields - 1]);
+                while rows < budget {
+                    match row(plain, &text.as_bytes()[at..], &mut want.0, &mut want.1) {
+                        Some((len, cr)) => {
+                            (at, rows, returns) = (at + len, rows + 1, returns + cr as u64)
+                        }
+                        None => break,
+                    }
+                }
+                want.0.truncate(rows as usize);
+                want.1.iter_mut().for_each(|c| c.truncate(rows as usize));
+                assert_eq!(
+                    (taken.used, taken.rows, taken.returns),
+                    (at, rows, returns),
+                    "{text}"
+                );
+                assert_eq!(labels, want.0);
+                let bits = |c: &[Vec<f64>]| {
+                    c.iter()
+                        .map(|c| c.iter().map(|v| v.to_bits()).collect())
+                        .collect::<Vec<Vec<_>>>()
+                };
+                assert_eq!(bits(&scores), bits(&want.1), "{text}");
+            }
+        }
     }
 
     fn trec<const N: usize>(

@@ -367,20 +367,25 @@ pub fn trec_rows<const N: usize, V>(
     value_field: usize,
     value: impl Fn(&[u8]) -> Option<V>,
 ) -> Taken {
+    // the lines' shapes first (printable ASCII fields, checked by
+    // `trec_line`), then one UTF-8 check for all of them (always passes:
+    // one call for the lot instead of one per line), then their fields
+    let mut lines: Vec<(Spans<N>, usize, usize, bool)> = Vec::new();
+    let mut end = 0;
+    while (lines.len() as u64) < budget {
+        let Some((spans, len, cr)) = trec_line::<N>(&bytes[end..]) else {
+            break;
+        };
+        lines.push((spans, end, len, cr));
+        end += len;
+    }
     let mut taken = Taken::default();
-    let mut i = 0;
+    let Ok(text) = std::str::from_utf8(&bytes[..end]) else {
+        return taken;
+    };
     let mut last_tag = None;
-    while taken.rows < budget {
-        let b = &bytes[i..];
-        let Some((spans, len, cr)) = trec_line::<N>(b) else {
-            break;
-        };
-        // printable ASCII (checked by `trec_line`): always UTF-8, each
-        // field on char boundaries; one check for the line
-        let Ok(line) = std::str::from_utf8(&b[..spans[N - 1].1]) else {
-            break;
-        };
-        let field = |k: usize| line.get(spans[k].0..spans[k].1);
+    for (spans, at, len, cr) in lines {
+        let field = |k: usize| text.get(at + spans[k].0..at + spans[k].1);
         let (Some(q), Some(d), Some(v)) = (
             field(0),
             field(2),
@@ -391,16 +396,15 @@ pub fn trec_rows<const N: usize, V>(
         columns.q.push(columns.queries.intern(q));
         columns.docs.push(d);
         columns.values.push(v);
-        last_tag = Some((i + spans[N - 1].0, i + spans[N - 1].1));
-        i += len;
+        last_tag = Some((at + spans[N - 1].0, at + spans[N - 1].1));
         taken.rows += 1;
         taken.returns += cr as u64;
+        taken.used = at + len;
     }
     if let (Some(tag), Some((a, b))) = (columns.tag, last_tag) {
         tag.clear();
         tag.extend_from_slice(&bytes[a..b]);
     }
-    taken.used = i;
     taken
 }
 

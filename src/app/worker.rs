@@ -217,9 +217,11 @@ fn curves_of(outcome: &Outcome) -> Vec<BinaryCurve> {
 /// The side channel of the transfer ([`crate::core::raw::Side`]): on the
 /// worker each big column is copied once, from wasm memory into its own
 /// `ArrayBuffer`, which is then transferred (not copied) to the page; on the
-/// page each is copied once, straight into its final column.
+/// page each is copied once, straight into its final column. The flag: score
+/// columns are read with room for as many rows again (the part of a split
+/// file that answers first, which the other part's rows then join in place).
 #[derive(Clone, Default)]
-struct JsSide(std::rc::Rc<std::cell::RefCell<Vec<Uint8Array>>>);
+struct JsSide(std::rc::Rc<std::cell::RefCell<Vec<Uint8Array>>>, bool);
 
 impl Side for JsSide {
     fn put(&mut self, bytes: &[u8]) -> u32 {
@@ -251,10 +253,24 @@ impl Side for JsSide {
         let (buffer, offset, bytes) = (a.buffer(), a.byte_offset(), a.length());
         let view = |size: u32| (offset % size == 0 && bytes % size == 0).then_some(bytes / size);
         let column = match kind {
-            Column::F64(_) => Column::F64(
-                js_sys::Float64Array::new_with_byte_offset_and_length(&buffer, offset, view(8)?)
-                    .to_vec(),
-            ),
+            Column::F64(_) => {
+                let a = js_sys::Float64Array::new_with_byte_offset_and_length(
+                    &buffer,
+                    offset,
+                    view(8)?,
+                );
+                // the first part of a split file: room for the other part's
+                // rows (about as many), which `raw::Joined` then reads in place
+                if self.1 {
+                    let n = a.length() as usize;
+                    let mut v = Vec::with_capacity(n + n + n / 32);
+                    v.resize(n, 0.0);
+                    a.copy_to(&mut v);
+                    Column::F64(v)
+                } else {
+                    Column::F64(a.to_vec())
+                }
+            }
             Column::U64(_) => Column::U64(
                 js_sys::BigUint64Array::new_with_byte_offset_and_length(&buffer, offset, view(8)?)
                     .to_vec(),
@@ -544,8 +560,9 @@ fn answer_bytes(data: &JsValue) -> Result<Vec<u8>, String> {
         .map_err(|_| "no data in the worker's answer".to_string())
 }
 
-/// The columns of the worker's answer, as a side channel.
-fn side_of(data: &JsValue) -> JsSide {
+/// The columns of the worker's answer, as a side channel (`room`: its
+/// score columns with room for as many rows again).
+fn side_of(data: &JsValue, room: bool) -> JsSide {
     let columns: Vec<Uint8Array> = get(data, "columns")
         .dyn_into::<js_sys::Array>()
         .map(|a| {
@@ -554,7 +571,7 @@ fn side_of(data: &JsValue) -> JsSide {
                 .collect()
         })
         .unwrap_or_default();
-    JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)))
+    JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)), room)
 }
 
 /// The block of curves the worker built, if it sent one.
@@ -565,14 +582,14 @@ fn curves_block(data: &JsValue) -> Option<Vec<u8>> {
         .map(|c| c.to_vec())
 }
 
-/// Decodes the worker's result, with its stage times.
-fn decode(data: &JsValue) -> (Result<Outcome, String>, Object) {
+/// Decodes the worker's result, with its stage times (`room`: see [`side_of`]).
+fn decode(data: &JsValue, room: bool) -> (Result<Outcome, String>, Object) {
     let t0 = js_sys::Date::now();
     let bytes = match answer_bytes(data) {
         Ok(b) => b,
         Err(why) => return (Err(why), Object::new()),
     };
-    let side = side_of(data);
+    let side = side_of(data, room);
     let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
     // the curves the worker built, their columns after the file's
     if let (Ok(outcome), Some(curves)) = (&mut decoded, curves_block(data)) {
@@ -662,7 +679,7 @@ pub async fn parse_file(
     if !may_split(file, options) {
         return match run(&request(Part::Whole), progress).await {
             Job::Done(data) => {
-                let (decoded, times) = decode(&data);
+                let (decoded, times) = decode(&data, false);
                 keep_times(&times);
                 match decoded {
                     Ok(outcome) => Ended::Loaded(outcome),
@@ -687,9 +704,9 @@ pub async fn parse_file(
     // the part whose worker answers first is decoded at once, while the other
     // may still work; the second is read around the first's rows
     // (`split::join_around`), so the joined columns are written only once
-    let half = |job: Job| match job {
+    let half = |job: Job, room: bool| match job {
         Job::Done(data) => {
-            let (decoded, times) = decode(&data);
+            let (decoded, times) = decode(&data, room);
             match decoded {
                 Ok(outcome) => Half::Decoded(
                     PartEnd {
@@ -719,7 +736,7 @@ pub async fn parse_file(
     let first = std::cell::RefCell::new(None);
     let answered = |is_head: bool, job: Job| {
         let Some(other) = first.borrow_mut().take() else {
-            *first.borrow_mut() = Some(half(job));
+            *first.borrow_mut() = Some(half(job, true));
             return None;
         };
         Some(match (other, job) {
@@ -730,7 +747,7 @@ pub async fn parse_file(
                 join_second(&name, end, first_times, is_head, &data)
             }
             (other, job) => {
-                let this = half(job);
+                let this = half(job, false);
                 if is_head {
                     both(this, other)
                 } else {
@@ -761,7 +778,7 @@ fn join_second(
     let lines = get(data, "lines").as_f64().unwrap_or(0.0) as u64;
     let joined = answer_bytes(data).and_then(|bytes| {
         let curves = curves_block(data).ok_or("no curves in the worker's answer")?;
-        let side = Box::new(side_of(data));
+        let side = Box::new(side_of(data, false));
         split::join_around(name, first, !is_head, (true, lines), &bytes, &curves, side)
     });
     let second_times = times_of(data, t0);

@@ -192,11 +192,35 @@ impl Side for Joined {
         theirs.copy_from_slice(held);
         self.inner.take(index, mine)
     }
+    /// A held column of scores with room for the inner channel's rows (the
+    /// page reserves it when it decodes the part that answers first) grows
+    /// in place: its rows are not copied again, and only the new rows' memory
+    /// is touched. Other held columns are joined by [`Joined::take`].
     fn take_typed(&mut self, index: u32, kind: Column) -> Option<Column> {
-        if (index as usize) < self.held.len() {
+        let Some(held) = self.held.get_mut(index as usize) else {
+            return self.inner.take_typed(index, kind);
+        };
+        let theirs = self.inner.len(index)? / 8;
+        let (Column::F64(v), Column::F64(_)) = (held, kind) else {
+            return None;
+        };
+        if v.capacity() < v.len() + theirs {
             return None;
         }
-        self.inner.take_typed(index, kind)
+        let mut v = std::mem::take(v);
+        let ours = v.len();
+        v.resize(ours + theirs, 0.0);
+        let at = if self.held_first {
+            ours
+        } else {
+            v.copy_within(0..ours, theirs);
+            0
+        };
+        let read = self
+            .inner
+            .take(index, bytemuck::cast_slice_mut(&mut v[at..at + theirs]));
+        // a column that could not be read comes back empty: an error
+        Some(Column::F64(if read { v } else { Vec::new() }))
     }
 }
 

@@ -538,15 +538,25 @@ mod tests {
         );
         // the page's way: whichever part answers first is decoded, the other
         // read around its rows; the same result, curves included
-        for head_first in [true, false] {
+        for (head_first, room) in [(true, false), (false, false), (true, true), (false, true)] {
             let (first, second) = (Part::Head, Part::Tail);
             let (first, second) = if head_first {
                 (first, second)
             } else {
                 (second, first)
             };
-            let first = with_curves(part(text, first, chunk, max));
+            let mut first = with_curves(part(text, first, chunk, max));
             let second = with_curves(part(text, second, chunk, max));
+            // the first part's scores with room for the second's rows (joined
+            // in place) or none (joined into a new column)
+            if let Ok(Parsed::Binary(b)) = &mut first.outcome {
+                for (_, scores) in &mut b.models {
+                    scores.shrink_to_fit();
+                    if room {
+                        scores.reserve_exact(text.len());
+                    }
+                }
+            }
             if !can_join_around(&first, second.split) {
                 continue;
             }
@@ -569,7 +579,10 @@ mod tests {
                 side,
             )
             .unwrap();
-            assert!(same(&around, &joined), "head first: {head_first}");
+            assert!(
+                same(&around, &joined),
+                "head first: {head_first}, room: {room}"
+            );
             if let (Ok(Parsed::Binary(a)), Ok(Parsed::Binary(b))) = (&around, &joined) {
                 for i in 0..b.models.len() {
                     let (x, y) = (a.built_curve(i).unwrap(), b.built_curve(i).unwrap());

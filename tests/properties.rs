@@ -389,7 +389,7 @@ fn fixed_width_rows() -> impl Strategy<Value = String> {
     (
         0usize..10,
         0usize..10,
-        proptest::collection::vec(row, 0..300),
+        proptest::collection::vec(row, 1..300),
     )
         .prop_map(|(da, db, rows)| {
             let mut text = String::from("label,a,b\n");

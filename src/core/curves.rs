@@ -335,7 +335,7 @@ mod tests {
             );
             Arc::make_mut(&mut p.offsets).push(p.grades.len());
             let mut j = judged.to_vec();
-            j.sort_unstable_by(|a, b| b.cmp(a));
+            crate::core::sort_descending(&mut j);
             Arc::make_mut(&mut p.judged_desc).extend(j);
             let judged = p.judged_desc.len();
             Arc::make_mut(&mut p.judged_offsets).push(judged);

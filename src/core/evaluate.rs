@@ -620,20 +620,25 @@ fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Optio
     if p.tie_rule == TieRule::Average || families.iter().all(Option::is_none) {
         return vec![None; metrics.len()];
     }
-    let order = |k: &Option<usize>| k.unwrap_or(usize::MAX);
-    let mut ks: Vec<Option<usize>> = metrics
+    // the cutoffs ascending, no cutoff (usize::MAX) last
+    let key = |k: Option<usize>| k.unwrap_or(usize::MAX);
+    let mut keys: Vec<usize> = metrics
         .iter()
         .zip(&families)
         .filter(|(_, f)| f.is_some())
-        .map(|(id, _)| id.k)
+        .map(|(id, _)| key(id.k))
         .collect();
-    ks.sort_by_key(order);
-    ks.dedup();
+    keys.sort_unstable();
+    keys.dedup();
+    let ks: Vec<Option<usize>> = keys
+        .iter()
+        .map(|&k| (k != usize::MAX).then_some(k))
+        .collect();
     let plan: Vec<Option<(Scanned, usize, Option<usize>)>> = metrics
         .iter()
         .zip(&families)
         .map(|(id, f)| {
-            let at = ks.binary_search_by_key(&order(&id.k), order).ok()?;
+            let at = keys.binary_search(&key(id.k)).ok()?;
             Some(((*f)?, at, id.k))
         })
         .collect();

@@ -22,6 +22,11 @@ pub(crate) const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+/// Sorts grades from the highest down (one instance for every such sort).
+pub fn sort_descending(grades: &mut [i32]) {
+    grades.sort_unstable_by(|a, b| b.cmp(a));
+}
+
 /// A seeded xorshift64 generator, for unit tests' made-up data (the same
 /// sequence for the same seed on every machine).
 #[cfg(test)]

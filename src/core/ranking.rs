@@ -493,7 +493,7 @@ pub fn prepare(
         offsets.push(out.grades.len());
         let judged_start = judged_desc.len();
         judged_desc.extend(jg.iter().copied().filter(|&g| g >= 0));
-        judged_desc[judged_start..].sort_unstable_by(|a, b| b.cmp(a));
+        super::sort_descending(&mut judged_desc[judged_start..]);
         judged_offsets.push(judged_desc.len());
     }
     out.offsets = Arc::new(offsets);

@@ -131,7 +131,7 @@ pub fn worker_main() {
                 let curves = Uint8Array::from(&block[..]);
                 drop(block);
                 let columns = js_sys::Array::new();
-                for c in side.0.borrow().iter() {
+                for c in side.columns.borrow().iter() {
                     columns.push(c);
                 }
                 let t3 = js_sys::Date::now();
@@ -217,26 +217,29 @@ fn curves_of(outcome: &Outcome) -> Vec<BinaryCurve> {
 /// The side channel of the transfer ([`crate::core::raw::Side`]): on the
 /// worker each big column is copied once, from wasm memory into its own
 /// `ArrayBuffer`, which is then transferred (not copied) to the page; on the
-/// page each is copied once, straight into its final column. The flag: score
-/// columns are read with room for as many rows again (the part of a split
+/// page each is copied once, straight into its final column. With `room`,
+/// score columns are read with room for as many rows again (the part of a split
 /// file that answers first, which the other part's rows then join in place).
 #[derive(Clone, Default)]
-struct JsSide(std::rc::Rc<std::cell::RefCell<Vec<Uint8Array>>>, bool);
+struct JsSide {
+    columns: std::rc::Rc<std::cell::RefCell<Vec<Uint8Array>>>,
+    room: bool,
+}
 
 impl Side for JsSide {
     fn put(&mut self, bytes: &[u8]) -> u32 {
-        let mut arrays = self.0.borrow_mut();
+        let mut arrays = self.columns.borrow_mut();
         arrays.push(Uint8Array::from(bytes));
         arrays.len() as u32 - 1
     }
     fn len(&self, index: u32) -> Option<usize> {
-        self.0
+        self.columns
             .borrow()
             .get(index as usize)
             .map(|a| a.length() as usize)
     }
     fn take(&mut self, index: u32, out: &mut [u8]) -> bool {
-        match self.0.borrow().get(index as usize) {
+        match self.columns.borrow().get(index as usize) {
             Some(a) if a.length() as usize == out.len() => {
                 a.copy_to(out);
                 release(&a.buffer());
@@ -248,7 +251,7 @@ impl Side for JsSide {
     /// Reads the column through a typed view of its buffer (`to_vec` fills a
     /// fresh vector once; the byte path would zero it first, 10M rows at a time).
     fn take_typed(&mut self, index: u32, kind: Column) -> Option<Column> {
-        let arrays = self.0.borrow();
+        let arrays = self.columns.borrow();
         let a = arrays.get(index as usize)?;
         let (buffer, offset, bytes) = (a.buffer(), a.byte_offset(), a.length());
         let view = |size: u32| (offset % size == 0 && bytes % size == 0).then_some(bytes / size);
@@ -261,7 +264,7 @@ impl Side for JsSide {
                 );
                 // the first part of a split file: room for the other part's
                 // rows (about as many), which `raw::Joined` then reads in place
-                if self.1 {
+                if self.room {
                     let n = a.length() as usize;
                     let mut v = Vec::with_capacity(n + n + n / 32);
                     v.resize(n, 0.0);
@@ -571,7 +574,10 @@ fn side_of(data: &JsValue, room: bool) -> JsSide {
                 .collect()
         })
         .unwrap_or_default();
-    JsSide(std::rc::Rc::new(std::cell::RefCell::new(columns)), room)
+    JsSide {
+        columns: std::rc::Rc::new(std::cell::RefCell::new(columns)),
+        room,
+    }
 }
 
 /// The block of curves the worker built, if it sent one.

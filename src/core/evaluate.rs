@@ -620,25 +620,26 @@ fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Optio
     if p.tie_rule == TieRule::Average || families.iter().all(Option::is_none) {
         return vec![None; metrics.len()];
     }
-    // the cutoffs ascending, no cutoff (usize::MAX) last
-    let key = |k: Option<usize>| k.unwrap_or(usize::MAX);
+    // the cutoffs ascending, no cutoff (usize::MAX) last: sorted as plain
+    // usize (the page's one usize sort), then back to cutoffs
+    let key = |k: &Option<usize>| k.unwrap_or(usize::MAX);
     let mut keys: Vec<usize> = metrics
         .iter()
         .zip(&families)
         .filter(|(_, f)| f.is_some())
-        .map(|(id, _)| key(id.k))
+        .map(|(id, _)| key(&id.k))
         .collect();
     keys.sort_unstable();
     keys.dedup();
     let ks: Vec<Option<usize>> = keys
-        .iter()
-        .map(|&k| (k != usize::MAX).then_some(k))
+        .into_iter()
+        .map(|k| (k != usize::MAX).then_some(k))
         .collect();
     let plan: Vec<Option<(Scanned, usize, Option<usize>)>> = metrics
         .iter()
         .zip(&families)
         .map(|(id, f)| {
-            let at = keys.binary_search(&key(id.k)).ok()?;
+            let at = ks.binary_search_by_key(&key(&id.k), key).ok()?;
             Some(((*f)?, at, id.k))
         })
         .collect();

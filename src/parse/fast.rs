@@ -370,7 +370,8 @@ pub fn trec_rows<const N: usize, V>(
     // the lines' shapes first (printable ASCII fields, checked by
     // `trec_line`), then one UTF-8 check for all of them (always passes:
     // one call for the lot instead of one per line), then their fields
-    let mut lines: Vec<(Spans<N>, usize, usize, bool)> = Vec::new();
+    let mut lines: Vec<(Spans<N>, usize, usize, bool)> =
+        Vec::with_capacity(budget.min(1024) as usize);
     let mut end = 0;
     while (lines.len() as u64) < budget {
         let Some((spans, len, cr)) = trec_line::<N>(&bytes[end..]) else {

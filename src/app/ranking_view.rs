@@ -220,12 +220,35 @@ pub fn ElbowPanel() -> impl IntoView {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct RrRow {
-    qid: String,
-    /// Per visible model: first relevant rank (None: no relevant retrieved) and RR.
+/// The rows of the reciprocal-rank table: every shown model's queries once,
+/// in name order, and where each model's queries land among them. It depends
+/// on the data, the query set and the shown models, not on the tie rule or
+/// the relevance level, so a convention change only refills [`RrValues`].
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RrIndex {
+    names: Vec<String>,
+    /// Each shown model's place among the prepared runs.
+    runs: Vec<usize>,
+    qids: Vec<String>,
+    /// `rows[m][i]`: the row of model m's i-th evaluated query.
+    rows: Vec<Vec<u32>>,
+}
+
+/// Per row and shown model (`row * models + m`): the first relevant rank
+/// (None: no relevant document retrieved, or the query is not the model's)
+/// and the reciprocal rank.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RrValues {
+    models: usize,
     ranks: Vec<Option<usize>>,
     rr: Vec<f64>,
+}
+
+impl RrValues {
+    fn row(&self, row: usize) -> (&[Option<usize>], &[f64]) {
+        let r = row * self.models..(row + 1) * self.models;
+        (&self.ranks[r.clone()], &self.rr[r])
+    }
 }
 
 const PAGE: usize = 50;
@@ -237,68 +260,112 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let page = RwSignal::new(0usize);
     let open = RwSignal::new(None::<String>);
+    let index = Memo::new(move |_| {
+        // the runs in trec_eval's order: the same queries under every tie rule
+        let all = state.base.get();
+        let (at, runs): (Vec<usize>, Vec<_>) = all
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !state.is_hidden(Kind::Ranking, &r.name))
+            .unzip();
+        state.ws.with(|w| {
+            let Some(d) = &w.ranking else {
+                return RrIndex::default();
+            };
+            let mut queries: Vec<u32> = runs
+                .iter()
+                .flat_map(|r| r.selection.evaluated.iter().copied())
+                .collect();
+            queries.sort_unstable_by(|&a, &b| d.queries.name(a).cmp(d.queries.name(b)));
+            queries.dedup();
+            let mut row_of = vec![0u32; d.queries.len()];
+            for (row, &q) in queries.iter().enumerate() {
+                row_of[q as usize] = row as u32;
+            }
+            RrIndex {
+                names: runs.iter().map(|r| r.name.clone()).collect(),
+                runs: at,
+                qids: queries
+                    .iter()
+                    .map(|&q| d.queries.name(q).to_string())
+                    .collect(),
+                rows: runs
+                    .iter()
+                    .map(|r| {
+                        r.selection
+                            .evaluated
+                            .iter()
+                            .map(|&q| row_of[q as usize])
+                            .collect()
+                    })
+                    .collect(),
+            }
+        })
+    });
     let data = Memo::new(move |_| {
         let prepared = state.prepared.get();
         let level = state.conv.with(|c| c.relevance_level);
-        let runs: Vec<_> = prepared
-            .iter()
-            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
-            .collect();
-        let names: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
-        let mut rows: std::collections::BTreeMap<String, RrRow> = Default::default();
-        state.ws.with(|w| {
-            let Some(d) = &w.ranking else { return };
-            for (m, r) in runs.iter().enumerate() {
-                for i in 0..r.num_queries() {
-                    let qid = d.queries.name(r.selection.evaluated[i]).to_string();
-                    let row = rows.entry(qid.clone()).or_insert_with(|| RrRow {
-                        qid,
-                        ranks: vec![None; runs.len()],
-                        rr: vec![0.0; runs.len()],
-                    });
+        index.with(|ix| {
+            let models = ix.names.len();
+            let mut v = RrValues {
+                models,
+                ranks: vec![None; ix.qids.len() * models],
+                rr: vec![0.0; ix.qids.len() * models],
+            };
+            for (m, &at) in ix.runs.iter().enumerate() {
+                let Some(r) = prepared.get(at) else {
+                    continue;
+                };
+                for (i, &row) in ix.rows[m].iter().enumerate().take(r.num_queries()) {
                     let q = r.query(i);
-                    row.ranks[m] = q.first_relevant_rank(level);
-                    row.rr[m] = q.reciprocal_rank(None, level);
+                    let at = row as usize * models + m;
+                    v.ranks[at] = q.first_relevant_rank(level);
+                    v.rr[at] = q.reciprocal_rank(None, level);
                 }
             }
-        });
-        (names, rows.into_values().collect::<Vec<_>>())
+            v
+        })
     });
-    // the shown order as indices into `data`'s rows: filtering and sorting
-    // never copy the rows (100,000 queries each with a name and per-model values)
+    // the shown order as indices of rows: filtering and sorting never copy
+    // the rows (100,000 queries each with a name and per-model values); rows
+    // are in name order already, so sorting by name reads no values
     let view_rows = Memo::new(move |_| {
         let f = filter.get();
         let (col, desc) = sort.get();
-        data.with(|(_, rows)| {
-            let mut idx: Vec<usize> = (0..rows.len())
-                .filter(|&i| f.is_empty() || rows[i].qid.contains(&f))
+        index.with(|ix| {
+            let mut idx: Vec<usize> = (0..ix.qids.len())
+                .filter(|&i| f.is_empty() || ix.qids[i].contains(&f))
                 .collect();
-            idx.sort_by(|&a, &b| {
-                let (a, b) = (&rows[a], &rows[b]);
-                let o = if col == 0 {
-                    a.qid.cmp(&b.qid)
-                } else {
-                    let m = (col - 1) / 2;
-                    if (col - 1) % 2 == 0 {
-                        // first relevant rank: "none" sorts last
-                        a.ranks[m]
-                            .unwrap_or(usize::MAX)
-                            .cmp(&b.ranks[m].unwrap_or(usize::MAX))
-                    } else {
-                        a.rr[m].total_cmp(&b.rr[m])
-                    }
-                };
+            if col == 0 {
                 if desc {
-                    o.reverse()
-                } else {
-                    o
+                    idx.reverse();
                 }
+                return idx;
+            }
+            let m = (col - 1) / 2;
+            data.with(|v| {
+                idx.sort_by(|&a, &b| {
+                    let ((ra, ea), (rb, eb)) = (v.row(a), v.row(b));
+                    let o = if (col - 1) % 2 == 0 {
+                        // first relevant rank: "none" sorts last
+                        ra[m]
+                            .unwrap_or(usize::MAX)
+                            .cmp(&rb[m].unwrap_or(usize::MAX))
+                    } else {
+                        ea[m].total_cmp(&eb[m])
+                    };
+                    if desc {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                });
             });
             idx
         })
     });
     let header = move || {
-        let names = data.with(|d| d.0.clone());
+        let names = index.with(|ix| ix.names.clone());
         let th = move |col: usize, label: String| {
             let aria = move || match sort.get() {
                 (c, true) if c == col => "descending",
@@ -319,26 +386,30 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     let body = move || {
         let start = page.get() * PAGE;
         // only the shown page's rows are copied out
-        let (names, rows) = data.with(|(names, rows)| {
-            let shown: Vec<RrRow> = view_rows.with(|idx| {
-                idx.iter()
-                    .skip(start)
-                    .take(PAGE)
-                    .map(|&i| rows[i].clone())
-                    .collect()
+        let (names, rows) = index.with(|ix| {
+            let shown: Vec<(String, Vec<Option<usize>>, Vec<f64>)> = data.with(|v| {
+                view_rows.with(|idx| {
+                    idx.iter()
+                        .skip(start)
+                        .take(PAGE)
+                        .map(|&i| {
+                            let (ranks, rr) = v.row(i);
+                            (ix.qids[i].clone(), ranks.to_vec(), rr.to_vec())
+                        })
+                        .collect()
+                })
             });
-            (names.clone(), shown)
+            (ix.names.clone(), shown)
         });
-        rows.into_iter().map(|r| {
-            let qid = r.qid.clone();
-            let cells = r.ranks.iter().zip(&r.rr).zip(names.clone()).map(|((rank, rr), model)| {
+        rows.into_iter().map(|(qid, ranks, rr)| {
+            let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
                 let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
                 view! {
                     <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
                     <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
                 }
             }).collect_view();
-            let diff = (r.rr.len() >= 2).then(|| { let d = r.rr[0] - r.rr[1]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
+            let diff = (rr.len() >= 2).then(|| { let d = rr[0] - rr[1]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
             let q2 = qid.clone();
             view! { <tr data-query=qid.clone()><th scope="row"><button class="link" on:click=move |_| open.set(Some(q2.clone()))>{qid.clone()}</button></th>{cells}{diff}</tr> }
         }).collect_view()
@@ -357,20 +428,22 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             None => 7,
         };
         // per model: the rank distribution and the MRR, read in place
-        let (n, stats) = data.with(|(names, rows)| {
-            let n = rows.len().max(1);
+        let names = index.with(|ix| ix.names.clone());
+        let (n, stats) = data.with(|v| {
+            let rows = v.ranks.len().checked_div(v.models).unwrap_or(0);
+            let n = rows.max(1);
             let stats: Vec<(String, [usize; 8], f64)> = names
-                .iter()
+                .into_iter()
                 .enumerate()
                 .map(|(m, name)| {
                     let mut counts = [0usize; 8];
-                    for r in rows {
-                        counts[bucket(r.ranks[m])] += 1;
+                    for r in 0..rows {
+                        counts[bucket(v.row(r).0[m])] += 1;
                     }
                     (
-                        name.clone(),
+                        name,
                         counts,
-                        rows.iter().map(|r| r.rr[m]).sum::<f64>() / n as f64,
+                        (0..rows).map(|r| v.row(r).1[m]).sum::<f64>() / n as f64,
                     )
                 })
                 .collect();

@@ -126,6 +126,9 @@ pub struct AppState {
     pub url_files: RwSignal<Vec<String>>,
     pub next_message: StoredValue<u64>,
     // derived
+    /// The runs prepared in trec_eval's order: the same under every tie rule.
+    pub base: Memo<Shared<Vec<PreparedRun>>>,
+    /// The runs under the chosen tie rule.
     pub prepared: Memo<Shared<Vec<PreparedRun>>>,
     pub binary: Memo<Shared<Vec<BinaryPrepared>>>,
 }
@@ -221,6 +224,7 @@ impl AppState {
             url_files: RwSignal::new(Vec::new()),
             explain: RwSignal::new(None),
             next_message: StoredValue::new(0),
+            base,
             prepared,
             binary,
         }

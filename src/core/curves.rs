@@ -62,7 +62,7 @@ struct Terms {
 }
 
 /// Only the terms `metric` reads are filled into `t` (the others are left
-/// empty).
+/// empty; nDCG without averaged ties reads the grades instead).
 fn position_terms(
     q: &QueryView,
     gain: Gain,
@@ -82,6 +82,11 @@ fn position_terms(
     t.rel.clear();
     t.ap.clear();
     t.hit.clear();
+    if need_gain && !q.average_ties {
+        // a group of one: its mean gain is the document's own, which the
+        // nDCG curve reads from the grades directly
+        return;
+    }
     let is_rel = |g: i32| g != super::ranking::NOT_JUDGED && g >= level;
     let mut s = 0;
     let mut above = 0usize; // relevant docs in earlier groups
@@ -178,7 +183,12 @@ fn query_curve_head(
             for i in 0..m {
                 let d = discount(i);
                 if i < len {
-                    dcg += t.gain[i] * d;
+                    let gain = if q.average_ties {
+                        t.gain[i]
+                    } else {
+                        gain_of(q.grades[i], conv.gain)
+                    };
+                    dcg += gain * d;
                 }
                 if i < ideal_len {
                     idcg += gain_of(q.judged_desc[i], conv.gain) * d;
@@ -257,8 +267,8 @@ pub fn mean_curve(
     let (mut terms, mut head) = (Terms::default(), Vec::new());
     for i in 0..n {
         let (a, b, m) = query_curve_head(&run.query(i), conv, metric, max_p, &mut terms, &mut head);
-        for (p, v) in head.iter().enumerate() {
-            head_sum[p] += v;
+        for (sum, v) in head_sum.iter_mut().zip(&head) {
+            *sum += v;
         }
         const_diff[m] += a;
         inv_diff[m] += b;

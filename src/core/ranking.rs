@@ -520,6 +520,11 @@ pub fn prepare(
 pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
     let mut out = p.clone();
     out.tie_rule = tie_rule;
+    let by_id = |rule| matches!(rule, TieRule::Trec | TieRule::Average);
+    if by_id(p.tie_rule) && by_id(tie_rule) {
+        // the averaged rule keeps trec_eval's order: nothing moves
+        return out;
+    }
     let n = out.rows.len();
     let mut group: Vec<(u32, i32)> = Vec::new();
     let mut s = 0;
@@ -528,7 +533,23 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
         while e < n && out.tied_with_prev[e] {
             e += 1;
         }
-        if e - s > 1 {
+        let size = e - s;
+        if size > 1 && tie_rule == TieRule::File && size <= SMALL_GROUP {
+            // most groups are pairs or a few documents: ordered in place by
+            // file row (distinct in a run), each grade moving with its row
+            let (rows, grades) = (&mut out.rows[s..e], &mut out.grades[s..e]);
+            for j in 1..size {
+                let (row, grade) = (rows[j], grades[j]);
+                let mut k = j;
+                while k > 0 && rows[k - 1] > row {
+                    rows[k] = rows[k - 1];
+                    grades[k] = grades[k - 1];
+                    k -= 1;
+                }
+                rows[k] = row;
+                grades[k] = grade;
+            }
+        } else if size > 1 {
             group.clear();
             group.extend((s..e).map(|j| (out.rows[j], out.grades[j])));
             match tie_rule {
@@ -545,6 +566,9 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
     }
     out
 }
+
+/// Tie groups up to this size are re-sorted in place by insertion ([`retie`]).
+const SMALL_GROUP: usize = 8;
 
 /// One evaluated query, as the kernels see it.
 #[derive(Clone, Copy, Debug)]
@@ -660,6 +684,41 @@ mod tests {
         assert_eq!(*p.tied_with_prev, [false, false, false, true, false, true]);
         let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
         assert_eq!(ranked(&data, &f), ["f", "d", "a", "b", "c", "e"]);
+    }
+
+    #[test]
+    fn retie_equals_preparing_again_for_groups_of_every_size() {
+        // tie groups of 1..=20 documents (both sides of SMALL_GROUP), names
+        // out of file order, grades mixed, in two queries
+        let names: Vec<String> = (0..210)
+            .map(|i| format!("d{:03}", (i * 37) % 210))
+            .collect();
+        let mut run = Vec::new();
+        let mut qrels = Vec::new();
+        let (mut i, mut size) = (0, 1);
+        while i < names.len() {
+            for (j, name) in names.iter().enumerate().skip(i).take(size) {
+                let q = if j % 2 == 0 { "q" } else { "r" };
+                run.push((q, name.as_str(), -(size as f64)));
+                qrels.push((q, name.as_str(), (j % 3) as i32));
+            }
+            i += size;
+            size += 1;
+        }
+        let data = data_with(&run, &qrels);
+        let rules = [TieRule::Trec, TieRule::File, TieRule::Average];
+        for from in rules {
+            let base = prepare(&data, 0, from, QuerySet::Qrels);
+            for to in rules {
+                let fast = retie(&base, &data.runs[0], to);
+                let fresh = prepare(&data, 0, to, QuerySet::Qrels);
+                assert_eq!(
+                    (fast.tie_rule, &fast.rows, &fast.grades),
+                    (fresh.tie_rule, &fresh.rows, &fresh.grades),
+                    "{from:?} -> {to:?}"
+                );
+            }
+        }
     }
 
     #[test]

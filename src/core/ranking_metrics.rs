@@ -506,45 +506,48 @@ impl<'a> QueryView<'a> {
                 compute_discount(i, ctx.discount)
             }
         };
+        // a grade <= 0 adds a gain of +0.0, which leaves the sums as they
+        // are (they start at +0.0 and only grow): skipped, same bits
         let n = self.grades.len();
         let mut acc = Prefix::default();
-        let mut next = 0;
-        for i in 0..=n {
-            while next < ks.len() && cut(ks[next], n) == i {
-                out.push(acc);
-                next += 1;
-            }
-            if next == ks.len() || i == n {
-                break;
-            }
-            let g = self.grades[i];
-            if is_rel(g, ctx.relevance_level) {
-                acc.hits += 1;
-                acc.ap_sum += acc.hits as f64 / (i + 1) as f64;
-                acc.arhr += 1.0 / (i + 1) as f64;
-                if acc.first_relevant == 0 {
-                    acc.first_relevant = i + 1;
+        let mut i = 0;
+        for &k in ks {
+            // cut(k, n) does not decrease along ks
+            let end = cut(k, n).max(i);
+            for (j, &g) in self.grades[i..end].iter().enumerate() {
+                let at = i + j;
+                if is_rel(g, ctx.relevance_level) {
+                    acc.hits += 1;
+                    acc.ap_sum += acc.hits as f64 / (at + 1) as f64;
+                    acc.arhr += 1.0 / (at + 1) as f64;
+                    if acc.first_relevant == 0 {
+                        acc.first_relevant = at + 1;
+                    }
+                }
+                if g > 0 {
+                    let d = disc(at);
+                    acc.dcg += gain_of(g, ctx.gain) * d;
+                    acc.dcg_exp += gain_of(g, Gain::Exponential) * d;
                 }
             }
-            let d = disc(i);
-            acc.dcg += gain_of(g, ctx.gain) * d;
-            acc.dcg_exp += gain_of(g, Gain::Exponential) * d;
+            i = end;
+            out.push(acc);
         }
         let jn = self.judged_desc.len();
         let (mut idcg, mut idcg_exp) = (0.0, 0.0);
-        let mut next = 0;
-        for i in 0..=jn {
-            while next < ks.len() && cut(ks[next], jn) == i {
-                out[next].idcg = idcg;
-                out[next].idcg_exp = idcg_exp;
-                next += 1;
+        let mut i = 0;
+        for (k, prefix) in ks.iter().zip(out.iter_mut()) {
+            let end = cut(*k, jn).max(i);
+            for (j, &g) in self.judged_desc[i..end].iter().enumerate() {
+                if g > 0 {
+                    let d = disc(i + j);
+                    idcg += gain_of(g, ctx.gain) * d;
+                    idcg_exp += gain_of(g, Gain::Exponential) * d;
+                }
             }
-            if next == ks.len() || i == jn {
-                break;
-            }
-            let (g, d) = (self.judged_desc[i], disc(i));
-            idcg += gain_of(g, ctx.gain) * d;
-            idcg_exp += gain_of(g, Gain::Exponential) * d;
+            i = end;
+            prefix.idcg = idcg;
+            prefix.idcg_exp = idcg_exp;
         }
     }
 

@@ -83,6 +83,17 @@ test('the reciprocal-rank table sorts, and a query opens its ranked list', async
   assert.deepEqual(got, [...got].sort((a, b) => b - a), 'descending RR');
   const mrr = await page.$eval('[data-mrr]', (b) => Number(b.dataset.mrr));
   close(mrr, oracle.ranking['mrr (no cutoff)']['pytrec_eval recip_rank'], 'MRR above the histogram');
+  // by query id: the rows' own order
+  await page.click('button[data-sort-col="0"]');
+  const qids = await page.$$eval('table.rr tbody tr', (trs) => trs.map((t) => t.dataset.query));
+  assert.deepEqual(qids, [...qids].sort(), 'rows by query id');
+  // a convention change refills the values of the same rows
+  await page.fill('#conv-relevance_level', '2');
+  await page.dispatchEvent('#conv-relevance_level', 'change');
+  await page.waitForFunction((before) => Number(document.querySelector('[data-mrr]').dataset.mrr) !== before, mrr);
+  const [mrr2, table2] = await page.evaluate(() => [document.querySelector('[data-mrr]').dataset.mrr, document.querySelector('td[data-metric="mrr"]').dataset.value].map(Number));
+  close(mrr2, table2, 'MRR at relevance level 2, above the histogram and in the table');
+  assert.deepEqual(await page.$$eval('table.rr tbody tr', (trs) => trs.map((t) => t.dataset.query)), qids);
   await page.click('table.rr tbody tr:first-child button.link');
   await page.waitForSelector('.drill table');
   await shot(page, 'ranking-rr-drilldown.png');

@@ -182,15 +182,15 @@ fn query_curve_head(
             let (mut dcg, mut idcg) = (0.0, 0.0);
             for i in 0..m {
                 let d = discount(i);
+                // a grade <= 0 adds +0.0: the sums (from +0.0, growing) keep their bits
                 if i < len {
-                    let gain = if q.average_ties {
-                        t.gain[i]
-                    } else {
-                        gain_of(q.grades[i], conv.gain)
-                    };
-                    dcg += gain * d;
+                    if q.average_ties {
+                        dcg += t.gain[i] * d;
+                    } else if q.grades[i] > 0 {
+                        dcg += gain_of(q.grades[i], conv.gain) * d;
+                    }
                 }
-                if i < ideal_len {
+                if i < ideal_len && q.judged_desc[i] > 0 {
                     idcg += gain_of(q.judged_desc[i], conv.gain) * d;
                 }
                 head.push(if idcg > 0.0 { dcg / idcg } else { 0.0 });

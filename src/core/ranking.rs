@@ -526,15 +526,21 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
         return out;
     }
     let n = out.rows.len();
+    let tied: &[bool] = &p.tied_with_prev;
     let mut group: Vec<(u32, i32)> = Vec::new();
     let mut s = 0;
     while s < n {
-        let mut e = s + 1;
-        while e < n && out.tied_with_prev[e] {
+        // the next group of two or more: from the row before the next tied row
+        let Some(next) = tied[s + 1..].iter().position(|&t| t) else {
+            break;
+        };
+        s += next;
+        let mut e = s + 2;
+        while e < n && tied[e] {
             e += 1;
         }
         let size = e - s;
-        if size > 1 && tie_rule == TieRule::File && size <= SMALL_GROUP {
+        if tie_rule == TieRule::File && size <= SMALL_GROUP {
             // most groups are pairs or a few documents: ordered in place by
             // file row (distinct in a run), each grade moving with its row
             let (rows, grades) = (&mut out.rows[s..e], &mut out.grades[s..e]);
@@ -549,7 +555,7 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
                 rows[k] = row;
                 grades[k] = grade;
             }
-        } else if size > 1 {
+        } else {
             group.clear();
             group.extend((s..e).map(|j| (out.rows[j], out.grades[j])));
             match tie_rule {

@@ -59,6 +59,23 @@ pub(crate) fn order_key(x: f64) -> u64 {
     }
 }
 
+/// The number of `true` flags, eight at a time: a bool is one byte, 0 or 1,
+/// so words of them add lane by lane (255 words at most before a lane could
+/// carry), then the eight lanes of the sum add up.
+pub fn count_true(flags: &[bool]) -> usize {
+    let bytes: &[u8] = bytemuck::cast_slice(flags);
+    let (head, words, tail) = bytemuck::pod_align_to::<u8, u64>(bytes);
+    let mut n: usize = head.iter().chain(tail).map(|&b| b as usize).sum();
+    const LOW: u64 = 0x00ff_00ff_00ff_00ff;
+    for block in words.chunks(255) {
+        let lanes: u64 = block.iter().sum();
+        // four 16-bit lanes of at most 510, then their sum in the top lane
+        let pairs = (lanes & LOW) + ((lanes >> 8) & LOW);
+        n += (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize;
+    }
+    n
+}
+
 impl BinaryCurve {
     /// Accumulates counts per distinct score, from the highest: counted
     /// per value when the scores are short decimals in a narrow range
@@ -273,7 +290,7 @@ impl BinaryCurve {
     /// per threshold. Every later use (binary search, differences of counts)
     /// then stays in bounds.
     pub fn check(&self, labels: &[bool]) -> Result<(), String> {
-        let positives = labels.iter().filter(|&&l| l).count() as u64;
+        let positives = count_true(labels) as u64;
         let negatives = labels.len() as u64 - positives;
         let n = self.thresholds.len();
         if self.tps.len() != n || self.fps.len() != n {
@@ -758,6 +775,42 @@ mod tests {
 
     /// The counting path gives the sort's curve, bit for bit, wherever it is
     /// taken, and leaves every other set of scores to the sort.
+    #[test]
+    fn flags_are_counted_as_one_by_one() {
+        // every alignment and length around a word and a 255-word block
+        let mut x = 7u64;
+        let flags: Vec<bool> = (0..8 * 255 * 2 + 40)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                x >> 62 != 0
+            })
+            .collect();
+        for start in 0..9 {
+            for len in [
+                0,
+                1,
+                7,
+                8,
+                9,
+                100,
+                8 * 255 - 1,
+                8 * 255,
+                8 * 255 + 9,
+                flags.len() - start,
+            ] {
+                let part = &flags[start..(start + len).min(flags.len())];
+                assert_eq!(
+                    count_true(part),
+                    part.iter().filter(|&&f| f).count(),
+                    "{start} {len}"
+                );
+            }
+        }
+        assert_eq!(count_true(&vec![true; 8 * 255 * 3 + 5]), 8 * 255 * 3 + 5);
+    }
+
     #[test]
     fn counted_curves_are_the_sorted_curves() {
         let mut next = crate::core::xorshift(0x2545_f491_4f6c_dd1d);

@@ -188,7 +188,7 @@ impl BinaryData {
     pub fn positives(&self) -> usize {
         match self.built_curve(0) {
             Some(c) => c.positives as usize,
-            None => self.labels.iter().filter(|&&l| l).count(),
+            None => binary::count_true(&self.labels),
         }
     }
 

@@ -156,6 +156,18 @@ pub trait Side {
     fn take_typed(&mut self, _index: u32, _kind: Column) -> Option<Column> {
         None
     }
+    /// Appends column `index`, read as `f64`s, to `out` (which has room for
+    /// it); false if it cannot be read. A channel that can write into the
+    /// spare capacity directly spares the zero fill of the default.
+    fn append_f64(&mut self, index: u32, out: &mut Vec<f64>) -> bool {
+        let (at, n) = (out.len(), self.len(index).unwrap_or(0) / 8);
+        out.resize(at + n, 0.0);
+        let read = self.take(index, bytemuck::cast_slice_mut(&mut out[at..]));
+        if !read {
+            out.truncate(at);
+        }
+        read
+    }
 }
 
 /// A side channel whose first columns are joined to columns held already:
@@ -209,16 +221,14 @@ impl Side for Joined {
         }
         let mut v = std::mem::take(v);
         let ours = v.len();
-        v.resize(ours + theirs, 0.0);
-        let at = if self.held_first {
-            ours
+        let read = if self.held_first {
+            self.inner.append_f64(index, &mut v)
         } else {
+            v.resize(ours + theirs, 0.0);
             v.copy_within(0..ours, theirs);
-            0
+            self.inner
+                .take(index, bytemuck::cast_slice_mut(&mut v[..theirs]))
         };
-        let read = self
-            .inner
-            .take(index, bytemuck::cast_slice_mut(&mut v[at..at + theirs]));
         // a column that could not be read comes back empty: an error
         Some(Column::F64(if read { v } else { Vec::new() }))
     }

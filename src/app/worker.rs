@@ -265,11 +265,17 @@ impl Side for JsSide {
             return false;
         };
         let (offset, bytes) = (a.byte_offset(), a.length());
-        if offset % 8 != 0 || bytes % 8 != 0 {
+        if bytes % 8 != 0 {
             return false;
         }
+        // a typed view needs an aligned start: a column that has none (never
+        // one a worker transferred) is read from an aligned copy
+        let (buffer, offset) = match offset % 8 {
+            0 => (a.buffer(), offset),
+            _ => (a.slice(0, bytes).buffer(), 0),
+        };
         let typed =
-            js_sys::Float64Array::new_with_byte_offset_and_length(&a.buffer(), offset, bytes / 8);
+            js_sys::Float64Array::new_with_byte_offset_and_length(&buffer, offset, bytes / 8);
         append(&typed, out);
         release(&a.buffer());
         true

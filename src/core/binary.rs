@@ -773,8 +773,7 @@ mod tests {
         assert!((c.confusion_at(0.5, ThresholdRule::Above).accuracy() - 1.0 / 3.0).abs() < 1e-15);
     }
 
-    /// The counting path gives the sort's curve, bit for bit, wherever it is
-    /// taken, and leaves every other set of scores to the sort.
+    /// `count_true` counts as one flag at a time does.
     #[test]
     fn flags_are_counted_as_one_by_one() {
         // every alignment and length around a word and a 255-word block
@@ -811,6 +810,8 @@ mod tests {
         assert_eq!(count_true(&vec![true; 8 * 255 * 3 + 5]), 8 * 255 * 3 + 5);
     }
 
+    /// The counting path gives the sort's curve, bit for bit, wherever it is
+    /// taken, and leaves every other set of scores to the sort.
     #[test]
     fn counted_curves_are_the_sorted_curves() {
         let mut next = crate::core::xorshift(0x2545_f491_4f6c_dd1d);

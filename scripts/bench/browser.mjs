@@ -103,6 +103,8 @@ for (const set of sets) {
   // a person drops a file seconds after the page opens: by then the two spare
   // workers have started and warmed up (each sets rankscopeWarmedUp)
   await warmedWorkers(page);
+  // and the page has run its own warm-up (builds before it have none: they wait 5 s)
+  await page.waitForFunction(() => globalThis.rankscopePageWarmedUp === true, null, { timeout: 5000 }).catch(() => {});
   const bytes = set.files.reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
   let peak = 0;
   let peakAt = 0;

@@ -255,6 +255,11 @@ pub fn report_error(state: AppState, e: &LoadError) {
     );
 }
 
+thread_local! {
+    /// Whether the page has warmed up on the example ([`super::warm`]).
+    static WARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Loads the bundled example: generated and parsed in a worker, merged here.
 pub fn load_example(state: AppState) {
     leptos::task::spawn_local(async move {
@@ -270,6 +275,12 @@ pub fn load_example(state: AppState) {
             if let Err(e) = outcome.and_then(|parsed| ws.add(&name, parsed)) {
                 report_error(state, &e);
             }
+        }
+        // the page's hot code, once, after the first render and before a
+        // person's first drop
+        if !WARMED.replace(true) {
+            let example = ws.clone();
+            super::util::later(1000, move || super::warm::warm_up(example));
         }
         state.ws.set(ws);
         state.hidden.set(Vec::new());

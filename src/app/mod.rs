@@ -17,6 +17,7 @@ pub(crate) mod share;
 mod state;
 mod table;
 mod util;
+mod warm;
 pub mod worker;
 
 use leptos::prelude::*;

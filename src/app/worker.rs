@@ -165,8 +165,8 @@ pub fn worker_main() {
     let _ = scope.post_message(&message("ready", &[]));
 }
 
-/// Runs a spare worker's hot code once on a small binary CSV made up here
-/// (parse, curve, encode), before any job. A browser first runs wasm
+/// Runs a spare worker's hot code once on a small binary CSV, TREC run and
+/// qrels made up here (parse, curve, encode), before any job. A browser first runs wasm
 /// through its baseline compiler and optimises a function only after it has
 /// run for a while, and only for its later calls: a loop run once over a
 /// job's 5M rows (the curve's counting) stayed in baseline code the whole
@@ -196,6 +196,26 @@ fn warm_up() {
         &outcome,
         Box::new(transfer::VecSide::default()),
     ));
+    // a run and its qrels (the qrels' grouping, in the parser's finish,
+    // ran a 4M-line file in baseline code from start to end)
+    let (mut qrels, mut run) = (String::new(), String::new());
+    for i in 0..1usize << 15 {
+        let (q, d) = (i >> 6, (i * 7919) % 1000);
+        qrels.push_str(&format!("q{q} 0 d{d} {}\n", i % 3));
+        run.push_str(&format!(
+            "q{q} Q0 d{d} {} {}.{} warm\n",
+            i & 63,
+            99 - (i & 63),
+            i % 10
+        ));
+    }
+    for (name, text) in [("warm-up.qrels", qrels), ("warm-up.run", run)] {
+        let outcome = parse_bytes(name, text.as_bytes(), &LoadOptions::default());
+        std::hint::black_box(transfer::encode_with(
+            &outcome,
+            Box::new(transfer::VecSide::default()),
+        ));
+    }
 }
 
 /// A binary file's curves ([`BinaryCurve::new`]), one per model. Never

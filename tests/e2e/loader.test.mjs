@@ -186,12 +186,16 @@ test('the example is read from the build\'s example.bin, and made by a worker wi
   }
 });
 
-test('two spare workers are started and warmed up ahead of a drop', async () => {
+test('two spare workers and the page are warmed up ahead of a drop', async () => {
   // a spare asked to warm up before its wasm ran lost the message and met
   // its first job in the browser's baseline code (several times slower)
   const { page, errors } = await open(browser, url);
   await page.waitForSelector('td[data-metric]');
+  const shown = await cells(page);
   assert.equal(await warmedWorkers(page, 2, 30000), 2, 'two warmed-up spare workers');
+  // the page runs its own hot code once on made-up data of its own
+  await page.waitForFunction(() => globalThis.rankscopePageWarmedUp === true, null, { timeout: 30000 });
+  assert.deepEqual(await cells(page), shown, 'the warm-up leaves the shown data alone');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -255,10 +255,71 @@ pub fn example_parsed() -> Vec<u8> {
     crate::parse::transfer::encode_many(&files)
 }
 
+/// The small files a loading worker parses once before its first job (the
+/// browser then runs its parser optimised, `app::worker`): a binary CSV of
+/// 131,072 rows with 6-decimal scores, and a TREC qrels and run of 32,768
+/// lines each (512 queries of 64 documents).
+pub fn warm_up_files() -> Vec<(&'static str, Vec<u8>)> {
+    let rows = 1 << 17;
+    let mut binary = Vec::with_capacity(16 * rows + 16);
+    binary.extend_from_slice(b"label,score\n");
+    let mut x = 0x2545_f491u32;
+    for _ in 0..rows {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        binary.extend_from_slice(if x % 3 == 0 { b"1,0." } else { b"0,0." });
+        let mut digits = x % 1_000_000;
+        let mut six = [b'0'; 6];
+        for d in six.iter_mut().rev() {
+            *d = b'0' + (digits % 10) as u8;
+            digits /= 10;
+        }
+        binary.extend_from_slice(&six);
+        binary.push(b'\n');
+    }
+    let (mut qrels, mut run) = (String::new(), String::new());
+    for i in 0..1usize << 15 {
+        let (q, d, rank) = (i >> 6, (i * 7919) % 1000, i & 63);
+        qrels.push_str(&format!("q{q} 0 d{d} {}\n", i % 3));
+        run.push_str(&format!(
+            "q{q} Q0 d{d} {rank} {}.{} warm\n",
+            99 - rank,
+            i % 10
+        ));
+    }
+    vec![
+        ("warm-up.csv", binary),
+        ("warm-up.qrels", qrels.into_bytes()),
+        ("warm-up.run", run.into_bytes()),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::parse::{LoadOptions, Workspace};
+
+    #[test]
+    fn the_workers_warm_up_files_load_whole() {
+        let mut ws = Workspace::default();
+        for (name, bytes) in warm_up_files() {
+            let summary = ws
+                .load_bytes(name, &bytes, &LoadOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                summary.warnings.is_empty(),
+                "{name}: {:?}",
+                summary.warnings
+            );
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+            let header = usize::from(name.ends_with(".csv"));
+            assert_eq!(summary.rows, lines - header, "{name}");
+        }
+        assert_eq!(ws.binary.as_ref().unwrap().labels.len(), 1 << 17);
+        let d = ws.ranking.as_ref().unwrap();
+        assert_eq!((d.queries.len(), d.runs[0].len()), (512, 1 << 15));
+    }
 
     #[test]
     fn example_is_deterministic_and_loads_into_every_kind() {

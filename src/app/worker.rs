@@ -165,52 +165,17 @@ pub fn worker_main() {
     let _ = scope.post_message(&message("ready", &[]));
 }
 
-/// Runs a spare worker's hot code once on a small binary CSV, TREC run and
-/// qrels made up here (parse, curve, encode), before any job. A browser first runs wasm
-/// through its baseline compiler and optimises a function only after it has
-/// run for a while, and only for its later calls: a loop run once over a
-/// job's 5M rows (the curve's counting) stayed in baseline code the whole
-/// way. Warmed up, the spare's first job starts in optimised code.
+/// Runs a spare worker's hot code once on small files made up for it
+/// ([`crate::example::warm_up_files`]: parse, curve, encode), before any job.
+/// A browser first runs wasm through its baseline compiler and optimises a
+/// function only after it has run for a while, and only for its later calls:
+/// a loop run once over a job's 5M rows (the curve's counting) stayed in
+/// baseline code the whole way, and so did a 4M-line qrels' grouping (in the
+/// parser's finish). Warmed up, the spare's first job starts in optimised code.
 fn warm_up() {
-    let rows = 1 << 17;
-    let mut text = Vec::with_capacity(16 * rows + 16);
-    text.extend_from_slice(b"label,score\n");
-    let mut x = 0x2545_f491u32;
-    for _ in 0..rows {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        text.extend_from_slice(if x % 3 == 0 { b"1,0." } else { b"0,0." });
-        let mut digits = x % 1_000_000;
-        let mut six = [b'0'; 6];
-        for d in six.iter_mut().rev() {
-            *d = b'0' + (digits % 10) as u8;
-            digits /= 10;
-        }
-        text.extend_from_slice(&six);
-        text.push(b'\n');
-    }
-    let outcome = parse_bytes("warm-up.csv", &text, &LoadOptions::default());
-    std::hint::black_box(curves_of(&outcome));
-    std::hint::black_box(transfer::encode_with(
-        &outcome,
-        Box::new(transfer::VecSide::default()),
-    ));
-    // a run and its qrels (the qrels' grouping, in the parser's finish,
-    // ran a 4M-line file in baseline code from start to end)
-    let (mut qrels, mut run) = (String::new(), String::new());
-    for i in 0..1usize << 15 {
-        let (q, d) = (i >> 6, (i * 7919) % 1000);
-        qrels.push_str(&format!("q{q} 0 d{d} {}\n", i % 3));
-        run.push_str(&format!(
-            "q{q} Q0 d{d} {} {}.{} warm\n",
-            i & 63,
-            99 - (i & 63),
-            i % 10
-        ));
-    }
-    for (name, text) in [("warm-up.qrels", qrels), ("warm-up.run", run)] {
-        let outcome = parse_bytes(name, text.as_bytes(), &LoadOptions::default());
+    for (name, text) in crate::example::warm_up_files() {
+        let outcome = parse_bytes(name, &text, &LoadOptions::default());
+        std::hint::black_box(curves_of(&outcome));
         std::hint::black_box(transfer::encode_with(
             &outcome,
             Box::new(transfer::VecSide::default()),

@@ -193,7 +193,7 @@ test('two spare workers and the page are warmed up ahead of a drop', async () =>
   await page.waitForSelector('td[data-metric]');
   const shown = await cells(page);
   assert.equal(await warmedWorkers(page, 2, 30000), 2, 'two warmed-up spare workers');
-  // the page runs its own hot code once on made-up data of its own
+  // the page runs its own hot code on the example, through a scratch state of its own
   await page.waitForFunction(() => globalThis.rankscopePageWarmedUp === true, null, { timeout: 30000 });
   assert.deepEqual(await cells(page), shown, 'the warm-up leaves the shown data alone');
   assert.deepEqual(errors, []);

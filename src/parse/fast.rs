@@ -385,6 +385,9 @@ pub fn trec_rows<const N: usize, V>(
         return taken;
     };
     let mut last_tag = None;
+    // a file's lines come grouped by query: the previous line's id is reused
+    // when the query is the same (interning alike gives the same ids)
+    let mut last_query: Option<(&str, u32)> = None;
     for (spans, at, len, cr) in lines {
         let field = |k: usize| text.get(at + spans[k].0..at + spans[k].1);
         let (Some(q), Some(d), Some(v)) = (
@@ -394,7 +397,12 @@ pub fn trec_rows<const N: usize, V>(
         ) else {
             break;
         };
-        columns.q.push(columns.queries.intern(q));
+        let id = match last_query {
+            Some((name, id)) if name == q => id,
+            _ => columns.queries.intern(q),
+        };
+        last_query = Some((q, id));
+        columns.q.push(id);
         columns.docs.push(d);
         columns.values.push(v);
         last_tag = Some((at + spans[N - 1].0, at + spans[N - 1].1));
@@ -673,6 +681,11 @@ mod tests {
         // the budget is kept, and the tag is the last taken line's
         let (t, .., tag) = trec::<6>(text, 1);
         assert_eq!((t.rows, tag), (1, b"a".to_vec()));
+        // a query seen before the previous line's keeps its id
+        let text =
+            "q1 Q0 d1 1 1 a\nq1 Q0 d2 2 1 a\nq2 Q0 d3 1 1 a\nq1 Q0 d4 3 1 a\nq10 Q0 d5 1 1 a\n";
+        let (_, q, ..) = trec::<6>(text, 10);
+        assert_eq!(q, ["q1", "q1", "q2", "q1", "q10"]);
         let (t, _, d, v, _) = trec::<4>("q1 0 d1 2\nq1 0 d2 -1\nq1 0 d3 2.0\n", 10);
         assert_eq!((t.rows, d.len(), v), (2, 2, vec![2.0, -1.0]));
     }

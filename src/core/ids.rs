@@ -87,13 +87,19 @@ impl Interner {
         self.table = table;
     }
 
-    /// The dense id of `name`, adding it if new.
+    /// The dense id of `name`, adding it if new. The check against the last
+    /// id is inlined into the callers (a parser's loop over lines): most lines
+    /// repeat the previous line's id.
+    #[inline]
     pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(id) = self.last {
-            if self.name(id) == name {
-                return id;
-            }
+        match self.last {
+            Some(id) if self.name(id) == name => id,
+            _ => self.look_up(name),
         }
+    }
+
+    /// [`Interner::intern`] past the last id: the table.
+    fn look_up(&mut self, name: &str) -> u32 {
         let (slot, tag, found) = self.slot(name);
         let id = match found {
             Some(id) => id,

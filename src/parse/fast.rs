@@ -385,9 +385,6 @@ pub fn trec_rows<const N: usize, V>(
         return taken;
     };
     let mut last_tag = None;
-    // a file's lines come grouped by query: the previous line's id is reused
-    // when the query is the same (interning alike gives the same ids)
-    let mut last_query: Option<(&str, u32)> = None;
     for (spans, at, len, cr) in lines {
         let field = |k: usize| text.get(at + spans[k].0..at + spans[k].1);
         let (Some(q), Some(d), Some(v)) = (
@@ -397,12 +394,7 @@ pub fn trec_rows<const N: usize, V>(
         ) else {
             break;
         };
-        let id = match last_query {
-            Some((name, id)) if name == q => id,
-            _ => columns.queries.intern(q),
-        };
-        last_query = Some((q, id));
-        columns.q.push(id);
+        columns.q.push(columns.queries.intern(q));
         columns.docs.push(d);
         columns.values.push(v);
         last_tag = Some((at + spans[N - 1].0, at + spans[N - 1].1));

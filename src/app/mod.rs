@@ -169,7 +169,7 @@ fn App() -> impl IntoView {
             <nav class="tabs" role="tablist">
                 {move || kinds.get().into_iter().map(|k| view! {
                     <button role="tab" class:active=move || active.get() == Some(k) aria-selected=move || (active.get() == Some(k)).to_string()
-                        data-tab=format!("{k:?}").to_lowercase() on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
+                        data-tab=format!("{k:?}").to_ascii_lowercase() on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
                 }).collect_view()}
             </nav>
             {move || state.ws.with(|w| !w.precomputed.is_empty()).then(|| view! { <precomputed::PrecomputedPanel/> })}

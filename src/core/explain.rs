@@ -770,7 +770,7 @@ pub fn rating_errors(
     }
     let kind = super::registry::Kind::Ratings;
     Some(Explanation {
-        title: format!("{}: {n} ratings", base.to_uppercase()),
+        title: format!("{}: {n} ratings", base.to_ascii_uppercase()),
         formula: super::registry::info(base, kind).map_or(String::new(), |m| m.tex().to_string()),
         notes: vec!["Every rating counts once; the rows are grouped by user only to show where the error comes from.".into()],
         headers: ["user", "ratings", if squared { "Σ (p − r)²" } else { "Σ |p − r|" }]

@@ -52,10 +52,27 @@ function run(cmd, argv, env = {}) {
   return r.stdout;
 }
 
+// The machine's cost of memory touched for the first time, in s per GiB, taken
+// right before each browser run by a fresh process writing one byte per page of
+// 512 MiB. On a VM whose guest returns free pages to the host (free page
+// reporting: this machine's Firecracker kernel runs with
+// page_reporting.page_reporting_order=11), memory freed more than a second or
+// so ago is backed again on its next touch, at 1.5-2.5 s per GiB instead of the
+// 0.1-0.2 s of memory that stayed backed; every drop's new columns, buffers and
+// worker heaps pay it. This figure lets a slow run be read as the machine's.
+const freshMemory = [];
+function probeFreshMemory() {
+  const probe = `const n = 512 << 20, t = process.hrtime.bigint(), b = Buffer.allocUnsafeSlow(n);
+    for (let i = 0; i < n; i += 4096) b[i] = 1;
+    console.log(Number(process.hrtime.bigint() - t) / 1e9 / (n / 2 ** 30));`;
+  freshMemory.push(Number(run('node', ['-e', probe]).trim()));
+}
+
 // the browser: one process per run (a fresh browser each time), every kind in it
 const browser = [];
 function browserRun() {
   log('browser run', browser.length + 1, 'of', runs);
+  probeFreshMemory();
   const rows = run('node', [path.join(here, 'browser.mjs'), dir, ...wanted])
     .split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
   browser.push(rows);
@@ -151,6 +168,9 @@ if (wasm.page !== undefined) {
   goal('release wasm of the page, gzipped', `${fmt(wasm.page / 1000, 1)} KB (worker ${fmt(wasm.worker / 1000, 1)} KB)`, 'at most 400 KB', [wasm.page], (x) => x <= 400000);
 }
 out('');
+const perRun = (kind) => rowsOf(kind).map((r) => fmt(r.drop_to_dashboard_s)).join(', ');
+out(`Per browser run, in order: first touch of fresh memory just before it ${freshMemory.map((x) => fmt(x)).join(', ')} s/GiB; ${wanted.map((k) => `${k} drop ${perRun(k)} s`).join('; ')}`);
+out('');
 out(`Peers (s): ${Object.entries(peers).map(([k, v]) => `${k} ${fmt(v)}`).join(', ') || 'none timed'}`);
 console.log(lines.join('\n'));
-if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ runs, peerRuns, peers, browser, cliTimes, wasm, table: lines }, null, 1));
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ runs, peerRuns, peers, browser, freshMemory, cliTimes, wasm, table: lines }, null, 1));

@@ -126,6 +126,27 @@ impl Frame {
     }
 }
 
+/// A tick's label with as many decimals as the axis' tick spacing needs
+/// (plotters puts about ten ticks on an axis of length `span`), trailing
+/// zeros dropped: cutoffs read 5, 10, 15 (not 5.0), probabilities 0.2 and
+/// 0.25, and a tick computed as 0.30000000000000004 reads 0.3.
+pub fn tick_label(v: f64, span: f64) -> String {
+    let decimals = (1.0 - (span / 10.0).log10()).ceil();
+    let decimals = if decimals.is_finite() {
+        decimals.clamp(0.0, 12.0) as usize
+    } else {
+        12
+    };
+    let mut text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.truncate(text.trim_end_matches('0').trim_end_matches('.').len());
+    }
+    if text == "-0" {
+        text.remove(0);
+    }
+    text
+}
+
 pub fn draw_line_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
@@ -167,6 +188,8 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .bold_line_style(ink.mix(0.12))
         .light_line_style(ink.mix(0.05))
         .label_style(("sans-serif", 12).into_font().color(&ink))
+        .x_label_formatter(&|v| tick_label(*v, x1 - x0))
+        .y_label_formatter(&|v| tick_label(*v, y1 - y0))
         .axis_desc_style(("sans-serif", 13).into_font().color(&ink))
         .draw()?;
     if chart.diagonal {
@@ -309,6 +332,42 @@ mod tests {
         assert!(svg.contains("elbow p=5"));
         assert!(svg.contains("bm25 &lt;&amp;&gt;"), "names are escaped");
         assert!(!svg.contains("bm25 <&>"));
+    }
+
+    #[test]
+    fn tick_labels_have_the_decimals_their_spacing_needs() {
+        for (v, span, want) in [
+            (5.0, 39.0, "5"),
+            (40.0, 39.0, "40"),
+            (250.0, 1000.0, "250"),
+            (0.2, 1.0, "0.2"),
+            (0.0, 1.0, "0"),
+            (1.0, 1.0, "1"),
+            (0.30000000000000004, 1.0, "0.3"),
+            (-1e-17, 1.0, "0"),
+            (-0.5, 2.0, "-0.5"),
+            (0.05, 0.5, "0.05"),
+            (0.125, 0.25, "0.125"),
+            (1e-9, 1e-8, "0.000000001"),
+            (3.0, 0.0, "3"),
+        ] {
+            assert_eq!(tick_label(v, span), want, "{v} on an axis of {span}");
+        }
+    }
+
+    #[test]
+    fn an_integer_axis_is_labelled_without_decimals() {
+        let mut c = chart();
+        c.x_range = (1.0, 40.0);
+        let svg = to_svg(&c, 640, 400);
+        let texts: Vec<&str> = svg
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .map(str::trim)
+            .collect();
+        assert!(texts.contains(&"10") && texts.contains(&"40"), "{texts:?}");
+        assert!(!texts.iter().any(|t| t.ends_with(".0")), "{texts:?}");
+        assert!(texts.contains(&"0.5") && texts.contains(&"1"), "{texts:?}");
     }
 
     #[test]

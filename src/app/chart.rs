@@ -6,6 +6,7 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
 
 use super::util::{download, download_url, slug};
 use crate::plot::{draw_line_chart, Frame, LineChart};
@@ -19,8 +20,11 @@ thread_local! {
 /// The page's one drawing backend: the canvas on screen or SVG for export.
 /// Drawing code is generic over the backend; going through this enum compiles
 /// it once for both instead of once per backend (a smaller wasm).
+/// The canvas is drawn at the chart's size in CSS pixels (the second field:
+/// [`WIDTH`] x [`HEIGHT`]) through a context scaled to the screen's pixel
+/// ratio, so lines and text stay sharp on high-density screens.
 enum Backend<'a> {
-    Canvas(CanvasBackend),
+    Canvas(CanvasBackend, (u32, u32)),
     Svg(SVGBackend<'a>),
 }
 
@@ -47,7 +51,7 @@ fn lift<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingEr
 macro_rules! each {
     ($self:expr, $b:ident => $call:expr) => {
         match $self {
-            Backend::Canvas($b) => $call.map_err(lift),
+            Backend::Canvas($b, _) => $call.map_err(lift),
             Backend::Svg($b) => $call.map_err(lift),
         }
     };
@@ -58,7 +62,7 @@ impl DrawingBackend for Backend<'_> {
 
     fn get_size(&self) -> (u32, u32) {
         match self {
-            Backend::Canvas(b) => b.get_size(),
+            Backend::Canvas(_, size) => *size,
             Backend::Svg(b) => b.get_size(),
         }
     }
@@ -167,6 +171,17 @@ fn to_svg(chart: &LineChart) -> String {
     svg
 }
 
+/// The screen's device pixels per CSS pixel (2 on most laptops' screens),
+/// within 1..=4: the canvas keeps at most 16 times its CSS size in pixels.
+fn pixel_ratio() -> f64 {
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    if ratio.is_finite() {
+        ratio.clamp(1.0, 4.0)
+    } else {
+        1.0
+    }
+}
+
 pub const WIDTH: u32 = 640;
 pub const HEIGHT: u32 = 400;
 
@@ -187,12 +202,23 @@ pub fn Chart(
         let spec = chart.get();
         let Some(element) = canvas.get() else { return };
         let element: web_sys::HtmlCanvasElement = element;
-        element.set_width(WIDTH);
-        element.set_height(HEIGHT);
+        let ratio = pixel_ratio();
+        // setting the size clears the canvas and resets its context's transform
+        element.set_width((WIDTH as f64 * ratio).round() as u32);
+        element.set_height((HEIGHT as f64 * ratio).round() as u32);
+        let scaled = element
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+            .is_some_and(|c| c.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).is_ok());
+        if !scaled {
+            return;
+        }
         let Some(backend) = CanvasBackend::with_canvas_object(element) else {
             return;
         };
-        let area = Backend::Canvas(backend).into_drawing_area();
+        let area = Backend::Canvas(backend, (WIDTH, HEIGHT)).into_drawing_area();
         let _ = area.fill(&TRANSPARENT);
         frame.set_value(draw_line_chart(&area, &spec).ok());
         let _ = area.present();

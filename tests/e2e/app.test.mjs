@@ -29,6 +29,32 @@ test('opens on the bundled example with values and a drawn chart, no console err
   await page.close();
 });
 
+test('on a high-density screen a chart keeps its size and is drawn with the screen\'s pixels', async () => {
+  const { page, errors } = await open(browser, url, { deviceScaleFactor: 2 });
+  await page.waitForFunction(() => document.querySelector('canvas')?.width === 1280);
+  await page.waitForTimeout(300);
+  const c = await page.$eval('canvas', (c) => {
+    const rect = c.getBoundingClientRect();
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    // ink right of and below the middle of the backing store: a chart drawn at
+    // CSS size into it would leave three quarters of it empty
+    let right = 0, low = 0;
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        if (d[4 * (y * c.width + x) + 3] === 0) continue;
+        if (x > 700) right++;
+        if (y > 450) low++;
+      }
+    }
+    return { width: c.width, height: c.height, cssWidth: rect.width, cssHeight: rect.height, right, low };
+  });
+  assert.deepEqual([c.width, c.height], [1280, 800]);
+  assert.ok(Math.abs(c.cssWidth - 640) < 1 && Math.abs(c.cssHeight - 400) < 1, `laid out at ${c.cssWidth} x ${c.cssHeight} CSS pixels`);
+  assert.ok(c.right > 2000 && c.low > 2000, `ink right ${c.right}, low ${c.low}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('dropped TREC run + qrels match trec_eval, and switching the tie rule matches ranx', async () => {
   const { page, errors } = await open(browser, url);
   await clearAll(page);

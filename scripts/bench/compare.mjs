@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { dist, WASM, distFiles, gzippedBytes } from '../../tests/e2e/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -100,12 +101,10 @@ if (wanted.includes('ranking') && fs.existsSync(cli)) {
 }
 
 // the release wasm, gzipped as scripts/build.sh measures it
-const dist = path.join(root, 'dist');
 const wasm = {};
-for (const [name, re] of [['page', /^rankscope-web-.*_bg\.wasm$/], ['worker', /^rankscope-worker_bg\.wasm$/]]) {
-  const f = fs.readdirSync(dist).find((n) => re.test(n));
-  // GNU gzip, as build.sh (node's zlib at level 9 writes 1 % more)
-  if (f) wasm[name] = spawnSync('gzip', ['-9c', path.join(dist, f)], { maxBuffer: 1 << 26 }).stdout.length;
+for (const [name, re] of Object.entries(WASM)) {
+  const [f] = distFiles(re);
+  if (f) wasm[name] = gzippedBytes(path.join(dist, f));
 }
 
 // ------------------------------------------------------------------ the table

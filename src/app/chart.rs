@@ -20,11 +20,11 @@ thread_local! {
 /// The page's one drawing backend: the canvas on screen or SVG for export.
 /// Drawing code is generic over the backend; going through this enum compiles
 /// it once for both instead of once per backend (a smaller wasm).
-/// The canvas is drawn at the chart's size in CSS pixels (the second field:
-/// [`WIDTH`] x [`HEIGHT`]) through a context scaled to the screen's pixel
-/// ratio, so lines and text stay sharp on high-density screens.
+/// The canvas is drawn at the chart's size in CSS pixels ([`WIDTH`] x
+/// [`HEIGHT`]) through a context scaled to the screen's pixel ratio, so lines
+/// and text stay sharp on high-density screens.
 enum Backend<'a> {
-    Canvas(CanvasBackend, (u32, u32)),
+    Canvas(CanvasBackend),
     Svg(SVGBackend<'a>),
 }
 
@@ -51,7 +51,7 @@ fn lift<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingEr
 macro_rules! each {
     ($self:expr, $b:ident => $call:expr) => {
         match $self {
-            Backend::Canvas($b, _) => $call.map_err(lift),
+            Backend::Canvas($b) => $call.map_err(lift),
             Backend::Svg($b) => $call.map_err(lift),
         }
     };
@@ -62,7 +62,7 @@ impl DrawingBackend for Backend<'_> {
 
     fn get_size(&self) -> (u32, u32) {
         match self {
-            Backend::Canvas(_, size) => *size,
+            Backend::Canvas(_) => (WIDTH, HEIGHT),
             Backend::Svg(b) => b.get_size(),
         }
     }
@@ -218,7 +218,7 @@ pub fn Chart(
         let Some(backend) = CanvasBackend::with_canvas_object(element) else {
             return;
         };
-        let area = Backend::Canvas(backend, (WIDTH, HEIGHT)).into_drawing_area();
+        let area = Backend::Canvas(backend).into_drawing_area();
         let _ = area.fill(&TRANSPARENT);
         frame.set_value(draw_line_chart(&area, &spec).ok());
         let _ = area.present();

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '../..');
@@ -15,6 +16,19 @@ const require = createRequire(path.join(root, 'tools/package.json'));
 const { chromium } = require('playwright-core');
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.csv': 'text/csv' };
+
+/** The release wasm files of dist/ by part, the page's and its loading worker's. */
+export const WASM = { page: /^rankscope-web-.*_bg\.wasm$/, worker: /^rankscope-worker_bg\.wasm$/ };
+
+/** The files of dist/ whose names match `re`. */
+export const distFiles = (re) => fs.readdirSync(dist).filter((f) => re.test(f));
+
+/** A file's size gzipped with GNU `gzip -9`, as build.sh prints it (node's zlib at level 9 writes about 1 % more). */
+export function gzippedBytes(file) {
+  const gzip = spawnSync('gzip', ['-9c', file], { maxBuffer: 1 << 26 });
+  if (gzip.status !== 0) throw new Error(`gzip -9 ${file} failed: ${gzip.stderr}`);
+  return gzip.stdout.length;
+}
 
 /** Serves dist/ under `prefix`; `mounts` maps other path prefixes to folders (data next to the app). */
 export function serve(prefix = '/', mounts = {}) {

@@ -6,18 +6,14 @@
 // it (zlib's level 9 gives about 1 % more).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { dist } from './harness.mjs';
+import { dist, WASM, distFiles, gzippedBytes } from './harness.mjs';
 
 const BUDGET = 400_000;
 
 test('the page wasm is at most 400 KB gzipped', () => {
-  const page = fs.readdirSync(dist).filter((f) => /^rankscope-web-.*_bg\.wasm$/.test(f));
+  const page = distFiles(WASM.page);
   assert.equal(page.length, 1, `one page wasm in dist/ (found ${page.join(', ') || 'none'}): run scripts/build.sh`);
-  const gzip = spawnSync('gzip', ['-9c', path.join(dist, page[0])], { maxBuffer: 1 << 26 });
-  assert.equal(gzip.status, 0, `gzip -9 failed: ${gzip.stderr}`);
-  const gzipped = gzip.stdout.length;
+  const gzipped = gzippedBytes(path.join(dist, page[0]));
   assert.ok(gzipped <= BUDGET, `${page[0]}: ${gzipped} bytes gzipped, over the budget of ${BUDGET}`);
 });

@@ -167,3 +167,201 @@ fn eval_of_runs_gives_the_cores_values_exactly() {
         }
     }
 }
+
+fn reference(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/reference")
+        .join(name)
+}
+
+fn scratch(what: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rankscope-cli-{what}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `rankscope eval` run by bash (`script` is the shell command line): its
+/// exit code, stdout and stderr.
+fn shell(script: &str) -> (Option<i32>, String, String) {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .env("RANKSCOPE", env!("CARGO_BIN_EXE_rankscope"))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Standard input (`-`) and pipes (process substitution) are read as the
+/// file itself is, not as empty files.
+#[test]
+fn eval_reads_standard_input_and_pipes() {
+    let (run, qrels) = (reference("ranking.run"), reference("ranking.qrels"));
+    let from_file = metrics_of(&[run.as_os_str(), "--qrels".as_ref(), qrels.as_os_str()]);
+    let q = qrels.to_string_lossy();
+    let r = run.to_string_lossy();
+    for script in [
+        format!("\"$RANKSCOPE\" eval --format json - --qrels '{q}' < '{r}'"),
+        format!("cat '{r}' | \"$RANKSCOPE\" eval --format json --qrels '{q}' -"),
+        format!("\"$RANKSCOPE\" eval --format json <(cat '{r}') --qrels <(cat '{q}')"),
+        format!("\"$RANKSCOPE\" eval --format json <(gzip -c '{r}') --qrels '{q}'"),
+    ] {
+        let (code, out, err) = shell(&script);
+        assert_eq!(code, Some(0), "{script}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let got: Vec<_> = v["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["metrics"].clone())
+            .collect();
+        assert_eq!(got, from_file, "{script}");
+    }
+    // standard input once only
+    let (code, _, err) = shell(&format!("\"$RANKSCOPE\" eval - - < '{r}'"));
+    assert_eq!(code, Some(2));
+    assert!(err.contains("only once"), "{err}");
+}
+
+/// A TREC run whose tag holds a comma or semicolon is a TREC run, not a CSV.
+#[test]
+fn a_trec_run_with_commas_in_its_tag_is_a_trec_run() {
+    let dir = scratch("tags");
+    let text = std::fs::read_to_string(reference("ranking.run")).unwrap();
+    let plain = metrics_of(&[
+        reference("ranking.run").as_os_str(),
+        "--qrels".as_ref(),
+        reference("ranking.qrels").as_os_str(),
+    ]);
+    for tag in ["bm25,k1=0.9", "run;v2", "a,b;c"] {
+        let tagged = dir.join("tagged.txt");
+        std::fs::write(&tagged, text.replace(" bench\n", &format!(" {tag}\n"))).unwrap();
+        let got = metrics_of(&[
+            tagged.as_os_str(),
+            "--qrels".as_ref(),
+            reference("ranking.qrels").as_os_str(),
+        ]);
+        assert_eq!(got, plain, "{tag}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Names, ids and headers from files never reach a terminal as control
+/// characters: the table, warnings and errors show them escaped.
+#[test]
+fn control_characters_from_files_are_escaped_for_terminals() {
+    let dir = scratch("escapes");
+    // a header that would set the terminal's title and clear the screen
+    let evil = dir.join("evil.csv");
+    std::fs::write(
+        &evil,
+        "label,\x1b]0;pwned\x07\x1b[2J,x\u{202e}y\r\n1,0.9,0.1\n0,0.2,0.8\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["eval"])
+        .arg(&evil)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\\x1b]0;pwned\\x07\\x1b[2J"), "{stdout}");
+    assert!(stdout.contains("x\\u{202e}y"), "{stdout}");
+    for c in ['\x1b', '\x07', '\r', '\u{202e}'] {
+        assert!(!stdout.contains(c), "{c:?} in {stdout}");
+    }
+    // the unknown-header error echoes the header escaped
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "a\x1b[2Jb,c\n1,2\n").unwrap();
+    let err = refused(&bad);
+    assert!(err.contains("a\\x1b[2Jb"), "{err}");
+    assert!(!err.contains('\x1b'), "{err}");
+    // a query id with a carriage return in trec_eval's -q lines, on a terminal
+    let run = dir.join("cr.run");
+    std::fs::write(&run, "q1\rFAKE Q0 d1 1 0.9 t\n").unwrap();
+    let qrels = dir.join("cr.qrels");
+    std::fs::write(&qrels, "q1\rFAKE 0 d1 1\n").unwrap();
+    let args = format!(
+        "\"$RANKSCOPE\" eval --format trec_eval -q -m P.1 '{}' --qrels '{}'",
+        run.display(),
+        qrels.display()
+    );
+    // piped: trec_eval's bytes exactly
+    let (code, piped, _) = shell(&args);
+    assert_eq!(code, Some(0));
+    assert!(piped.contains("q1\rFAKE"), "{piped:?}");
+    // on a terminal (a pseudo-terminal from util-linux's script): escaped
+    if std::path::Path::new("/usr/bin/script").exists() {
+        let (code, shown, _) = shell(&format!("script -qec {} /dev/null", shell_quote(&args)));
+        assert_eq!(code, Some(0));
+        assert!(shown.contains("q1\\x0dFAKE"), "{shown:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// A gzip bomb: inflated in bounded pieces (the CLI stays within 600 MB of
+/// address space where the whole 1 GB of text was once held) and refused at
+/// the stated limit, naming the file and the flag that raises it.
+#[test]
+fn a_gzip_bomb_is_refused_in_bounded_memory() {
+    use std::io::Write;
+    let dir = scratch("bomb");
+    // one gzip member of 16 MiB of newlines, repeated: 1 GiB of text in ~1 MB
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    e.write_all(&vec![b'\n'; 16 << 20]).unwrap();
+    let member = e.finish().unwrap();
+    let bomb = dir.join("bomb.csv.gz");
+    std::fs::write(&bomb, member.repeat(64)).unwrap();
+    let (code, _, err) = shell(&format!(
+        "ulimit -v 600000; \"$RANKSCOPE\" eval --max-inflated 64M '{}'",
+        bomb.display()
+    ));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("bomb.csv.gz:"), "{err}");
+    assert!(
+        err.contains("at most 67,108,864 bytes of text (64 MiB)"),
+        "{err}"
+    );
+    assert!(err.contains("--max-inflated"), "{err}");
+    // the limit is the CLI's to set; a bad size is refused
+    let (code, _, err) = shell(&format!(
+        "\"$RANKSCOPE\" eval --max-inflated lots '{}'",
+        bomb.display()
+    ));
+    assert_eq!(code, Some(2));
+    assert!(err.contains("expected a size"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// UTF-16 files are named as such, and echoed input is capped.
+#[test]
+fn utf16_files_and_huge_headers_get_short_clear_errors() {
+    let dir = scratch("utf16");
+    let text = "label,score\n1,0.9\n0,0.1\n";
+    let mut le = vec![0xFF, 0xFE];
+    le.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
+    let no_bom: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    for (name, bytes) in [("le.csv", le), ("nobom.csv", no_bom)] {
+        let f = dir.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        let err = refused(&f);
+        assert!(err.contains("UTF-16: save the file as UTF-8"), "{err}");
+    }
+    let huge = dir.join("huge.csv");
+    std::fs::write(&huge, format!("{}\n1\n", "h".repeat(12 << 20))).unwrap();
+    let err = refused(&huge);
+    assert!(err.len() < 4000, "{} bytes", err.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -36,6 +36,8 @@ Several run files = several models; a CSV with several score columns = one model
     --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
     --per-query                 per-query (per-user) values too
     --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv json_run json_qrels
+    --max-inflated SIZE         the most text a .gz file may inflate to (default 16G; e.g. 500M, 64G, none)
+    FILE may be - (standard input) or a pipe (e.g. <(zcat run.gz)): read once, front to back.
   ranking conventions (defaults: trec_eval's)
     --ties trec|file|average    tie order inside a query
     --relevance-level L         relevant if grade >= L (default 1)
@@ -74,11 +76,64 @@ struct Args {
     trec_measures: Vec<String>,
     complete: bool,
     queries_set_explicitly: bool,
+    max_inflated: Option<u64>,
+}
+
+/// The CLI's default limit on the text a gzip file inflates to.
+const DEFAULT_MAX_INFLATED: u64 = 16 << 30;
+
+/// `16G`, `500M`, `64k`, `1234` (bytes), `none`.
+fn parse_size(v: &str) -> Option<Option<u64>> {
+    if v.eq_ignore_ascii_case("none") {
+        return Some(None);
+    }
+    let v = v.trim();
+    let (digits, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let n: u64 = digits.parse().ok()?;
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return None,
+    };
+    n.checked_mul(1 << shift).filter(|&n| n > 0).map(Some)
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("rankscope: {msg}");
+    eprintln!("rankscope: {}", terminal_safe(&msg.to_string()));
     ExitCode::from(2)
+}
+
+/// `text` with every control character that could act on a terminal shown
+/// as an escape instead: C0 controls but line feed and tab (ESC, BEL, CR,
+/// backspace ...), DEL, C1 controls, and the bidirectional controls that
+/// reorder what is shown (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F,
+/// U+061C). Names, ids and headers come from input files: a header could
+/// otherwise set the terminal's title or clear the screen, and a query id
+/// overwrite the line before it.
+fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+    };
+    if !text.contains(unsafe_char) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            if (c as u32) < 0x100 {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            } else {
+                out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
 }
 
 fn main() -> ExitCode {
@@ -130,6 +185,7 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
         trec_measures: vec![],
         complete: false,
         queries_set_explicitly: false,
+        max_inflated: Some(DEFAULT_MAX_INFLATED),
     };
     let mut i = 0;
     while i < argv.len() {
@@ -258,6 +314,12 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                     _ => return Err(bad(&v, "'>=', '>'")),
                 }
             }
+            "--max-inflated" => {
+                let v = value()?;
+                a.max_inflated = parse_size(&v).ok_or_else(|| {
+                    format!("{flag} {v}: expected a size in bytes (e.g. 500M, 16G, 1T) or none")
+                })?;
+            }
             "--logits" => a.conv.binary_scores_are_logits = true,
             "--positive-label" => a.options.positive_label = Some(value()?),
             "--class-ties" => {
@@ -271,6 +333,7 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                 }
             }
             "--class-logits" => a.conv.class_scale = ScoreScale::Logits,
+            "-" => a.files.push("-".into()),
             f if f.starts_with('-') && f.len() > 1 => {
                 return Err(format!("unknown option '{f}'; see rankscope --help"))
             }
@@ -370,13 +433,33 @@ impl split::Source for FileSource<'_> {
 /// parser's). Per file, its parse, or why it could not be read.
 fn parse_files(
     files: &[(&String, LoadOptions)],
+    max_inflated: Option<u64>,
 ) -> Vec<std::io::Result<Result<Parsed, LoadError>>> {
+    let parser = |path: &str, options: &LoadOptions| {
+        let mut parser = Parser::new(path, options.clone());
+        parser.limit_inflated(max_inflated);
+        parser
+    };
     // each part reads its file in 1 MiB slices (the file is never held whole)
     let one = |path: &str, options: &LoadOptions| -> std::io::Result<Result<Parsed, LoadError>> {
-        let total = std::fs::metadata(path)?.len();
+        if path == "-" {
+            return Ok(parse_stream(
+                parser(STDIN, options),
+                std::io::stdin().lock(),
+            ));
+        }
+        let meta = std::fs::metadata(path)?;
+        if !meta.is_file() {
+            // a pipe (`<(zcat run.gz)`), a FIFO, a character device: read once, in order
+            return Ok(parse_stream(
+                parser(path, options),
+                std::fs::File::open(path)?,
+            ));
+        }
+        let total = meta.len();
         let part = |which| -> std::io::Result<split::PartEnd> {
             let mut source = FileSource::open(path)?;
-            let parser = Parser::new(path, options.clone());
+            let parser = parser(path, options);
             Ok(split::parse_part_now(
                 parser,
                 total,
@@ -420,7 +503,42 @@ fn parse_files(
         .collect()
 }
 
+/// The name standard input (`-`) is shown under.
+const STDIN: &str = "stdin";
+
+/// Parses what `reader` gives, front to back in 1 MiB steps (standard
+/// input, a pipe): a file that cannot be read twice or split.
+fn parse_stream(mut parser: Parser, mut reader: impl std::io::Read) -> Result<Parsed, LoadError> {
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                parser.feed(&buf[..n]);
+                if parser.stopped() {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Err(LoadError::single(
+                    parser.file_name(),
+                    0,
+                    0,
+                    "a readable stream",
+                    format!("it could not be read ({e})"),
+                    None,
+                ))
+            }
+        }
+    }
+    parser.finish()
+}
+
 fn run_eval(mut a: Args) -> ExitCode {
+    if a.files.iter().chain(&a.qrels).filter(|f| *f == "-").count() > 1 {
+        return fail("standard input (-) can be read only once: give it as one file");
+    }
     let mut ws = Workspace::default();
     let mut warnings = Vec::new();
     let files: Vec<(&String, LoadOptions)> = a
@@ -436,7 +554,8 @@ fn run_eval(mut a: Args) -> ExitCode {
         })
         .collect();
     // merged in the order given, as one file after another would be
-    for ((path, _), parsed) in files.iter().zip(parse_files(&files)) {
+    for ((path, _), parsed) in files.iter().zip(parse_files(&files, a.max_inflated)) {
+        let path: &str = if *path == "-" { STDIN } else { path };
         let added = match parsed {
             Ok(Ok(parsed)) => ws.add(path, parsed),
             Ok(Err(e)) => Err(e),
@@ -447,7 +566,7 @@ fn run_eval(mut a: Args) -> ExitCode {
                 warnings.extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}")))
             }
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("{}", terminal_safe(&e.to_string()));
                 return ExitCode::from(2);
             }
         }
@@ -477,16 +596,23 @@ fn run_eval(mut a: Args) -> ExitCode {
             Ok(m) => m,
             Err(e) => return fail(e),
         };
+        // trec_eval's bytes exactly for scripts; made safe to show on a terminal
+        let terminal = std::io::IsTerminal::is_terminal(&out);
         for i in 0..d.runs.len() {
+            let lines = rankscope::trec_format::format_run(
+                d,
+                i,
+                &a.conv,
+                &measures,
+                a.per_query,
+                a.complete,
+            );
             let _ = out.write_all(
-                rankscope::trec_format::format_run(
-                    d,
-                    i,
-                    &a.conv,
-                    &measures,
-                    a.per_query,
-                    a.complete,
-                )
+                if terminal {
+                    terminal_safe(&lines)
+                } else {
+                    lines.as_str().into()
+                }
                 .as_bytes(),
             );
         }
@@ -578,9 +704,11 @@ fn run_eval(mut a: Args) -> ExitCode {
                 conv.join(" ")
             }
         );
-        let _ = write!(out, "{}", Table::from_report(&report, None).to_text(4));
+        // the table is for people: names from the files never act on a terminal
+        let table = Table::from_report(&report, None).to_text(4);
+        let _ = write!(out, "{}", terminal_safe(&table));
         for w in &warnings {
-            eprintln!("warning: {w}");
+            eprintln!("warning: {}", terminal_safe(w));
         }
     }
     ExitCode::SUCCESS

@@ -23,10 +23,26 @@ pub struct LoadError {
 
 pub const MAX_PROBLEMS: usize = 20;
 
+/// The most characters of a problem's text (and of a file name) kept: input
+/// echoed in a message (a header, a value, a URL) is cut there, so a 12 MB
+/// header line gives a message of a few hundred bytes, not 12 MB.
+pub const MAX_ECHO: usize = 300;
+
+/// `text` cut to [`MAX_ECHO`] characters, saying how much was left out.
+pub fn capped(text: String) -> String {
+    match text.char_indices().nth(MAX_ECHO) {
+        None => text,
+        Some((end, _)) => {
+            let rest = text[end..].chars().count();
+            format!("{}… ({})", &text[..end], count(rest, "more character"))
+        }
+    }
+}
+
 impl LoadError {
     pub fn new(file: &str) -> Self {
         LoadError {
-            file: file.to_string(),
+            file: capped(file.to_string()),
             problems: Vec::new(),
             more: 0,
         }
@@ -53,7 +69,12 @@ impl LoadError {
 
     pub fn push(&mut self, p: Problem) {
         if self.problems.len() < MAX_PROBLEMS {
-            self.problems.push(p);
+            self.problems.push(Problem {
+                expected: capped(p.expected),
+                found: capped(p.found),
+                hint: p.hint.map(capped),
+                ..p
+            });
         } else {
             self.more += 1;
         }
@@ -98,6 +119,36 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoed_text_is_capped() {
+        let header = "h".repeat(12 << 20);
+        let e = LoadError::single(
+            &"f".repeat(5000),
+            1,
+            0,
+            "a header",
+            format!("'{header}'"),
+            Some(header.clone()),
+        );
+        let text = e.to_string();
+        assert!(text.len() < 2000, "{}", text.len());
+        assert!(text.contains(&format!(
+            "… ({} more characters)",
+            (12 << 20) + 2 - MAX_ECHO
+        )));
+        // short text is kept whole, multi-byte characters are cut on their boundary
+        assert_eq!(capped("é".repeat(MAX_ECHO)), "é".repeat(MAX_ECHO));
+        assert_eq!(
+            capped("é".repeat(MAX_ECHO + 1)),
+            format!("{}… (1 more character)", "é".repeat(MAX_ECHO))
+        );
+    }
+}
 
 /// "1 field", "3 fields".
 pub fn count(n: usize, what: &str) -> String {

@@ -301,6 +301,34 @@ pub fn integer(f: &[u8]) -> Option<i32> {
     (v.fract() == 0.0 && v.abs() < 1e9).then_some(v as i32)
 }
 
+/// The blank lines `bytes` starts with: the bytes up to and including the
+/// last line break before the first byte that is not a space, tab, CR or LF
+/// (the next content line keeps its indentation), and the line breaks in them.
+pub fn blank_lines(bytes: &[u8]) -> (usize, u64) {
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    // eight line breaks at a time, then byte by byte
+    let mut end = 0;
+    while end + 8 <= bytes.len() {
+        let word = u64::from_ne_bytes(bytes[end..end + 8].try_into().unwrap_or([0; 8]));
+        if word != NEWLINES {
+            break;
+        }
+        end += 8;
+    }
+    let (mut skipped, mut lines) = (end, end as u64);
+    for (i, &b) in bytes.iter().enumerate().skip(end) {
+        match b {
+            b'\n' => {
+                lines += 1;
+                skipped = i + 1;
+            }
+            b' ' | b'\t' | b'\r' => {}
+            _ => break,
+        }
+    }
+    (skipped, lines)
+}
+
 /// Reads an id: valid UTF-8, non-empty.
 pub fn id(f: &[u8]) -> Option<&str> {
     std::str::from_utf8(f).ok().filter(|s| !s.is_empty())
@@ -316,6 +344,17 @@ mod tests {
         (0..row.len())
             .map(|i| String::from_utf8_lossy(&row[i]).into_owned())
             .collect()
+    }
+
+    #[test]
+    fn blank_lines_are_counted_up_to_the_next_content_line() {
+        assert_eq!(blank_lines(b"\n\n\n"), (3, 3));
+        assert_eq!(blank_lines(b"\r\n \n\t  x,y\n"), (4, 2));
+        assert_eq!(blank_lines(b"  x\n"), (0, 0));
+        assert_eq!(blank_lines(b""), (0, 0));
+        let many = [b"\n".repeat(21), b"  \r\nq".to_vec()].concat();
+        assert_eq!(blank_lines(&many), (25, 22));
+        assert_eq!(blank_lines(&b"\n".repeat(16)), (16, 16));
     }
 
     #[test]

@@ -144,6 +144,9 @@ pub struct Parser {
     rows: u64,
     /// Set when the file starts with the gzip magic bytes.
     inflater: Option<gzip::Inflater>,
+    /// Text bytes a gzip file has inflated to so far, and the most allowed.
+    inflated: u64,
+    max_inflated: Option<u64>,
     fields: fields::Splitter,
     /// The first byte, held until the second shows whether the file is gzip.
     head: Vec<u8>,
@@ -159,8 +162,9 @@ pub struct Parser {
     line_bytes: u64,
     /// The most values one file may hold ([`file_limit`]); past it the file is refused.
     max_values: Option<u64>,
-    /// Set when the file holds more values than `max_values`: the rest is skipped.
-    too_large: bool,
+    /// Set when the file is refused whole (more values than `max_values`,
+    /// more inflated text than `max_inflated`, UTF-16 text): the rest is skipped.
+    refused: bool,
     /// `max_values` in rows of the detected format (each row's values are fixed by its header).
     max_rows: u64,
     /// The bytes this parser reads when its file is split in two ([`split`]):
@@ -191,6 +195,39 @@ pub const QUERY_VALUES: u64 = 16;
 /// The per-file limit where it applies: in wasm (the page and its workers).
 pub fn file_limit() -> Option<u64> {
     cfg!(target_arch = "wasm32").then_some(FILE_VALUES)
+}
+
+/// The most bytes of text a gzip file may inflate to in wasm (the page and
+/// its workers): more than the largest file the page evaluates (40M TREC lines
+/// of 60 bytes are 2.4 GB), far less than a "gzip bomb" (10 MB of zeros
+/// inflate to 10 GB). The parser inflates in bounded pieces, so memory never
+/// holds more than a few MB of text at once; the limit bounds the time.
+/// Natively (the CLI) the caller sets its own ([`Parser::limit_inflated`]).
+pub const INFLATED_BYTES: u64 = 4 << 30;
+
+/// The inflated-text limit where it applies by default: in wasm.
+pub fn inflated_limit() -> Option<u64> {
+    cfg!(target_arch = "wasm32").then_some(INFLATED_BYTES)
+}
+
+const INFLATED_HINT: &str = "If the file is genuine, decompress it and load the text, or evaluate it with the command-line tool (rankscope eval --max-inflated SIZE FILE).";
+
+/// A byte count for people: `4 GiB`, `512 MiB`, `12.5 KiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} bytes")
+    } else if v.fract() == 0.0 {
+        format!("{v} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
 }
 
 /// A count with thousands separators (`40,000,000`).
@@ -240,6 +277,8 @@ impl Parser {
             bytes: 0,
             rows: 0,
             inflater: None,
+            inflated: 0,
+            max_inflated: inflated_limit(),
             fields: fields::Splitter::default(),
             head: Vec::new(),
             decided: false,
@@ -250,7 +289,7 @@ impl Parser {
             expected: None,
             line_bytes: 0,
             max_values: file_limit(),
-            too_large: false,
+            refused: false,
             max_rows: u64::MAX,
             share: None,
             plain: None,
@@ -267,15 +306,20 @@ impl Parser {
         self.max_values = max;
     }
 
+    /// Sets the most bytes of text a gzip file may inflate to (`None`: no limit).
+    pub fn limit_inflated(&mut self, max: Option<u64>) {
+        self.max_inflated = max;
+    }
+
     /// Whether the rest of the file can be skipped: it is refused already
     /// (too large, a line without end, a broken gzip stream).
     pub fn stopped(&self) -> bool {
-        self.too_large || self.line_too_long || self.gzip_failed
+        self.refused || self.line_too_long || self.gzip_failed
     }
 
     /// Refuses the file as too large at line `line`, having found `found`.
     fn refuse_size(&mut self, line: u64, found: String) {
-        self.too_large = true;
+        self.refused = true;
         let max = self.max_values.unwrap_or_default();
         self.errors.push(Problem {
             line,
@@ -295,6 +339,11 @@ impl Parser {
     /// growing them). A gzip file's size says nothing of its text: ignored.
     pub fn expect_size(&mut self, bytes: u64) {
         self.expected = Some(bytes);
+    }
+
+    /// The file name the parser reports problems under.
+    pub fn file_name(&self) -> &str {
+        &self.file
     }
 
     pub fn bytes_read(&self) -> u64 {
@@ -330,16 +379,46 @@ impl Parser {
     }
 
     fn route(&mut self, chunk: &[u8]) {
-        if self.gzip_failed {
+        if self.gzip_failed || self.refused {
             return;
         }
-        match &mut self.inflater {
-            Some(inflater) => match inflater.push(chunk) {
-                Ok(text) => self.feed_text(&text),
-                Err(msg) => self.fail_gzip(msg),
-            },
-            None => self.feed_text(chunk),
+        let Some(mut inflater) = self.inflater.take() else {
+            self.feed_text(chunk);
+            return;
+        };
+        // inflated in bounded pieces, each parsed before the next is made
+        let pushed = inflater.push(chunk, &mut |text| self.inflated_text(text));
+        self.inflater = Some(inflater);
+        if let Err(msg) = pushed {
+            self.fail_gzip(msg);
         }
+    }
+
+    /// Parses a piece of inflated text, or refuses the file once the text
+    /// passes the limit; false when the rest need not be inflated.
+    fn inflated_text(&mut self, text: &[u8]) -> bool {
+        self.inflated += text.len() as u64;
+        if let Some(max) = self.max_inflated.filter(|&max| self.inflated > max) {
+            self.refused = true;
+            self.errors.push(Problem {
+                line: self.splitter.line_no() + 1,
+                column: 0,
+                expected: format!(
+                    "a gzip file that inflates to at most {} bytes of text ({})",
+                    grouped(max),
+                    human_bytes(max)
+                ),
+                found: format!(
+                    "more: {} compressed bytes had inflated to {} bytes by this line (a \"gzip bomb\"?)",
+                    grouped(self.bytes),
+                    grouped(self.inflated)
+                ),
+                hint: Some(INFLATED_HINT.into()),
+            });
+            return false;
+        }
+        self.feed_text(text);
+        !self.stopped()
     }
 
     fn fail_gzip(&mut self, msg: String) {
@@ -357,7 +436,7 @@ impl Parser {
         if !self.sniffed {
             self.sniff(chunk);
         }
-        if self.too_large {
+        if self.refused {
             return;
         }
         if let Some(json) = &mut self.json {
@@ -377,6 +456,17 @@ impl Parser {
         let mut splitter = std::mem::take(&mut self.splitter);
         let mut rest = chunk;
         while !rest.is_empty() {
+            // runs of blank lines are passed over at once (a file, or a
+            // "gzip bomb", of nothing but line breaks costs no parse per line)
+            if splitter.between_lines() && matches!(rest[0], b'\n' | b'\r' | b' ' | b'\t') {
+                let (skipped, lines) = fields::blank_lines(rest);
+                if skipped > 0 {
+                    splitter.count_lines(lines);
+                    self.line_bytes += skipped as u64;
+                    rest = &rest[skipped..];
+                    continue;
+                }
+            }
             match self.plain {
                 Some(plain) if splitter.between_lines() => {
                     let taken = self.plain_rows(plain, rest, &mut splitter);
@@ -421,6 +511,18 @@ impl Parser {
     /// A file whose first content byte is `{` is JSON (unless another format is forced).
     fn sniff(&mut self, chunk: &[u8]) {
         const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+        if let Some(found) = utf16(chunk) {
+            self.sniffed = true;
+            self.refused = true;
+            self.errors.push(Problem {
+                line: 1,
+                column: 0,
+                expected: "UTF-8 text".into(),
+                found,
+                hint: Some("UTF-16: save the file as UTF-8 (in Excel: \"CSV UTF-8\"; or iconv -f UTF-16 -t UTF-8 FILE).".into()),
+            });
+            return;
+        }
         let Some(&first) = chunk
             .iter()
             .find(|b| !b.is_ascii_whitespace() && !BOM.contains(b))
@@ -443,19 +545,24 @@ impl Parser {
 
     /// Ends the file: the parsed columns, or every problem found.
     pub fn finish(mut self) -> Result<Parsed, LoadError> {
-        if self.too_large {
+        if self.refused {
             return Err(self.errors);
         }
         if !self.head.is_empty() {
             let head = std::mem::take(&mut self.head);
             self.feed_text(&head);
         }
-        if let Some(inflater) = self.inflater.take() {
-            if !self.gzip_failed {
-                match inflater.finish() {
-                    Ok(rest) => self.feed_text(&rest),
-                    Err(msg) => self.fail_gzip(msg),
+        if let Some(mut inflater) = self.inflater.take() {
+            if !self.gzip_failed && !self.refused {
+                let finished = inflater.finish(&mut |text| self.inflated_text(text));
+                if let Err(msg) = finished {
+                    self.fail_gzip(msg);
                 }
+            }
+            // still a gzip file for what follows (no size estimate from its bytes)
+            self.inflater = Some(inflater);
+            if self.refused {
+                return Err(self.errors);
             }
         }
         if let Some(json) = self.json.take() {
@@ -521,7 +628,7 @@ impl Parser {
     }
 
     fn line(&mut self, n: u64, line: &[u8]) {
-        if self.too_large {
+        if self.refused {
             return;
         }
         self.line_bytes += line.len() as u64 + 1;
@@ -586,7 +693,7 @@ impl Parser {
         bytes: &[u8],
         splitter: &mut LineSplitter,
     ) -> usize {
-        if self.too_large || self.rows >= self.max_rows {
+        if self.refused || self.rows >= self.max_rows {
             return 0;
         }
         let next_check = match (self.rows / 1024 + 1) * 1024 {
@@ -650,6 +757,28 @@ impl Parser {
         };
         self.state.reserve(more.min(u32::MAX as f64) as usize);
     }
+}
+
+/// Whether text starts as UTF-16 does: with its byte-order mark, or with
+/// ASCII characters each followed (little-endian) or preceded (big-endian)
+/// by a zero byte. Says what was found.
+fn utf16(text: &[u8]) -> Option<String> {
+    if text.starts_with(&[0xFF, 0xFE]) || text.starts_with(&[0xFE, 0xFF]) {
+        return Some(format!(
+            "UTF-16 text (it starts with the byte-order mark {:02X} {:02X})",
+            text[0], text[1]
+        ));
+    }
+    let probe = &text[..text.len().min(64) & !1];
+    if probe.len() < 8 {
+        return None;
+    }
+    let pairs = probe.chunks_exact(2);
+    let ascii_then_zero = pairs.clone().filter(|p| p[0] != 0 && p[1] == 0).count();
+    let zero_then_ascii = pairs.filter(|p| p[0] == 0 && p[1] != 0).count();
+    let n = probe.len() / 2;
+    (ascii_then_zero == n || zero_then_ascii == n)
+        .then(|| "UTF-16 text (a zero byte beside every character)".into())
 }
 
 /// Parses a whole in-memory file (the CLI and tests; the page feeds chunks).

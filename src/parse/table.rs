@@ -367,12 +367,19 @@ impl State {
             .any(|e| lower.ends_with(e));
         let named_qrels = lower.contains("qrel");
         let csv_like = line.contains(&b',') || line.contains(&b';');
+        let rank_and_score =
+            |ws: &Row| fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some();
+        // six whitespace fields with a rank and a score where they belong, and
+        // no comma or semicolon before the tag, are a TREC run line whatever
+        // its tag holds (`run,v2` is a tag, not a CSV)
+        let trec_with_any_tag = ws.len() == 6
+            && rank_and_score(&ws)
+            && (0..5).all(|i| !ws[i].contains(&b',') && !ws[i].contains(&b';'));
         // a run line: 6+ fields with "Q0" second, or rank and score where they belong
-        let looks_run = !csv_like
-            && ws.len() >= 6
-            && (&ws[1] == b"Q0"
-                || named_run
-                || (fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some()));
+        let looks_run = trec_with_any_tag
+            || (!csv_like
+                && ws.len() >= 6
+                && (&ws[1] == b"Q0" || named_run || rank_and_score(&ws)));
         let looks_qrels = !csv_like
             && ws.len() == 4
             && (named_qrels

@@ -120,36 +120,6 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn echoed_text_is_capped() {
-        let header = "h".repeat(12 << 20);
-        let e = LoadError::single(
-            &"f".repeat(5000),
-            1,
-            0,
-            "a header",
-            format!("'{header}'"),
-            Some(header.clone()),
-        );
-        let text = e.to_string();
-        assert!(text.len() < 2000, "{}", text.len());
-        assert!(text.contains(&format!(
-            "… ({} more characters)",
-            (12 << 20) + 2 - MAX_ECHO
-        )));
-        // short text is kept whole, multi-byte characters are cut on their boundary
-        assert_eq!(capped("é".repeat(MAX_ECHO)), "é".repeat(MAX_ECHO));
-        assert_eq!(
-            capped("é".repeat(MAX_ECHO + 1)),
-            format!("{}… (1 more character)", "é".repeat(MAX_ECHO))
-        );
-    }
-}
-
 /// "1 field", "3 fields".
 pub fn count(n: usize, what: &str) -> String {
     if n == 1 {
@@ -178,5 +148,35 @@ pub fn shown(text: &[u8]) -> String {
         "an empty field".into()
     } else {
         format!("'{out}'")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoed_text_is_capped() {
+        let header = "h".repeat(12 << 20);
+        let e = LoadError::single(
+            &"f".repeat(5000),
+            1,
+            0,
+            "a header",
+            format!("'{header}'"),
+            Some(header.clone()),
+        );
+        let text = e.to_string();
+        assert!(text.len() < 2000, "{}", text.len());
+        assert!(text.contains(&format!(
+            "… ({} more characters)",
+            (12 << 20) + 2 - MAX_ECHO
+        )));
+        // short text is kept whole, multi-byte characters are cut on their boundary
+        assert_eq!(capped("é".repeat(MAX_ECHO)), "é".repeat(MAX_ECHO));
+        assert_eq!(
+            capped("é".repeat(MAX_ECHO + 1)),
+            format!("{}… (1 more character)", "é".repeat(MAX_ECHO))
+        );
     }
 }

@@ -11,6 +11,7 @@ pub mod plot;
 pub mod report;
 pub mod robustness;
 pub mod session;
+pub mod text;
 pub mod trec_format;
 
 #[cfg(target_arch = "wasm32")]

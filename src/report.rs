@@ -2,6 +2,7 @@
 //! number formatting the CLI and the page share.
 
 use crate::core::evaluate::Report;
+use crate::text;
 
 /// A table of models x metrics.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,11 +37,11 @@ impl Table {
     pub fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["model".to_string()];
-        header.extend(self.columns.iter().cloned());
+        header.extend(self.columns.iter().map(|c| text::csv_cell(c).into_owned()));
         // writing to a Vec cannot fail
         let _ = w.write_record(&header);
         for (name, values) in &self.rows {
-            let mut rec = vec![name.clone()];
+            let mut rec = vec![text::csv_cell(name).into_owned()];
             rec.extend(values.iter().map(|v| v.map(full).unwrap_or_default()));
             let _ = w.write_record(&rec);
         }
@@ -191,24 +192,11 @@ pub fn fixed(v: Option<f64>, digits: usize) -> String {
 }
 
 fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|")
+    text::markdown(s)
 }
 
 fn tex_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            _ => out.push(c),
-        }
-    }
-    out
+    text::latex(s)
 }
 
 #[cfg(test)]
@@ -265,9 +253,34 @@ mod tests {
     }
 
     #[test]
+    fn exports_carry_no_formulas_markup_or_controls_from_names() {
+        let t = Table {
+            columns: vec!["ndcg@10".into()],
+            rows: vec![
+                ("=HYPERLINK(\"http://x\")".into(), vec![Some(-0.5)]),
+                ("<b>[x](http://e)</b>".into(), vec![Some(0.5)]),
+                ("[20cm]\u{7}".into(), vec![Some(0.25)]),
+            ],
+        };
+        let csv = t.to_csv();
+        assert!(
+            csv.contains("\"'=HYPERLINK(\"\"http://x\"\")\",-0.5\n"),
+            "{csv}"
+        );
+        let md = t.to_markdown(2);
+        assert!(!md.contains("<b>") && !md.contains("]("), "{md}");
+        let tex = t.to_latex(2);
+        assert!(
+            tex.contains("\n{[}20cm{]}\\textbackslash{}x07 & 0.25"),
+            "{tex}"
+        );
+        assert!(!tex.contains('\u{7}'));
+    }
+
+    #[test]
     fn markdown_latex_and_json() {
         let t = table();
-        assert!(t.to_markdown(3).contains("| x_y\\|z | 0.333 | 2 |"));
+        assert!(t.to_markdown(3).contains("| x\\_y\\|z | 0.333 | 2 |"));
         let tex = t.to_latex(3);
         assert!(tex.contains("x\\_y|z & 0.333 & 2 \\\\"));
         assert!(tex.contains("ndcg@10 & roc\\_auc"));

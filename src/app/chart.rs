@@ -168,7 +168,7 @@ fn to_svg(chart: &LineChart) -> String {
         let _ = draw_line_chart(&area, chart);
         let _ = area.present();
     }
-    svg
+    crate::text::xml_chars(svg)
 }
 
 /// The screen's device pixels per CSS pixel (2 on most laptops' screens),

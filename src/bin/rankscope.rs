@@ -16,6 +16,7 @@ use rankscope::core::registry::{self, MetricId};
 use rankscope::parse::split::{self, Part};
 use rankscope::parse::{Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::report::Table;
+use rankscope::text::terminal_safe;
 
 const HELP: &str = "\
 rankscope — ranking, recommendation and classification metrics (the Rankscope core)
@@ -104,36 +105,6 @@ fn parse_size(v: &str) -> Option<Option<u64>> {
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("rankscope: {}", terminal_safe(&msg.to_string()));
     ExitCode::from(2)
-}
-
-/// `text` with every control character that could act on a terminal shown
-/// as an escape instead: C0 controls but line feed and tab (ESC, BEL, CR,
-/// backspace ...), DEL, C1 controls, and the bidirectional controls that
-/// reorder what is shown (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F,
-/// U+061C). Names, ids and headers come from input files: a header could
-/// otherwise set the terminal's title or clear the screen, and a query id
-/// overwrite the line before it.
-fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
-    };
-    if !text.contains(unsafe_char) {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            if (c as u32) < 0x100 {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            } else {
-                out.push_str(&format!("\\u{{{:04x}}}", c as u32));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
 }
 
 fn main() -> ExitCode {

@@ -81,6 +81,27 @@ pub enum Parsed {
 }
 
 impl Parsed {
+    /// Its model names with their hidden characters shown
+    /// ([`crate::text::visible`]): names come from headers, file names and
+    /// tags, and two that differ only by a zero-width or right-to-left
+    /// character must not look alike.
+    pub fn show_hidden_in_names(&mut self) {
+        let show = |name: &mut String| {
+            if let std::borrow::Cow::Owned(shown) = crate::text::visible(name) {
+                *name = shown;
+            }
+        };
+        match self {
+            Parsed::Run { name, .. } => show(name),
+            Parsed::Qrels { .. } => {}
+            Parsed::RankingTable { models, .. } => models.iter_mut().for_each(|m| show(&mut m.0)),
+            Parsed::Binary(b) => b.models.iter_mut().for_each(|m| show(&mut m.0)),
+            Parsed::Multiclass(m) => m.models.iter_mut().for_each(|p| show(&mut p.name)),
+            Parsed::Ratings(r) => r.models.iter_mut().for_each(|m| show(&mut m.0)),
+            Parsed::Measures(p) => show(&mut p.name),
+        }
+    }
+
     /// Values this file adds to a workspace ([`Workspace::values`]): one per
     /// score of a row (one per line of a run or qrels), [`QUERY_VALUES`] per
     /// query of each run.

@@ -60,6 +60,7 @@ fn remap(local: &Interner, global: &mut Interner) -> Vec<u32> {
         .collect()
 }
 
+/// `wanted`, numbered when taken.
 fn unique_name(existing: &[String], wanted: &str) -> String {
     if !existing.iter().any(|n| n == wanted) {
         return wanted.to_string();
@@ -136,7 +137,8 @@ impl Workspace {
     }
 
     /// Merges a parsed file. On error nothing changes.
-    pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
+    pub fn add(&mut self, file: &str, mut parsed: Parsed) -> Result<LoadSummary, LoadError> {
+        parsed.show_hidden_in_names();
         if let Some(max) = self.max_values {
             let (held, adding) = (self.values(), parsed.values());
             if held + adding > max {
@@ -461,7 +463,8 @@ impl Workspace {
 
     /// Renames a model of `kind`; false if the name is taken or not found.
     pub fn rename(&mut self, kind: Kind, old: &str, new: &str) -> bool {
-        let new = new.trim();
+        let new = crate::text::visible(new.trim());
+        let new = &*new;
         if new.is_empty() {
             return false;
         }
@@ -607,6 +610,23 @@ mod tests {
     use super::*;
     use crate::core::binary::BinaryCurve;
     use crate::parse::{parse_bytes, LoadOptions};
+
+    /// Zero-width and right-to-left characters are shown in model names, so
+    /// two models never look alike: from headers, file names and renames.
+    #[test]
+    fn hidden_characters_in_model_names_are_shown() {
+        let mut ws = Workspace::default();
+        let text = "label,bm25,bm\u{200b}25,x\u{202e}y\n1,0.9,0.8,0.1\n0,0.1,0.2,0.3\n";
+        ws.load_bytes("b.csv", text.as_bytes(), &LoadOptions::default())
+            .unwrap();
+        let names = ws.dataset(Kind::Binary).unwrap().model_names();
+        assert_eq!(names, ["bm25", "bm\\u{200b}25", "x\\u{202e}y"]);
+        assert!(ws.rename(Kind::Binary, "bm25", "b\u{200d}m"));
+        assert_eq!(
+            ws.dataset(Kind::Binary).unwrap().model_names()[0],
+            "b\\u{200d}m"
+        );
+    }
 
     /// What a binary file's summary says is the same whether its curves came
     /// built (the page: from the loading workers) or not (counted from the rows).

@@ -277,7 +277,7 @@ pub fn to_svg(chart: &LineChart, width: u32, height: u32) -> String {
         let _ = draw_line_chart(&area, chart);
         let _ = area.present();
     }
-    svg
+    crate::text::xml_chars(svg)
 }
 
 /// Iso-F1 curves for a PR chart: precision = f·r / (2r − f) for r ≥ f/2.
@@ -332,6 +332,20 @@ mod tests {
         assert!(svg.contains("elbow p=5"));
         assert!(svg.contains("bm25 &lt;&amp;&gt;"), "names are escaped");
         assert!(!svg.contains("bm25 <&>"));
+    }
+
+    /// A control character in a name (a title, a label) leaves the SVG
+    /// well-formed XML: it is replaced, never written raw.
+    #[test]
+    fn svg_export_stays_xml_with_control_characters_in_names() {
+        let mut c = chart();
+        c.series[0].name = "m\u{1}\u{8}x".into();
+        c.title = "t\u{1b}".into();
+        let svg = to_svg(&c, 640, 400);
+        assert!(!svg
+            .chars()
+            .any(|ch| (ch as u32) < 0x20 && !"\t\n\r".contains(ch)));
+        assert!(svg.contains("m\u{fffd}\u{fffd}x"));
     }
 
     #[test]

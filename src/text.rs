@@ -1,0 +1,176 @@
+//! Text from input files made safe to show: characters that act instead of
+//! showing themselves (controls, bidirectional overrides, zero-width
+//! characters) written as visible escapes, and the escaping of each export
+//! format (CSV formula injection, Markdown, LaTeX, XML).
+
+use std::borrow::Cow;
+
+/// Controls that act on a terminal or break a line: C0 (but line feed and
+/// tab), DEL and C1.
+fn is_control(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// Bidirectional controls: they reorder what follows (`abc\u{202e}fdp.exe`
+/// shows as `abcexe.pdf`).
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Characters with no width: two names differing only by them look identical.
+fn is_zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}' | '\u{00AD}'
+    )
+}
+
+/// `text` with the characters `hide` picks written as `\x1b` (below U+0100)
+/// or `\u{202e}`.
+fn escape_where(text: &str, hide: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(&hide) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if !hide(c) {
+            out.push(c);
+        } else if (c as u32) < 0x100 {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A name (a model, a file) as it must be shown: every control, line break,
+/// bidirectional control and zero-width character written as an escape, so
+/// what is shown is what the name holds.
+pub fn visible(name: &str) -> Cow<'_, str> {
+    escape_where(name, |c| c.is_control() || is_bidi(c) || is_zero_width(c))
+}
+
+/// Text for a terminal: controls (ESC, BEL, CR, ...) and bidirectional
+/// controls escaped, line feeds and tabs kept.
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    escape_where(text, |c| is_control(c) || is_bidi(c))
+}
+
+/// A CSV text cell: one starting with `=`, `+`, `-`, `@`, tab or CR gets a
+/// leading `'`, so a spreadsheet shows it instead of running it as a
+/// formula (OWASP's advice on CSV injection). Numbers are not text cells.
+pub fn csv_cell(text: &str) -> Cow<'_, str> {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{text}")),
+        _ => Cow::Borrowed(text),
+    }
+}
+
+/// Markdown text: the ASCII punctuation Markdown could read as markup in a
+/// table cell (links, images, emphasis, code, strikethrough, cells; `:` so no
+/// `http://` becomes a link) escaped with a backslash, `<`, `>` and `&` as
+/// entities (no raw HTML), hidden characters visible.
+pub fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in visible(text).chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '!' | '|' | '~'
+            | ':' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// LaTeX text: its special characters escaped, brackets braced (a row that
+/// starts with `[20cm]` would otherwise be read as the row spacing of the
+/// `\\` before it), hidden characters visible.
+pub fn latex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in visible(text).chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '[' => out.push_str("{[}"),
+            ']' => out.push_str("{]}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An XML document with every character XML 1.0 forbids (C0 controls but
+/// tab, line feed and carriage return; U+FFFE, U+FFFF) replaced by U+FFFD,
+/// so an SVG that shows a name holding one stays well-formed.
+pub fn xml_chars(doc: String) -> String {
+    let bad = |c: char| {
+        ((c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{FFFE}' | '\u{FFFF}')
+    };
+    if !doc.contains(bad) {
+        return doc;
+    }
+    doc.chars()
+        .map(|c| if bad(c) { '\u{FFFD}' } else { c })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_characters_are_shown() {
+        assert_eq!(visible("bm25"), "bm25");
+        assert_eq!(visible("a\u{200b}b"), "a\\u{200b}b");
+        assert_eq!(visible("x\u{202e}y\n"), "x\\u{202e}y\\x0a");
+        assert_eq!(visible("\u{1b}[2J\u{9b}"), "\\x1b[2J\\x9b");
+        assert_ne!(visible("bm25"), visible("bm\u{200d}25"));
+        assert_eq!(
+            terminal_safe("a\tb\nc\rd\u{7}\u{2066}"),
+            "a\tb\nc\\x0dd\\x07\\u{2066}"
+        );
+    }
+
+    #[test]
+    fn csv_cells_that_spreadsheets_would_run_get_a_quote() {
+        for f in ["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(csv_cell(f), format!("'{f}"));
+        }
+        assert_eq!(csv_cell("bm25"), "bm25");
+        assert_eq!(csv_cell(""), "");
+    }
+
+    #[test]
+    fn markdown_and_latex_carry_no_markup_from_names() {
+        let md = markdown("<img src=x onerror=alert(1)> [a](javascript:x) *b* |");
+        assert!(!md.contains('<') && !md.contains("]("), "{md}");
+        assert!(md.contains("&lt;img") && md.contains("\\[a\\]\\(javascript\\:x\\)"));
+        assert_eq!(latex("[20cm] a_b"), "{[}20cm{]} a\\_b");
+        assert_eq!(latex("\u{7}x"), "\\textbackslash{}x07x");
+        assert_eq!(latex("a\\b"), "a\\textbackslash{}b");
+    }
+
+    #[test]
+    fn xml_forbidden_characters_are_replaced() {
+        assert_eq!(
+            xml_chars("<t>a\u{1}b\u{7}</t>\n".into()),
+            "<t>a\u{fffd}b\u{fffd}</t>\n"
+        );
+        assert_eq!(xml_chars("ok\t\n".into()), "ok\t\n");
+    }
+}

@@ -74,3 +74,38 @@ pub fn decode_transfer(data: &[u8]) {
         }
     }
 }
+
+/// Bytes imported as a session file. A fuzzer cannot forge a checksum, so an
+/// input whose first byte is odd is sealed first (the rest as a version-2
+/// payload with its CRC-32: what a crafted session looks like), an even one
+/// is read as it is (a damaged file). A session that is accepted must hold a
+/// workspace that evaluates without a panic and survives a save and restore
+/// unchanged (nothing a session says can change once it is loaded).
+pub fn import_session(data: &[u8]) {
+    use crate::session::{decode_session, encode_session, SESSION_MAGIC};
+    let Some((&head, body)) = data.split_first() else {
+        return;
+    };
+    let sealed;
+    let bytes = if head & 1 == 1 {
+        let mut s = SESSION_MAGIC.to_vec();
+        s.extend_from_slice(
+            format!("crc32 {:08x} {}\n", crc32fast::hash(body), body.len()).as_bytes(),
+        );
+        s.extend_from_slice(body);
+        sealed = s;
+        &sealed[..]
+    } else {
+        body
+    };
+    if let Ok((ws, view, _)) = decode_session(bytes) {
+        evaluate_all(&ws);
+        let again = encode_session(&ws, &view);
+        let (back, view_back, _) = decode_session(&again).expect("a saved session reopens");
+        assert_eq!(view_back.to_fragment(), view.to_fragment());
+        assert_eq!(
+            format!("{:?}", back.to_files()),
+            format!("{:?}", ws.to_files())
+        );
+    }
+}

@@ -14,7 +14,7 @@ use crate::core::curves::CurveMetric;
 use crate::core::evaluate::{serde_name as name, Conventions};
 use crate::core::registry::Kind;
 use crate::parse::transfer::{self, Outcome};
-use crate::parse::{Parsed, Workspace};
+use crate::parse::Workspace;
 
 /// Everything that makes a view, apart from the data.
 #[derive(Clone, Debug, PartialEq)]
@@ -300,50 +300,104 @@ impl ViewState {
 }
 
 /// The first line of a session file.
-pub const SESSION_MAGIC: &[u8] = b"RANKSCOPE-SESSION 1\n";
+pub const SESSION_MAGIC: &[u8] = b"RANKSCOPE-SESSION 2\n";
+/// The first line of the sessions written before they carried a checksum
+/// (still read: their data is validated, but damage cannot be told).
+pub const SESSION_MAGIC_V1: &[u8] = b"RANKSCOPE-SESSION 1\n";
 
-/// A session file: the magic line, the view as a fragment line, then the data
-/// (every loaded data set as parsed files, [`transfer::encode_many`]).
+/// A session file: the magic line; `crc32 HEX LENGTH`, the CRC-32 and the
+/// byte length of everything after that line; the view as a fragment line;
+/// then the data (every loaded data set as parsed files,
+/// [`transfer::encode_many`]).
 pub fn encode_session(ws: &Workspace, view: &ViewState) -> Vec<u8> {
     let files: Vec<(String, Outcome)> = ws
         .to_files()
         .into_iter()
         .map(|(name, parsed)| (name, Ok(parsed)))
         .collect();
+    let mut payload = view.to_fragment().into_bytes();
+    payload.push(b'\n');
+    payload.extend_from_slice(&transfer::encode_many(&files));
     let mut out = SESSION_MAGIC.to_vec();
-    out.extend_from_slice(view.to_fragment().as_bytes());
-    out.push(b'\n');
-    out.extend_from_slice(&transfer::encode_many(&files));
+    out.extend_from_slice(
+        format!(
+            "crc32 {:08x} {}\n",
+            crc32fast::hash(&payload),
+            payload.len()
+        )
+        .as_bytes(),
+    );
+    out.extend_from_slice(&payload);
     out
 }
 
-/// Whether these bytes start like a session file.
+/// Whether these bytes start like a session file (of any version).
 pub fn is_session(bytes: &[u8]) -> bool {
-    bytes.starts_with(SESSION_MAGIC)
+    bytes.starts_with(SESSION_MAGIC) || bytes.starts_with(SESSION_MAGIC_V1)
 }
 
+/// The note a session without a checksum (version 1) is restored with.
+pub const NO_CHECKSUM_NOTE: &str = "This session was saved by an earlier Rankscope, without a checksum: its values were checked as a file's are, but damage that leaves them valid cannot be detected. Export it again to add one.";
+
 /// A session read back: the workspace rebuilt through [`Workspace::add`] (so
-/// every check of a dropped file applies), the view, and any view settings
-/// that were skipped. Any damage gives an error and no workspace.
+/// every check of a dropped file applies) from data that passed
+/// [`transfer::validate`] (the rules of parsing: no NaN, sound id tables),
+/// the view, and notes (view settings skipped; a session without checksum).
+/// A version-2 session must match its checksum and length. Any damage gives
+/// an error and no workspace.
 pub fn decode_session(bytes: &[u8]) -> Result<(Workspace, ViewState, Vec<String>), String> {
-    let rest = bytes
-        .strip_prefix(SESSION_MAGIC)
-        .ok_or("not a Rankscope session (its first line is not 'RANKSCOPE-SESSION 1')")?;
-    let end = rest
+    let mut notes = Vec::new();
+    let payload = if let Some(rest) = bytes.strip_prefix(SESSION_MAGIC) {
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .filter(|&e| e <= 64)
+            .ok_or("the session's checksum line is missing")?;
+        let line = std::str::from_utf8(&rest[..end]).unwrap_or_default();
+        let (crc, len) = match line.split(' ').collect::<Vec<_>>()[..] {
+            ["crc32", crc, len] => (u32::from_str_radix(crc, 16).ok(), len.parse::<usize>().ok()),
+            _ => (None, None),
+        };
+        let (Some(crc), Some(len)) = (crc, len) else {
+            return Err("the session's checksum line is damaged".into());
+        };
+        let payload = &rest[end + 1..];
+        if payload.len() != len {
+            return Err(format!(
+                "the session is damaged: it holds {} bytes of data where it was saved with {len} (cut short, or added to)",
+                payload.len()
+            ));
+        }
+        if crc32fast::hash(payload) != crc {
+            return Err(
+                "the session is damaged: its data does not match its checksum (a changed byte)"
+                    .into(),
+            );
+        }
+        payload
+    } else if let Some(rest) = bytes.strip_prefix(SESSION_MAGIC_V1) {
+        notes.push(NO_CHECKSUM_NOTE.to_string());
+        rest
+    } else {
+        return Err(
+            "not a Rankscope session (its first line is not 'RANKSCOPE-SESSION 2' or 1)".into(),
+        );
+    };
+    let end = payload
         .iter()
         .position(|&b| b == b'\n')
         .ok_or("the session's view line is not terminated")?;
-    let fragment = std::str::from_utf8(&rest[..end])
+    let fragment = std::str::from_utf8(&payload[..end])
         .map_err(|_| "the session's view line is not UTF-8".to_string())?;
     let (view, skipped) = ViewState::from_fragment(fragment);
-    let files = transfer::decode_many(&rest[end + 1..])
+    let files = transfer::decode_many_validated(&payload[end + 1..])
         .map_err(|e| format!("the session's data is damaged: {e}"))?;
     let mut ws = Workspace::default();
-    for (name, outcome) in files {
-        let parsed: Parsed = outcome.map_err(|e| e.to_string())?;
+    for (name, parsed) in files {
         ws.add(&name, parsed).map_err(|e| e.to_string())?;
     }
-    Ok((ws, view, skipped))
+    notes.extend(skipped);
+    Ok((ws, view, notes))
 }
 
 /// The data URLs of a page address's query string (`?run=URL&qrels=URL&data=URL`),
@@ -656,15 +710,168 @@ mod tests {
         assert!(decode_session(b"hello")
             .unwrap_err()
             .contains("not a Rankscope session"));
-        assert!(decode_session(SESSION_MAGIC)
+        assert!(decode_session(SESSION_MAGIC_V1)
             .unwrap_err()
             .contains("not terminated"));
+        assert!(decode_session(SESSION_MAGIC)
+            .unwrap_err()
+            .contains("checksum line is missing"));
         let mut bad = good.clone();
         bad.push(7);
         bad.extend_from_slice(&[0xff; 9]);
-        assert!(decode_session(&bad).is_err());
+        assert!(decode_session(&bad)
+            .unwrap_err()
+            .contains("cut short, or added to"));
         for cut in 0..good.len() {
-            let _ = decode_session(&good[..cut]);
+            assert!(decode_session(&good[..cut]).is_err());
         }
+    }
+
+    /// The example's workspace as a session (every kind of data).
+    fn example_session() -> (Workspace, Vec<u8>) {
+        let mut ws = Workspace::default();
+        for (name, bytes) in crate::example::example_files() {
+            ws.load_bytes(&name, &bytes, &Default::default()).unwrap();
+        }
+        let view = ViewState {
+            tab: Some(Kind::Binary),
+            ..ViewState::default()
+        };
+        let bytes = encode_session(&ws, &view);
+        (ws, bytes)
+    }
+
+    /// A session as this build writes it with `payload` in place of its own:
+    /// a valid checksum over whatever the payload holds.
+    fn sealed(payload: &[u8]) -> Vec<u8> {
+        let mut out = SESSION_MAGIC.to_vec();
+        out.extend_from_slice(
+            format!("crc32 {:08x} {}\n", crc32fast::hash(payload), payload.len()).as_bytes(),
+        );
+        out.extend_from_slice(payload);
+        out
+    }
+
+    /// 3,000 single bit flips anywhere in a session (seeded): every one is
+    /// refused (CRC-32 detects every single-bit error), none changes a value.
+    #[test]
+    fn bit_flipped_sessions_are_all_refused() {
+        let (_, good) = example_session();
+        assert!(decode_session(&good).is_ok());
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let bit = (state % (good.len() as u64 * 8)) as usize;
+            let mut bad = good.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            assert!(
+                decode_session(&bad).is_err(),
+                "bit {bit} flipped was accepted"
+            );
+        }
+    }
+
+    /// Data a file could not hold is refused even under a valid checksum (a
+    /// crafted or hand-edited session): NaN scores, damaged id tables and
+    /// judgments.
+    #[test]
+    fn sessions_are_validated_as_files_are() {
+        use crate::parse::transfer::{encode_many, Outcome};
+        use crate::parse::Parsed;
+        let (ws, _) = example_session();
+        let files = ws.to_files();
+        let craft = |change: &dyn Fn(&mut Parsed) -> bool| -> Option<String> {
+            let mut changed = false;
+            let files: Vec<(String, Outcome)> = files
+                .iter()
+                .cloned()
+                .map(|(n, mut p)| {
+                    changed |= change(&mut p);
+                    (n, Ok(p))
+                })
+                .collect();
+            assert!(changed, "the change applies to the example");
+            let mut payload = b"\n".to_vec();
+            payload.extend_from_slice(&encode_many(&files));
+            decode_session(&sealed(&payload)).err()
+        };
+        // unchanged: accepted
+        let mut payload = b"\n".to_vec();
+        payload.extend_from_slice(&encode_many(
+            &files
+                .iter()
+                .cloned()
+                .map(|(n, p)| (n, Ok(p)))
+                .collect::<Vec<_>>(),
+        ));
+        assert!(decode_session(&sealed(&payload)).is_ok());
+        let nan_binary = craft(&|p| match p {
+            Parsed::Binary(b) => {
+                b.models
+                    .iter_mut()
+                    .for_each(|m| m.1.iter_mut().for_each(|v| *v = f64::NAN));
+                true
+            }
+            _ => false,
+        });
+        assert!(nan_binary.unwrap().contains("not a number (NaN)"));
+        let nan_run = craft(&|p| match p {
+            Parsed::Run { score, .. } => {
+                score[0] = f64::NAN;
+                true
+            }
+            _ => false,
+        });
+        assert!(nan_run.unwrap().contains("NaN"));
+        let nan_rating = craft(&|p| match p {
+            Parsed::Ratings(r) => {
+                r.rating[3] = f64::NAN;
+                true
+            }
+            _ => false,
+        });
+        assert!(nan_rating.unwrap().contains("rating 4"));
+        let broken_hash = craft(&|p| match p {
+            Parsed::Qrels { judgments, .. } => {
+                judgments.hashes[0] ^= 1;
+                true
+            }
+            _ => false,
+        });
+        assert!(broken_hash.unwrap().contains("judgments are damaged"));
+        let unsorted = craft(&|p| match p {
+            Parsed::Qrels { judgments, .. } => {
+                let r = judgments.offsets[0] as usize..judgments.offsets[1] as usize;
+                judgments.grades[r.clone()].reverse();
+                judgments.hashes[r].reverse();
+                true
+            }
+            _ => false,
+        });
+        assert!(unsorted.unwrap().contains("judgments are damaged"));
+    }
+
+    /// Sessions written before the checksum (version 1, as the previous
+    /// build wrote them) still open, saying they carry none.
+    #[test]
+    fn version_1_sessions_still_open() {
+        use crate::parse::transfer::{encode_many, Outcome};
+        let (ws, v2) = example_session();
+        let files: Vec<(String, Outcome)> =
+            ws.to_files().into_iter().map(|(n, p)| (n, Ok(p))).collect();
+        let mut v1 = SESSION_MAGIC_V1.to_vec();
+        v1.extend_from_slice(b"tab=binary\n");
+        v1.extend_from_slice(&encode_many(&files));
+        let (back, view, notes) = decode_session(&v1).unwrap();
+        assert_eq!(view.tab, Some(Kind::Binary));
+        assert_eq!(notes, [NO_CHECKSUM_NOTE]);
+        let (again, _, notes2) = decode_session(&v2).unwrap();
+        assert!(notes2.is_empty());
+        assert_eq!(
+            format!("{:?}", back.to_files()),
+            format!("{:?}", again.to_files())
+        );
     }
 }

@@ -25,3 +25,8 @@ fn parse_any_findings_stay_fixed() {
 fn decode_transfer_findings_stay_fixed() {
     replay("decode_transfer", rankscope::robustness::decode_transfer);
 }
+
+#[test]
+fn import_session_findings_stay_fixed() {
+    replay("import_session", rankscope::robustness::import_session);
+}

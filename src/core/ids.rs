@@ -141,6 +141,14 @@ impl Interner {
         seen.into_iter().all(|s| s)
     }
 
+    /// [`Interner::is_consistent`], and every name found by a lookup under
+    /// its own id (each slot's tag is its name's hash, no name twice): for an
+    /// interner from a file of unknown origin.
+    pub fn is_sound(&self) -> bool {
+        self.is_consistent()
+            && (0..self.names.len()).all(|i| self.get(self.names.get(i)) == Some(i as u32))
+    }
+
     pub fn get(&self, name: &str) -> Option<u32> {
         self.slot(name).2
     }
@@ -232,6 +240,28 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A slot whose tag is not its name's hash, or a name held twice, passes
+    /// the structural check but not the sound one (a lookup would miss it).
+    #[test]
+    fn a_tampered_table_is_not_sound() {
+        let mut i = Interner::new();
+        for n in ["q1", "q2", "q3"] {
+            i.intern(n);
+        }
+        assert!(i.is_consistent() && i.is_sound());
+        let mut bad = i.clone();
+        let slot = bad.table.iter().position(|s| s.0 != 0).unwrap();
+        bad.table[slot].1 ^= 1 << 31;
+        assert!(bad.is_consistent() && !bad.is_sound());
+        let mut twice = Interner::new();
+        twice.intern("a");
+        twice.intern("b");
+        twice.names = Names::default();
+        twice.names.push("a");
+        twice.names.push("a");
+        assert!(!twice.is_sound());
+    }
 
     #[test]
     fn interning_is_stable_and_ordering_is_bytewise() {

@@ -128,6 +128,25 @@ impl Qrels {
             && self.offsets.last().is_none_or(|&o| o as usize == n)
     }
 
+    /// Whether every judgment is where a lookup looks for it (for judgments
+    /// from a file of unknown origin, on top of [`Qrels::is_consistent`]):
+    /// each stored hash is its name's, and each query's judgments are in
+    /// strictly ascending (hash, name) order, one per document.
+    pub fn is_sound(&self, num_queries: usize) -> bool {
+        if !self.is_consistent(num_queries) {
+            return false;
+        }
+        let hashes_right =
+            (0..self.hashes.len()).all(|i| self.hashes[i] == name_hash(&self.names, i));
+        hashes_right
+            && self.offsets.windows(2).all(|w| {
+                (w[0] as usize + 1..w[1] as usize).all(|i| {
+                    let key = |i: usize| (self.hashes[i], self.names.get(i));
+                    key(i - 1) < key(i)
+                })
+            })
+    }
+
     /// Builds the judgments from `(query, row)` pairs, `row` indexing `names`
     /// and `grades`. A document judged twice keeps its last judgment in the
     /// file (trec_eval reads the qrels into a table the same way). Returns the

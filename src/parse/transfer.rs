@@ -146,6 +146,112 @@ fn same_length(lengths: &[usize]) -> Result<(), String> {
     }
 }
 
+/// [`decode_many`] for bytes of unknown origin (a session file, a saved
+/// report): every outcome must be a parsed file, and each must hold only
+/// what parsing a file could have produced ([`validate`]).
+pub fn decode_many_validated(bytes: &[u8]) -> Result<Vec<(String, Parsed)>, String> {
+    decode_many(bytes)?
+        .into_iter()
+        .map(|(name, outcome)| {
+            let parsed = outcome
+                .map_err(|e| format!("{name}: a failed load where data was expected ({e})"))?;
+            validate(&parsed).map_err(|why| format!("{name}: {why}"))?;
+            Ok((name, parsed))
+        })
+        .collect()
+}
+
+/// Beyond [`check`] (which makes reading safe): the values are ones a file's
+/// parse gives, with the same rules (no NaN score, rating or value; every
+/// id found by a lookup under its own id; judgments hashed and ordered as a
+/// lookup expects; multi-class summaries matching their targets). Checked
+/// for data read from a session file or a report, where a flipped bit could
+/// otherwise change numbers silently; the workers' own hand-over is trusted
+/// (this costs a hash per name).
+pub fn validate(parsed: &Parsed) -> Result<(), String> {
+    check(parsed)?;
+    let no_nan = |values: &[f64], what: &str| match values.iter().position(|v| v.is_nan()) {
+        Some(i) => Err(format!(
+            "{what} {} is not a number (NaN), which no file can hold",
+            i + 1
+        )),
+        None => Ok(()),
+    };
+    let sound = |names: &Interner, what: &str| {
+        if names.is_sound() {
+            Ok(())
+        } else {
+            Err(format!("the {what} id table is damaged"))
+        }
+    };
+    match parsed {
+        Parsed::Run { queries, score, .. } => {
+            sound(queries, "query")?;
+            no_nan(score, "score")
+        }
+        Parsed::Qrels {
+            queries, judgments, ..
+        } => {
+            sound(queries, "query")?;
+            if judgments.is_sound(queries.len()) {
+                Ok(())
+            } else {
+                Err("the judgments are damaged (a document is not where a lookup finds it)".into())
+            }
+        }
+        Parsed::RankingTable {
+            queries, models, ..
+        } => {
+            sound(queries, "query")?;
+            for (name, scores) in models {
+                if scores.iter().any(|s| s.is_some_and(f64::is_nan)) {
+                    return Err(format!("a score of model '{name}' is not a number (NaN)"));
+                }
+            }
+            Ok(())
+        }
+        Parsed::Binary(b) => {
+            for (name, scores) in &b.models {
+                no_nan(scores, &format!("model '{name}': score"))?;
+            }
+            Ok(())
+        }
+        Parsed::Multiclass(m) => {
+            for p in &m.models {
+                let fits = p
+                    .rows
+                    .iter()
+                    .zip(&m.targets)
+                    .all(|(r, &t)| r.target == t && !r.target_value.is_nan());
+                if !fits {
+                    return Err(format!(
+                        "model '{}': a row's summary does not fit its target",
+                        p.name
+                    ));
+                }
+            }
+            if m.rows_off_one.iter().any(|&n| n > m.targets.len()) {
+                return Err("more rows off 1 than rows".into());
+            }
+            Ok(())
+        }
+        Parsed::Ratings(r) => {
+            sound(&r.users, "user")?;
+            sound(&r.items, "item")?;
+            no_nan(&r.rating, "rating")?;
+            for (name, predictions) in &r.models {
+                no_nan(predictions, &format!("model '{name}': prediction"))?;
+            }
+            Ok(())
+        }
+        Parsed::Measures(p) => {
+            sound(&p.measures, "measure")?;
+            sound(&p.queries, "query")?;
+            no_nan(&p.value, "value")
+        }
+    }
+}
+
 fn check(parsed: &Parsed) -> Result<(), String> {
     match parsed {
         Parsed::Run {

@@ -286,13 +286,19 @@ impl ViewState {
             let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
             let key = percent_decode(raw_key);
             let mut trial = view.clone();
+            let key = crate::parse::error::capped(key);
             match trial.set(&key, raw_value) {
                 Ok(()) => view = trial,
                 Err(true) => skipped.push(format!("'{key}' is not a view setting")),
                 Err(false) => skipped.push(format!(
                     "'{}' is not a valid value of '{key}'",
-                    percent_decode(raw_value)
+                    crate::parse::error::capped(percent_decode(raw_value))
                 )),
+            }
+            if key == "k" {
+                let (ks, note) = crate::core::registry::capped_cutoffs(std::mem::take(&mut view.k));
+                view.k = ks;
+                skipped.extend(note);
             }
         }
         (view, skipped)
@@ -450,16 +456,46 @@ pub fn file_name_of_url(url: &str) -> String {
 /// The id of the element of a saved report that holds its session (base64).
 pub const REPORT_DATA_ID: &str = "rankscope-data";
 
-/// The policy of a saved report: it runs only its own inline code and makes
-/// no request at all (the app, its styles and its data are all in the file).
-pub const REPORT_CSP: &str = "default-src 'none'; script-src 'unsafe-inline' data: 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
+/// The policy of a saved report: it runs only its own inline module, named
+/// by its SHA-256 (`'sha256-…'`, no `'unsafe-inline'`: an injected script
+/// would not run), the app's glue it imports from a `data:` URL and its wasm,
+/// and makes no request at all (the app, its styles and its data are all in
+/// the file). Styles stay inline (the app sets style attributes).
+pub fn report_csp(script_sha256_base64: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'sha256-{script_sha256_base64}' data: 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+}
 
-/// A saved report: one HTML file holding the page's stylesheet, its
-/// JavaScript glue and wasm, and a session (view + data), that opens from
-/// disk with no network. The glue is imported from a `data:` URL, the wasm
-/// handed to it as bytes; the page finds the session by [`REPORT_DATA_ID`].
+/// The inline module of a saved report: imports the app's JavaScript glue
+/// `js` from a `data:` URL and starts it on the wasm held in the page. Its
+/// SHA-256 goes into [`report_csp`].
+pub fn report_script(js: &str) -> String {
+    use base64::Engine;
+    format!(
+        r#"
+import init from "data:text/javascript;base64,{js}";
+const text = document.getElementById("rankscope-wasm").textContent;
+await init({{ module_or_path: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) }});
+"#,
+        js = base64::engine::general_purpose::STANDARD.encode(js.as_bytes()),
+    )
+}
+
+/// The SHA-256 of `text`, base64 (as a CSP hash source writes it).
+pub fn sha256_base64(text: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
+}
+
+/// A saved report: one HTML file holding the page's stylesheet, the inline
+/// module ([`report_script`], allowed by its SHA-256) with the app's
+/// JavaScript glue `js`, the wasm, and a session (view + data); it opens from
+/// disk with no network. The page finds the session by [`REPORT_DATA_ID`].
 pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]) -> String {
     use base64::Engine;
+    let script = report_script(js);
     let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
     let escape = |s: &str| {
         s.replace('&', "&amp;")
@@ -474,7 +510,7 @@ pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{REPORT_CSP}">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>{css}</style>
@@ -483,18 +519,14 @@ pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]
 <noscript>This Rankscope report runs in your browser with WebAssembly: please enable JavaScript.</noscript>
 <script type="application/octet-stream" id="{REPORT_DATA_ID}">{data}</script>
 <script type="application/octet-stream" id="rankscope-wasm">{wasm}</script>
-<script type="module">
-import init from "data:text/javascript;base64,{js}";
-const text = document.getElementById("rankscope-wasm").textContent;
-await init({{ module_or_path: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) }});
-</script>
+<script type="module">{script}</script>
 </body>
 </html>
 "#,
+        csp = report_csp(&sha256_base64(&script)),
         title = escape(title),
         data = b64(session),
         wasm = b64(wasm),
-        js = b64(js.as_bytes()),
     )
 }
 
@@ -678,6 +710,13 @@ mod tests {
     #[test]
     fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
         let session = encode_session(&Workspace::default(), &ViewState::default());
+        let script = report_script("export default 1;");
+        // SHA-256 of "abc", as FIPS 180-2 gives it
+        assert_eq!(
+            sha256_base64("abc"),
+            "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
+        );
+        let hash = sha256_base64(&script);
         let html = report_html(
             "a <b> report",
             "p{color:red}</style>",
@@ -691,16 +730,42 @@ mod tests {
             1,
             "the stylesheet cannot close its element"
         );
-        assert!(html.contains(REPORT_CSP) && REPORT_CSP.starts_with("default-src 'none'"));
-        assert!(
-            !REPORT_CSP.contains("connect-src"),
-            "no request of any kind"
-        );
+        let csp = report_csp(&hash);
+        assert!(html.contains(&csp) && csp.starts_with("default-src 'none'"));
+        assert!(!csp.contains("connect-src"), "no request of any kind");
+        // the inline module runs by its hash, nothing inline by default
+        let script_src = csp
+            .split(';')
+            .find(|d| d.trim().starts_with("script-src"))
+            .unwrap();
+        assert!(!script_src.contains("unsafe-inline"), "{script_src}");
+        assert!(script_src.contains(&format!("'sha256-{hash}'")));
+        // the hash is the inline module's, as the browser computes it: the
+        // text between its tags exactly
+        let start =
+            html.find("<script type=\"module\">").unwrap() + "<script type=\"module\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        assert_eq!(&html[start..end], script);
         let start =
             html.find(&format!("id=\"{REPORT_DATA_ID}\">")).unwrap() + REPORT_DATA_ID.len() + 6;
         let end = start + html[start..].find('<').unwrap();
         assert_eq!(report_session(&html[start..end]).unwrap(), session);
         assert!(report_session("not base64!").is_err());
+    }
+
+    /// A link asking for 10,000 cutoffs gets the first 32 and says so; a
+    /// long bad value is echoed capped.
+    #[test]
+    fn cutoffs_of_a_link_are_capped() {
+        let many: Vec<String> = (1..=10_000).map(|k| k.to_string()).collect();
+        let (view, notes) = ViewState::from_fragment(&format!("#k={}", many.join(",")));
+        assert_eq!(view.k, (1..=32).collect::<Vec<usize>>());
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("At most 32 cutoffs"), "{notes:?}");
+        let (_, notes) = ViewState::from_fragment(&format!("k=x{}", "9".repeat(100_000)));
+        assert!(notes[0].len() < 1000, "{}", notes[0].len());
+        let (view, notes) = ViewState::from_fragment("k=10,5,10");
+        assert_eq!((view.k, notes.len()), (vec![5, 10], 0));
     }
 
     #[test]

@@ -201,6 +201,9 @@ pub fn Formula(#[prop(into)] tex: String) -> impl IntoView {
 /// The body of an explanation: formula, notes, the table of terms (a unit's
 /// first cell opens that unit when `open_unit` is given) and the steps that
 /// end on the value. Used by the dashboard's panel and by the playgrounds.
+/// Rows of an explanation shown at once (then a page more per click).
+pub const EXPLAIN_PAGE: usize = 200;
+
 #[component]
 pub fn Breakdown(
     e: Explanation,
@@ -208,27 +211,49 @@ pub fn Breakdown(
     #[prop(optional)] open_unit: Option<Callback<String>>,
     digits: usize,
 ) -> impl IntoView {
-    let rows = e
-        .rows
-        .into_iter()
-        .map(|r| {
-            let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
-            let unit = r.unit;
-            let cells = r
-                .cells
-                .into_iter()
-                .enumerate()
-                .map(|(i, c)| match (i, &unit, open_unit) {
-                    (0, Some(u), Some(open)) => {
-                        let u = u.clone();
-                        view! { <td><button class="link" on:click=move |_| open.run(u.clone())>{c}</button></td> }.into_any()
-                    }
-                    _ => view! { <td>{c}</td> }.into_any(),
-                })
-                .collect_view();
-            view! { <tr data-term=term>{cells}</tr> }
+    // a long list (a query of 300,000 documents) is shown a page at a time:
+    // its rows would be millions of DOM nodes
+    let total = e.rows.len();
+    let all_rows = StoredValue::new(e.rows);
+    let shown = RwSignal::new(EXPLAIN_PAGE.min(total));
+    let render = move |r: crate::core::explain::Row| {
+        let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
+        let unit = r.unit;
+        let cells = r
+            .cells
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| match (i, &unit, open_unit) {
+                (0, Some(u), Some(open)) => {
+                    let u = u.clone();
+                    view! { <td><button class="link" on:click=move |_| open.run(u.clone())>{c}</button></td> }.into_any()
+                }
+                _ => view! { <td>{c}</td> }.into_any(),
+            })
+            .collect_view();
+        view! { <tr data-term=term>{cells}</tr> }
+    };
+    let rows = move || {
+        all_rows.with_value(|rows| {
+            rows[..shown.get()]
+                .iter()
+                .cloned()
+                .map(render)
+                .collect_view()
         })
-        .collect_view();
+    };
+    let more = move || {
+        let n = shown.get();
+        (n < total).then(|| {
+            let next = EXPLAIN_PAGE.min(total - n);
+            view! {
+                <p class="muted small explain-more">
+                    {format!("Showing the first {n} of {total} rows (the steps below use them all). ")}
+                    <button class="small" on:click=move |_| shown.update(|s| *s = (*s + EXPLAIN_PAGE).min(total))>{format!("Show {next} more")}</button>
+                </p>
+            }
+        })
+    };
     view! {
         <div class="explain-body" data-value=format!("{:?}", e.value)>
             <Formula tex=e.formula/>
@@ -240,6 +265,7 @@ pub fn Breakdown(
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            {more}
             <ol class="steps">
                 {e.steps.into_iter().map(|s| view! { <li data-step=format!("{:?}", s.value)>{s.label}" = "<strong>{format!("{:.digits$}", s.value)}</strong></li> }).collect_view()}
             </ol>

@@ -7,15 +7,24 @@ use super::state::{AppState, Level, Progress};
 use super::worker;
 use crate::parse::{LoadError, LoadOptions};
 
+/// Where a loaded file came from: a dropped file (its handle: no bytes are
+/// held) or a URL (downloaded again when read again).
+#[derive(Clone)]
+pub enum Source {
+    File(web_sys::File),
+    /// The URL and the name its data is shown under.
+    Url(String, String),
+}
+
 thread_local! {
-    /// Dropped multi-class files, kept as `File` handles (no bytes are held):
-    /// a one-vs-rest view reads them again for one class.
-    pub static MATRICES: std::cell::RefCell<Vec<(String, web_sys::File)>> =
+    /// Loaded multi-class files, by source: a one-vs-rest view reads them
+    /// again for one class.
+    pub static MATRICES: std::cell::RefCell<Vec<(String, Source)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The dropped multi-class files (their handles) whose models are still loaded.
-pub fn matrices(state: AppState) -> Vec<web_sys::File> {
+/// The loaded multi-class files' sources whose models are still loaded.
+pub fn matrices(state: AppState) -> Vec<Source> {
     let loaded: Vec<String> = state.ws.with_untracked(|w| {
         w.multiclass
             .as_ref()
@@ -91,10 +100,24 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
             if state.cancel.get_untracked() {
                 return (file, Step::Skipped);
             }
-            if super::share::is_session_file(&file).await {
-                return (file, Step::Session);
-            }
             let name = file.name();
+            if super::share::is_session_file(&file).await {
+                // session content replaces the workspace only from a file
+                // named as a session (or Import session…), never from a
+                // data file that merely starts like one
+                if super::share::is_session_name(&name) {
+                    return (file, Step::Session);
+                }
+                let refused = LoadError::single(
+                    &name,
+                    1,
+                    0,
+                    "a data file",
+                    "a Rankscope session's first line",
+                    Some("A saved session is restored only from a .rankscope file or with Share ▸ Import session…; nothing was replaced.".into()),
+                );
+                return (file, Step::Parsed(worker::Ended::Loaded(Err(refused))));
+            }
             meter.borrow_mut()[i].3 = true;
             show();
             super::util::mark(&format!("rankscope:start:{name}"));
@@ -124,7 +147,7 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
         match ended {
             // a file parsed before Cancel is kept; the cancelled one says so
             Step::Parsed(ended) => {
-                if !merge(state, file, ended, &mut judgments) {
+                if !merge(state, Source::File(file), ended, &mut judgments) {
                     break;
                 }
             }
@@ -164,8 +187,11 @@ enum Step {
 
 /// Merges one parsed file into the workspace (or reports why not); false
 /// when the load was cancelled. Sets `judgments` when it was qrels.
-fn merge(state: AppState, file: web_sys::File, ended: worker::Ended, judgments: &mut bool) -> bool {
-    let name = file.name();
+pub fn merge(state: AppState, source: Source, ended: worker::Ended, judgments: &mut bool) -> bool {
+    let name = match &source {
+        Source::File(file) => file.name(),
+        Source::Url(_, name) => name.clone(),
+    };
     let outcome = match ended {
         worker::Ended::Loaded(outcome) => outcome,
         worker::Ended::Cancelled => {
@@ -202,7 +228,7 @@ fn merge(state: AppState, file: web_sys::File, ended: worker::Ended, judgments: 
                 Some(Ok(summary)) => {
                     *judgments |= summary.format == "qrels";
                     if summary.kind == Some(crate::core::registry::Kind::Multiclass) {
-                        MATRICES.with(|m| m.borrow_mut().push((name.clone(), file.clone())));
+                        MATRICES.with(|m| m.borrow_mut().push((name.clone(), source.clone())));
                     }
                     let mut lines = vec![format!(
                         "Read as {}: {}",

@@ -204,107 +204,98 @@ pub fn register_service_worker(script: &str) {
 
 // ---------------------------------------------------------------- data URLs
 
-/// Fetches every URL (with progress and Cancel) and loads them like dropped
-/// files, judgments first. A URL that fails is reported and changes nothing.
+/// What the person sees of the workspace: a URL load that finishes after it
+/// changed (a drop, a clear, a session) is discarded, not merged into it.
+fn fingerprint(state: AppState) -> String {
+    state.ws.with_untracked(|w| {
+        let models: Vec<Vec<String>> = w.datasets().iter().map(|d| d.model_names()).collect();
+        format!(
+            "{:?}|{models:?}|{}|{}",
+            w.files,
+            w.precomputed.len(),
+            state.example_loaded.get_untracked()
+        )
+    })
+}
+
+/// Downloads and loads every URL, judgments first, each streamed into a
+/// loading worker and parsed as it arrives (`worker::parse_url`: the size
+/// limits of a dropped file, a download limit, a stall timeout), with
+/// progress and Cancel from the first byte. A URL that fails is reported and
+/// changes nothing; one that finishes after the workspace changed (the
+/// person dropped or cleared meanwhile) is discarded and said so.
 pub async fn load_urls(state: AppState, urls: Vec<String>) {
     state.cancel.set(false);
-    let mut files = Vec::new();
+    let mut judgments = false;
+    let base = window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
     for url in urls {
         if state.cancel.get_untracked() {
             break;
         }
-        match fetch_file(state, &url).await {
-            Ok(file) => files.push(file),
-            Err(e) => loader::report_error(state, &e),
-        }
-    }
-    state.progress.set(None);
-    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
-    loader::load_files(state, files).await;
-    state.url_files.update(|u| u.extend(names));
-}
-
-async fn fetch_file(state: AppState, url: &str) -> Result<web_sys::File, LoadError> {
-    let name = session::file_name_of_url(url);
-    let fail = |expected: &str, found: String, hint: &str| {
-        LoadError::single(&name, 0, 0, expected, found, Some(hint.to_string()))
-    };
-    let base = window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
-    let absolute = web_sys::Url::new_with_base(url, &base)
-        .map(|u| u.href())
-        .map_err(|_| {
-            fail(
+        let name = session::file_name_of_url(&url);
+        let refuse = |expected: &str, found: String, hint: &str| {
+            loader::report_error(
+                state,
+                &LoadError::single(&name, 0, 0, expected, found, Some(hint.to_string())),
+            )
+        };
+        let Ok(absolute) = web_sys::Url::new_with_base(&url, &base).map(|u| u.href()) else {
+            refuse(
                 "a URL",
                 format!("'{url}'"),
                 "Check the link's run= / qrels= parameters.",
-            )
-        })?;
-    session::check_url_scheme(&absolute)
-        .map_err(|why| fail("an http(s) URL", format!("'{absolute}'"), &why))?;
-    let network = |e: JsValue| {
-        fail(
-            &format!("the file at {absolute}"),
-            format!("a network error ({})", js_text(&e)),
-            "The server must be reachable and, on another host, allow this page to read it (CORS: Access-Control-Allow-Origin).",
+            );
+            continue;
+        };
+        if let Err(why) = session::check_url_scheme(&absolute) {
+            refuse("an http(s) URL", format!("'{absolute}'"), &why);
+            continue;
+        }
+        let before = fingerprint(state);
+        let label = format!("{name} (downloading)");
+        state.progress.set(Some(Progress {
+            file: label.clone(),
+            bytes: 0,
+            total: 0,
+            rows: 0,
+        }));
+        let ended = super::worker::parse_url(
+            &absolute,
+            &name,
+            &crate::parse::LoadOptions::default(),
+            |bytes, rows| {
+                state.progress.set(Some(Progress {
+                    file: label.clone(),
+                    bytes,
+                    total: bytes,
+                    rows,
+                }))
+            },
         )
-    };
-    let w = window().ok_or_else(|| network(JsValue::NULL))?;
-    let response: web_sys::Response = JsFuture::from(w.fetch_with_str(&absolute))
-        .await
-        .map_err(network)?
-        .unchecked_into();
-    if !response.ok() {
-        return Err(fail(
-            &format!("the file at {absolute}"),
-            format!("HTTP {} {}", response.status(), response.status_text()),
-            "Check the URL; the file must be published next to the app or on a server that allows CORS.",
-        ));
-    }
-    let total = response
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(0);
-    let chunks = js_sys::Array::new();
-    let mut bytes = 0u64;
-    if let Some(body) = response.body() {
-        let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-        loop {
-            if state.cancel.get_untracked() {
-                let _ = reader.cancel();
-                return Err(fail(
-                    &format!("the file at {absolute}"),
-                    "the download was cancelled".into(),
-                    "Everything loaded before is kept; reload the link to try again.",
-                ));
-            }
-            let step = JsFuture::from(reader.read()).await.map_err(network)?;
-            let done = js_sys::Reflect::get(&step, &"done".into())
-                .ok()
-                .and_then(|d| d.as_bool())
-                .unwrap_or(true);
-            if done {
-                break;
-            }
-            if let Ok(chunk) = js_sys::Reflect::get(&step, &"value".into()) {
-                bytes += chunk
-                    .dyn_ref::<js_sys::Uint8Array>()
-                    .map_or(0, |a| a.length() as u64);
-                chunks.push(&chunk);
-            }
-            state.progress.set(Some(Progress {
-                file: format!("{name} (downloading)"),
-                bytes,
-                total: total.max(bytes),
-                rows: 0,
-            }));
+        .await;
+        state.progress.set(None);
+        if fingerprint(state) != before && !matches!(ended, super::worker::Ended::Cancelled) {
+            state.say(
+                Level::Warning,
+                format!("{name} was not loaded: the data changed while it downloaded"),
+                vec![
+                    "It arrived after you loaded or cleared data, and would have mixed with or replaced it; what you loaded is kept as it is.".into(),
+                    "Reload the link to load it.".into(),
+                ],
+            );
+            continue;
+        }
+        let loaded = matches!(ended, super::worker::Ended::Loaded(Ok(_)));
+        let source = loader::Source::Url(absolute, name.clone());
+        if !loader::merge(state, source, ended, &mut judgments) {
+            break;
+        }
+        if loaded {
+            state.url_files.update(|u| u.push(name));
         }
     }
-    web_sys::File::new_with_u8_array_sequence(&chunks, &name).map_err(network)
 }
 
 fn js_text(e: &JsValue) -> String {
@@ -329,8 +320,23 @@ pub async fn is_session_file(file: &web_sys::File) -> bool {
     }
 }
 
-/// Replaces the workspace and the view with a saved session's; a damaged
-/// session changes nothing.
+/// Whether a file's name says it is a saved session (`.rankscope`).
+pub fn is_session_name(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".rankscope")
+}
+
+/// Whether the workspace holds data a person loaded (not the bundled
+/// example): replacing it needs their word.
+fn holds_own_data(state: AppState) -> bool {
+    !state.example_loaded.get_untracked()
+        && state.ws.with_untracked(|w| {
+            !w.datasets().is_empty() || !w.precomputed.is_empty() || !w.files.is_empty()
+        })
+}
+
+/// Replaces the workspace and the view with a saved session's, once the
+/// person agrees when their own data is loaded; a damaged session, or a
+/// "no", changes nothing.
 pub async fn import_session(state: AppState, file: web_sys::File) {
     let name = file.name();
     let bytes = match JsFuture::from(file.array_buffer()).await {
@@ -346,6 +352,29 @@ pub async fn import_session(state: AppState, file: web_sys::File) {
     };
     match session::decode_session(&bytes) {
         Ok((mut ws, view, skipped)) => {
+            if holds_own_data(state) {
+                let loaded = state.ws.with_untracked(|w| {
+                    w.datasets()
+                        .iter()
+                        .map(|d| d.model_names().len())
+                        .sum::<usize>()
+                });
+                let question = format!(
+                    "Replace what is loaded ({}) and the view with the session {name}?\n\nCancel keeps everything as it is.",
+                    crate::parse::error::count(loaded, "model")
+                );
+                let yes = window()
+                    .and_then(|w| w.confirm_with_message(&question).ok())
+                    .unwrap_or(false);
+                if !yes {
+                    state.say(
+                        Level::Info,
+                        format!("Session {name} not restored"),
+                        vec!["Nothing loaded was changed.".into()],
+                    );
+                    return;
+                }
+            }
             let models: usize = ws.datasets().iter().map(|d| d.model_names().len()).sum();
             ws.files = vec![name.clone()];
             state.ws.set(ws);

@@ -356,10 +356,13 @@ impl AppState {
         self.tab.set(v.tab);
         self.bases.set(bases_of(&v.metrics));
         self.cutoffs.set(
-            v.k.iter()
-                .copied()
-                .filter(|&k| (1..=10_000).contains(&k))
-                .collect(),
+            crate::core::registry::capped_cutoffs(
+                v.k.iter()
+                    .copied()
+                    .filter(|&k| (1..=10_000).contains(&k))
+                    .collect(),
+            )
+            .0,
         );
         self.hidden.set(v.hidden.clone());
         self.baseline.set(v.baseline.clone());

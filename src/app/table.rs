@@ -183,13 +183,15 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
     };
     let set_cutoffs = move |ev| {
         let text = event_target_value(&ev);
-        let mut ks: Vec<usize> = text
+        let ks: Vec<usize> = text
             .split([',', ' '])
             .filter_map(|s| s.trim().parse().ok())
             .filter(|&k| k > 0 && k <= 100_000)
             .collect();
-        ks.sort_unstable();
-        ks.dedup();
+        let (ks, note) = registry::capped_cutoffs(ks);
+        if let Some(note) = note {
+            state.say(super::state::Level::Warning, "Too many cutoffs", vec![note]);
+        }
         if !ks.is_empty() {
             state.cutoffs.set(ks);
         }

@@ -97,9 +97,15 @@ pub fn worker_main() {
                         lines,
                     },
                     read_ms,
-                ) = match get(&data, "file").dyn_into::<web_sys::Blob>() {
-                    Ok(blob) => parse_blob(&reply, &blob, &name, options_of(&data), part).await,
-                    Err(_) => (
+                ) = match (
+                    get(&data, "file").dyn_into::<web_sys::Blob>(),
+                    get(&data, "url").as_string(),
+                ) {
+                    (Ok(blob), _) => {
+                        parse_blob(&reply, &blob, &name, options_of(&data), part).await
+                    }
+                    (_, Some(url)) => (load_url(&reply, &url, &name, options_of(&data)).await, 0.0),
+                    _ => (
                         PartEnd {
                             outcome: Err(LoadError::single(
                                 &name,
@@ -546,6 +552,187 @@ async fn parse_blob(
     (end, source.read_ms)
 }
 
+/// The most bytes a URL may send (after the browser's own decompression):
+/// the same as the text a gzip file may inflate to. Within it, the parser's
+/// value limits apply to the rows as they come, as for a dropped file.
+pub const URL_BYTES: u64 = crate::parse::INFLATED_BYTES;
+/// How long a download may wait for its next bytes before it is given up.
+pub const URL_STALL_MS: i32 = 30_000;
+
+/// Resolves with `undefined` after `ms` milliseconds (a worker's timer).
+fn sleep(ms: i32) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        if let Some(f) = set_timeout {
+            let _ = f.call2(&JsValue::NULL, &resolve, &ms.into());
+        }
+    })
+}
+
+/// Downloads `url` in this worker and parses it as it arrives, as a dropped
+/// file is (progress posted, the parser's value limits applied to the rows
+/// as they come, the whole load ended by terminating the worker): nothing is
+/// held but the parsed columns. Refused at once when its Content-Length says
+/// it is over [`URL_BYTES`], and when more than that arrives; given up when
+/// the server sends nothing for [`URL_STALL_MS`].
+async fn load_url(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    url: &str,
+    name: &str,
+    options: LoadOptions,
+) -> PartEnd {
+    let outcome = download_and_parse(scope, url, name, options).await;
+    PartEnd {
+        outcome,
+        split: false,
+        lines: 0,
+    }
+}
+
+async fn download_and_parse(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    url: &str,
+    name: &str,
+    options: LoadOptions,
+) -> Result<Parsed, LoadError> {
+    use wasm_bindgen_futures::JsFuture;
+    let fail = |expected: String, found: String, hint: &str| {
+        LoadError::single(name, 0, 0, expected, found, Some(hint.to_string()))
+    };
+    let what = format!("the file at {url}");
+    let network = |e: JsValue| {
+        fail(
+            what.clone(),
+            format!("a failed download ({})", js_error_text(&e)),
+            "Check that the server is reachable; a file on another host must allow this page to read it (CORS: Access-Control-Allow-Origin).",
+        )
+    };
+    let fetch = Reflect::get(scope, &"fetch".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or_else(|| network("this browser's workers cannot download".into()))?;
+    let promise: js_sys::Promise = fetch
+        .call1(scope, &url.into())
+        .map_err(network)?
+        .dyn_into()
+        .map_err(network)?;
+    // the server must answer (headers) within the stall time too
+    let answered = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(
+        &promise,
+        &sleep(URL_STALL_MS),
+    )))
+    .await
+    .map_err(network)?;
+    let stalled = |stage: &str| {
+        fail(
+            what.clone(),
+            format!("no answer for {} s {stage}", URL_STALL_MS / 1000),
+            "The server is too slow or stopped sending; try again, or download the file and drop it.",
+        )
+    };
+    let Ok(response) = answered.dyn_into::<web_sys::Response>() else {
+        return Err(stalled("after the request"));
+    };
+    if !response.ok() {
+        return Err(fail(
+            what.clone(),
+            format!("HTTP {} {}", response.status(), response.status_text()),
+            "Check the URL; the file must be published next to the app or on a server that allows CORS.",
+        ));
+    }
+    let length = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let too_large = |found: String| {
+        fail(
+            format!(
+                "a download of at most {} bytes ({})",
+                crate::parse::grouped(URL_BYTES),
+                crate::parse::human_bytes(URL_BYTES)
+            ),
+            found,
+            "Download the file and evaluate it with the command-line tool (rankscope eval FILE), which has no such limit.",
+        )
+    };
+    if let Some(n) = length.filter(|&n| n > URL_BYTES) {
+        return Err(too_large(format!(
+            "{} bytes (its Content-Length)",
+            crate::parse::grouped(n)
+        )));
+    }
+    let mut parser = Parser::new(name, options);
+    if let Some(n) = length {
+        parser.expect_size(n);
+    }
+    let Some(body) = response.body() else {
+        return parser.finish();
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let (mut bytes, mut last_report) = (0u64, 0.0);
+    loop {
+        let step = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(
+            &reader.read(),
+            &sleep(URL_STALL_MS),
+        )))
+        .await
+        .map_err(network)?;
+        if step.is_undefined() {
+            let _ = reader.cancel();
+            return Err(stalled(&format!(
+                "after {} bytes",
+                crate::parse::grouped(bytes)
+            )));
+        }
+        if get(&step, "done").as_bool() == Some(true) {
+            break;
+        }
+        let Ok(chunk) = get(&step, "value").dyn_into::<Uint8Array>() else {
+            continue;
+        };
+        bytes += chunk.length() as u64;
+        if bytes > URL_BYTES {
+            let _ = reader.cancel();
+            return Err(too_large(format!(
+                "more: {} bytes had arrived (the server kept sending)",
+                crate::parse::grouped(bytes)
+            )));
+        }
+        parser.feed(&chunk.to_vec());
+        let now = js_sys::Date::now();
+        if now - last_report >= 100.0 {
+            last_report = now;
+            let _ = scope.post_message(&message(
+                "progress",
+                &[
+                    ("bytes", (bytes as f64).into()),
+                    ("rows", (parser.rows_parsed() as f64).into()),
+                    ("total", (length.unwrap_or(0) as f64).into()),
+                ],
+            ));
+        }
+        if parser.stopped() {
+            // refused already (too many values, a broken line): the rest is not needed
+            let _ = reader.cancel();
+            break;
+        }
+    }
+    parser.finish()
+}
+
+fn js_error_text(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| "no details".into())
+}
+
 // ------------------------------------------------------------------ page side
 
 /// What the page hears from a worker.
@@ -786,6 +973,36 @@ pub async fn parse_file(
         .unwrap_or_else(|| Ended::Broken("a part of the file never answered".into()))
 }
 
+/// Downloads and parses `url` in a worker (shown as `name`), calling
+/// `progress(bytes, rows)` as it goes; Cancel terminates the worker and with
+/// it the download.
+pub async fn parse_url(
+    url: &str,
+    name: &str,
+    options: &LoadOptions,
+    progress: impl FnMut(u64, u64),
+) -> Ended {
+    let request = message("load", &[("url", url.into()), ("name", name.into())]);
+    if let Some(f) = options.format {
+        let _ = Reflect::set(&request, &"format".into(), &f.id().into());
+    }
+    if let Some(c) = options.one_vs_rest {
+        let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
+    }
+    match run(&request, progress).await {
+        Job::Done(data) => {
+            let (decoded, times) = decode(&data, false);
+            keep_times(&times);
+            match decoded {
+                Ok(outcome) => Ended::Loaded(outcome),
+                Err(why) => Ended::Broken(why),
+            }
+        }
+        Job::Cancelled => Ended::Cancelled,
+        Job::Broken(why) => Ended::Broken(why),
+    }
+}
+
 /// The part of a split file that answered second (`is_head`: the head),
 /// read around the rows of the `first`, decoded already
 /// ([`split::join_around`]).
@@ -873,7 +1090,7 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
 /// reduced rows), the bundled example's are generated again.
 pub async fn one_vs_rest(
     class: u32,
-    files: Vec<web_sys::File>,
+    files: Vec<super::loader::Source>,
     example_files: Vec<String>,
 ) -> Result<Vec<crate::core::evaluate::BinaryData>, String> {
     let options = LoadOptions {
@@ -881,8 +1098,14 @@ pub async fn one_vs_rest(
         ..Default::default()
     };
     let mut outcomes: Vec<Outcome> = Vec::new();
-    for file in &files {
-        match parse_file(file, &options, |_, _| {}).await {
+    for source in &files {
+        let ended = match source {
+            super::loader::Source::File(file) => parse_file(file, &options, |_, _| {}).await,
+            super::loader::Source::Url(url, name) => {
+                parse_url(url, name, &options, |_, _| {}).await
+            }
+        };
+        match ended {
             Ended::Loaded(o) => outcomes.push(o),
             Ended::Cancelled => return Err("cancelled".into()),
             Ended::Broken(why) => return Err(why),

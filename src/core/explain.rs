@@ -204,11 +204,15 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
                 .collect();
             let dcg_value = q.dcg(k, gain, ctx.discount);
             let idcg = q.idcg(k, gain, ctx.discount);
-            let ideal: Vec<String> = q.judged_desc
-                [..k.map_or(q.judged_desc.len(), |k| k.min(q.judged_desc.len()))]
+            let ideal_len = k.map_or(q.judged_desc.len(), |k| k.min(q.judged_desc.len()));
+            // the ideal grades, the first 30 of a long list
+            let mut ideal: Vec<String> = q.judged_desc[..ideal_len.min(30)]
                 .iter()
                 .map(|g| g.to_string())
                 .collect();
+            if ideal_len > 30 {
+                ideal.push(format!("… {} more", ideal_len - 30));
+            }
             let mut steps = vec![step(format!("DCG{kt} = Σ terms"), dcg_value)];
             let (formula, value) = if id.base == "dcg" {
                 (

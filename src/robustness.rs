@@ -90,7 +90,7 @@ pub fn import_session(data: &[u8]) {
     let bytes = if head & 1 == 1 {
         let mut s = SESSION_MAGIC.to_vec();
         s.extend_from_slice(
-            format!("crc32 {:08x} {}\n", crc32fast::hash(body), body.len()).as_bytes(),
+            format!("crc32 {:08x} {}\n", crate::session::crc32(body), body.len()).as_bytes(),
         );
         s.extend_from_slice(body);
         sealed = s;

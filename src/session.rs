@@ -311,6 +311,34 @@ pub const SESSION_MAGIC: &[u8] = b"RANKSCOPE-SESSION 2\n";
 /// (still read: their data is validated, but damage cannot be told).
 pub const SESSION_MAGIC_V1: &[u8] = b"RANKSCOPE-SESSION 1\n";
 
+/// The CRC-32 of `bytes` (IEEE 802.3, as zlib, gzip and PNG compute it:
+/// reflected polynomial 0xEDB88320, initial and final XOR 0xFFFFFFFF). It
+/// detects every error of up to 3 bits and every burst of up to 32 in a
+/// session. Byte by byte through one 1 KB table built on first use (the
+/// crc32fast crate's 16 KB of tables would cost the page 15 KB gzipped; it
+/// is this function's reference in the tests).
+pub fn crc32(bytes: &[u8]) -> u32 {
+    static TABLE: std::sync::OnceLock<[u32; 256]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [0u32; 256];
+        for (i, slot) in t.iter_mut().enumerate() {
+            let mut c = i as u32;
+            for _ in 0..8 {
+                c = if c & 1 == 1 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+            *slot = c;
+        }
+        t
+    });
+    !bytes.iter().fold(!0u32, |crc, &b| {
+        table[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8)
+    })
+}
+
 /// A session file: the magic line; `crc32 HEX LENGTH`, the CRC-32 and the
 /// byte length of everything after that line; the view as a fragment line;
 /// then the data (every loaded data set as parsed files,
@@ -325,14 +353,7 @@ pub fn encode_session(ws: &Workspace, view: &ViewState) -> Vec<u8> {
     payload.push(b'\n');
     payload.extend_from_slice(&transfer::encode_many(&files));
     let mut out = SESSION_MAGIC.to_vec();
-    out.extend_from_slice(
-        format!(
-            "crc32 {:08x} {}\n",
-            crc32fast::hash(&payload),
-            payload.len()
-        )
-        .as_bytes(),
-    );
+    out.extend_from_slice(format!("crc32 {:08x} {}\n", crc32(&payload), payload.len()).as_bytes());
     out.extend_from_slice(&payload);
     out
 }
@@ -374,7 +395,7 @@ pub fn decode_session(bytes: &[u8]) -> Result<(Workspace, ViewState, Vec<String>
                 payload.len()
             ));
         }
-        if crc32fast::hash(payload) != crc {
+        if crc32(payload) != crc {
             return Err(
                 "the session is damaged: its data does not match its checksum (a changed byte)"
                     .into(),
@@ -456,46 +477,45 @@ pub fn file_name_of_url(url: &str) -> String {
 /// The id of the element of a saved report that holds its session (base64).
 pub const REPORT_DATA_ID: &str = "rankscope-data";
 
+/// [`REPORT_SCRIPT_SHA256`] as a literal (for `concat!`).
+macro_rules! report_script_sha256 {
+    () => {
+        "VWV9iHP862eSid7LWdp2LY+Y0dAYS5MRYYoFOAGG52Q="
+    };
+}
+
 /// The policy of a saved report: it runs only its own inline module, named
-/// by its SHA-256 (`'sha256-…'`, no `'unsafe-inline'`: an injected script
-/// would not run), the app's glue it imports from a `data:` URL and its wasm,
-/// and makes no request at all (the app, its styles and its data are all in
-/// the file). Styles stay inline (the app sets style attributes).
-pub fn report_csp(script_sha256_base64: &str) -> String {
-    format!(
-        "default-src 'none'; script-src 'sha256-{script_sha256_base64}' data: 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
-    )
-}
+/// by its SHA-256 ([`REPORT_SCRIPT_SHA256`]; no `'unsafe-inline'`: an
+/// injected script would not run), the app's glue it imports from a `data:`
+/// URL and its wasm, and makes no request at all (the app, its styles and its
+/// data are all in the file). Styles stay inline (the app sets style
+/// attributes).
+pub const REPORT_CSP: &str = concat!(
+    "default-src 'none'; script-src 'sha256-",
+    report_script_sha256!(),
+    "' data: 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
+);
 
-/// The inline module of a saved report: imports the app's JavaScript glue
-/// `js` from a `data:` URL and starts it on the wasm held in the page. Its
-/// SHA-256 goes into [`report_csp`].
-pub fn report_script(js: &str) -> String {
-    use base64::Engine;
-    format!(
-        r#"
-import init from "data:text/javascript;base64,{js}";
-const text = document.getElementById("rankscope-wasm").textContent;
-await init({{ module_or_path: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) }});
-"#,
-        js = base64::engine::general_purpose::STANDARD.encode(js.as_bytes()),
-    )
-}
+/// The one inline module of a saved report: it imports the app's JavaScript
+/// glue (a `data:` URL made from the report's `rankscope-js` block) and
+/// starts it on the wasm of its `rankscope-wasm` block. The same text in
+/// every report, so its hash is a constant of the build.
+pub const REPORT_SCRIPT: &str = r#"
+const block = (id) => document.getElementById(id).textContent;
+const { default: init } = await import("data:text/javascript;base64," + block("rankscope-js"));
+await init({ module_or_path: Uint8Array.from(atob(block("rankscope-wasm")), (c) => c.charCodeAt(0)) });
+"#;
 
-/// The SHA-256 of `text`, base64 (as a CSP hash source writes it).
-pub fn sha256_base64(text: &str) -> String {
-    use base64::Engine;
-    use sha2::Digest;
-    base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
-}
+/// The SHA-256 of [`REPORT_SCRIPT`], base64, as [`REPORT_CSP`] names it
+/// (a test computes it).
+pub const REPORT_SCRIPT_SHA256: &str = report_script_sha256!();
 
-/// A saved report: one HTML file holding the page's stylesheet, the inline
-/// module ([`report_script`], allowed by its SHA-256) with the app's
-/// JavaScript glue `js`, the wasm, and a session (view + data); it opens from
-/// disk with no network. The page finds the session by [`REPORT_DATA_ID`].
+/// A saved report: one HTML file holding the page's stylesheet, the app's
+/// JavaScript glue `js` and wasm as base64 blocks started by the inline
+/// module [`REPORT_SCRIPT`], and a session (view + data); it opens from disk
+/// with no network. The page finds the session by [`REPORT_DATA_ID`].
 pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]) -> String {
     use base64::Engine;
-    let script = report_script(js);
     let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
     let escape = |s: &str| {
         s.replace('&', "&amp;")
@@ -518,15 +538,17 @@ pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]
 <body>
 <noscript>This Rankscope report runs in your browser with WebAssembly: please enable JavaScript.</noscript>
 <script type="application/octet-stream" id="{REPORT_DATA_ID}">{data}</script>
+<script type="application/octet-stream" id="rankscope-js">{js}</script>
 <script type="application/octet-stream" id="rankscope-wasm">{wasm}</script>
-<script type="module">{script}</script>
+<script type="module">{REPORT_SCRIPT}</script>
 </body>
 </html>
 "#,
-        csp = report_csp(&sha256_base64(&script)),
+        csp = REPORT_CSP,
         title = escape(title),
         data = b64(session),
         wasm = b64(wasm),
+        js = b64(js.as_bytes()),
     )
 }
 
@@ -707,16 +729,26 @@ mod tests {
         );
     }
 
+    /// SHA-256, base64, as a CSP hash source writes it (the sha2 crate).
+    fn sha256_base64(text: &str) -> String {
+        use base64::Engine;
+        use sha2::Digest;
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
+    }
+
     #[test]
     fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
         let session = encode_session(&Workspace::default(), &ViewState::default());
-        let script = report_script("export default 1;");
         // SHA-256 of "abc", as FIPS 180-2 gives it
         assert_eq!(
             sha256_base64("abc"),
             "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
         );
-        let hash = sha256_base64(&script);
+        assert_eq!(
+            sha256_base64(REPORT_SCRIPT),
+            REPORT_SCRIPT_SHA256,
+            "the inline module's hash"
+        );
         let html = report_html(
             "a <b> report",
             "p{color:red}</style>",
@@ -730,26 +762,31 @@ mod tests {
             1,
             "the stylesheet cannot close its element"
         );
-        let csp = report_csp(&hash);
-        assert!(html.contains(&csp) && csp.starts_with("default-src 'none'"));
-        assert!(!csp.contains("connect-src"), "no request of any kind");
+        assert!(html.contains(REPORT_CSP) && REPORT_CSP.starts_with("default-src 'none'"));
+        assert!(
+            !REPORT_CSP.contains("connect-src"),
+            "no request of any kind"
+        );
         // the inline module runs by its hash, nothing inline by default
-        let script_src = csp
+        let script_src = REPORT_CSP
             .split(';')
             .find(|d| d.trim().starts_with("script-src"))
             .unwrap();
         assert!(!script_src.contains("unsafe-inline"), "{script_src}");
-        assert!(script_src.contains(&format!("'sha256-{hash}'")));
+        assert!(script_src.contains(&format!("'sha256-{REPORT_SCRIPT_SHA256}'")));
         // the hash is the inline module's, as the browser computes it: the
         // text between its tags exactly
         let start =
             html.find("<script type=\"module\">").unwrap() + "<script type=\"module\">".len();
         let end = start + html[start..].find("</script>").unwrap();
-        assert_eq!(&html[start..end], script);
-        let start =
-            html.find(&format!("id=\"{REPORT_DATA_ID}\">")).unwrap() + REPORT_DATA_ID.len() + 6;
-        let end = start + html[start..].find('<').unwrap();
-        assert_eq!(report_session(&html[start..end]).unwrap(), session);
+        assert_eq!(&html[start..end], REPORT_SCRIPT);
+        let block = |id: &str| {
+            let start = html.find(&format!("id=\"{id}\">")).unwrap() + id.len() + 6;
+            let end = start + html[start..].find('<').unwrap();
+            report_session(&html[start..end]).unwrap()
+        };
+        assert_eq!(block(REPORT_DATA_ID), session);
+        assert_eq!(block("rankscope-js"), b"export default 1;");
         assert!(report_session("not base64!").is_err());
     }
 
@@ -766,6 +803,20 @@ mod tests {
         assert!(notes[0].len() < 1000, "{}", notes[0].len());
         let (view, notes) = ViewState::from_fragment("k=10,5,10");
         assert_eq!((view.k, notes.len()), (vec![5, 10], 0));
+    }
+
+    #[test]
+    fn crc32_is_the_standard_one() {
+        assert_eq!(
+            crc32(b"123456789"),
+            0xCBF4_3926,
+            "the check value of CRC-32/ISO-HDLC"
+        );
+        assert_eq!(crc32(b""), 0);
+        let (_, session) = example_session();
+        for len in [1, 7, 100, session.len()] {
+            assert_eq!(crc32(&session[..len]), crc32fast::hash(&session[..len]));
+        }
     }
 
     #[test]
@@ -811,7 +862,7 @@ mod tests {
     fn sealed(payload: &[u8]) -> Vec<u8> {
         let mut out = SESSION_MAGIC.to_vec();
         out.extend_from_slice(
-            format!("crc32 {:08x} {}\n", crc32fast::hash(payload), payload.len()).as_bytes(),
+            format!("crc32 {:08x} {}\n", crc32(payload), payload.len()).as_bytes(),
         );
         out.extend_from_slice(payload);
         out

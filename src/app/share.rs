@@ -204,18 +204,16 @@ pub fn register_service_worker(script: &str) {
 
 // ---------------------------------------------------------------- data URLs
 
-/// What the person sees of the workspace: a URL load that finishes after it
-/// changed (a drop, a clear, a session) is discarded, not merged into it.
+/// What the person has loaded: a URL load that finishes after it changed (a
+/// drop, a clear, a session) is discarded, not merged into it.
 fn fingerprint(state: AppState) -> String {
-    state.ws.with_untracked(|w| {
-        let models: Vec<Vec<String>> = w.datasets().iter().map(|d| d.model_names()).collect();
-        format!(
-            "{:?}|{models:?}|{}|{}",
-            w.files,
-            w.precomputed.len(),
-            state.example_loaded.get_untracked()
-        )
-    })
+    // every load adds its file's name; a clear empties the list; a session sets it
+    let files = state.ws.with_untracked(|w| w.files.join("\u{1}"));
+    if state.example_loaded.get_untracked() {
+        files + "\u{2}example"
+    } else {
+        files
+    }
 }
 
 /// Downloads and loads every URL, judgments first, each streamed into a
@@ -265,7 +263,7 @@ pub async fn load_urls(state: AppState, urls: Vec<String>) {
             &absolute,
             &name,
             &crate::parse::LoadOptions::default(),
-            |bytes, rows| {
+            &mut |bytes, rows| {
                 state.progress.set(Some(Progress {
                     file: label.clone(),
                     bytes,

@@ -980,7 +980,7 @@ pub async fn parse_url(
     url: &str,
     name: &str,
     options: &LoadOptions,
-    progress: impl FnMut(u64, u64),
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Ended {
     let request = message("load", &[("url", url.into()), ("name", name.into())]);
     if let Some(f) = options.format {
@@ -1102,7 +1102,7 @@ pub async fn one_vs_rest(
         let ended = match source {
             super::loader::Source::File(file) => parse_file(file, &options, |_, _| {}).await,
             super::loader::Source::Url(url, name) => {
-                parse_url(url, name, &options, |_, _| {}).await
+                parse_url(url, name, &options, &mut |_, _| {}).await
             }
         };
         match ended {

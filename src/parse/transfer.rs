@@ -150,15 +150,21 @@ fn same_length(lengths: &[usize]) -> Result<(), String> {
 /// report): every outcome must be a parsed file, and each must hold only
 /// what parsing a file could have produced ([`validate`]).
 pub fn decode_many_validated(bytes: &[u8]) -> Result<Vec<(String, Parsed)>, String> {
-    decode_many(bytes)?
-        .into_iter()
-        .map(|(name, outcome)| {
-            let parsed = outcome
-                .map_err(|e| format!("{name}: a failed load where data was expected ({e})"))?;
-            validate(&parsed).map_err(|why| format!("{name}: {why}"))?;
-            Ok((name, parsed))
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (name, outcome) in decode_many(bytes)? {
+        match outcome {
+            Ok(parsed) => match validate(&parsed) {
+                Ok(()) => out.push((name, parsed)),
+                Err(why) => return Err(format!("{name}: {why}")),
+            },
+            Err(e) => {
+                return Err(format!(
+                    "{name}: a failed load where data was expected ({e})"
+                ))
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Beyond [`check`] (which makes reading safe): the values are ones a file's

@@ -66,7 +66,8 @@ test('a link under a sub-path loads its data URLs and restores the view of its f
   assert.match(await page.evaluate(() => location.hash), /k=5,10,15/);
   // a bad URL and a refused scheme: clear errors, nothing lost
   await page.goto(`${url}?run=../../data/missing.run&qrels=javascript:alert(1)`);
-  await page.waitForSelector('.msg.error');
+  // each URL reports as it ends (the refused scheme at once, the 404 once its worker answers)
+  await page.waitForFunction(() => document.querySelectorAll('.msg.error').length >= 2);
   const text = await page.$$eval('.msg.error', (ms) => ms.map((m) => m.textContent).join('\n'));
   assert.match(text, /missing\.run.*HTTP 404/s);
   assert.match(text, /only http and https URLs/);

@@ -365,3 +365,91 @@ fn utf16_files_and_huge_headers_get_short_clear_errors() {
     assert!(err.len() < 4000, "{} bytes", err.len());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `rankscope eval --help` prints the help (it was an unknown option).
+#[test]
+fn eval_help_prints_the_help() {
+    for args in [["eval", "--help"], ["eval", "-h"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains("USAGE:"));
+    }
+}
+
+/// `--qrels` given ranx JSON qrels reads them as JSON (it forced TREC
+/// qrels), with the values of the TREC qrels.
+#[test]
+fn json_qrels_work_with_the_qrels_flag() {
+    let json = metrics_of(&[
+        reference("ranking.run").as_os_str(),
+        "--qrels".as_ref(),
+        reference("extra/ranking.qrels.json").as_os_str(),
+    ]);
+    let trec = metrics_of(&[
+        reference("ranking.run").as_os_str(),
+        "--qrels".as_ref(),
+        reference("ranking.qrels").as_os_str(),
+    ]);
+    assert_eq!(json, trec);
+}
+
+/// `target,p_0,p_1` is a 2-class probability matrix by its header, not two
+/// binary models; `label,score_0,score_1` stays two models.
+#[test]
+fn a_two_column_probability_header_is_a_matrix() {
+    let dir = scratch("twoclass");
+    let run = |name: &str, text: &str| -> serde_json::Value {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(["eval", "--format", "json"])
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let rows = "1,0.2,0.8\n0,0.7,0.3\n1,0.4,0.6\n0,0.9,0.1\n";
+    let m = run("m.csv", &format!("target,p_0,p_1\n{rows}"));
+    assert_eq!(m["kind"], "multiclass");
+    assert_eq!(m["models"].as_array().unwrap().len(), 1);
+    let b = run("b.csv", &format!("label,score_0,score_1\n{rows}"));
+    assert_eq!(b["kind"], "binary");
+    assert_eq!(b["models"].as_array().unwrap().len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Warnings name the CLI's flags, not only the page's controls; a decimal
+/// comma is named as such.
+#[test]
+fn warnings_and_hints_name_what_to_do_on_the_command_line() {
+    let dir = scratch("hints");
+    let scores = dir.join("scores.csv");
+    std::fs::write(&scores, "label,m\n1,2.5\n0,-1.5\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .arg("eval")
+        .arg(&scores)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--logits"), "{err}");
+    let comma = dir.join("comma.csv");
+    std::fs::write(&comma, "label;score\n1;0,5\n0;0,25\n").unwrap();
+    let err = refused(&comma);
+    assert!(err.contains("comma.csv:2:2:"), "{err}");
+    assert!(err.contains("'0,5' looks like a decimal comma"), "{err}");
+    let run = dir.join("alone.run");
+    std::fs::write(&run, "q1 Q0 d1 1 0.5 t\n").unwrap();
+    let qrels = dir.join("other.qrels");
+    std::fs::write(&qrels, "{\"q1\": {\"d1\": 1}}").unwrap();
+    let m = metrics_of(&[run.as_os_str(), "--qrels".as_ref(), qrels.as_os_str()]);
+    assert_eq!(m[0]["ndcg@10"], serde_json::json!(1.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

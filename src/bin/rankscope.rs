@@ -118,6 +118,12 @@ fn main() -> ExitCode {
             println!("rankscope {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
+        Some("eval" | "generate" | "metrics")
+            if argv[1..].iter().any(|a| a == "-h" || a == "--help") =>
+        {
+            print!("{HELP}");
+            ExitCode::SUCCESS
+        }
         Some("eval") => match parse_eval(&argv[1..]) {
             Ok(args) => run_eval(args),
             Err(e) => fail(e),

@@ -551,6 +551,10 @@ impl Parser {
             return;
         };
         self.sniffed = true;
+        // qrels named as such (the CLI's --qrels) may be ranx JSON qrels
+        if first == b'{' && self.options.format == Some(Format::TrecQrels) {
+            self.options.format = Some(Format::JsonQrels);
+        }
         let forced_other = self
             .options
             .format

@@ -161,6 +161,40 @@ fn class_suffix(name: &str) -> Option<u32> {
     }
 }
 
+/// The hint for a number written with a decimal comma (`0,5` in a file
+/// delimited by `;` or tabs, as spreadsheets in many locales save it).
+fn decimal_comma(field: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(field).ok()?;
+    (text.matches(',').count() == 1 && fields::number(text.replace(',', ".").as_bytes()).is_some())
+        .then(|| format!("'{text}' looks like a decimal comma: save the file with a decimal point ({}), e.g. pandas to_csv(decimal='.') or a spreadsheet's English (US) CSV.", text.replace(',', ".")))
+}
+
+/// Two score columns that name themselves probabilities of classes 0 and 1
+/// (`p_0,p_1`, `proba_0,proba_1`, `prob0,prob1`: what `predict_proba` gives):
+/// a 2-class probability matrix, not two binary models (`score_0,score_1`
+/// or `m0,m1` stay two models).
+fn two_class_probabilities(others: &[usize], lower: &[String]) -> bool {
+    let probability = |name: &str, class: char| {
+        [
+            "p_",
+            "p",
+            "prob_",
+            "prob",
+            "proba_",
+            "proba",
+            "probability_",
+        ]
+        .iter()
+        .any(|prefix| {
+            name.strip_prefix(prefix)
+                .is_some_and(|d| d.len() == 1 && d.starts_with(class))
+        })
+    };
+    let mut names: Vec<&str> = others.iter().map(|&c| lower[c].as_str()).collect();
+    names.sort_unstable();
+    matches!(names[..], [a, b] if probability(a, '0') && probability(b, '1'))
+}
+
 /// A top-k column name like `pred_1`, `top_1`, `rank_1`, `pred1`: its position.
 fn list_position(name: &str) -> Option<u32> {
     for prefix in [
@@ -724,7 +758,8 @@ impl TableState {
                 t.models = cols.iter().map(|c| c.1).collect();
                 t.slots = cols.iter().map(|c| c.0).collect();
             } else if (forced == Some(Format::MulticlassMatrix)
-                || (forced.is_none() && others.len() >= 3))
+                || (forced.is_none()
+                    && (others.len() >= 3 || two_class_probabilities(&others, &lower))))
                 && classes.iter().all(Option::is_some)
             {
                 t.format = Format::MulticlassMatrix;
@@ -853,7 +888,7 @@ impl TableState {
                         let v = if s.is_empty() {
                             None
                         } else {
-                            Some(fields::number(s).ok_or_else(|| problem(n, c + 1, "a score (a number), or nothing for an item that was not retrieved", shown(s), None))?)
+                            Some(fields::number(s).ok_or_else(|| problem(n, c + 1, "a score (a number), or nothing for an item that was not retrieved", shown(s), decimal_comma(s)))?)
                         };
                         self.row_buffer[m] = v.unwrap_or(f64::NAN);
                     }
@@ -865,7 +900,7 @@ impl TableState {
                             self.truth + 1,
                             "a rating (a number)",
                             shown(col(self.truth)),
-                            None,
+                            decimal_comma(col(self.truth)),
                         )
                     })?;
                     for (m, &c) in self.models.iter().enumerate() {
@@ -875,7 +910,7 @@ impl TableState {
                                 c + 1,
                                 "a predicted rating (a number)",
                                 shown(col(c)),
-                                None,
+                                decimal_comma(col(c)),
                             )
                         })?;
                     }
@@ -912,7 +947,7 @@ impl TableState {
                             c + 1,
                             format!("a score for model '{}' (a number)", self.header[c]),
                             shown(col(c)),
-                            None,
+                            decimal_comma(col(c)),
                         )
                     })?;
                 }
@@ -945,7 +980,7 @@ impl TableState {
                             c + 1,
                             "a probability or logit (a number)",
                             shown(col(c)),
-                            None,
+                            decimal_comma(col(c)),
                         )
                     })?;
                 }

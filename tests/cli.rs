@@ -453,3 +453,43 @@ fn warnings_and_hints_name_what_to_do_on_the_command_line() {
     assert_eq!(m[0]["ndcg@10"], serde_json::json!(1.0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Top-k list files with numeric ids that have gaps (recommenders' sparse
+/// item ids) give the values of the same lists numbered 0..N-1; string ids
+/// are refused at their line and column with what to do (they once failed
+/// with "class ... is out of range").
+#[test]
+fn top_k_lists_with_sparse_ids_load_and_string_ids_say_what_to_do() {
+    let dir = scratch("topk");
+    let text = std::fs::read_to_string(reference("multiclass_topk.csv")).unwrap();
+    let (header, rows) = text.split_once('\n').unwrap();
+    let sparse: String = rows
+        .lines()
+        .map(|l| {
+            l.split(',')
+                .map(|f| match f.parse::<u64>() {
+                    Ok(c) => (c * 7919 + 13).to_string(),
+                    Err(_) => f.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+                + "\n"
+        })
+        .collect();
+    let f = dir.join("sparse.csv");
+    std::fs::write(&f, format!("{header}\n{sparse}")).unwrap();
+    assert_eq!(metrics(&f), metrics(&reference("multiclass_topk.csv")));
+    let named = dir.join("named.csv");
+    std::fs::write(
+        &named,
+        format!("{header}\n{}", rows.replacen(',', ",item", 1)),
+    )
+    .unwrap();
+    let err = refused(&named);
+    assert!(
+        err.contains("named.csv:2:2: expected a class number"),
+        "{err}"
+    );
+    assert!(err.contains("map string ids to numbers"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -161,6 +161,22 @@ fn class_suffix(name: &str) -> Option<u32> {
     }
 }
 
+/// A top-k file's class (or item) id at line `n`, column `column` (0-based):
+/// a number, gaps allowed.
+fn class_number(n: u64, column: usize, v: &[u8]) -> Result<&str, Problem> {
+    fields::id(v)
+        .filter(|s| s.parse::<u32>().is_ok_and(|c| c < u32::MAX - 1))
+        .ok_or_else(|| {
+            problem(
+                n,
+                column + 1,
+                "a class number (0, 1, 2, ...: ids may have gaps)",
+                shown(v),
+                Some("Top-k list files are read with numeric class or item ids; map string ids to numbers first (e.g. pandas factorize), the same mapping in every file.".into()),
+            )
+        })
+}
+
 /// The hint for a number written with a decimal comma (`0,5` in a file
 /// delimited by `;` or tabs, as spreadsheets in many locales save it).
 fn decimal_comma(field: &[u8]) -> Option<String> {
@@ -1017,9 +1033,16 @@ impl TableState {
             }
             Format::MulticlassTopK => {
                 let raw = col(self.truth);
-                let target = fields::id(raw).ok_or_else(|| {
-                    problem(n, self.truth + 1, "a target class", shown(raw), None)
-                })?;
+                if fields::id(raw).is_none() {
+                    return Err(problem(
+                        n,
+                        self.truth + 1,
+                        "a target class",
+                        shown(raw),
+                        None,
+                    ));
+                }
+                let target = class_number(n, self.truth, raw)?;
                 let t = self.ids_a.intern(target);
                 let mut position = 0u32;
                 let mut first = u32::MAX;
@@ -1028,8 +1051,7 @@ impl TableState {
                     if v.is_empty() {
                         continue;
                     }
-                    let class = fields::id(v)
-                        .ok_or_else(|| problem(n, c + 1, "a class id", shown(v), None))?;
+                    let class = class_number(n, c, v)?;
                     let id = self.ids_a.intern(class);
                     if i == 0 {
                         first = id;
@@ -1140,14 +1162,10 @@ impl TableState {
                 }
                 self.mc.name = stem;
                 self.mc.list_len = self.models.len();
-                // class ids are interned strings here; numeric names map to their numbers
+                // class ids are interned strings here, each a number (checked
+                // per row): they map to their numbers, gaps allowed
                 let numeric: Vec<u32> = (0..self.ids_a.len() as u32)
-                    .map(|i| {
-                        self.ids_a
-                            .name(i)
-                            .parse::<u32>()
-                            .unwrap_or(u32::MAX - 1 - i)
-                    })
+                    .map(|i| self.ids_a.name(i).parse::<u32>().unwrap_or(0))
                     .collect();
                 let map = |c: u32| {
                     if c == u32::MAX {
@@ -1158,7 +1176,9 @@ impl TableState {
                 };
                 let targets = self.targets.iter().map(|&t| map(t)).collect();
                 self.mc.list_first = self.mc.list_first.iter().map(|&c| map(c)).collect();
-                let num_classes = self.ids_a.len();
+                // classes are numbered up to the largest id (metrics count the
+                // classes present, so a gap adds none)
+                let num_classes = numeric.iter().max().map_or(0, |&m| m as usize + 1);
                 Some(Parsed::Multiclass(MulticlassData {
                     num_classes,
                     targets,

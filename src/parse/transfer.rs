@@ -354,6 +354,20 @@ mod tests {
     use super::*;
     use crate::parse::{parse_bytes, LoadOptions, Workspace};
 
+    /// A top-k list with sparse numeric ids reaches the page: its parse
+    /// passes the hand-over's checks (it once failed "class ... is out of
+    /// range": the classes were counted, not numbered by their largest id).
+    #[test]
+    fn sparse_top_k_ids_pass_the_hand_over() {
+        let text = b"target,pred_1,pred_2\n7919,13,7919\n13,42,7\n";
+        let parsed = parse_bytes("topk.csv", text, &LoadOptions::default());
+        let Ok(Parsed::Multiclass(m)) = &parsed else {
+            panic!("{parsed:?}")
+        };
+        assert_eq!((m.num_classes, &m.targets[..]), (7920, &[7919, 13][..]));
+        assert!(decode(&encode(&parsed)).unwrap().is_ok());
+    }
+
     /// Every example file survives the round trip: the workspace built from the
     /// decoded form evaluates to exactly the same numbers.
     #[test]

@@ -305,6 +305,36 @@ impl ViewState {
     }
 }
 
+/// The conventions of `kind` in force that differ from the defaults, as
+/// the fragment writes them (`gain=exponential`): what the page says above a
+/// table whose values they change.
+pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
+    let keys: &[&str] = match kind {
+        Kind::Ranking => &[
+            "ties",
+            "relevance_level",
+            "gain",
+            "discount",
+            "ap_denominator",
+            "precision_denominator",
+            "f1_aggregation",
+            "query_set",
+        ],
+        Kind::Binary => &["threshold", "threshold_rule", "binary_scores_are_logits"],
+        Kind::Multiclass => &["class_ties", "class_scale"],
+        Kind::Ratings => &[],
+    };
+    let view = ViewState {
+        conv: conv.clone(),
+        ..ViewState::default()
+    };
+    view.to_fragment()
+        .split('&')
+        .filter(|pair| keys.contains(&pair.split('=').next().unwrap_or_default()))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The first line of a session file.
 pub const SESSION_MAGIC: &[u8] = b"RANKSCOPE-SESSION 2\n";
 /// The first line of the sessions written before they carried a checksum
@@ -364,7 +394,7 @@ pub fn is_session(bytes: &[u8]) -> bool {
 }
 
 /// The note a session without a checksum (version 1) is restored with.
-pub const NO_CHECKSUM_NOTE: &str = "This session was saved by an earlier Rankscope, without a checksum: its values were checked as a file's are, but damage that leaves them valid cannot be detected. Export it again to add one.";
+pub const NO_CHECKSUM_NOTE: &str = "Saved by an earlier Rankscope without a checksum: its values were checked, but damage that leaves them valid cannot be seen. Export it again to add one.";
 
 /// A session read back: the workspace rebuilt through [`Workspace::add`] (so
 /// every check of a dropped file applies) from data that passed
@@ -803,6 +833,20 @@ mod tests {
         assert!(notes[0].len() < 1000, "{}", notes[0].len());
         let (view, notes) = ViewState::from_fragment("k=10,5,10");
         assert_eq!((view.k, notes.len()), (vec![5, 10], 0));
+    }
+
+    #[test]
+    fn non_default_conventions_are_listed_per_kind() {
+        let mut c = Conventions::default();
+        assert!(non_default_conventions(&c, Kind::Ranking).is_empty());
+        c.gain = crate::core::ranking_metrics::Gain::Exponential;
+        c.threshold = 0.3;
+        assert_eq!(
+            non_default_conventions(&c, Kind::Ranking),
+            ["gain=exponential"]
+        );
+        assert_eq!(non_default_conventions(&c, Kind::Binary), ["threshold=0.3"]);
+        assert!(non_default_conventions(&c, Kind::Ratings).is_empty());
     }
 
     #[test]

@@ -183,6 +183,27 @@ fn App() -> impl IntoView {
     }
 }
 
+/// Says, where the values are read, every convention in force that is not
+/// the default (set by hand, a link or remembered settings), with one way
+/// back to the defaults.
+#[component]
+fn NonDefaults(kind: Kind) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let changed = state
+            .conv
+            .with(|c| crate::session::non_default_conventions(c, kind));
+        (!changed.is_empty()).then(|| view! {
+            <div class="msg warning nondefault" id="non-defaults" role="status">
+                <strong>"Not the default conventions: "</strong>
+                {changed.join(", ")}
+                " "
+                <button class="small" id="reset-conventions" on:click=move |_| state.conv.set(Default::default())>"Reset to defaults"</button>
+            </div>
+        })
+    }
+}
+
 #[component]
 fn KindView(kind: Kind) -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -200,6 +221,7 @@ fn KindView(kind: Kind) -> impl IntoView {
                 <conventions::ConventionsPanel kind=kind/>
             </div>
             <div class="main">
+                <NonDefaults kind=kind/>
                 <table::MetricTable kind=kind report=report/>
                 <explain_view::ExplainPanel/>
                 {match kind {

@@ -886,18 +886,8 @@ pub async fn parse_file(
         request
     };
     if !may_split(file, options) {
-        return match run(&request(Part::Whole), progress).await {
-            Job::Done(data) => {
-                let (decoded, times) = decode(&data, false);
-                keep_times(&times);
-                match decoded {
-                    Ok(outcome) => Ended::Loaded(outcome),
-                    Err(why) => Ended::Broken(why),
-                }
-            }
-            Job::Cancelled => Ended::Cancelled,
-            Job::Broken(why) => Ended::Broken(why),
-        };
+        let mut progress = progress;
+        return whole(&request(Part::Whole), &mut progress).await;
     }
     // both parts' progress, summed
     let shared = std::rc::Rc::new(std::cell::RefCell::new((progress, [(0u64, 0u64); 2])));
@@ -966,8 +956,8 @@ pub async fn parse_file(
         })
     };
     let (a, b) = futures::join!(
-        async { answered(true, run(&head, meter(0)).await) },
-        async { answered(false, run(&tail, meter(1)).await) }
+        async { answered(true, run(&head, &mut meter(0)).await) },
+        async { answered(false, run(&tail, &mut meter(1)).await) }
     );
     a.or(b)
         .unwrap_or_else(|| Ended::Broken("a part of the file never answered".into()))
@@ -989,7 +979,12 @@ pub async fn parse_url(
     if let Some(c) = options.one_vs_rest {
         let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
     }
-    match run(&request, progress).await {
+    whole(&request, progress).await
+}
+
+/// One worker's job of a whole file (a drop's file or a URL), decoded.
+async fn whole(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Ended {
+    match run(request, progress).await {
         Job::Done(data) => {
             let (decoded, times) = decode(&data, false);
             keep_times(&times);
@@ -1078,7 +1073,12 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
             }
         }
     }
-    match run(&message("example", &[("example", true.into())]), |_, _| {}).await {
+    match run(
+        &message("example", &[("example", true.into())]),
+        &mut |_, _| {},
+    )
+    .await
+    {
         Job::Done(data) => transfer::decode_many(&answer_bytes(&data)?),
         Job::Cancelled => Err("cancelled".into()),
         Job::Broken(why) => Err(why),
@@ -1124,7 +1124,7 @@ pub async fn one_vs_rest(
                 ("one_vs_rest", class.into()),
             ],
         );
-        match run(&request, |_, _| {}).await {
+        match run(&request, &mut |_, _| {}).await {
             Job::Done(data) => {
                 outcomes.extend(
                     transfer::decode_many(&answer_bytes(&data)?)?
@@ -1231,7 +1231,7 @@ fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
 }
 
 /// Starts a worker, sends `request`, relays progress, returns its answer.
-async fn run(request: &Object, mut progress: impl FnMut(u64, u64)) -> Job {
+async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Job {
     let (worker, ready) = match take_worker() {
         Ok(w) => w,
         Err(e) => return Job::Broken(format!("the loading worker could not start ({e:?})")),

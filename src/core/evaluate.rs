@@ -843,7 +843,7 @@ fn evaluate_binary(
                 match r {
                     Ok(v) => Some(v),
                     Err((row, score)) => {
-                        let msg = format!("{name}: {} needs probabilities in [0, 1], but row {} has score {score}; mark the scores as logits to apply the sigmoid (Conventions ▸ Scores are, or --logits on the command line).", id.base, row + 1);
+                        let msg = format!("{name}: {} needs probabilities in [0, 1], but row {} has score {score}; mark the scores as logits (CLI: --logits).", id.base, row + 1);
                         if !warnings.contains(&msg) {
                             warnings.push(msg);
                         }

@@ -196,7 +196,10 @@ impl Workspace {
                     q.len()
                 ));
                 if !self.has_qrels {
-                    summary.warnings.push("No relevance judgments yet: load the matching qrels file to evaluate this run (on the command line: --qrels FILE).".into());
+                    summary.warnings.push(
+                        "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE)."
+                            .into(),
+                    );
                 }
                 summary.models_added.push(name);
                 data.runs.push(run);
@@ -311,7 +314,7 @@ impl Workspace {
                 for (i, (name, _)) in b.models.iter().enumerate() {
                     let outside = b.outside_unit(i);
                     if outside > 0 {
-                        summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark the scores as logits: Conventions ▸ Scores are, or --logits on the command line)."));
+                        summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark them as logits; CLI: --logits)."));
                     }
                 }
                 if positives == 0 || positives == b.labels.len() {
@@ -375,7 +378,7 @@ impl Workspace {
                 }
                 let off = m.rows_off_one.first().copied().unwrap_or(0);
                 if off > 0 {
-                    summary.warnings.push(format!("{off} rows do not sum to 1 within 1e-3: are these logits? (Conventions ▸ Matrix holds: logits, or --class-logits on the command line)"));
+                    summary.warnings.push(format!("{off} rows do not sum to 1 within 1e-3: logits? (Conventions ▸ Matrix holds; CLI: --class-logits)"));
                 }
                 match &mut self.multiclass {
                     Some(existing) => {

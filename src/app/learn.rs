@@ -242,6 +242,7 @@ fn RanksWidget() -> impl IntoView {
         None,
     ];
     let ranks = RwSignal::new(start.clone());
+    let problem = RwSignal::new(None::<String>);
     let means = Memo::new(move |_| {
         let rows: Vec<[f64; 5]> = ranks.get().into_iter().map(answer_metrics).collect();
         let n = rows.len().max(1) as f64;
@@ -270,7 +271,17 @@ fn RanksWidget() -> impl IntoView {
                             <td>{i + 1}</td>
                             <td><input type="number" min="1" max="20" aria-label=format!("rank of example {}", i + 1) data-rank-input=i.to_string()
                                 prop:value=ranks.with_untracked(|v| v.get(i).copied().flatten().map(|r| r.to_string()).unwrap_or_default())
-                                on:change=move |ev| { let r = event_target_value(&ev).parse::<usize>().ok().filter(|&r| r >= 1).map(|r| r.min(20)); ranks.update(|v| if let Some(x) = v.get_mut(i) { *x = r; }); }/></td>
+                                on:change=move |ev| {
+                                    let text = event_target_value(&ev);
+                                    match rank_of(&text) {
+                                        Ok(r) => {
+                                            problem.set(None);
+                                            ranks.update(|v| if let Some(x) = v.get_mut(i) { *x = r; });
+                                        }
+                                        // the rank is kept as it was, and the reason said
+                                        Err(why) => problem.set(Some(format!("Example {}: {why}", i + 1))),
+                                    }
+                                }/></td>
                             {r.into_iter().map(|v| view! { <td class="num">{fmt(v)}</td> }).collect_view()}
                         </tr>
                     }).collect_view()}
@@ -281,6 +292,7 @@ fn RanksWidget() -> impl IntoView {
                     </tr>
                 </tfoot>
             </table>
+            {move || problem.get().map(|p| view! { <p class="warn small" id="rank-problem" role="alert">{p}</p> })}
             <ul class="checks">
                 {move || { let [a1, a5, a10, mrr, _] = means.get().1; view! {
                     <li data-check="acc-order">{format!("Acc@1 ≤ Acc@5 ≤ Acc@10: {} ≤ {} ≤ {} ", fmt(a1), fmt(a5), fmt(a10))}{check(a1 <= a5 && a5 <= a10)}</li>
@@ -289,6 +301,21 @@ fn RanksWidget() -> impl IntoView {
                 } }}
             </ul>
         </section>
+    }
+}
+
+/// A rank typed in the one-right-answer widget: empty is a missing answer;
+/// else a whole number from 1 to 20 (the lists are 20 long), or why not.
+fn rank_of(text: &str) -> Result<Option<usize>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<i64>() {
+        Ok(r) if (1..=20).contains(&r) => Ok(Some(r as usize)),
+        Ok(r) if r > 20 => Err(format!("rank {r} is past the list's 20 places: leave it empty for an answer that is missing.")),
+        Ok(r) => Err(format!("rank {r} is not a place in a list: ranks start at 1 (leave it empty for a missing answer).")),
+        Err(_) => Err(format!("'{text}' is not a rank: a rank is a whole number from 1 to 20 (leave it empty for a missing answer).")),
     }
 }
 

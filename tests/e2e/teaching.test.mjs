@@ -315,6 +315,17 @@ test('the lessons: every page renders typeset formulas, the widgets keep the see
   await page.dispatchEvent('input[data-rank-input="1"]', 'change');
   await page.waitForFunction(() => document.querySelector('td[data-lesson-metric="acc10"]').dataset.value === String(6 / 8));
   near(await lessonMetric('mrr'), (6 * 0.5 + 1 / 12) / 8, 'MRR with a miss and rank 12');
+  // a rank that is no place in a list is said, not silently counted as a miss
+  for (const [typed, says] of [['0', /rank 0 is not a place/], ['-3', /rank -3 is not a place/], ['2.5', /'2\.5' is not a rank/], ['25', /past the list's 20 places/]]) {
+    await page.fill('input[data-rank-input="2"]', typed);
+    await page.dispatchEvent('input[data-rank-input="2"]', 'change');
+    await page.waitForSelector('#rank-problem');
+    assert.match(await page.$eval('#rank-problem', (p) => p.textContent), says);
+    near(await lessonMetric('mrr'), (6 * 0.5 + 1 / 12) / 8, `MRR unchanged by '${typed}'`);
+  }
+  await page.fill('input[data-rank-input="2"]', '2');
+  await page.dispatchEvent('input[data-rank-input="2"]', 'change');
+  await page.waitForSelector('#rank-problem', { state: 'detached' });
   const checks = await page.$$eval('ul.checks li', (ls) => ls.map((l) => l.textContent));
   assert.equal(checks.length, 3);
   for (const c of checks) assert.match(c, /✓ holds/);

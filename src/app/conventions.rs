@@ -144,8 +144,11 @@ const RANKING: &[Choice] = &[
         id: "query_set",
         label: "Queries that count",
         options: &[
-            ("qrels", "all qrels queries (missing = 0)"),
-            ("intersection", "run ∩ qrels (trec_eval default)"),
+            ("qrels", "every qrels query, missing = 0 (trec_eval -c)"),
+            (
+                "intersection",
+                "run ∩ qrels (trec_eval without -c; pytrec_eval, ir_measures)",
+            ),
         ],
         get: |c| match c.query_set {
             QuerySet::Qrels => "qrels",
@@ -255,7 +258,9 @@ pub fn ConventionsPanel(kind: Kind) -> impl IntoView {
         Kind::Ratings => &[],
     };
     let defaults = match kind {
-        Kind::Ranking => "Defaults follow trec_eval (TREC input).",
+        Kind::Ranking => {
+            "Defaults follow trec_eval with -c (TREC input): every qrels query counts."
+        }
         Kind::Binary => "Defaults follow scikit-learn.",
         Kind::Multiclass => "Defaults: stable descending sort, probabilities.",
         Kind::Ratings => "MAE, RMSE and FCP have no switch; Spearman uses average ranks (scipy).",

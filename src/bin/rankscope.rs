@@ -39,7 +39,7 @@ Several run files = several models; a CSV with several score columns = one model
     --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv json_run json_qrels
     --max-inflated SIZE         the most text a .gz file may inflate to (default 16G; e.g. 500M, 64G, none)
     FILE may be - (standard input) or a pipe (e.g. <(zcat run.gz)): read once, front to back.
-  ranking conventions (defaults: trec_eval's)
+  ranking conventions (defaults: trec_eval's with -c)
     --ties trec|file|average    tie order inside a query
     --relevance-level L         relevant if grade >= L (default 1)
     --gain linear|exponential   nDCG gain rel or 2^rel-1

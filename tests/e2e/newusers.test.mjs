@@ -35,3 +35,16 @@ test('non-default conventions from a link or remembered settings are named above
   assert.equal(await page.$eval('#conv-gain', (s) => s.value), 'linear');
   await context.close();
 });
+
+test('"which queries count" is labelled as trec_eval behaves: the default is trec_eval -c', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.waitForSelector('td[data-metric]');
+  await page.click('nav.tabs button[data-tab="ranking"]');
+  const options = await page.$$eval('#conv-query_set option', (os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
+  assert.match(options.qrels, /trec_eval -c/);
+  assert.match(options.intersection, /trec_eval without -c/);
+  assert.doesNotMatch(options.intersection, /trec_eval default/);
+  assert.match(await page.$eval('.conventions p.muted', (p) => p.textContent), /trec_eval with -c/);
+  await page.close();
+});

@@ -296,15 +296,6 @@ pub async fn load_urls(state: AppState, urls: Vec<String>) {
     }
 }
 
-fn js_text(e: &JsValue) -> String {
-    e.as_string()
-        .or_else(|| {
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-        })
-        .unwrap_or_else(|| "no details".into())
-}
-
 // ---------------------------------------------------------------- sessions and reports
 
 /// Whether a dropped file is a saved session (its first line).
@@ -343,7 +334,7 @@ pub async fn import_session(state: AppState, file: web_sys::File) {
             state.say(
                 Level::Error,
                 format!("{name} could not be read"),
-                vec![js_text(&e)],
+                vec![super::util::js_text(&e)],
             );
             return;
         }
@@ -429,14 +420,18 @@ async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let w = window().ok_or("no window")?;
     let response: web_sys::Response = JsFuture::from(w.fetch_with_str(url))
         .await
-        .map_err(|e| js_text(&e))?
+        .map_err(|e| super::util::js_text(&e))?
         .unchecked_into();
     if !response.ok() {
         return Err(format!("{url}: HTTP {}", response.status()));
     }
-    let buffer = JsFuture::from(response.array_buffer().map_err(|e| js_text(&e))?)
-        .await
-        .map_err(|e| js_text(&e))?;
+    let buffer = JsFuture::from(
+        response
+            .array_buffer()
+            .map_err(|e| super::util::js_text(&e))?,
+    )
+    .await
+    .map_err(|e| super::util::js_text(&e))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 

@@ -124,3 +124,13 @@ pub fn focus_soon(selector: String) {
         }
     });
 }
+
+/// The text of a JavaScript error value (a string, an `Error`'s message).
+pub fn js_text(e: &wasm_bindgen::JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| "no details".into())
+}

@@ -515,6 +515,30 @@ impl split::Source for BlobSource<'_> {
     }
 }
 
+/// Posts a job's progress to the page, at most every 100 ms.
+struct Reporter<'a> {
+    scope: &'a web_sys::DedicatedWorkerGlobalScope,
+    last: f64,
+}
+
+impl<'a> Reporter<'a> {
+    fn new(scope: &'a web_sys::DedicatedWorkerGlobalScope) -> Self {
+        Reporter { scope, last: 0.0 }
+    }
+
+    fn report(&mut self, bytes: u64, rows: u64) {
+        let now = js_sys::Date::now();
+        if now - self.last >= 100.0 {
+            self.last = now;
+            let fields = [
+                ("bytes", (bytes as f64).into()),
+                ("rows", (rows as f64).into()),
+            ];
+            let _ = self.scope.post_message(&message("progress", &fields));
+        }
+    }
+}
+
 /// Parses `part` of `blob` ([`split::parse_part`]) in [`CHUNK`] steps from a
 /// [`BlobSource`], progress posted at most every 100 ms. Also gives the time
 /// spent waiting for the browser's reads (ms, for the benchmark).
@@ -526,20 +550,8 @@ async fn parse_blob(
     part: Part,
 ) -> (PartEnd, f64) {
     let mut source = BlobSource::new(blob, name);
-    let mut last_report = 0.0;
-    let mut progress = |bytes: u64, rows: u64| {
-        let now = js_sys::Date::now();
-        if now - last_report >= 100.0 {
-            last_report = now;
-            let _ = scope.post_message(&message(
-                "progress",
-                &[
-                    ("bytes", (bytes as f64).into()),
-                    ("rows", (rows as f64).into()),
-                ],
-            ));
-        }
-    };
+    let mut reporter = Reporter::new(scope);
+    let mut progress = |bytes: u64, rows: u64| reporter.report(bytes, rows);
     let end = split::parse_part(
         Parser::new(name, options),
         blob.size() as u64,
@@ -605,7 +617,7 @@ async fn download_and_parse(
     let network = |e: JsValue| {
         fail(
             what.clone(),
-            format!("a failed download ({})", js_error_text(&e)),
+            format!("a failed download ({})", super::util::js_text(&e)),
             "Check that the server is reachable; a file on another host must allow this page to read it (CORS: Access-Control-Allow-Origin).",
         )
     };
@@ -673,7 +685,7 @@ async fn download_and_parse(
         return parser.finish();
     };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let (mut bytes, mut last_report) = (0u64, 0.0);
+    let (mut bytes, mut reporter) = (0u64, Reporter::new(scope));
     loop {
         let step = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(
             &reader.read(),
@@ -703,18 +715,7 @@ async fn download_and_parse(
             )));
         }
         parser.feed(&chunk.to_vec());
-        let now = js_sys::Date::now();
-        if now - last_report >= 100.0 {
-            last_report = now;
-            let _ = scope.post_message(&message(
-                "progress",
-                &[
-                    ("bytes", (bytes as f64).into()),
-                    ("rows", (parser.rows_parsed() as f64).into()),
-                    ("total", (length.unwrap_or(0) as f64).into()),
-                ],
-            ));
-        }
+        reporter.report(bytes, parser.rows_parsed());
         if parser.stopped() {
             // refused already (too many values, a broken line): the rest is not needed
             let _ = reader.cancel();
@@ -722,15 +723,6 @@ async fn download_and_parse(
         }
     }
     parser.finish()
-}
-
-fn js_error_text(e: &JsValue) -> String {
-    e.as_string()
-        .or_else(|| {
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-        })
-        .unwrap_or_else(|| "no details".into())
 }
 
 // ------------------------------------------------------------------ page side

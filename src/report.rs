@@ -2,6 +2,7 @@
 //! number formatting the CLI and the page share.
 
 use crate::core::evaluate::Report;
+use crate::core::registry;
 use crate::text;
 
 /// A table of models x metrics.
@@ -94,7 +95,8 @@ impl Table {
                 md_escape(name),
                 values
                     .iter()
-                    .map(|v| fixed(*v, digits))
+                    .zip(&self.columns)
+                    .map(|(v, c)| fixed(c, *v, digits))
                     .collect::<Vec<_>>()
                     .join(" | ")
             ));
@@ -118,7 +120,8 @@ impl Table {
                 tex_escape(name),
                 values
                     .iter()
-                    .map(|v| fixed(*v, digits))
+                    .zip(&self.columns)
+                    .map(|(v, c)| fixed(c, *v, digits))
                     .collect::<Vec<_>>()
                     .join(" & ")
             ));
@@ -134,7 +137,12 @@ impl Table {
         let mut grid: Vec<Vec<String>> = vec![cols];
         for (name, values) in &self.rows {
             let mut r = vec![name.clone()];
-            r.extend(values.iter().map(|v| fixed(*v, digits)));
+            r.extend(
+                values
+                    .iter()
+                    .zip(&self.columns)
+                    .map(|(v, c)| fixed(c, *v, digits)),
+            );
             grid.push(r);
         }
         let widths: Vec<usize> = (0..grid[0].len())
@@ -182,11 +190,12 @@ pub fn full(v: f64) -> String {
     format!("{v:?}")
 }
 
-/// Fixed decimals; "—" for undefined; integers without decimals.
-pub fn fixed(v: Option<f64>, digits: usize) -> String {
+/// Column `column`'s value with fixed decimals; "—" for undefined; a count
+/// ([`registry::is_count`]) without decimals.
+pub fn fixed(column: &str, v: Option<f64>, digits: usize) -> String {
     match v {
         None => "—".into(),
-        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 && v.abs() >= 1.0 => format!("{v:.0}"),
+        Some(v) if registry::is_count(column) => format!("{v:.0}"),
         Some(v) => format!("{v:.digits$}"),
     }
 }
@@ -205,10 +214,10 @@ mod tests {
 
     fn table() -> Table {
         Table {
-            columns: vec!["ndcg@10".into(), "roc_auc".into()],
+            columns: vec!["ndcg@10".into(), "roc_auc".into(), "tp".into()],
             rows: vec![
-                ("a,b".into(), vec![Some(0.5), None]),
-                ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(2.0)]),
+                ("a,b".into(), vec![Some(0.5), None, Some(0.0)]),
+                ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(1.0), Some(12.0)]),
             ],
         }
     }
@@ -216,7 +225,7 @@ mod tests {
     #[test]
     fn csv_quotes_and_keeps_full_precision() {
         let csv = table().to_csv();
-        assert!(csv.starts_with("model,ndcg@10,roc_auc\n\"a,b\",0.5,\n"));
+        assert!(csv.starts_with("model,ndcg@10,roc_auc,tp\n\"a,b\",0.5,,0.0\n"));
         assert!(csv.contains("0.3333333333333333"));
     }
 
@@ -280,9 +289,12 @@ mod tests {
     #[test]
     fn markdown_latex_and_json() {
         let t = table();
-        assert!(t.to_markdown(3).contains("| x\\_y\\|z | 0.333 | 2 |"));
+        // metrics keep their decimals (1.000, 0.000); counts have none
+        let md = t.to_markdown(3);
+        assert!(md.contains("| x\\_y\\|z | 0.333 | 1.000 | 12 |"), "{md}");
+        assert!(md.contains("| 0.500 | — | 0 |"), "{md}");
         let tex = t.to_latex(3);
-        assert!(tex.contains("x\\_y|z & 0.333 & 2 \\\\"));
+        assert!(tex.contains("x\\_y|z & 0.333 & 1.000 & 12 \\\\"));
         assert!(tex.contains("ndcg@10 & roc\\_auc"));
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["metrics"]["roc_auc"], serde_json::Value::Null);

@@ -183,6 +183,7 @@ impl ViewState {
             ("query_set", name(&c.query_set)),
             ("threshold", c.threshold.to_string()),
             ("threshold_rule", name(&c.threshold_rule)),
+            ("zero_division", name(&c.zero_division)),
             ("binary_scores_are_logits", flag(c.binary_scores_are_logits)),
             ("class_ties", name(&c.class_ties)),
             ("class_scale", name(&c.class_scale)),
@@ -251,6 +252,7 @@ impl ViewState {
                 c.threshold = t;
             }
             "threshold_rule" => c.threshold_rule = enumerated(raw)?,
+            "zero_division" => c.zero_division = enumerated(raw)?,
             "binary_scores_are_logits" => c.binary_scores_are_logits = boolean(raw)?,
             "class_ties" => c.class_ties = enumerated(raw)?,
             "class_scale" => c.class_scale = enumerated(raw)?,
@@ -320,7 +322,12 @@ pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
             "f1_aggregation",
             "query_set",
         ],
-        Kind::Binary => &["threshold", "threshold_rule", "binary_scores_are_logits"],
+        Kind::Binary => &[
+            "threshold",
+            "threshold_rule",
+            "zero_division",
+            "binary_scores_are_logits",
+        ],
         Kind::Multiclass => &["class_ties", "class_scale"],
         Kind::Ratings => &[],
     };

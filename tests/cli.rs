@@ -493,3 +493,66 @@ fn top_k_lists_with_sparse_ids_load_and_string_ids_say_what_to_do() {
     assert!(err.contains("map string ids to numbers"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A ratio with a zero denominator follows `--zero-division` (undefined by
+/// default, with a warning naming scikit-learn's rule); average precision
+/// without a positive row is 0 and macro F1 averages over the classes present,
+/// as scikit-learn 1.9 computes them (values in the comments).
+#[test]
+fn zero_division_and_one_class_rows_follow_scikit_learn() {
+    let dir = scratch("zero-division");
+    // nothing predicted positive at 0.5
+    let some = dir.join("some.csv");
+    std::fs::write(&some, "label,m\n1,0.2\n0,0.1\n1,0.3\n1,0.4\n0,0.45\n").unwrap();
+    let m = &metrics(&some)[0];
+    assert_eq!(m["precision"], serde_json::Value::Null);
+    assert_eq!(m["recall"], serde_json::json!(0.0));
+    assert_eq!(m["f1"], serde_json::json!(0.0));
+    // f1_score(y, y_pred, average='macro') = 0.2857142857142857, 'weighted' 0.22857142857142856
+    assert_eq!(m["f1_macro"], serde_json::json!(0.2857142857142857));
+    assert_eq!(m["f1_weighted"], serde_json::json!(0.22857142857142856));
+    for (rule, precision) in [("0", 0.0), ("1", 1.0)] {
+        let m = &metrics_of(&[some.as_os_str(), "--zero-division".as_ref(), rule.as_ref()])[0];
+        // precision_score(y, y_pred, zero_division=0 / 1)
+        assert_eq!(m["precision"], serde_json::json!(precision), "{rule}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .arg("eval")
+        .arg(&some)
+        .output()
+        .unwrap();
+    let (table, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(err.contains("m: precision is undefined at this threshold (no row is predicted positive)"), "{err}");
+    assert!(err.contains("--zero-division 0|1"), "{err}");
+    assert!(table.contains("zero_division=nan"), "{table}");
+    // counts print as integers, metrics with their decimals
+    let cells: Vec<&str> = table
+        .lines()
+        .find(|l| l.starts_with("m "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(cells[cells.len() - 4..], ["0", "0", "2", "3"], "{table}");
+    assert_eq!(cells[1], "0.5000", "roc_auc: {table}");
+    assert_eq!(cells[8], "—", "precision: {table}");
+    assert!(!Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["eval", "--zero-division", "2"])
+        .arg(&some)
+        .status()
+        .unwrap()
+        .success());
+    // all negative, all predicted negative
+    let none = dir.join("none.csv");
+    std::fs::write(&none, "label,m\n0,0.1\n0,0.2\n0,0.3\n").unwrap();
+    let m = &metrics(&none)[0];
+    // average_precision_score([0,0,0], s) = 0.0; f1_score(average='macro') = 1.0
+    assert_eq!(m["average_precision"], serde_json::json!(0.0));
+    assert_eq!(m["f1_macro"], serde_json::json!(1.0));
+    assert_eq!(m["f1_weighted"], serde_json::json!(1.0));
+    assert_eq!(m["roc_auc"], serde_json::Value::Null);
+    assert_eq!(m["f1"], serde_json::Value::Null);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

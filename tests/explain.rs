@@ -163,11 +163,19 @@ fn binary_explanations_add_up_to_the_shown_values() {
             );
             let c = p.curve.confusion_at(threshold, conv.threshold_rule);
             for m in ["accuracy", "precision", "recall", "f1", "mcc"] {
-                let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();
+                let e =
+                    explain::threshold_metric(m, &c, "score ≥ t", conv.zero_division).unwrap();
                 typesets(&e);
                 let (num, den) = (e.steps[0].value, e.steps[1].value);
-                near(if den > 0.0 { num / den } else { 0.0 }, shown(m), m);
-                near(e.value, shown(m), m);
+                match model.metrics[m] {
+                    // undefined: a zero denominator (MCC's is 0 by scikit-learn's rule)
+                    None => assert!(e.value.is_nan() && den == 0.0, "{m} undefined"),
+                    Some(v) if den == 0.0 => near(e.value, v, m),
+                    Some(v) => {
+                        near(num / den, v, m);
+                        near(e.value, v, m);
+                    }
+                }
             }
             for m in ["log_loss", "brier"] {
                 let e = explain::probability_loss(m, &p.curve, |z| z).unwrap();
@@ -193,7 +201,8 @@ fn binary_explanations_add_up_to_the_shown_values() {
                 near(row_mean.unwrap(), shown(m), m);
             }
             for m in ["f1_weighted", "f1_macro"] {
-                let e = explain::threshold_metric(m, &c, "score ≥ t").unwrap();
+                let e =
+                    explain::threshold_metric(m, &c, "score ≥ t", conv.zero_division).unwrap();
                 typesets(&e);
                 near(e.rows.iter().filter_map(|r| r.term).sum(), shown(m), m);
                 near(e.value, shown(m), m);

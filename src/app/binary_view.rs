@@ -8,6 +8,7 @@ use super::state::AppState;
 use super::util::ink;
 use crate::core::binary::ThresholdRule;
 use crate::core::registry::Kind;
+use crate::report::fixed;
 use crate::plot::{display_points, iso_f1_curves, series_hex, LineChart, Marker, Series};
 
 #[component]
@@ -89,7 +90,7 @@ pub fn BinaryPanel() -> impl IntoView {
                     let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64;
                     Marker {
                         x: fpr,
-                        y: m.recall(),
+                        y: m.recall().unwrap_or(0.0),
                         color: *c,
                         label: String::new(),
                     }
@@ -116,8 +117,9 @@ pub fn BinaryPanel() -> impl IntoView {
                 .map(|(_, c, p)| {
                     let m = p.curve.confusion_at(t, r);
                     Marker {
-                        x: m.recall(),
-                        y: m.precision(),
+                        // no predicted positive: the curve's end point (recall 0, precision 1)
+                        x: m.recall().unwrap_or(0.0),
+                        y: m.precision().unwrap_or(1.0),
                         color: *c,
                         label: String::new(),
                     }
@@ -138,11 +140,9 @@ pub fn BinaryPanel() -> impl IntoView {
             .filter_map(|(name, _, p)| {
                 let (t, m) = p.curve.point_near(x, by_recall)?;
                 let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64;
+                let (recall, precision) = (fixed("", m.recall(), 4), fixed("", m.precision(), 4));
                 Some(format!(
-                    "{name}: threshold {t}, TPR {:.4}, FPR {fpr:.4}, precision {:.4}, recall {:.4}",
-                    m.recall(),
-                    m.precision(),
-                    m.recall()
+                    "{name}: threshold {t}, TPR {recall}, FPR {fpr:.4}, precision {precision}, recall {recall}"
                 ))
             })
             .collect();
@@ -182,7 +182,7 @@ pub fn BinaryPanel() -> impl IntoView {
                                 <tr><th scope="row">"actual +"</th><td class="num" data-cm="tp">{m.tp}</td><td class="num" data-cm="fn">{m.fn_}</td></tr>
                                 <tr><th scope="row">"actual −"</th><td class="num" data-cm="fp">{m.fp}</td><td class="num" data-cm="tn">{m.tn}</td></tr>
                             </tbody>
-                            <tfoot><tr><td colspan="3">{format!("accuracy {:.4} · precision {:.4} · recall {:.4} · F1 {:.4} · MCC {:.4}", m.accuracy(), m.precision(), m.recall(), m.f1(), m.mcc())}</td></tr></tfoot>
+                            <tfoot><tr><td colspan="3">{format!("accuracy {} · precision {} · recall {} · F1 {} · MCC {:.4}", fixed("", m.accuracy(), 4), fixed("", m.precision(), 4), fixed("", m.recall(), 4), fixed("", m.f1(), 4), m.mcc())}</td></tr></tfoot>
                         </table>
                     }
                 }).collect_view()}

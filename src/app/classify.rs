@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::explain_view::Breakdown;
 use super::util::focus_soon;
-use crate::core::binary::{self, BinaryCurve, Confusion, ThresholdRule};
+use crate::core::binary::{self, BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use crate::core::explain::{self, Explanation};
 use crate::plot::{self, LineChart, Marker, Series};
 
@@ -98,14 +98,10 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
     let curve = BinaryCurve::new(&labels, &scores);
     let c = curve.confusion_at(t, RULE);
     let value = |id: &str| -> Option<f64> {
+        if let Some(v) = c.metric(id, ZeroDivision::default()) {
+            return v;
+        }
         match id {
-            "accuracy" => Some(c.accuracy()),
-            "precision" => Some(c.precision()),
-            "recall" => Some(c.recall()),
-            "f1" => Some(c.f1()),
-            "f1_weighted" => Some(c.f1_weighted()),
-            "f1_macro" => Some(c.f1_macro()),
-            "mcc" => Some(c.mcc()),
             "roc_auc" => curve.roc_auc(),
             "average_precision" => curve.average_precision(),
             "log_loss" => binary::log_loss(&labels, &scores).ok(),
@@ -157,7 +153,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
         "recall",
         "precision",
         curve.pr_points(),
-        (c.recall(), c.precision()),
+        (c.recall().unwrap_or(0.0), c.precision().unwrap_or(1.0)),
         false,
     );
     let rule = format!("score ≥ {t:.2}");
@@ -165,7 +161,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
         "roc_auc" => explain::roc_auc(&curve).ok_or("ROC AUC needs both classes: add a positive and a negative example.".to_string()),
         "average_precision" => explain::average_precision(&curve).ok_or("Average precision needs a positive example.".to_string()),
         "log_loss" | "brier" => Err("Log loss and the Brier score judge the scores themselves, not the threshold: the closer each score is to its label (1 for positive, 0 for negative), the lower they are.".into()),
-        id => explain::threshold_metric(id, &c, &rule).ok_or(format!("{id} has no breakdown")),
+        id => explain::threshold_metric(id, &c, &rule, ZeroDivision::default()).ok_or(format!("{id} has no breakdown")),
     };
     Computed {
         confusion: c,

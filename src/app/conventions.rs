@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::state::AppState;
-use crate::core::binary::ThresholdRule;
+use crate::core::binary::{ThresholdRule, ZeroDivision};
 use crate::core::evaluate::Conventions;
 use crate::core::multiclass::{ClassTieRule, ScoreScale};
 use crate::core::ranking::{QuerySet, TieRule};
@@ -185,6 +185,27 @@ const BINARY: &[Choice] = &[
         },
     },
     Choice {
+        id: "zero_division",
+        label: "Zero division",
+        options: &[
+            ("nan", "undefined (—)"),
+            ("0", "0 (scikit-learn's default, 'warn')"),
+            ("1", "1"),
+        ],
+        get: |c| match c.zero_division {
+            ZeroDivision::Undefined => "nan",
+            ZeroDivision::Zero => "0",
+            ZeroDivision::One => "1",
+        },
+        set: |c, v| {
+            c.zero_division = match v {
+                "0" => ZeroDivision::Zero,
+                "1" => ZeroDivision::One,
+                _ => ZeroDivision::Undefined,
+            }
+        },
+    },
+    Choice {
         id: "binary_scale",
         label: "Scores are",
         options: &[
@@ -261,7 +282,7 @@ pub fn ConventionsPanel(kind: Kind) -> impl IntoView {
         Kind::Ranking => {
             "Defaults follow trec_eval with -c (TREC input): every qrels query counts."
         }
-        Kind::Binary => "Defaults follow scikit-learn.",
+        Kind::Binary => "Defaults follow scikit-learn, except that a ratio with a zero denominator is shown as undefined (—) rather than 0.",
         Kind::Multiclass => "Defaults: stable descending sort, probabilities.",
         Kind::Ratings => "MAE, RMSE and FCP have no switch; Spearman uses average ranks (scipy).",
     };

@@ -85,6 +85,7 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                     base,
                     &p.curve.confusion_at(conv.threshold, conv.threshold_rule),
                     &format!("{rule} {}", conv.threshold),
+                    conv.zero_division,
                 ),
             };
             e.ok_or_else(|| format!("{} has no breakdown yet.", id))

@@ -96,7 +96,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     }),
                     _ => None,
                 };
-                let shown = fixed(*v, 4);
+                let shown = fixed(&metric, *v, 4);
                 let value_attr = v.map(full).unwrap_or_default();
                 let title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
                 let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };

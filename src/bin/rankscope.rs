@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rankscope::core::binary::ThresholdRule;
+use rankscope::core::binary::{ThresholdRule, ZeroDivision};
 use rankscope::core::evaluate::{
     column_names, evaluate, evaluate_prepared, prepare_runs, Conventions, Dataset, Report,
 };
@@ -51,6 +51,9 @@ Several run files = several models; a CSV with several score columns = one model
   binary conventions (defaults: scikit-learn's)
     --threshold T               default 0.5
     --threshold-rule '>='|'>'
+    --zero-division nan|0|1     precision, recall, F1 with a zero denominator: undefined
+                                (default: printed as — or null, with a warning), 0 or 1
+                                (scikit-learn's zero_division; its default 'warn' gives 0)
     --logits                    scores are logits: apply the sigmoid for log loss and Brier
     --positive-label VALUE      the label value that is positive
   multi-class conventions
@@ -289,6 +292,15 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                     ">=" => ThresholdRule::AtLeast,
                     ">" => ThresholdRule::Above,
                     _ => return Err(bad(&v, "'>=', '>'")),
+                }
+            }
+            "--zero-division" => {
+                let v = value()?;
+                a.conv.zero_division = match v.as_str() {
+                    "nan" => ZeroDivision::Undefined,
+                    "0" => ZeroDivision::Zero,
+                    "1" => ZeroDivision::One,
+                    _ => return Err(bad(&v, "nan, 0, 1")),
                 }
             }
             "--max-inflated" => {

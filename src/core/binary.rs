@@ -15,6 +15,32 @@ pub enum ThresholdRule {
     Above,
 }
 
+/// What a threshold metric whose denominator is zero becomes (precision with
+/// no row predicted positive, recall with no positive row, F1 with neither):
+/// scikit-learn's `zero_division`. The default says "undefined" (`—`, JSON
+/// null) and warns; scikit-learn's own default (`"warn"`) reports 0 and warns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ZeroDivision {
+    #[default]
+    #[serde(rename = "nan")]
+    Undefined,
+    #[serde(rename = "0")]
+    Zero,
+    #[serde(rename = "1")]
+    One,
+}
+
+impl ZeroDivision {
+    /// `value`, or what this rule puts in place of an undefined one.
+    pub fn apply(self, value: Option<f64>) -> Option<f64> {
+        value.or(match self {
+            ZeroDivision::Undefined => None,
+            ZeroDivision::Zero => Some(0.0),
+            ZeroDivision::One => Some(1.0),
+        })
+    }
+}
+
 /// scikit-learn >= 1.5 clips probabilities to [eps, 1 - eps] with eps = f64::EPSILON.
 pub const LOG_LOSS_EPS: f64 = f64::EPSILON;
 
@@ -407,7 +433,7 @@ impl BinaryCurve {
 
     /// Average precision, the step sum over distinct thresholds:
     /// AP = Σ_n (R_n - R_{n-1}) P_n (sklearn `average_precision_score`).
-    /// `None` without positives.
+    /// 0 without positive rows (sklearn, which warns); `None` without rows.
     pub fn average_precision(&self) -> Option<f64> {
         *self
             .summaries
@@ -417,7 +443,8 @@ impl BinaryCurve {
 
     fn compute_average_precision(&self) -> Option<f64> {
         if self.positives == 0 {
-            return None;
+            // scikit-learn: recall is set to 1 at every threshold, so AP is 0 (with a warning)
+            return (self.negatives > 0).then_some(0.0);
         }
         let mut s = Sum::new();
         let mut prev_tp = 0u64;
@@ -615,35 +642,35 @@ fn ratio(num: f64, den: f64) -> f64 {
     }
 }
 
+/// `num / den`, undefined when `den` is 0.
+fn defined(num: u64, den: u64) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
+}
+
 impl Confusion {
     pub fn total(&self) -> u64 {
         self.tp + self.fp + self.fn_ + self.tn
     }
-    /// (TP + TN) / total.
-    pub fn accuracy(&self) -> f64 {
-        ratio((self.tp + self.tn) as f64, self.total() as f64)
+    /// (TP + TN) / total; undefined without rows.
+    pub fn accuracy(&self) -> Option<f64> {
+        defined(self.tp + self.tn, self.total())
     }
-    /// TP / (TP + FP); 0 with no predicted positive (sklearn `zero_division=0`).
-    pub fn precision(&self) -> f64 {
-        ratio(self.tp as f64, (self.tp + self.fp) as f64)
+    /// TP / (TP + FP); undefined with no row predicted positive (see [`ZeroDivision`]).
+    pub fn precision(&self) -> Option<f64> {
+        defined(self.tp, self.tp + self.fp)
     }
-    /// TP / (TP + FN); 0 without positives.
-    pub fn recall(&self) -> f64 {
-        ratio(self.tp as f64, (self.tp + self.fn_) as f64)
+    /// TP / (TP + FN); undefined without positive rows.
+    pub fn recall(&self) -> Option<f64> {
+        defined(self.tp, self.tp + self.fn_)
     }
-    /// 2TP / (2TP + FP + FN) (= 2PR/(P+R)); 0 when undefined.
-    pub fn f1(&self) -> f64 {
-        ratio(
-            2.0 * self.tp as f64,
-            (2 * self.tp + self.fp + self.fn_) as f64,
-        )
+    /// 2TP / (2TP + FP + FN) (= 2PR/(P+R)); undefined when no row is positive
+    /// or predicted positive (scikit-learn >= 1.3).
+    pub fn f1(&self) -> Option<f64> {
+        defined(2 * self.tp, 2 * self.tp + self.fp + self.fn_)
     }
     /// F1 of the negative class: 2TN / (2TN + FN + FP).
-    pub fn f1_negative(&self) -> f64 {
-        ratio(
-            2.0 * self.tn as f64,
-            (2 * self.tn + self.fn_ + self.fp) as f64,
-        )
+    pub fn f1_negative(&self) -> Option<f64> {
+        defined(2 * self.tn, 2 * self.tn + self.fn_ + self.fp)
     }
     /// (TP·TN - FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 if a factor is 0 (sklearn).
     pub fn mcc(&self) -> f64 {
@@ -656,15 +683,41 @@ impl Confusion {
         let den = ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt();
         ratio(tp * tn - fp * fn_, den)
     }
-    /// Support-weighted mean of both classes' F1 (sklearn `average='weighted'`).
-    pub fn f1_weighted(&self) -> f64 {
+    /// Support-weighted mean of both classes' F1 (sklearn `average='weighted'`);
+    /// undefined without rows. A class with no support weighs 0.
+    pub fn f1_weighted(&self) -> Option<f64> {
         let pos = (self.tp + self.fn_) as f64;
         let neg = (self.tn + self.fp) as f64;
-        ratio(self.f1() * pos + self.f1_negative() * neg, pos + neg)
+        (self.total() > 0).then(|| {
+            (self.f1().unwrap_or(0.0) * pos + self.f1_negative().unwrap_or(0.0) * neg)
+                / (pos + neg)
+        })
     }
-    /// Unweighted mean of both classes' F1 (sklearn `average='macro'`).
-    pub fn f1_macro(&self) -> f64 {
-        (self.f1() + self.f1_negative()) / 2.0
+    /// Unweighted mean of the F1 of the classes present as a label or a
+    /// prediction (sklearn `average='macro'`, whose labels are those of
+    /// `y_true` and `y_pred`): all-negative rows predicted negative give 1.
+    pub fn f1_macro(&self) -> Option<f64> {
+        let present: Vec<f64> = [self.f1(), self.f1_negative()].into_iter().flatten().collect();
+        (!present.is_empty()).then(|| present.iter().sum::<f64>() / present.len() as f64)
+    }
+    /// The threshold metric `base` with `zero_division` applied, or `None`
+    /// for a `base` that is not one (the outer option).
+    pub fn metric(&self, base: &str, zero_division: ZeroDivision) -> Option<Option<f64>> {
+        let zd = |v| zero_division.apply(v);
+        Some(match base {
+            "accuracy" => self.accuracy(),
+            "precision" => zd(self.precision()),
+            "recall" => zd(self.recall()),
+            "f1" => zd(self.f1()),
+            "mcc" => Some(self.mcc()),
+            "f1_weighted" => self.f1_weighted(),
+            "f1_macro" => self.f1_macro(),
+            "tp" => Some(self.tp as f64),
+            "fp" => Some(self.fp as f64),
+            "tn" => Some(self.tn as f64),
+            "fn" => Some(self.fn_ as f64),
+            _ => return None,
+        })
     }
 }
 
@@ -769,8 +822,8 @@ mod tests {
     #[test]
     fn probe_threshold_rule() {
         let c = BinaryCurve::new(&[true, true, false], &[0.5, 0.5, 0.2]);
-        assert_eq!(c.confusion_at(0.5, ThresholdRule::AtLeast).accuracy(), 1.0);
-        assert!((c.confusion_at(0.5, ThresholdRule::Above).accuracy() - 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!(c.confusion_at(0.5, ThresholdRule::AtLeast).accuracy(), Some(1.0));
+        assert!((c.confusion_at(0.5, ThresholdRule::Above).accuracy().unwrap() - 1.0 / 3.0).abs() < 1e-15);
     }
 
     /// `count_true` counts as one flag at a time does.
@@ -898,7 +951,32 @@ mod tests {
         let c = BinaryCurve::new(&[true, true], &[0.1, 0.2]);
         assert_eq!(c.roc_auc(), None);
         let c = BinaryCurve::new(&[false, false], &[0.1, 0.2]);
-        assert_eq!(c.average_precision(), None);
+        assert_eq!(c.roc_auc(), None);
+        // scikit-learn: average precision without a positive row is 0
+        assert_eq!(c.average_precision(), Some(0.0));
+        assert_eq!(BinaryCurve::new(&[], &[]).average_precision(), None);
+    }
+
+    #[test]
+    fn zero_division_follows_its_rule_and_macro_f1_counts_the_classes_present() {
+        // nothing predicted positive: precision undefined, recall 0, F1 0
+        let c = Confusion { tp: 0, fp: 0, fn_: 2, tn: 3 };
+        assert_eq!(c.precision(), None);
+        assert_eq!(c.metric("precision", ZeroDivision::Undefined), Some(None));
+        assert_eq!(c.metric("precision", ZeroDivision::Zero), Some(Some(0.0)));
+        assert_eq!(c.metric("precision", ZeroDivision::One), Some(Some(1.0)));
+        assert_eq!(c.metric("recall", ZeroDivision::One), Some(Some(0.0)));
+        assert_eq!(c.metric("f1", ZeroDivision::One), Some(Some(0.0)));
+        // scikit-learn: f1_score([1,1,0,0,0], [0]*5, average='macro') = (0 + 0.75) / 2
+        assert_eq!(c.f1_macro(), Some(0.375));
+        // all negative, all predicted negative: F1 macro over the one label = 1
+        let c = Confusion { tp: 0, fp: 0, fn_: 0, tn: 4 };
+        assert_eq!(c.f1_macro(), Some(1.0));
+        assert_eq!(c.f1_weighted(), Some(1.0));
+        assert_eq!(c.metric("f1", ZeroDivision::Zero), Some(Some(0.0)));
+        assert_eq!(c.metric("recall", ZeroDivision::Undefined), Some(None));
+        assert_eq!(c.metric("roc_auc", ZeroDivision::Zero), None);
+        assert_eq!(Confusion::default().accuracy(), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::binary::{self, BinaryCurve, ThresholdRule};
+use super::binary::{self, BinaryCurve, ThresholdRule, ZeroDivision};
 use super::ids::Interner;
 use super::multiclass::{self, ClassTieRule, MulticlassPredictions, ScoreScale};
 use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
@@ -28,6 +28,7 @@ pub struct Conventions {
     pub query_set: QuerySet,
     pub threshold: f64,
     pub threshold_rule: ThresholdRule,
+    pub zero_division: ZeroDivision,
     pub binary_scores_are_logits: bool,
     pub class_ties: ClassTieRule,
     pub class_scale: ScoreScale,
@@ -46,6 +47,7 @@ impl Default for Conventions {
             query_set: QuerySet::Qrels,
             threshold: 0.5,
             threshold_rule: ThresholdRule::AtLeast,
+            zero_division: ZeroDivision::Undefined,
             binary_scores_are_logits: false,
             class_ties: ClassTieRule::LowerIndexFirst,
             class_scale: ScoreScale::Probabilities,
@@ -91,6 +93,7 @@ impl Conventions {
             Kind::Binary => vec![
                 ("threshold", self.threshold.to_string()),
                 ("threshold_rule", serde_name(&self.threshold_rule)),
+                ("zero_division", serde_name(&self.zero_division)),
                 (
                     "scores",
                     if self.binary_scores_are_logits {
@@ -824,10 +827,13 @@ fn evaluate_binary(
         ..Default::default()
     };
     if curve.positives == 0 || curve.negatives == 0 {
-        warnings.push(format!(
-            "{name}: only one class is present, so ROC AUC is undefined."
-        ));
+        warnings.push(if curve.positives == 0 {
+            format!("{name}: no row is positive, so ROC AUC is undefined and average precision is 0 (scikit-learn's rule).")
+        } else {
+            format!("{name}: only one class is present, so ROC AUC is undefined.")
+        });
     }
+    let mut undefined = Vec::new();
     for id in metrics {
         let value = match id.base.as_str() {
             "roc_auc" => curve.roc_auc(),
@@ -851,22 +857,47 @@ fn evaluate_binary(
                     }
                 }
             }
-            "accuracy" => Some(conf.accuracy()),
-            "precision" => Some(conf.precision()),
-            "recall" => Some(conf.recall()),
-            "f1" => Some(conf.f1()),
-            "mcc" => Some(conf.mcc()),
-            "f1_weighted" => Some(conf.f1_weighted()),
-            "f1_macro" => Some(conf.f1_macro()),
-            "tp" => Some(conf.tp as f64),
-            "fp" => Some(conf.fp as f64),
-            "tn" => Some(conf.tn as f64),
-            "fn" => Some(conf.fn_ as f64),
-            _ => continue,
+            base => match conf.metric(base, conv.zero_division) {
+                Some(value) => {
+                    if value.is_none() && conf.total() > 0 {
+                        undefined.push(base);
+                    }
+                    value
+                }
+                None => continue,
+            },
         };
         out.metrics.insert(id.to_string(), value);
     }
+    if !undefined.is_empty() {
+        warnings.push(zero_division_warning(name, &undefined, &conf));
+    }
     out
+}
+
+/// Why `metrics` are undefined for model `name` at this threshold, and the
+/// `zero_division` choices that give them a value.
+fn zero_division_warning(name: &str, metrics: &[&str], conf: &binary::Confusion) -> String {
+    let why = match (conf.tp + conf.fp == 0, conf.tp + conf.fn_ == 0) {
+        (true, true) => "no row is positive or predicted positive",
+        (true, false) => "no row is predicted positive",
+        _ => "no row is positive",
+    };
+    format!(
+        "{name}: {} undefined at this threshold ({why}), shown as — (zero_division = nan). \
+         scikit-learn's default zero_division='warn' reports 0 instead; choose 0 or 1 \
+         in Conventions ▸ Zero division (CLI: --zero-division 0|1).",
+        text_list(metrics)
+    )
+}
+
+/// "a", "a and b", "a, b and c" with "is"/"are".
+fn text_list(items: &[&str]) -> String {
+    match items {
+        [one] => format!("{one} is"),
+        [rest @ .., last] => format!("{} and {last} are", rest.join(", ")),
+        [] => String::new(),
+    }
 }
 
 fn evaluate_multiclass(

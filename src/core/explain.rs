@@ -4,7 +4,7 @@
 //! and ends on that value; its `terms` combine (as `steps` say) into it, which
 //! `tests/explain.rs` checks for every metric on the reference data.
 
-use super::binary::{BinaryCurve, Confusion};
+use super::binary::{BinaryCurve, Confusion, ZeroDivision};
 use super::ranking::{QueryView, NOT_JUDGED};
 use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
 use super::registry::MetricId;
@@ -47,7 +47,9 @@ fn step(label: impl Into<String>, value: f64) -> Step {
 }
 
 fn f(x: f64) -> String {
-    if x == x.trunc() && x.abs() < 1e15 {
+    if x.is_nan() {
+        "— (undefined)".into()
+    } else if x == x.trunc() && x.abs() < 1e15 {
         format!("{x}")
     } else {
         format!("{x:.4}")
@@ -492,41 +494,42 @@ pub fn average_precision(curve: &BinaryCurve) -> Option<Explanation> {
 }
 
 /// A threshold metric from the confusion matrix it comes from.
-pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Option<Explanation> {
+pub fn threshold_metric(
+    base: &str,
+    c: &Confusion,
+    threshold_text: &str,
+    zero_division: ZeroDivision,
+) -> Option<Explanation> {
     let (tp, fp, fn_, tn) = (c.tp as f64, c.fp as f64, c.fn_ as f64, c.tn as f64);
     if base == "f1_weighted" || base == "f1_macro" {
         return Some(f1_average(base == "f1_weighted", c, threshold_text));
     }
-    let (formula, num, den, value) = match base {
+    let value = c.metric(base, zero_division)?.unwrap_or(f64::NAN);
+    let (formula, num, den) = match base {
         "accuracy" => (
             r"\text{accuracy} = \frac{TP + TN}{TP + FP + FN + TN}",
             tp + tn,
             tp + fp + fn_ + tn,
-            c.accuracy(),
         ),
         "precision" => (
             r"\text{precision} = \frac{TP}{TP + FP}",
             tp,
             tp + fp,
-            c.precision(),
         ),
         "recall" => (
             r"\text{recall} = \frac{TP}{TP + FN}",
             tp,
             tp + fn_,
-            c.recall(),
         ),
         "f1" => (
             r"F_1 = \frac{2 \cdot TP}{2 \cdot TP + FP + FN}",
             2.0 * tp,
             2.0 * tp + fp + fn_,
-            c.f1(),
         ),
         "mcc" => (
             r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
             tp * tn - fp * fn_,
             ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt(),
-            c.mcc(),
         ),
         _ => return None,
     };
@@ -540,7 +543,12 @@ pub fn threshold_metric(base: &str, c: &Confusion, threshold_text: &str) -> Opti
         formula: formula.into(),
         notes: vec![
             format!("Predicted positive when {threshold_text}."),
-            "0 when the denominator is 0 (scikit-learn's zero_division=0).".into(),
+            match zero_division {
+                ZeroDivision::Undefined => "Undefined (—) when the denominator is 0: zero_division = nan (scikit-learn's default, 'warn', reports 0).",
+                ZeroDivision::Zero => "0 when the denominator is 0 (scikit-learn's zero_division=0).",
+                ZeroDivision::One => "1 when the denominator is 0 (scikit-learn's zero_division=1).",
+            }
+            .into(),
         ],
         headers: vec!["cell".into(), "count".into()],
         rows: vec![
@@ -923,12 +931,21 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
         ("positive", c.tp + c.fn_, c.tp, c.tp + c.fp, c.f1()),
         ("negative", c.tn + c.fp, c.tn, c.tn + c.fn_, c.f1_negative()),
     ];
+    // macro: the classes present as a label or a prediction (sklearn's labels)
+    let present = classes.iter().filter(|class| class.4.is_some()).count();
+    let classes = classes.map(|(class, support, correct, predicted, f1)| {
+        (class, support, correct, predicted, f1.unwrap_or(0.0), f1.is_some())
+    });
     let mut total = Sum::new();
     let rows = classes
         .iter()
-        .map(|&(class, support, correct, predicted, f1)| {
+        .map(|&(class, support, correct, predicted, f1, is_present)| {
             let w = if !weighted {
-                0.5
+                if is_present {
+                    1.0 / present as f64
+                } else {
+                    0.0
+                }
             } else if n > 0.0 {
                 support as f64 / n
             } else {
@@ -944,8 +961,10 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
                     f(f1),
                     if weighted {
                         format!("{support}/{} = {}", c.total(), f(w))
+                    } else if is_present {
+                        format!("1/{present}")
                     } else {
-                        "1/2".into()
+                        "0 (absent)".into()
                     },
                     f(w * f1),
                 ],
@@ -958,13 +977,14 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
         c.f1_weighted()
     } else {
         c.f1_macro()
-    };
+    }
+    .unwrap_or(f64::NAN);
     Explanation {
         title: if weighted { "F1 (weighted)" } else { "F1 (macro)" }.into(),
         formula: if weighted {
             r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}, \quad F_{1,c} = \frac{2 P_c R_c}{P_c + R_c}"
         } else {
-            r"F_1^{macro} = \frac{1}{2} \sum_{c} F_{1,c}, \quad F_{1,c} = \frac{2 P_c R_c}{P_c + R_c}"
+            r"F_1^{macro} = \frac{1}{|C|} \sum_{c \in C} F_{1,c}, \quad F_{1,c} = \frac{2 P_c R_c}{P_c + R_c}"
         }
         .into(),
         notes: vec![
@@ -972,7 +992,7 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
             if weighted {
                 "Each class weighs by its share of the examples (its support), so the majority class dominates.".into()
             } else {
-                "Each class weighs the same, however rare: a class the model never finds pulls the mean down by half its weight.".into()
+                "Each class present (as a label or a prediction, scikit-learn's labels) weighs the same, however rare: a class the model never finds pulls the mean down by its share.".into()
             },
         ],
         headers: ["class", "support n_c", "precision P_c", "recall R_c", "F1_c", "weight", "term"]

@@ -119,12 +119,12 @@ pub const METRICS: &[MetricInfo] = &[
     m("log_loss", Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss; seed 002", false, false, true),
     m("brier", Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true),
     m("accuracy", Binary, NoK, "Accuracy", "(TP + TN) / N", "threshold and rule (≥ or >)", "seed 002", true, true, false),
-    m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "0 with no predicted positive", "seed 002", true, true, false),
-    m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold", "seed 002", true, true, false),
-    m("f1", Binary, NoK, "F1", "2·P·R / (P + R)", "threshold", "seed 002", true, true, false),
+    m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "seed 002; sklearn precision_score", true, true, false),
+    m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "seed 002; sklearn recall_score", true, true, false),
+    m("f1", Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "seed 002; sklearn f1_score", true, true, false),
     m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975; seed 002", true, false, false),
-    m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold", "sklearn average='weighted'", true, true, false),
-    m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over both classes", "threshold", "sklearn average='macro'", true, true, false),
+    m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false),
+    m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false),
     m("fp", Binary, NoK, "FP", "negatives predicted positive", "threshold", "", false, false, false),
     m("tn", Binary, NoK, "TN", "negatives predicted negative", "threshold", "", true, false, false),
@@ -316,6 +316,14 @@ impl std::fmt::Display for MetricId {
 }
 
 /// The catalogue row of `base` for `kind`.
+/// The metrics whose values are counts (printed without decimals).
+const COUNTS: &[&str] = &["num_q", "num_ret", "num_rel", "num_rel_ret", "tp", "fp", "tn", "fn"];
+
+/// Whether a column (`tp`, `num_ret`, `ndcg@10`) holds a count.
+pub fn is_count(column: &str) -> bool {
+    COUNTS.contains(&column.split('@').next().unwrap_or_default())
+}
+
 pub fn info(base: &str, kind: Kind) -> Option<&'static MetricInfo> {
     METRICS.iter().find(|m| m.base == base && m.kind == kind)
 }

@@ -317,11 +317,10 @@ impl Workspace {
                         summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark them as logits; CLI: --logits)."));
                     }
                 }
-                if positives == 0 || positives == b.labels.len() {
-                    summary.warnings.push(
-                        "Only one class is present: ROC AUC and average precision are undefined."
-                            .into(),
-                    );
+                if positives == 0 {
+                    summary.warnings.push("No row is positive: ROC AUC is undefined, average precision is 0 (scikit-learn's rule), and recall and F1 are undefined.".into());
+                } else if positives == b.labels.len() {
+                    summary.warnings.push("Every row is positive: ROC AUC is undefined.".into());
                 }
                 match &mut self.binary {
                     Some(existing) => {

@@ -525,7 +525,10 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),
     );
-    assert!(err.contains("m: precision is undefined at this threshold (no row is predicted positive)"), "{err}");
+    assert!(
+        err.contains("m: precision is undefined at this threshold (no row is predicted positive)"),
+        "{err}"
+    );
     assert!(err.contains("--zero-division 0|1"), "{err}");
     assert!(table.contains("zero_division=nan"), "{table}");
     // counts print as integers, metrics with their decimals
@@ -554,5 +557,63 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
     assert_eq!(m["f1_weighted"], serde_json::json!(1.0));
     assert_eq!(m["roc_auc"], serde_json::Value::Null);
     assert_eq!(m["f1"], serde_json::Value::Null);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Judged@k equals ir_measures 0.4.3's `Judged@k` on the reference run (no
+/// tie straddles these cutoffs), and a run whose document ids never match
+/// the qrels' says so instead of showing a silent table of zeros.
+#[test]
+fn judged_at_k_matches_ir_measures_and_unmatched_ids_are_named() {
+    let m = &metrics_of(&[
+        reference("ranking.run").as_os_str(),
+        "--qrels".as_ref(),
+        reference("ranking.qrels").as_os_str(),
+        "--metrics".as_ref(),
+        "judged@1,judged@5,judged@10,judged@100".as_ref(),
+    ])[0];
+    // ir_measures.calc_aggregate([Judged@1, Judged@5, Judged@10, Judged@100], qrels, run)
+    for (id, want) in [
+        ("judged@1", 0.8),
+        ("judged@5", 0.555),
+        ("judged@10", 0.5149801587301588),
+        ("judged@100", 0.508185286935287),
+    ] {
+        let got = m[id].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-12, "{id}: {got} vs {want}");
+    }
+    let dir = scratch("judged");
+    let (run, other, judged, qrels) = (
+        dir.join("a.run"),
+        dir.join("b.run"),
+        dir.join("c.run"),
+        dir.join("q.qrels"),
+    );
+    std::fs::write(&judged, "q1 Q0 d1 1 3 c\nq2 Q0 d2 1 1 c\n").unwrap();
+    std::fs::write(&run, "q1 Q0 x1 1 3 a\nq1 Q0 x2 2 2 a\nq2 Q0 x3 1 1 a\n").unwrap();
+    std::fs::write(
+        &other,
+        "q1 Q0 d1 1 3 b\nq1 Q0 d9 2 2 b\nq2 Q0 d8 1 1 b\nq2 Q0 d7 2 1 b\n",
+    )
+    .unwrap();
+    std::fs::write(&qrels, "q1 0 d1 1\nq2 0 d2 0\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .arg("eval")
+        .args([&run, &other, &judged])
+        .arg("--qrels")
+        .arg(&qrels)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a: none of its retrieved documents is judged in the qrels, so every value is 0. Do its document ids match the qrels' (the run has e.g. 'x1', the qrels 'd1')?"),
+        "{err}"
+    );
+    assert!(!err.contains("b: none"), "{err}");
+    assert!(
+        err.contains("b: 25.0% of its retrieved documents are judged, against 100.0% for the best-judged model"),
+        "{err}"
+    );
+    assert!(!err.contains("c: "), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

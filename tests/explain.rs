@@ -163,8 +163,7 @@ fn binary_explanations_add_up_to_the_shown_values() {
             );
             let c = p.curve.confusion_at(threshold, conv.threshold_rule);
             for m in ["accuracy", "precision", "recall", "f1", "mcc"] {
-                let e =
-                    explain::threshold_metric(m, &c, "score ≥ t", conv.zero_division).unwrap();
+                let e = explain::threshold_metric(m, &c, "score ≥ t", conv.zero_division).unwrap();
                 typesets(&e);
                 let (num, den) = (e.steps[0].value, e.steps[1].value);
                 match model.metrics[m] {
@@ -201,8 +200,7 @@ fn binary_explanations_add_up_to_the_shown_values() {
                 near(row_mean.unwrap(), shown(m), m);
             }
             for m in ["f1_weighted", "f1_macro"] {
-                let e =
-                    explain::threshold_metric(m, &c, "score ≥ t", conv.zero_division).unwrap();
+                let e = explain::threshold_metric(m, &c, "score ≥ t", conv.zero_division).unwrap();
                 typesets(&e);
                 near(e.rows.iter().filter_map(|r| r.term).sum(), shown(m), m);
                 near(e.value, shown(m), m);

@@ -8,8 +8,8 @@ use super::state::AppState;
 use super::util::ink;
 use crate::core::binary::ThresholdRule;
 use crate::core::registry::Kind;
-use crate::report::fixed;
 use crate::plot::{display_points, iso_f1_curves, series_hex, LineChart, Marker, Series};
+use crate::report::fixed;
 
 #[component]
 pub fn BinaryPanel() -> impl IntoView {

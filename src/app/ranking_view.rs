@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::chart::Chart;
 use super::state::{AppState, Target};
 use super::util::ink;
-use crate::core::curves::{kneedle, mean_curve, query_curve, CurveMetric};
+use crate::core::curves::{elbow, mean_curve, query_curve, CurveMetric};
 use crate::core::registry::Kind;
 use crate::plot::{series_hex, LineChart, Marker, Series};
 
@@ -47,7 +47,7 @@ pub fn ElbowPanel() -> impl IntoView {
                 CurveLine {
                     name: r.name.clone(),
                     color: state.color_index(Kind::Ranking, &r.name),
-                    elbow: kneedle(&values),
+                    elbow: elbow(r, &conv, m, p),
                     values,
                 }
             })
@@ -204,7 +204,7 @@ pub fn ElbowPanel() -> impl IntoView {
                         let last = l.values.last().map(|v| format!("{v:.4}")).unwrap_or_default();
                         view! { <tr data-elbow-model=l.name.clone() data-elbow=l.elbow.map(|e| e.to_string()).unwrap_or_default()>
                             <th><span class="swatch" style=format!("background:{}", series_hex(l.color))></span>{l.name.clone()}</th>
-                            <td class="num">{l.elbow.map(|e| format!("p = {e}")).unwrap_or("none".into())}</td>
+                            <td class="num">{l.elbow.map(|e| format!("p = {e}")).unwrap_or("no clear elbow".into())}</td>
                             <td class="num">{match l.elbow {
                                 Some(e) => {
                                     let target = Target { kind: Kind::Ranking, model: l.name.clone(), metric: format!("{}@{e}", metric.get_untracked().id()), query: None };
@@ -215,7 +215,7 @@ pub fn ElbowPanel() -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
-            <p class="muted small">"The elbow is the p farthest from the chord of the normalised curve (Kneedle, Satopaa et al. 2011). The curve is the mean over queries of the metric at every cutoff, under the conventions above."</p>
+            <p class="muted small">"The elbow is where showing more items starts to pay less. It is found on the metric's cumulative form, which only rises (DCG@p for nDCG, relevant retrieved for P@p, Σ P@i·rel for MAP; recall and Hit as they are): the p where that curve, scaled to [0, 1], lies farthest above the line from its first to its last point (Kneedle, Satopaa et al. 2011). Below 0.2 of the scale there is no clear elbow (the log2 discount alone bends DCG by about 0.1). The curve drawn is the mean over queries of the metric at every cutoff, under the conventions above."</p>
         </section>
     }
 }
@@ -405,7 +405,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
                 let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
                 view! {
-                    <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
+                    <td class="num">{rank.map(|x| x.to_string()).unwrap_or("no clear elbow".into())}</td>
                     <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
                 }
             }).collect_view();

@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use super::state::AppState;
 use crate::core::binary::BinaryCurve;
-use crate::core::curves::{kneedle, mean_curve, CurveMetric};
+use crate::core::curves::{elbow, mean_curve, CurveMetric};
 use crate::core::ranking::TieRule;
 use crate::core::registry::Kind;
 use crate::parse::Workspace;
@@ -53,7 +53,8 @@ pub fn warm_up(example: Workspace) {
             black_box(state.report(Kind::Binary));
             let conv = state.conv.get_untracked();
             for r in state.prepared.get_untracked().iter() {
-                black_box(kneedle(&mean_curve(r, &conv, CurveMetric::Ndcg, 100)));
+                black_box(mean_curve(r, &conv, CurveMetric::Ndcg, 100));
+                black_box(elbow(r, &conv, CurveMetric::Ndcg, 100));
                 for i in 0..r.num_queries() {
                     let q = r.query(i);
                     black_box((q.first_relevant_rank(1), q.reciprocal_rank(None, 1)));

@@ -19,7 +19,9 @@ pub enum ThresholdRule {
 /// no row predicted positive, recall with no positive row, F1 with neither):
 /// scikit-learn's `zero_division`. The default says "undefined" (`—`, JSON
 /// null) and warns; scikit-learn's own default (`"warn"`) reports 0 and warns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum ZeroDivision {
     #[default]
     #[serde(rename = "nan")]
@@ -689,15 +691,17 @@ impl Confusion {
         let pos = (self.tp + self.fn_) as f64;
         let neg = (self.tn + self.fp) as f64;
         (self.total() > 0).then(|| {
-            (self.f1().unwrap_or(0.0) * pos + self.f1_negative().unwrap_or(0.0) * neg)
-                / (pos + neg)
+            (self.f1().unwrap_or(0.0) * pos + self.f1_negative().unwrap_or(0.0) * neg) / (pos + neg)
         })
     }
     /// Unweighted mean of the F1 of the classes present as a label or a
     /// prediction (sklearn `average='macro'`, whose labels are those of
     /// `y_true` and `y_pred`): all-negative rows predicted negative give 1.
     pub fn f1_macro(&self) -> Option<f64> {
-        let present: Vec<f64> = [self.f1(), self.f1_negative()].into_iter().flatten().collect();
+        let present: Vec<f64> = [self.f1(), self.f1_negative()]
+            .into_iter()
+            .flatten()
+            .collect();
         (!present.is_empty()).then(|| present.iter().sum::<f64>() / present.len() as f64)
     }
     /// The threshold metric `base` with `zero_division` applied, or `None`
@@ -822,8 +826,18 @@ mod tests {
     #[test]
     fn probe_threshold_rule() {
         let c = BinaryCurve::new(&[true, true, false], &[0.5, 0.5, 0.2]);
-        assert_eq!(c.confusion_at(0.5, ThresholdRule::AtLeast).accuracy(), Some(1.0));
-        assert!((c.confusion_at(0.5, ThresholdRule::Above).accuracy().unwrap() - 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!(
+            c.confusion_at(0.5, ThresholdRule::AtLeast).accuracy(),
+            Some(1.0)
+        );
+        assert!(
+            (c.confusion_at(0.5, ThresholdRule::Above)
+                .accuracy()
+                .unwrap()
+                - 1.0 / 3.0)
+                .abs()
+                < 1e-15
+        );
     }
 
     /// `count_true` counts as one flag at a time does.
@@ -960,7 +974,12 @@ mod tests {
     #[test]
     fn zero_division_follows_its_rule_and_macro_f1_counts_the_classes_present() {
         // nothing predicted positive: precision undefined, recall 0, F1 0
-        let c = Confusion { tp: 0, fp: 0, fn_: 2, tn: 3 };
+        let c = Confusion {
+            tp: 0,
+            fp: 0,
+            fn_: 2,
+            tn: 3,
+        };
         assert_eq!(c.precision(), None);
         assert_eq!(c.metric("precision", ZeroDivision::Undefined), Some(None));
         assert_eq!(c.metric("precision", ZeroDivision::Zero), Some(Some(0.0)));
@@ -970,7 +989,12 @@ mod tests {
         // scikit-learn: f1_score([1,1,0,0,0], [0]*5, average='macro') = (0 + 0.75) / 2
         assert_eq!(c.f1_macro(), Some(0.375));
         // all negative, all predicted negative: F1 macro over the one label = 1
-        let c = Confusion { tp: 0, fp: 0, fn_: 0, tn: 4 };
+        let c = Confusion {
+            tp: 0,
+            fp: 0,
+            fn_: 0,
+            tn: 4,
+        };
         assert_eq!(c.f1_macro(), Some(1.0));
         assert_eq!(c.f1_weighted(), Some(1.0));
         assert_eq!(c.metric("f1", ZeroDivision::Zero), Some(Some(0.0)));

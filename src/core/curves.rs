@@ -150,7 +150,8 @@ pub fn query_curve(
 ) -> Vec<f64> {
     let mut out = vec![0.0; max_p];
     let (mut terms, mut head) = (Terms::default(), Vec::new());
-    let (tail_const, tail_inv, m) = query_curve_head(q, conv, metric, max_p, &mut terms, &mut head);
+    let (tail_const, tail_inv, m) =
+        query_curve_head(q, conv, metric, max_p, false, &mut terms, &mut head);
     out[..m].copy_from_slice(&head);
     for (p, v) in out.iter_mut().enumerate().skip(m) {
         *v = tail_const + tail_inv / (p + 1) as f64;
@@ -160,11 +161,14 @@ pub fn query_curve(
 
 /// The exact values for p = 1..=m into `head`, and the tail `a + b/p` for
 /// p > m: `(a, b, m)`. `terms` and `head` are scratch space, reused.
+/// `cumulative`: the metric's running sum instead ([`elbow`]): DCG@p for
+/// nDCG, relevant retrieved for P@p, Σ P@i·rel_i for AP@p.
 fn query_curve_head(
     q: &QueryView,
     conv: &Conventions,
     metric: CurveMetric,
     max_p: usize,
+    cumulative: bool,
     terms: &mut Terms,
     head: &mut Vec<f64>,
 ) -> (f64, f64, usize) {
@@ -193,7 +197,13 @@ fn query_curve_head(
                 if i < ideal_len && q.judged_desc[i] > 0 {
                     idcg += gain_of(q.judged_desc[i], conv.gain) * d;
                 }
-                head.push(if idcg > 0.0 { dcg / idcg } else { 0.0 });
+                head.push(if cumulative {
+                    dcg
+                } else if idcg > 0.0 {
+                    dcg / idcg
+                } else {
+                    0.0
+                });
             }
             let last = head.last().copied().unwrap_or(0.0);
             (last, 0.0, m)
@@ -202,7 +212,14 @@ fn query_curve_head(
             let mut hits = 0.0;
             for i in 0..len {
                 hits += t.rel[i];
-                head.push(hits / (i + 1) as f64);
+                head.push(if cumulative {
+                    hits
+                } else {
+                    hits / (i + 1) as f64
+                });
+            }
+            if cumulative {
+                return (hits, 0.0, len);
             }
             match conv.precision_denominator {
                 PrecisionDenominator::K => (0.0, hits, len),
@@ -240,7 +257,13 @@ fn query_curve_head(
                     ApDenominator::Relevant => num_rel,
                     ApDenominator::MinRelevantK => num_rel.min(i + 1),
                 };
-                head.push(if denom > 0 { acc / denom as f64 } else { 0.0 });
+                head.push(if cumulative {
+                    acc
+                } else if denom > 0 {
+                    acc / denom as f64
+                } else {
+                    0.0
+                });
             }
             let last = head.last().copied().unwrap_or(0.0);
             (last, 0.0, m)
@@ -260,13 +283,31 @@ pub fn mean_curve(
     metric: CurveMetric,
     max_p: usize,
 ) -> Vec<f64> {
+    mean_of(run, conv, metric, max_p, false)
+}
+
+fn mean_of(
+    run: &PreparedRun,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+    cumulative: bool,
+) -> Vec<f64> {
     let mut head_sum = vec![0.0; max_p + 1];
     let mut const_diff = vec![0.0; max_p + 2];
     let mut inv_diff = vec![0.0; max_p + 2];
     let n = run.num_queries();
     let (mut terms, mut head) = (Terms::default(), Vec::new());
     for i in 0..n {
-        let (a, b, m) = query_curve_head(&run.query(i), conv, metric, max_p, &mut terms, &mut head);
+        let (a, b, m) = query_curve_head(
+            &run.query(i),
+            conv,
+            metric,
+            max_p,
+            cumulative,
+            &mut terms,
+            &mut head,
+        );
         for (sum, v) in head_sum.iter_mut().zip(&head) {
             *sum += v;
         }
@@ -284,37 +325,47 @@ pub fn mean_curve(
     out
 }
 
-/// The elbow of a curve y(p), p = 1..=len, by Kneedle's difference curve
-/// (Satopaa et al. 2011): normalise p and y to [0, 1], and take the p whose
-/// point lies farthest from the chord joining the first and the last point.
-/// For a concave rising curve (the usual nDCG@p) that is Kneedle's knee; for a
-/// falling curve (P@p) its elbow; for a curve that dips first, the turn.
-/// `None` for fewer than 3 points, a flat curve, or a straight line.
-pub fn kneedle(y: &[f64]) -> Option<usize> {
+/// How far (in normalised units) a cumulative curve must rise above its
+/// chord for its knee to count as an elbow. Relevant documents spread evenly
+/// down the list give DCG@p a bend from the log2 discount alone, of 0.08 to
+/// 0.12 for P = 10..1000; recall@p of a random order is a straight line (0).
+pub const CLEAR_KNEE: f64 = 0.2;
+
+/// The elbow of `metric` for p = 1..=max_p: where showing more items starts
+/// to pay less (seed 004), found on the metric's cumulative form, which only
+/// rises: DCG@p for nDCG@p, relevant retrieved for P@p, Σ P@i·rel_i for
+/// MAP@p, and recall@p and Hit@p themselves. See [`knee`].
+pub fn elbow(
+    run: &PreparedRun,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+) -> Option<usize> {
+    knee(&mean_of(run, conv, metric, max_p, true))
+}
+
+/// The knee of a rising curve y(p), p = 1..=len, by Kneedle (Satopaa et al.
+/// 2011): with p and y normalised to [0, 1], the p where the curve lies
+/// farthest above the chord from its first to its last point. `None` ("no
+/// clear elbow") when that height is under [`CLEAR_KNEE`] (a nearly straight
+/// or convex curve), for fewer than 3 points, or for a flat curve.
+pub fn knee(y: &[f64]) -> Option<usize> {
     let n = y.len();
     if n < 3 {
         return None;
     }
-    let (lo, hi) = y
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
-    if !(hi - lo).is_finite() || hi - lo <= 0.0 {
+    let (first, last) = (y[0], y[n - 1]);
+    if !(last - first).is_finite() || last - first <= 0.0 {
         return None;
     }
-    let norm = |v: f64| (v - lo) / (hi - lo);
-    let (first, last) = (norm(y[0]), norm(y[n - 1]));
-    let mut best = (0usize, 0.0f64);
+    let mut best = (0usize, f64::NEG_INFINITY);
     for (i, &v) in y.iter().enumerate() {
-        let xn = i as f64 / (n - 1) as f64;
-        let chord = first + (last - first) * xn;
-        let d = (norm(v) - chord).abs();
-        if d > best.1 + 1e-12 {
-            best = (i, d);
+        let height = (v - first) / (last - first) - i as f64 / (n - 1) as f64;
+        if height > best.1 + 1e-12 {
+            best = (i, height);
         }
     }
-    (best.1 > 1e-9).then_some(best.0 + 1)
+    (best.1 >= CLEAR_KNEE).then_some(best.0 + 1)
 }
 
 #[cfg(test)]
@@ -391,11 +442,21 @@ mod tests {
                     );
                 }
             }
+            // the elbow's cumulative DCG@p is the DCG kernel's
+            let dcg = mean_of(&run, &conv, CurveMetric::Ndcg, 8, true);
+            for p in 1..=8 {
+                let expected: f64 = (0..run.num_queries())
+                    .map(|i| run.query(i).dcg(Some(p), ctx.gain, ctx.discount))
+                    .sum::<f64>()
+                    / run.num_queries() as f64;
+                assert!((dcg[p - 1] - expected).abs() < 1e-12, "DCG@{p}");
+            }
         }
     }
 
     #[test]
-    fn kneedle_finds_the_bend() {
+    fn the_knee_is_where_a_rising_curve_bends_and_only_a_clear_one_counts() {
+        // saturates at p = 5 of 20
         let y: Vec<f64> = (1..=20)
             .map(|p| {
                 if p <= 5 {
@@ -405,20 +466,44 @@ mod tests {
                 }
             })
             .collect();
-        assert_eq!(kneedle(&y), Some(5));
-        let falling: Vec<f64> = y.iter().map(|v| 2.0 - v).collect();
-        assert_eq!(kneedle(&falling), Some(5));
-        assert_eq!(kneedle(&[1.0, 1.0, 1.0]), None);
-        assert_eq!(
-            kneedle(&[0.0, 0.5, 1.0]),
-            None,
-            "a straight line has no elbow"
-        );
-        // a dip: the turn is the elbow
-        assert_eq!(
-            kneedle(&[0.6, 0.5, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65]),
-            Some(3)
-        );
-        assert_eq!(kneedle(&[0.0, 1.0]), None);
+        assert_eq!(knee(&y), Some(5));
+        assert_eq!(knee(&[1.0, 1.0, 1.0]), None, "flat");
+        assert_eq!(knee(&[0.0, 0.5, 1.0]), None, "a straight line");
+        assert_eq!(knee(&[0.0, 1.0]), None);
+        let convex: Vec<f64> = (1..=20).map(|p| (p * p) as f64).collect();
+        assert_eq!(knee(&convex), None, "accelerating: no diminishing returns");
+        // the log2 discount alone (one relevant document per position) is no elbow
+        let mut dcg = 0.0;
+        let even: Vec<f64> = (1..=100)
+            .map(|i| {
+                dcg += 1.0 / ((i + 1) as f64).log2();
+                dcg
+            })
+            .collect();
+        assert_eq!(knee(&even), None);
+    }
+
+    #[test]
+    fn the_elbow_is_found_on_the_cumulative_curve_not_on_bumps() {
+        let conv = Conventions::default();
+        // relevant documents only in the top 4 of 20: a clear elbow at 4 for every metric
+        let mut grades = vec![1, 1, 1, 1];
+        grades.extend([0; 16]);
+        let top = run_from(&[(&grades, &[1, 1, 1, 1])], false);
+        for metric in [
+            CurveMetric::Ndcg,
+            CurveMetric::Precision,
+            CurveMetric::Recall,
+        ] {
+            assert_eq!(elbow(&top, &conv, metric, 20), Some(4), "{metric:?}");
+        }
+        // relevant documents evenly spread: nDCG@p is bumpy (local dips), DCG@p has no knee
+        let spread: Vec<i32> = (0..20).map(|i| (i % 3 == 0) as i32).collect();
+        let judged: Vec<i32> = spread.iter().copied().filter(|&g| g > 0).collect();
+        let run = run_from(&[(&spread, &judged)], false);
+        let ndcg = mean_curve(&run, &conv, CurveMetric::Ndcg, 20);
+        assert!(ndcg.windows(2).any(|w| w[1] < w[0]), "the nDCG curve dips");
+        assert_eq!(elbow(&run, &conv, CurveMetric::Ndcg, 20), None);
+        assert_eq!(elbow(&run, &conv, CurveMetric::Recall, 20), None);
     }
 }

@@ -354,13 +354,22 @@ pub fn evaluate_prepared<'a>(
     metrics: &[MetricId],
 ) -> Report {
     let mut warnings = Vec::new();
+    let mut shares = Vec::new();
     let models = prepared
         .into_iter()
         .map(|p| {
             ranking_warnings(d, p, conv, &mut warnings);
+            // a document the run retrieves, to show beside one of the qrels'
+            let doc = d.runs.iter().find(|r| r.name == p.name).zip(p.rows.first());
+            shares.push((
+                p.name.as_str(),
+                judged_share(p),
+                doc.map(|(r, &row)| r.doc(row)),
+            ));
             evaluate_ranking(d, p, conv, metrics)
         })
         .collect();
+    judged_warnings(d, &shares, &mut warnings);
     Report {
         kind: Kind::Ranking,
         columns: column_names(metrics),
@@ -427,6 +436,51 @@ fn ranking_warnings(
     }
 }
 
+/// The share of the documents a prepared run retrieves for its evaluated
+/// queries that the qrels judge; `None` when it retrieves none.
+pub fn judged_share(p: &PreparedRun) -> Option<f64> {
+    let judged = p
+        .grades
+        .iter()
+        .filter(|&&g| g != ranking::NOT_JUDGED)
+        .count();
+    (!p.grades.is_empty()).then(|| judged as f64 / p.grades.len() as f64)
+}
+
+/// A model none of whose retrieved documents is judged (document ids that do
+/// not match the qrels': every value is 0), or far fewer than another's
+/// (unjudged documents count as not relevant, so its values are biased low).
+fn judged_warnings(
+    d: &RankingData,
+    shares: &[(&str, Option<f64>, Option<&str>)],
+    warnings: &mut Vec<String>,
+) {
+    let best = shares.iter().filter_map(|s| s.1).fold(0.0, f64::max);
+    let qrels_doc = (!d.qrels.names.is_empty()).then(|| d.qrels.names.get(0));
+    for &(name, share, run_doc) in shares {
+        let Some(share) = share else { continue };
+        if share == 0.0 {
+            let sample = match (run_doc, qrels_doc) {
+                (Some(r), Some(q)) => format!(
+                    " (the run has e.g. '{}', the qrels '{}')",
+                    crate::parse::error::capped(r.to_string()),
+                    crate::parse::error::capped(q.to_string())
+                ),
+                _ => String::new(),
+            };
+            warnings.push(format!(
+                "{name}: none of its retrieved documents is judged in the qrels, so every value is 0. Do its document ids match the qrels'{sample}?"
+            ));
+        } else if share < best / 2.0 {
+            warnings.push(format!(
+                "{name}: {:.1}% of its retrieved documents are judged, against {:.1}% for the best-judged model: unjudged documents count as not relevant, so its values are biased low (judged@k shows it per query).",
+                share * 100.0,
+                best * 100.0
+            ));
+        }
+    }
+}
+
 /// Queries where some tie group (equal scores) holds documents of different
 /// grades: the only queries whose values change with the tie rule (found once
 /// when the run is prepared).
@@ -477,6 +531,7 @@ pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> 
         "recall" => Box::new(move |q| q.recall(k, level)),
         "f1" => Box::new(move |q| q.f1(k, &ctx)),
         "hit_rate" => Box::new(move |q| q.hit(k, level)),
+        "judged" => Box::new(move |q| q.judged(k)),
         "mrr" => Box::new(move |q| q.reciprocal_rank(k, level)),
         "arhr" => Box::new(move |q| q.arhr(k, level)),
         "r_precision" => Box::new(move |q| q.r_precision(level)),

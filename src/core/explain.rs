@@ -511,16 +511,8 @@ pub fn threshold_metric(
             tp + tn,
             tp + fp + fn_ + tn,
         ),
-        "precision" => (
-            r"\text{precision} = \frac{TP}{TP + FP}",
-            tp,
-            tp + fp,
-        ),
-        "recall" => (
-            r"\text{recall} = \frac{TP}{TP + FN}",
-            tp,
-            tp + fn_,
-        ),
+        "precision" => (r"\text{precision} = \frac{TP}{TP + FP}", tp, tp + fp),
+        "recall" => (r"\text{recall} = \frac{TP}{TP + FN}", tp, tp + fn_),
         "f1" => (
             r"F_1 = \frac{2 \cdot TP}{2 \cdot TP + FP + FN}",
             2.0 * tp,
@@ -934,7 +926,14 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
     // macro: the classes present as a label or a prediction (sklearn's labels)
     let present = classes.iter().filter(|class| class.4.is_some()).count();
     let classes = classes.map(|(class, support, correct, predicted, f1)| {
-        (class, support, correct, predicted, f1.unwrap_or(0.0), f1.is_some())
+        (
+            class,
+            support,
+            correct,
+            predicted,
+            f1.unwrap_or(0.0),
+            f1.is_some(),
+        )
     });
     let mut total = Sum::new();
     let rows = classes

@@ -361,6 +361,17 @@ impl<'a> QueryView<'a> {
     /// Hit@k (trec_eval `success`): 1 if a relevant document is in the top k.
     /// Tie average: a group straddling the cutoff with t of its n slots inside
     /// and r relevant members contributes P(hit) = 1 - C(n-r, t) / C(n, t).
+    /// Judged@k = |judged documents in the top k| / min(k, list length): the
+    /// share of what the run shows that the qrels judge (any grade, 0
+    /// included). ir_measures' `Judged` (from OpenNIR); 0 for an empty list.
+    pub fn judged(&self, k: Option<usize>) -> f64 {
+        let k = cut(k, self.len());
+        if k == 0 {
+            return 0.0;
+        }
+        self.linear_sum(k, |g| (g != NOT_JUDGED) as u8 as f64, |_| 1.0) / k as f64
+    }
+
     pub fn hit(&self, k: Option<usize>, level: i32) -> f64 {
         let k = cut(k, self.len());
         let mut value = 0.0;

@@ -100,6 +100,7 @@ pub const METRICS: &[MetricInfo] = &[
     m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall; seeds 002, 003", true, true, true),
     m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "seed 003", true, true, true),
     m("hit_rate", Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success; seed 004", true, true, true),
+    m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true),
     m("mrr", Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999; seeds 000, 003, 004", true, true, true),
     m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004; seed 004", true, false, true),
     m("r_precision", Ranking, NoK, "R-precision", "|relevant in top |R|| / |R|", "relevance level", "trec_eval Rprec", true, true, true),
@@ -317,7 +318,16 @@ impl std::fmt::Display for MetricId {
 
 /// The catalogue row of `base` for `kind`.
 /// The metrics whose values are counts (printed without decimals).
-const COUNTS: &[&str] = &["num_q", "num_ret", "num_rel", "num_rel_ret", "tp", "fp", "tn", "fn"];
+const COUNTS: &[&str] = &[
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "tp",
+    "fp",
+    "tn",
+    "fn",
+];
 
 /// Whether a column (`tp`, `num_ret`, `ndcg@10`) holds a count.
 pub fn is_count(column: &str) -> bool {

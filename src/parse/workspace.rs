@@ -320,7 +320,9 @@ impl Workspace {
                 if positives == 0 {
                     summary.warnings.push("No row is positive: ROC AUC is undefined, average precision is 0 (scikit-learn's rule), and recall and F1 are undefined.".into());
                 } else if positives == b.labels.len() {
-                    summary.warnings.push("Every row is positive: ROC AUC is undefined.".into());
+                    summary
+                        .warnings
+                        .push("Every row is positive: ROC AUC is undefined.".into());
                 }
                 match &mut self.binary {
                     Some(existing) => {

@@ -176,6 +176,9 @@ impl MetricInfo {
             (Ranking, "hit_rate") => {
                 r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]"
             }
+            (Ranking, "judged") => {
+                r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}"
+            }
             (Ranking, "mrr") => {
                 r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}"
             }

@@ -617,3 +617,48 @@ fn judged_at_k_matches_ir_measures_and_unmatched_ids_are_named() {
     assert!(!err.contains("c: "), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The row index pandas' `to_csv()` writes (a first column with no name, or
+/// "Unnamed: 0" once read and written again) is skipped and said, never read
+/// as a nameless model. The texts are pandas 3.1's output.
+#[test]
+fn a_pandas_index_column_is_skipped_and_said() {
+    let dir = scratch("pandas");
+    for (name, text, columns) in [
+        (
+            "once.csv",
+            ",label,score\n0,1,0.9\n1,0,0.8\n2,1,0.3\n3,0,0.1\n",
+            "Column 1 has",
+        ),
+        (
+            "twice.csv",
+            ",Unnamed: 0,label,score\n0,0,1,0.9\n1,1,0,0.8\n2,2,1,0.3\n3,3,0,0.1\n",
+            "Columns 1–2 have",
+        ),
+        (
+            "filtered.csv",
+            ",label,score\n0,1,0.9\n2,1,0.3\n3,0,0.1\n1,0,0.8\n",
+            "Column 1 has",
+        ),
+    ] {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        let models = metrics(&f);
+        assert_eq!(models.len(), 1, "{name}: one model, not the index");
+        // roc_auc_score([1, 0, 1, 0], [0.9, 0.8, 0.3, 0.1]) = 0.75
+        assert_eq!(models[0]["roc_auc"], serde_json::json!(0.75), "{name}");
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .arg(&f)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "{columns} no name: read as the row index pandas' to_csv() writes, and skipped"
+            )),
+            "{name}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -195,7 +195,7 @@ fn warm_up() {
 /// per call) is the code the job runs.
 #[inline(never)]
 fn curves_of(outcome: &Outcome) -> Vec<BinaryCurve> {
-    match outcome {
+    match outcome.as_ref().map(Parsed::data) {
         Ok(Parsed::Binary(b)) => b
             .models
             .iter()
@@ -1130,7 +1130,7 @@ pub async fn one_vs_rest(
     }
     outcomes
         .into_iter()
-        .map(|o| match o {
+        .map(|o| match o.map(|p| p.into_parts().0) {
             Ok(crate::parse::Parsed::Binary(b)) => Ok(b),
             Ok(_) => Err("not a probability matrix (top-k lists have no per-class scores)".into()),
             Err(e) => Err(e.to_string()),

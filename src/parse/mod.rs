@@ -78,6 +78,13 @@ pub enum Parsed {
     Ratings(RatingsData),
     /// trec_eval output computed elsewhere, shown as it is.
     Measures(Precomputed),
+    /// A file with what its reader noticed and did (a pandas index column
+    /// skipped), for the load notice. Last, so that the encodings of the
+    /// variants above (sessions) are unchanged.
+    Noted {
+        notes: Vec<String>,
+        parsed: Box<Parsed>,
+    },
 }
 
 impl Parsed {
@@ -99,6 +106,39 @@ impl Parsed {
             Parsed::Multiclass(m) => m.models.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Ratings(r) => r.models.iter_mut().for_each(|m| show(&mut m.0)),
             Parsed::Measures(p) => show(&mut p.name),
+            Parsed::Noted { parsed, .. } => parsed.show_hidden_in_names(),
+        }
+    }
+
+    /// The file's data, without its notes.
+    pub fn data(&self) -> &Parsed {
+        match self {
+            Parsed::Noted { parsed, .. } => parsed.data(),
+            other => other,
+        }
+    }
+
+    /// `self` with `notes` (unchanged without any).
+    pub fn noted(self, notes: Vec<String>) -> Parsed {
+        if notes.is_empty() {
+            self
+        } else {
+            Parsed::Noted {
+                notes,
+                parsed: Box::new(self),
+            }
+        }
+    }
+
+    /// The file's data and its reader's notes.
+    pub fn into_parts(self) -> (Parsed, Vec<String>) {
+        match self {
+            Parsed::Noted { mut notes, parsed } => {
+                let (data, more) = parsed.into_parts();
+                notes.extend(more);
+                (data, notes)
+            }
+            other => (other, Vec::new()),
         }
     }
 
@@ -116,6 +156,7 @@ impl Parsed {
             Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
             Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
             Parsed::Measures(p) => p.value.len() as u64,
+            Parsed::Noted { parsed, .. } => parsed.values(),
         }
     }
 }

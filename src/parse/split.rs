@@ -317,6 +317,26 @@ pub fn join(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadErro
     if !head.split {
         return head.outcome;
     }
+    // both parts read the header, so carry the same notes: the head's are kept
+    let (head, notes) = head.without_notes();
+    let (tail, _) = tail.without_notes();
+    join_parts(file, head, tail).map(|p| p.noted(notes))
+}
+
+impl PartEnd {
+    fn without_notes(self) -> (PartEnd, Vec<String>) {
+        let (outcome, notes) = match self.outcome {
+            Ok(parsed) => {
+                let (data, notes) = parsed.into_parts();
+                (Ok(data), notes)
+            }
+            Err(e) => (Err(e), Vec::new()),
+        };
+        (PartEnd { outcome, ..self }, notes)
+    }
+}
+
+fn join_parts(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadError> {
     if !tail.split {
         return Err(LoadError::single(
             file,
@@ -387,7 +407,7 @@ fn only_the_header(file: &str) -> LoadError {
 /// Whether [`join_around`] can join `first` (decoded) to the other part of
 /// the file: both split, and `first` is binary rows with every model's curve built.
 pub fn can_join_around(first: &PartEnd, second_split: bool) -> bool {
-    match &first.outcome {
+    match first.outcome.as_ref().map(Parsed::data) {
         Ok(Parsed::Binary(b)) => {
             first.split && second_split && (0..b.models.len()).all(|i| b.built_curve(i).is_some())
         }
@@ -412,6 +432,7 @@ pub fn join_around(
     curves: &[u8],
     side: Box<dyn Side>,
 ) -> Result<Result<Parsed, LoadError>, String> {
+    let (first, notes) = first.without_notes();
     let Ok(Parsed::Binary(b)) = first.outcome else {
         return Err("a part that cannot be joined around".into());
     };
@@ -428,11 +449,12 @@ pub fn join_around(
         held_first: first_is_head,
     };
     let (outcome, side) = raw::with_side(Box::new(joined), || transfer::decode(bytes));
-    let second = PartEnd {
+    let (second, _) = PartEnd {
         outcome: outcome?,
         split,
         lines,
-    };
+    }
+    .without_notes();
     let mut full = match second.outcome {
         Ok(Parsed::Binary(full)) => full,
         // problems in the second part (the first had none), or another format
@@ -447,7 +469,7 @@ pub fn join_around(
             } else {
                 (second, first)
             };
-            return Ok(join(file, head, tail));
+            return Ok(join_parts(file, head, tail).map(|p| p.noted(notes)));
         }
     };
     if full.models.len() != names.len() || full.models.iter().zip(&names).any(|(m, n)| &m.0 != n) {
@@ -465,7 +487,7 @@ pub fn join_around(
     if full.labels.is_empty() {
         return Ok(Err(only_the_header(file)));
     }
-    Ok(Ok(Parsed::Binary(full)))
+    Ok(Ok(Parsed::Binary(full).noted(notes)))
 }
 
 /// The rows of `a` then those of `b` (the same header, so the same models),

@@ -353,6 +353,8 @@ pub struct QrelsState {
 
 pub struct TableState {
     format: Format,
+    /// Leading columns without a name: pandas' row index, skipped.
+    index_columns: usize,
     delim: Delimiter,
     header: Vec<String>,
     /// Column roles.
@@ -679,6 +681,9 @@ impl State {
     }
 }
 
+/// The load notice of a table whose first columns have no name.
+const INDEX_NOTE: &str = "read as the row index pandas' to_csv() writes, and skipped (to_csv(index=False) leaves it out).";
+
 /// Judgments grouped and sorted per query (see [`Qrels::build`]).
 pub fn qrels_parsed(queries: Interner, q: &[u32], docs: &Names, grade: &[i32]) -> Parsed {
     let (judgments, duplicates) =
@@ -705,13 +710,22 @@ impl TableState {
         let relevance = find(RELEVANCE);
         let rating = find(RATING);
         let label = find(LABEL);
+        // pandas' to_csv() writes the row index first, under no name ("", or
+        // "Unnamed: 0" once the file has been read and written again)
+        // (a file read and written again holds one such column per round)
+        let index_columns = header
+            .iter()
+            .take_while(|h| h.trim().is_empty() || h.starts_with("Unnamed: "))
+            .count()
+            .min(header.len() - 1);
         let rest = |used: &[usize]| {
-            (0..header.len())
+            (index_columns..header.len())
                 .filter(|i| !used.contains(i))
                 .collect::<Vec<_>>()
         };
         let mut t = TableState {
             format: Format::BinaryCsv,
+            index_columns,
             delim,
             header: header.clone(),
             key_a: 0,
@@ -1073,7 +1087,16 @@ impl TableState {
         Ok(())
     }
 
-    fn finish(mut self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
+    fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
+        let notes = match self.index_columns {
+            0 => Vec::new(),
+            1 => vec![format!("Column 1 has no name: {INDEX_NOTE}")],
+            n => vec![format!("Columns 1–{n} have no name: {INDEX_NOTE}")],
+        };
+        Some(self.columns(file, errors)?.noted(notes))
+    }
+
+    fn columns(mut self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
         let _ = errors;
         let stem = model_name_from_file(file);
         let model_name = |t: &TableState, c: usize| -> String {

@@ -191,6 +191,7 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
         }
     };
     match parsed {
+        Parsed::Noted { parsed, .. } => validate(parsed),
         Parsed::Run { queries, score, .. } => {
             sound(queries, "query")?;
             no_nan(score, "score")
@@ -260,6 +261,7 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
 
 fn check(parsed: &Parsed) -> Result<(), String> {
     match parsed {
+        Parsed::Noted { parsed, .. } => check(parsed),
         Parsed::Run {
             queries,
             docs,

@@ -137,7 +137,8 @@ impl Workspace {
     }
 
     /// Merges a parsed file. On error nothing changes.
-    pub fn add(&mut self, file: &str, mut parsed: Parsed) -> Result<LoadSummary, LoadError> {
+    pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
+        let (mut parsed, notes) = parsed.into_parts();
         parsed.show_hidden_in_names();
         if let Some(max) = self.max_values {
             let (held, adding) = (self.values(), parsed.values());
@@ -165,6 +166,8 @@ impl Workspace {
             ..Default::default()
         };
         match parsed {
+            // into_parts took every note off
+            Parsed::Noted { .. } => {}
             Parsed::Run {
                 name,
                 tag,
@@ -451,6 +454,7 @@ impl Workspace {
             }
         }
         self.files.push(file.to_string());
+        summary.warnings.extend(notes);
         Ok(summary)
     }
 

@@ -662,3 +662,42 @@ fn a_pandas_index_column_is_skipped_and_said() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A document twice for one query, in a run, qrels or ranking CSV, is
+/// refused as trec_eval refuses it ("duplicate docs"), naming the document,
+/// the query and both rows; one rule for every ranking file.
+#[test]
+fn duplicate_documents_are_refused_as_trec_eval_refuses_them() {
+    let dir = scratch("duplicates");
+    let write = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f
+    };
+    let run = write(
+        "r.run",
+        "q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq2 Q0 d1 1 1 r\nq1 Q0 d1 3 1 r\n",
+    );
+    let qrels = write("q.qrels", "q1 0 d1 1\nq2 0 d1 0\n");
+    let dup_qrels = write("d.qrels", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 0\n");
+    let table = write(
+        "t.csv",
+        "query_id,item_id,relevance,score\nq1,a,1,0.5\nq1,b,0,0.4\nq1,a,0,0.3\n",
+    );
+    let cases: [(&[&std::path::Path], &str); 3] = [
+        (&[&run, &qrels], "r.run: expected each document at most once per query (trec_eval refuses a run that repeats one: 'duplicate docs'), found document 'd1' twice for query 'q1', in rows 1 and 4 of the run."),
+        (&[&dup_qrels, &run], "found document 'd1' twice for query 'q1', in rows 1 and 3 of the qrels."),
+        (&[&table], "found document 'a' twice for query 'q1', in rows 1 and 3 of the table."),
+    ];
+    for (files, message) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .args(files)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

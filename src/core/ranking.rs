@@ -48,6 +48,48 @@ fn name_hash(names: &Names, i: usize) -> u64 {
     ids::hash(names.get(i).as_bytes())
 }
 
+/// The first row (in file order) whose document an earlier row already has
+/// for the same query, with that earlier row: `(query, earlier, later)`.
+/// trec_eval stops on such a run or qrels ("duplicate docs"), and so do the
+/// parsers ([`crate::parse`]).
+pub fn first_duplicate(q: &[u32], names: &Names, num_queries: usize) -> Option<(u32, u32, u32)> {
+    let mut counts = vec![0u32; num_queries + 1];
+    for &query in q {
+        counts[query as usize + 1] += 1;
+    }
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    let mut by_query = vec![0u32; q.len()];
+    let mut cursor = counts.clone();
+    for (row, &query) in q.iter().enumerate() {
+        by_query[cursor[query as usize] as usize] = row as u32;
+        cursor[query as usize] += 1;
+    }
+    let mut keyed: Vec<(u64, u32)> = Vec::new();
+    let mut first: Option<(u32, u32, u32)> = None;
+    for query in 0..num_queries {
+        let rows = &by_query[counts[query] as usize..counts[query + 1] as usize];
+        keyed.clear();
+        keyed.extend(rows.iter().map(|&r| (name_hash(names, r as usize), r)));
+        keyed.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| names.get(a.1 as usize).cmp(names.get(b.1 as usize)))
+                .then(a.1.cmp(&b.1))
+        });
+        for pair in keyed.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            if a.0 == b.0
+                && names.get(a.1 as usize) == names.get(b.1 as usize)
+                && first.is_none_or(|f| b.1 < f.2)
+            {
+                first = Some((query as u32, a.1, b.1));
+            }
+        }
+    }
+    first
+}
+
 /// Relevance judgments. Per query, the judged documents sorted by
 /// (name hash, name) with one entry per document, so a run joins them per
 /// query by merging sorted lists: no global document table is needed.
@@ -149,8 +191,9 @@ impl Qrels {
 
     /// Builds the judgments from `(query, row)` pairs, `row` indexing `names`
     /// and `grades`. A document judged twice keeps its last judgment in the
-    /// file (trec_eval reads the qrels into a table the same way). Returns the
-    /// judgments and how many duplicates were dropped.
+    /// file (the parsers refuse such files, as trec_eval does: this serves
+    /// data read back from older sessions). Returns the judgments and how
+    /// many duplicates were dropped.
     pub fn build(
         entries: &[(u32, u32)],
         names: &Names,

@@ -351,12 +351,7 @@ impl JsonReader {
         }
         // every value is an integer below 10^9 in magnitude: exact as an i32
         let grade: Vec<i32> = self.value.iter().map(|&v| v as i32).collect();
-        Ok(Some(super::table::qrels_parsed(
-            self.queries,
-            &self.q,
-            &self.docs,
-            &grade,
-        )))
+        super::table::qrels_parsed(self.queries, &self.q, &self.docs, &grade).map(Some)
     }
 }
 

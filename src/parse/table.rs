@@ -655,14 +655,20 @@ impl State {
         let _ = options;
         match self {
             State::Start | State::Failed => None,
-            State::Run(r) => (!r.q.is_empty()).then(|| Parsed::Run {
-                name: model_name_from_file(file),
-                tag: String::from_utf8_lossy(&r.tag).into_owned(),
-                queries: r.queries,
-                q: r.q,
-                docs: r.docs,
-                score: r.score,
-            }),
+            State::Run(r) => {
+                if let Err(p) = no_duplicate(&r.queries, &r.q, &r.docs, "run") {
+                    errors.push(p);
+                    return None;
+                }
+                (!r.q.is_empty()).then(|| Parsed::Run {
+                    name: model_name_from_file(file),
+                    tag: String::from_utf8_lossy(&r.tag).into_owned(),
+                    queries: r.queries,
+                    q: r.q,
+                    docs: r.docs,
+                    score: r.score,
+                })
+            }
             State::Measures(r) => (!r.q.is_empty()).then(|| {
                 Parsed::Measures(crate::parse::Precomputed {
                     name: r.runid.unwrap_or_else(|| model_name_from_file(file)),
@@ -674,7 +680,12 @@ impl State {
                 })
             }),
             State::Qrels(r) => {
-                (!r.q.is_empty()).then(|| qrels_parsed(r.queries, &r.q, &r.docs, &r.grade))
+                if r.q.is_empty() {
+                    return None;
+                }
+                qrels_parsed(r.queries, &r.q, &r.docs, &r.grade)
+                    .map_err(|p| errors.push(p))
+                    .ok()
             }
             State::Table(t) => t.finish(file, errors),
         }
@@ -684,16 +695,46 @@ impl State {
 /// The load notice of a table whose first columns have no name.
 const INDEX_NOTE: &str = "read as the row index pandas' to_csv() writes, and skipped (to_csv(index=False) leaves it out).";
 
-/// Judgments grouped and sorted per query (see [`Qrels::build`]).
-pub fn qrels_parsed(queries: Interner, q: &[u32], docs: &Names, grade: &[i32]) -> Parsed {
+/// Judgments grouped and sorted per query (see [`Qrels::build`]); a
+/// document judged twice for a query is refused ([`no_duplicate`]).
+pub fn qrels_parsed(
+    queries: Interner,
+    q: &[u32],
+    docs: &Names,
+    grade: &[i32],
+) -> Result<Parsed, Problem> {
+    no_duplicate(&queries, q, docs, "qrels")?;
     let (judgments, duplicates) =
         crate::core::ranking::Qrels::from_columns(q, docs, grade, queries.len());
-    Parsed::Qrels {
+    Ok(Parsed::Qrels {
         queries,
         judgments,
         rows: q.len(),
         duplicates,
-    }
+    })
+}
+
+/// trec_eval's rule for a document listed twice for one query, in a run or
+/// in qrels: the file is refused ("duplicate docs"), rather than one of the
+/// two lines chosen silently (tools that read files into dictionaries keep
+/// the last, others the first).
+fn no_duplicate(queries: &Interner, q: &[u32], docs: &Names, what: &str) -> Result<(), Problem> {
+    let Some((query, a, b)) = crate::core::ranking::first_duplicate(q, docs, queries.len()) else {
+        return Ok(());
+    };
+    Err(problem(
+        0,
+        0,
+        format!("each document at most once per query (trec_eval refuses a {what} that repeats one: 'duplicate docs')"),
+        format!(
+            "document '{}' twice for query '{}', in rows {} and {} of the {what}",
+            super::error::capped(docs.get(b as usize).to_string()),
+            super::error::capped(queries.name(query).to_string()),
+            a + 1,
+            b + 1
+        ),
+        Some("Remove one of the two lines.".into()),
+    ))
 }
 
 impl TableState {
@@ -1097,7 +1138,6 @@ impl TableState {
     }
 
     fn columns(mut self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
-        let _ = errors;
         let stem = model_name_from_file(file);
         let model_name = |t: &TableState, c: usize| -> String {
             let h = &t.header[c];
@@ -1123,6 +1163,10 @@ impl TableState {
         match self.format {
             Format::RankingCsv => {
                 if self.a.is_empty() {
+                    return None;
+                }
+                if let Err(p) = no_duplicate(&self.ids_a, &self.a, &self.names_b, "table") {
+                    errors.push(p);
                     return None;
                 }
                 let models = names.into_iter().zip(self.model_values).collect();

@@ -36,17 +36,23 @@ impl Table {
     }
 
     pub fn to_csv(&self) -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let mut header = vec!["model".to_string()];
-        header.extend(self.columns.iter().map(|c| text::csv_cell(c).into_owned()));
-        // writing to a Vec cannot fail
-        let _ = w.write_record(&header);
-        for (name, values) in &self.rows {
-            let mut rec = vec![text::csv_cell(name).into_owned()];
-            rec.extend(values.iter().map(|v| v.map(full).unwrap_or_default()));
-            let _ = w.write_record(&rec);
+        let mut out = String::from("model");
+        for c in &self.columns {
+            out.push(',');
+            text::push_csv_field(&mut out, &text::csv_cell(c));
         }
-        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+        out.push('\n');
+        for (name, values) in &self.rows {
+            text::push_csv_field(&mut out, &text::csv_cell(name));
+            for v in values {
+                out.push(',');
+                if let Some(v) = v {
+                    out.push_str(&full(*v));
+                }
+            }
+            out.push('\n');
+        }
+        out
     }
 
     /// `[{"model": …, "metrics": {column: value or null, …}}, …]`, columns in
@@ -220,6 +226,29 @@ mod tests {
                 ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(1.0), Some(12.0)]),
             ],
         }
+    }
+
+    #[test]
+    fn csv_is_written_as_the_csv_crate_writes_it() {
+        let t = Table {
+            columns: vec!["a,b".into(), "q\"uote".into(), "line\nbreak".into()],
+            rows: vec![
+                ("plain".into(), vec![Some(0.5), None, Some(1e-300)]),
+                ("=cmd,x".into(), vec![Some(-0.0), Some(12.0), None]),
+                ("".into(), vec![None, None, None]),
+            ],
+        };
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header = vec!["model".to_string()];
+        header.extend(t.columns.iter().map(|c| text::csv_cell(c).into_owned()));
+        w.write_record(&header).unwrap();
+        for (name, values) in &t.rows {
+            let mut rec = vec![text::csv_cell(name).into_owned()];
+            rec.extend(values.iter().map(|v| v.map(full).unwrap_or_default()));
+            w.write_record(&rec).unwrap();
+        }
+        let want = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(t.to_csv(), want);
     }
 
     #[test]

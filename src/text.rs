@@ -67,6 +67,18 @@ pub fn csv_cell(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// One CSV field as RFC 4180 writes it: quoted (with inner quotes doubled)
+/// when it holds a comma, a quote or a line break, else as it is; pushed to `out`.
+pub fn push_csv_field(out: &mut String, field: &str) {
+    if field.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
 /// Markdown text: the ASCII punctuation Markdown could read as markup in a
 /// table cell (links, images, emphasis, code, strikethrough, cells; `:` so no
 /// `http://` becomes a link) escaped with a backslash, `<`, `>` and `&` as

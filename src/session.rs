@@ -11,8 +11,9 @@
 //! a server.
 
 use crate::core::curves::CurveMetric;
-use crate::core::evaluate::{serde_name as name, Conventions};
+use crate::core::evaluate::Conventions;
 use crate::core::registry::Kind;
+use crate::core::Named;
 use crate::parse::transfer::{self, Outcome};
 use crate::parse::Workspace;
 
@@ -135,10 +136,9 @@ pub fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// An enum from its name (serde's own string deserializer: no JSON involved).
-fn named<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
-    use serde::de::value::{Error, StrDeserializer};
-    T::deserialize(StrDeserializer::<Error>::new(text)).ok()
+/// An enum value's name, as the fragment writes it.
+fn name<T: Named>(value: &T) -> String {
+    value.name().to_string()
 }
 
 fn list<T: ToString>(items: &[T]) -> String {
@@ -193,8 +193,8 @@ impl ViewState {
     /// Sets one setting from its fragment text; `Err(true)`: not a key,
     /// `Err(false)`: not a valid value (nothing changed either way).
     fn set(&mut self, key: &str, raw: &str) -> Result<(), bool> {
-        fn enumerated<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, bool> {
-            named(&percent_decode(raw)).ok_or(false)
+        fn enumerated<T: Named>(raw: &str) -> Result<T, bool> {
+            T::named(&percent_decode(raw)).ok_or(false)
         }
         fn number<T: std::str::FromStr>(raw: &str) -> Result<T, bool> {
             percent_decode(raw).trim().parse().map_err(|_| false)
@@ -215,7 +215,11 @@ impl ViewState {
         let optional = || Some(percent_decode(raw)).filter(|s| !s.is_empty());
         let c = &mut self.conv;
         match key {
-            "tab" => self.tab = optional().map(|t| named(&t).ok_or(false)).transpose()?,
+            "tab" => {
+                self.tab = optional()
+                    .map(|t| Kind::named(&t).ok_or(false))
+                    .transpose()?
+            }
             "metrics" => self.metrics = items(),
             "k" => {
                 self.k = items()

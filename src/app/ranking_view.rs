@@ -7,6 +7,7 @@ use super::state::{AppState, Target};
 use super::util::ink;
 use crate::core::curves::{elbow, mean_curve, query_curve, CurveMetric};
 use crate::core::registry::Kind;
+use crate::core::Named;
 use crate::plot::{series_hex, LineChart, Marker, Series};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -157,7 +158,7 @@ pub fn ElbowPanel() -> impl IntoView {
             state.explain.set(Some(Target {
                 kind: Kind::Ranking,
                 model,
-                metric: format!("{}@{p}", metric.get_untracked().id()),
+                metric: format!("{}@{p}", metric.get_untracked().name()),
                 query: None,
             }));
         }
@@ -174,7 +175,7 @@ pub fn ElbowPanel() -> impl IntoView {
     };
     let select_metric = move |ev| {
         let v = event_target_value(&ev);
-        if let Some(m) = CurveMetric::ALL.into_iter().find(|m| m.id() == v) {
+        if let Some(m) = CurveMetric::named(&v) {
             metric.set(m);
         }
     };
@@ -184,7 +185,7 @@ pub fn ElbowPanel() -> impl IntoView {
                 <h2>"Cutoff curve and elbow"</h2>
                 <label>"Metric "
                     <select on:change=select_metric aria-label="curve metric">
-                        {CurveMetric::ALL.into_iter().map(|m| view! { <option value=m.id() selected=move || metric.get() == m>{m.label()}</option> }).collect_view()}
+                        {CurveMetric::ALL.iter().map(|&m| view! { <option value=m.name() selected=move || metric.get() == m>{m.label()}</option> }).collect_view()}
                     </select>
                 </label>
                 <label><input type="checkbox" id="per-query-lines" prop:checked=move || per_query.get()
@@ -207,7 +208,7 @@ pub fn ElbowPanel() -> impl IntoView {
                             <td class="num">{l.elbow.map(|e| format!("p = {e}")).unwrap_or("no clear elbow".into())}</td>
                             <td class="num">{match l.elbow {
                                 Some(e) => {
-                                    let target = Target { kind: Kind::Ranking, model: l.name.clone(), metric: format!("{}@{e}", metric.get_untracked().id()), query: None };
+                                    let target = Target { kind: Kind::Ranking, model: l.name.clone(), metric: format!("{}@{e}", metric.get_untracked().name()), query: None };
                                     view! { <button class="link" title="explain" data-explain-elbow="" on:click=move |_| state.explain.set(Some(target.clone()))>{at}</button> }.into_any()
                                 }
                                 None => at.into_any(),
@@ -276,7 +277,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                 .iter()
                 .flat_map(|r| r.selection.evaluated.iter().copied())
                 .collect();
-            queries.sort_unstable_by(|&a, &b| d.queries.name(a).cmp(d.queries.name(b)));
+            d.queries.sort_by_name(&mut queries);
             queries.dedup();
             let mut row_of = vec![0u32; d.queries.len()];
             for (row, &q) in queries.iter().enumerate() {
@@ -405,7 +406,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
                 let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
                 view! {
-                    <td class="num">{rank.map(|x| x.to_string()).unwrap_or("no clear elbow".into())}</td>
+                    <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
                     <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
                 }
             }).collect_view();

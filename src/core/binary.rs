@@ -15,6 +15,8 @@ pub enum ThresholdRule {
     Above,
 }
 
+crate::named!(ThresholdRule { AtLeast = ">=", Above = ">" });
+
 /// What a threshold metric whose denominator is zero becomes (precision with
 /// no row predicted positive, recall with no positive row, F1 with neither):
 /// scikit-learn's `zero_division`. The default says "undefined" (`—`, JSON
@@ -31,6 +33,8 @@ pub enum ZeroDivision {
     #[serde(rename = "1")]
     One,
 }
+
+crate::named!(ZeroDivision { Undefined = "nan", Zero = "0", One = "1" });
 
 impl ZeroDivision {
     /// `value`, or what this rule puts in place of an undefined one.
@@ -109,7 +113,7 @@ impl BinaryCurve {
     /// per value when the scores are short decimals in a narrow range
     /// ([`BinaryCurve::counted`]), else sorted once. Both give the same curve.
     pub fn new(labels: &[bool], scores: &[f64]) -> BinaryCurve {
-        assert_eq!(labels.len(), scores.len());
+        assert!(labels.len() == scores.len(), "one score per label");
         Self::counted(labels, scores).unwrap_or_else(|| Self::sorted(labels, scores))
     }
 

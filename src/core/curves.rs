@@ -9,6 +9,8 @@
 use super::evaluate::Conventions;
 use super::ranking::{PreparedRun, QueryView};
 use super::ranking_metrics::{discounts, gain_of, ApDenominator, Gain, PrecisionDenominator};
+#[cfg(test)]
+use super::Named;
 
 /// Metrics that have a cutoff curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -21,25 +23,15 @@ pub enum CurveMetric {
     HitRate,
 }
 
+crate::named!(CurveMetric {
+    Ndcg = "ndcg",
+    Precision = "precision",
+    Recall = "recall",
+    Map = "map",
+    HitRate = "hit_rate",
+});
+
 impl CurveMetric {
-    pub const ALL: [CurveMetric; 5] = [
-        CurveMetric::Ndcg,
-        CurveMetric::Precision,
-        CurveMetric::Recall,
-        CurveMetric::Map,
-        CurveMetric::HitRate,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            CurveMetric::Ndcg => "ndcg",
-            CurveMetric::Precision => "precision",
-            CurveMetric::Recall => "recall",
-            CurveMetric::Map => "map",
-            CurveMetric::HitRate => "hit_rate",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             CurveMetric::Ndcg => "nDCG@p",
@@ -419,7 +411,7 @@ mod tests {
                 ties,
             );
             let ctx = conv.ranking_ctx();
-            for metric in CurveMetric::ALL {
+            for &metric in CurveMetric::ALL {
                 let curve = mean_curve(&run, &conv, metric, 8);
                 for p in 1..=8 {
                     let expected: f64 = (0..run.num_queries())

@@ -56,11 +56,8 @@ impl Default for Conventions {
 }
 
 /// A convention value's name, as CONVENTIONS.md and the conventions panel write it.
-pub fn serde_name<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+fn name_of<T: super::Named>(value: &T) -> String {
+    value.name().to_string()
 }
 
 impl Conventions {
@@ -78,22 +75,22 @@ impl Conventions {
     pub fn describe(&self, kind: Kind) -> Vec<(&'static str, String)> {
         match kind {
             Kind::Ranking => vec![
-                ("ties", serde_name(&self.ties)),
+                ("ties", name_of(&self.ties)),
                 ("relevance_level", self.relevance_level.to_string()),
-                ("gain", serde_name(&self.gain)),
-                ("discount", serde_name(&self.discount)),
-                ("ap_denominator", serde_name(&self.ap_denominator)),
+                ("gain", name_of(&self.gain)),
+                ("discount", name_of(&self.discount)),
+                ("ap_denominator", name_of(&self.ap_denominator)),
                 (
                     "precision_denominator",
-                    serde_name(&self.precision_denominator),
+                    name_of(&self.precision_denominator),
                 ),
-                ("f1_aggregation", serde_name(&self.f1_aggregation)),
-                ("query_set", serde_name(&self.query_set)),
+                ("f1_aggregation", name_of(&self.f1_aggregation)),
+                ("query_set", name_of(&self.query_set)),
             ],
             Kind::Binary => vec![
                 ("threshold", self.threshold.to_string()),
-                ("threshold_rule", serde_name(&self.threshold_rule)),
-                ("zero_division", serde_name(&self.zero_division)),
+                ("threshold_rule", name_of(&self.threshold_rule)),
+                ("zero_division", name_of(&self.zero_division)),
                 (
                     "scores",
                     if self.binary_scores_are_logits {
@@ -104,8 +101,8 @@ impl Conventions {
                 ),
             ],
             Kind::Multiclass => vec![
-                ("class_ties", serde_name(&self.class_ties)),
-                ("scale", serde_name(&self.class_scale)),
+                ("class_ties", name_of(&self.class_ties)),
+                ("scale", name_of(&self.class_scale)),
             ],
             Kind::Ratings => vec![],
         }

@@ -168,8 +168,14 @@ impl Interner {
     /// Ids in byte-wise ascending order of their names.
     pub fn ids_sorted_by_name(&self) -> Vec<u32> {
         let mut order: Vec<u32> = (0..self.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| self.name(a).as_bytes().cmp(self.name(b).as_bytes()));
+        self.sort_by_name(&mut order);
         order
+    }
+
+    /// Sorts `ids` in byte-wise ascending order of their names (the one
+    /// instance of this sort in the page).
+    pub fn sort_by_name(&self, ids: &mut [u32]) {
+        ids.sort_unstable_by(|&a, &b| self.name(a).as_bytes().cmp(self.name(b).as_bytes()));
     }
 
     /// Bytes held (arena, offsets and table), for memory reports.

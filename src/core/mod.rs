@@ -22,6 +22,32 @@ pub(crate) const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+/// An enum's values by name: the names a link, a session, the CLI and the
+/// JSON output write (each equal to the value's serde name, which a test
+/// checks), without serde's machinery in the page.
+pub trait Named: Sized + Copy + 'static {
+    /// Every value, in declaration order.
+    const ALL: &'static [Self];
+    fn name(self) -> &'static str;
+    fn named(name: &str) -> Option<Self>;
+}
+
+/// Implements [`Named`] from one list of `Variant = "name"` pairs.
+#[macro_export]
+macro_rules! named {
+    ($t:ty { $($v:ident = $n:literal),+ $(,)? }) => {
+        impl $crate::core::Named for $t {
+            const ALL: &'static [Self] = &[$(Self::$v),+];
+            fn name(self) -> &'static str {
+                match self { $(Self::$v => $n),+ }
+            }
+            fn named(name: &str) -> Option<Self> {
+                match name { $($n => Some(Self::$v),)+ _ => None }
+            }
+        }
+    };
+}
+
 /// Sorts grades from the highest down (one instance for every such sort).
 pub fn sort_descending(grades: &mut [i32]) {
     grades.sort_unstable_by(|a, b| b.cmp(a));
@@ -36,5 +62,44 @@ pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
+    }
+}
+
+#[cfg(test)]
+mod named_tests {
+    use super::Named;
+
+    fn agrees<
+        T: Named + serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    >() {
+        for &v in T::ALL {
+            // the name is serde's (JSON output, sessions), and reads back
+            assert_eq!(
+                serde_json::to_value(v).unwrap(),
+                serde_json::json!(v.name())
+            );
+            assert_eq!(T::named(v.name()), Some(v));
+            let back: T = serde_json::from_value(serde_json::json!(v.name())).unwrap();
+            assert_eq!(back, v);
+        }
+        assert_eq!(T::named("no such value"), None);
+    }
+
+    #[test]
+    fn every_name_is_the_serde_name() {
+        use super::*;
+        agrees::<ranking::TieRule>();
+        agrees::<ranking::QuerySet>();
+        agrees::<ranking_metrics::Gain>();
+        agrees::<ranking_metrics::Discount>();
+        agrees::<ranking_metrics::ApDenominator>();
+        agrees::<ranking_metrics::PrecisionDenominator>();
+        agrees::<ranking_metrics::F1Aggregation>();
+        agrees::<multiclass::ClassTieRule>();
+        agrees::<multiclass::ScoreScale>();
+        agrees::<binary::ThresholdRule>();
+        agrees::<binary::ZeroDivision>();
+        agrees::<curves::CurveMetric>();
+        agrees::<registry::Kind>();
     }
 }

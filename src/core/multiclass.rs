@@ -25,6 +25,13 @@ pub enum ClassTieRule {
     Pessimistic,
 }
 
+crate::named!(ClassTieRule {
+    LowerIndexFirst = "lower_index_first",
+    HigherIndexFirst = "higher_index_first",
+    Optimistic = "optimistic",
+    Pessimistic = "pessimistic",
+});
+
 /// Whether the matrix holds probabilities or logits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -33,6 +40,8 @@ pub enum ScoreScale {
     /// Apply log-softmax first (what seed 000's loss does).
     Logits,
 }
+
+crate::named!(ScoreScale { Probabilities = "probabilities", Logits = "logits" });
 
 /// One row of a probability/logit matrix, reduced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]

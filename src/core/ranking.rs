@@ -30,6 +30,8 @@ pub enum TieRule {
     Average,
 }
 
+crate::named!(TieRule { Trec = "trec", File = "file", Average = "average" });
+
 /// Which queries enter the mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -40,6 +42,8 @@ pub enum QuerySet {
     /// Only queries present in both run and qrels (trec_eval's default).
     Intersection,
 }
+
+crate::named!(QuerySet { Qrels = "qrels", Intersection = "intersection" });
 
 /// A document's name hash: judgments are ordered by (hash, name), an exact
 /// total order in which most comparisons are integer ones.

@@ -22,6 +22,8 @@ pub enum Gain {
     Exponential,
 }
 
+crate::named!(Gain { Linear = "linear", Exponential = "exponential" });
+
 /// nDCG position discount.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -31,6 +33,8 @@ pub enum Discount {
     /// The original Järvelin-Kekäläinen discount with b = 2: 1 / max(1, log2 i).
     JarvelinB2,
 }
+
+crate::named!(Discount { Log2 = "log2", JarvelinB2 = "jarvelin_b2" });
 
 /// AP@k denominator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -42,6 +46,8 @@ pub enum ApDenominator {
     MinRelevantK,
 }
 
+crate::named!(ApDenominator { Relevant = "relevant", MinRelevantK = "min_relevant_k" });
+
 /// P@k denominator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -52,6 +58,8 @@ pub enum PrecisionDenominator {
     MinKLength,
 }
 
+crate::named!(PrecisionDenominator { K = "k", MinKLength = "min_k_length" });
+
 /// How F1@k is aggregated over queries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -61,6 +69,8 @@ pub enum F1Aggregation {
     /// 2PR/(P+R) of the mean P@k and mean R@k (LibCity, seed 003).
     FromMeans,
 }
+
+crate::named!(F1Aggregation { PerQuery = "per_query", FromMeans = "from_means" });
 
 /// Per-query context every kernel needs.
 #[derive(Clone, Copy, Debug)]
@@ -663,6 +673,21 @@ impl<'a> QueryView<'a> {
 /// Graded-relevance agreement of one ranked list (seed 004's FCP, seed 001's
 /// Spearman), computed over the retrieved documents with unjudged = grade 0.
 pub mod agreement {
+    /// The positions of `values` in ascending (or descending) order, equal
+    /// values in position order (a stable sort; one instance for both uses).
+    fn order_by(values: &[f64], descending: bool) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&a, &b| {
+            let ascending = values[a].total_cmp(&values[b]);
+            if descending {
+                ascending.reverse()
+            } else {
+                ascending
+            }
+        });
+        order
+    }
+
     /// Concordant and discordant pairs between score order and grade order
     /// (Koren's FCP terms): a pair tied in score or in grade counts as neither.
     /// O(n log n) via a Fenwick tree over the query's distinct grades.
@@ -675,8 +700,7 @@ pub mod agreement {
         distinct.sort_unstable();
         distinct.dedup();
         let index = |g: i32| distinct.binary_search(&g).unwrap_or(0);
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        let order = order_by(scores, true);
         let mut tree = vec![0u64; distinct.len() + 1];
         let add = |tree: &mut Vec<u64>, mut i: usize| {
             i += 1;
@@ -799,8 +823,7 @@ pub mod agreement {
     /// Average (fractional) ranks, 1-based, as scipy `rankdata(method='average')`.
     pub fn average_ranks(values: &[f64]) -> Vec<f64> {
         let n = values.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+        let order = order_by(values, false);
         let mut ranks = vec![0.0; n];
         let mut s = 0;
         while s < n {

@@ -11,6 +11,13 @@ pub enum Kind {
     Ratings,
 }
 
+crate::named!(Kind {
+    Ranking = "ranking",
+    Binary = "binary",
+    Multiclass = "multiclass",
+    Ratings = "ratings",
+});
+
 impl Kind {
     pub fn label(self) -> &'static str {
         match self {

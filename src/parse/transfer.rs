@@ -142,7 +142,11 @@ fn same_length(lengths: &[usize]) -> Result<(), String> {
     if lengths.windows(2).all(|w| w[0] == w[1]) {
         Ok(())
     } else {
-        Err(format!("columns of different lengths {lengths:?}"))
+        let lengths: Vec<String> = lengths.iter().map(usize::to_string).collect();
+        Err(format!(
+            "columns of different lengths ({})",
+            lengths.join(", ")
+        ))
     }
 }
 

@@ -10,6 +10,9 @@ use crate::text;
 pub struct Table {
     pub columns: Vec<String>,
     pub rows: Vec<(String, Vec<Option<f64>>)>,
+    /// The conventions in force that are not the defaults (`gain=exponential`),
+    /// written into every export so a number never travels without them.
+    pub conventions: Vec<String>,
 }
 
 impl Table {
@@ -32,14 +35,36 @@ impl Table {
                 )
             })
             .collect();
-        Table { columns, rows }
+        let conventions = crate::session::non_default_conventions(&report.conventions, report.kind);
+        Table {
+            columns,
+            rows,
+            conventions,
+        }
+    }
+
+    /// The conventions as a sentence, for the Markdown and LaTeX footnotes.
+    pub fn conventions_note(&self) -> String {
+        if self.conventions.is_empty() {
+            "Conventions: Rankscope's defaults.".into()
+        } else {
+            format!(
+                "Conventions that differ from Rankscope's defaults: {}.",
+                self.conventions.join(", ")
+            )
+        }
     }
 
     pub fn to_csv(&self) -> String {
+        // the conventions (when not the defaults) as a last column of every row
+        let conventions = self.conventions.join("; ");
         let mut out = String::from("model");
         for c in &self.columns {
             out.push(',');
             text::push_csv_field(&mut out, &text::csv_cell(c));
+        }
+        if !conventions.is_empty() {
+            out.push_str(",conventions");
         }
         out.push('\n');
         for (name, values) in &self.rows {
@@ -50,13 +75,18 @@ impl Table {
                     out.push_str(&full(*v));
                 }
             }
+            if !conventions.is_empty() {
+                out.push(',');
+                text::push_csv_field(&mut out, &conventions);
+            }
             out.push('\n');
         }
         out
     }
 
     /// `[{"model": …, "metrics": {column: value or null, …}}, …]`, columns in
-    /// table order, full precision. Written directly (the page carries no JSON
+    /// table order, full precision; with `"conventions": [...]` after the
+    /// metrics when they are not the defaults. Written directly (the page carries no JSON
     /// tree for this); the tests read it back with serde_json.
     pub fn to_json(&self) -> String {
         let mut out = String::from("[");
@@ -79,7 +109,18 @@ impl Table {
                     _ => out.push_str("null"),
                 }
             }
-            out.push_str("}}");
+            out.push('}');
+            if !self.conventions.is_empty() {
+                out.push_str(", \"conventions\": [");
+                for (j, c) in self.conventions.iter().enumerate() {
+                    if j > 0 {
+                        out.push_str(", ");
+                    }
+                    json_string(&mut out, c);
+                }
+                out.push(']');
+            }
+            out.push('}');
         }
         out.push_str(if self.rows.is_empty() { "]" } else { "\n]" });
         out
@@ -107,6 +148,7 @@ impl Table {
                     .join(" | ")
             ));
         }
+        s.push_str(&format!("\n*{}*\n", md_escape(&self.conventions_note())));
         s
     }
 
@@ -133,6 +175,10 @@ impl Table {
             ));
         }
         s.push_str("\\hline\n\\end{tabular}\n");
+        s.push_str(&format!(
+            "\\par{{\\footnotesize {}}}\n",
+            tex_escape(&self.conventions_note())
+        ));
         s
     }
 
@@ -225,6 +271,7 @@ mod tests {
                 ("a,b".into(), vec![Some(0.5), None, Some(0.0)]),
                 ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(1.0), Some(12.0)]),
             ],
+            conventions: vec![],
         }
     }
 
@@ -237,6 +284,7 @@ mod tests {
                 ("=cmd,x".into(), vec![Some(-0.0), Some(12.0), None]),
                 ("".into(), vec![None, None, None]),
             ],
+            conventions: vec![],
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["model".to_string()];
@@ -272,6 +320,7 @@ mod tests {
                     vec![Some(1e-7), Some(3.0), Some(f64::INFINITY)],
                 ),
             ],
+            conventions: vec![],
         };
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["model"], "q\"uote\\ \n\t\u{1} é 😀");
@@ -283,6 +332,7 @@ mod tests {
         let empty = Table {
             columns: vec![],
             rows: vec![],
+            conventions: vec![],
         };
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&empty.to_json()).unwrap(),
@@ -299,6 +349,7 @@ mod tests {
                 ("<b>[x](http://e)</b>".into(), vec![Some(0.5)]),
                 ("[20cm]\u{7}".into(), vec![Some(0.25)]),
             ],
+            conventions: vec![],
         };
         let csv = t.to_csv();
         assert!(
@@ -328,5 +379,44 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["metrics"]["roc_auc"], serde_json::Value::Null);
         assert_eq!(json[1]["metrics"]["ndcg@10"], serde_json::json!(1.0 / 3.0));
+    }
+
+    #[test]
+    fn every_export_carries_the_conventions_that_are_not_the_defaults() {
+        let mut t = table();
+        assert!(t
+            .to_markdown(3)
+            .ends_with("\n*Conventions\\: Rankscope's defaults.*\n"));
+        assert!(!t.to_csv().contains("conventions"));
+        assert!(!t.to_json().contains("conventions"));
+        t.conventions = vec!["gain=exponential".into(), "ties=file".into()];
+        let csv = t.to_csv();
+        assert!(
+            csv.starts_with("model,ndcg@10,roc_auc,tp,conventions\n"),
+            "{csv}"
+        );
+        assert!(csv.contains(",0.0,gain=exponential; ties=file\n"), "{csv}");
+        let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+        assert_eq!(
+            json[1]["conventions"],
+            serde_json::json!(["gain=exponential", "ties=file"])
+        );
+        assert!(t.to_latex(2).contains("\\par{\\footnotesize Conventions that differ from Rankscope's defaults: gain=exponential, ties=file.}"), "{}", t.to_latex(2));
+        assert!(t.to_markdown(2).contains("gain=exponential, ties=file"));
+        // from a report: the session's own list
+        let report = crate::core::evaluate::Report {
+            kind: crate::core::registry::Kind::Binary,
+            columns: vec![],
+            conventions: crate::core::evaluate::Conventions {
+                threshold: 0.3,
+                ..Default::default()
+            },
+            models: vec![],
+            warnings: vec![],
+        };
+        assert_eq!(
+            Table::from_report(&report, None).conventions,
+            ["threshold=0.3"]
+        );
     }
 }

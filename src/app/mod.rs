@@ -58,6 +58,21 @@ fn App() -> impl IntoView {
         }
     });
 
+    // Escape (wherever the focus is in the app) closes the explanation and any open menu
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() != "Escape" {
+            return;
+        }
+        state.explain.set(None);
+        let document = web_sys::window().and_then(|w| w.document());
+        while let Some(menu) = document
+            .as_ref()
+            .and_then(|d| d.query_selector("details[open]").ok().flatten())
+        {
+            let _ = menu.remove_attribute("open");
+        }
+    };
+
     let report = share::is_report();
     let dragging = RwSignal::new(false);
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -126,7 +141,7 @@ fn App() -> impl IntoView {
             on:dragenter=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
             on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
             on:dragleave=move |ev: web_sys::DragEvent| { if ev.related_target().is_none() { dragging.set(false); } }
-            on:drop=on_drop>
+            on:drop=on_drop on:keydown=on_key>
             <header class="top">
                 <h1>"Rankscope"</h1>
                 <span class="tagline">"ranking, recommendation and classification metrics, computed in your browser"</span>

@@ -373,7 +373,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                 (c, false) if c == col => "ascending",
                 _ => "none",
             };
-            view! { <th scope="col" aria-sort=aria><button class="sort" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
+            view! { <th scope="col" aria-sort=aria><button class="sort" tabindex="-1" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
         };
         let mut cells = vec![th(0, "query".into())];
         for (m, n) in names.iter().enumerate() {
@@ -402,17 +402,19 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             });
             (ix.names.clone(), shown)
         });
-        rows.into_iter().map(|(qid, ranks, rr)| {
+        rows.into_iter().enumerate().map(|(r, (qid, ranks, rr))| {
             let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
                 let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
                 view! {
                     <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
-                    <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
+                    <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" tabindex="-1" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
                 }
             }).collect_view();
             let diff = (rr.len() >= 2).then(|| { let d = rr[0] - rr[1]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
             let q2 = qid.clone();
-            view! { <tr data-query=qid.clone()><th scope="row"><button class="link" on:click=move |_| open.set(Some(q2.clone()))>{qid.clone()}</button></th>{cells}{diff}</tr> }
+            // the table's one Tab stop: the first query ([`grid_keys`] moves it)
+            let stop = if r == 0 { "0" } else { "-1" };
+            view! { <tr data-query=qid.clone()><th scope="row"><button class="link" tabindex=stop on:click=move |_| open.set(Some(q2.clone()))>{qid.clone()}</button></th>{cells}{diff}</tr> }
         }).collect_view()
     };
     let pages = move || view_rows.with(|r| r.len().div_ceil(PAGE).max(1));
@@ -473,7 +475,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                 <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
             <div class="hists">{histogram}</div>
-            <div class="table-scroll"><table class="rr"><thead>{header}</thead><tbody>{body}</tbody></table></div>
+            <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody>{body}</tbody></table></div>
             <div class="pager">
                 <button class="small" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled={move || page.get() == 0}>"‹ prev"</button>
                 <span>{move || format!("page {} of {} ({} queries)", page.get() + 1, pages(), view_rows.with(Vec::len))}</span>

@@ -80,9 +80,9 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             .and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
         let header = t.columns.iter().map(|c| {
             let help = header_help(kind, c);
-            view! { <th scope="col" tabindex="0" title=help.clone() data-help=help>{c.clone()}</th> }
+            view! { <th scope="col" tabindex="-1" title=help.clone() data-help=help>{c.clone()}</th> }
         }).collect_view();
-        let body = t.rows.iter().map(|(name, values)| {
+        let body = t.rows.iter().enumerate().map(|(r, (name, values))| {
             let color = series_hex(state.color_index(kind, name));
             let is_base = baseline.as_deref() == Some(name.as_str());
             let cells = values.iter().enumerate().map(|(c, v)| {
@@ -100,11 +100,11 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 let value_attr = v.map(full).unwrap_or_default();
                 let title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
                 let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };
-                let t2 = target.clone();
+                // the table's one Tab stop: its first value ([`grid_keys`] moves it)
+                let stop = if r + c == 0 { "0" } else { "-1" };
                 view! {
-                    <td class="num explainable" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title tabindex="0"
-                        on:click=move |_| state.explain.set(Some(target.clone()))
-                        on:keydown=move |e: web_sys::KeyboardEvent| if e.key() == "Enter" { state.explain.set(Some(t2.clone())) }>
+                    <td class="num explainable" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title tabindex=stop
+                        on:click=move |_| state.explain.set(Some(target.clone()))>
                         {shown}{is_best.then_some(" ★")}
                         {delta.map(|d| view! { <span class="delta">{d}</span> })}
                     </td>
@@ -112,15 +112,15 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             }).collect_view();
             view! {
                 <tr class:baseline=is_base>
-                    <th scope="row"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}</th>
+                    <th scope="row" tabindex="-1"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}</th>
                     {cells}
                 </tr>
             }
         }).collect_view();
         view! {
             <div class="table-scroll">
-                <table class="metrics">
-                    <thead><tr><th scope="col">"model"</th>{header}</tr></thead>
+                <table class="metrics" on:keydown=super::util::grid_keys>
+                    <thead><tr><th scope="col" tabindex="-1">"model"</th>{header}</tr></thead>
                     <tbody>{body}</tbody>
                 </table>
             </div>

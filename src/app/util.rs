@@ -134,3 +134,80 @@ pub fn js_text(e: &wasm_bindgen::JsValue) -> String {
         })
         .unwrap_or_else(|| "no details".into())
 }
+
+/// The position of `e` among its parent's element children.
+fn position(e: &web_sys::Element) -> usize {
+    let (mut i, mut p) = (0, e.previous_element_sibling());
+    while let Some(x) = p {
+        i += 1;
+        p = x.previous_element_sibling();
+    }
+    i
+}
+
+/// The row above or below `row`, across `thead` and `tbody`.
+fn next_row(row: &web_sys::Element, down: bool) -> Option<web_sys::Element> {
+    let step = |e: &web_sys::Element| {
+        if down {
+            e.next_element_sibling()
+        } else {
+            e.previous_element_sibling()
+        }
+    };
+    step(row).or_else(|| {
+        let section = step(&row.parent_element()?)?;
+        if down {
+            section.first_element_child()
+        } else {
+            section.last_element_child()
+        }
+    })
+}
+
+/// Keys inside a table that is one Tab stop (a roving tabindex: the cell, or
+/// the control in it, reached last holds tabindex 0, every other -1): the
+/// arrows, Home and End move between cells, Enter clicks a focused cell (a
+/// metric cell explains itself; a button clicks itself).
+pub fn grid_keys(ev: web_sys::KeyboardEvent) {
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let Some(cell) = target.closest("td, th").ok().flatten() else {
+        return;
+    };
+    let Some(row) = cell.parent_element() else {
+        return;
+    };
+    let key = ev.key();
+    let next = match key.as_str() {
+        "Enter" if matches!(target.tag_name().as_str(), "TD" | "TH") => {
+            if let Some(h) = target.dyn_ref::<web_sys::HtmlElement>() {
+                h.click();
+            }
+            return;
+        }
+        "ArrowLeft" => cell.previous_element_sibling(),
+        "ArrowRight" => cell.next_element_sibling(),
+        "Home" => row.first_element_child(),
+        "End" => row.last_element_child(),
+        "ArrowUp" | "ArrowDown" => next_row(&row, key == "ArrowDown").and_then(|r| {
+            let mut c = r.first_element_child();
+            for _ in 0..position(&cell) {
+                c = c?.next_element_sibling();
+            }
+            c
+        }),
+        _ => return,
+    };
+    // the cell's control if it holds one, else the cell
+    let next = next.map(|n| n.query_selector("button").ok().flatten().unwrap_or(n));
+    if let Some(next) = next.and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
+        ev.prevent_default();
+        let _ = target.set_attribute("tabindex", "-1");
+        let _ = next.set_attribute("tabindex", "0");
+        let _ = next.focus();
+    }
+}

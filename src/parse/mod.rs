@@ -118,6 +118,14 @@ impl Parsed {
         }
     }
 
+    /// [`Parsed::data`], to change.
+    pub fn data_mut(&mut self) -> &mut Parsed {
+        match self {
+            Parsed::Noted { parsed, .. } => parsed.data_mut(),
+            other => other,
+        }
+    }
+
     /// `self` with `notes` (unchanged without any).
     pub fn noted(self, notes: Vec<String>) -> Parsed {
         if notes.is_empty() {

@@ -46,7 +46,7 @@ pub fn attach_curves_with(
     side: Box<dyn Side>,
 ) -> Result<(), String> {
     let curves = decode_curves_with(bytes, side)?;
-    match outcome {
+    match outcome.as_mut().map(Parsed::data_mut) {
         Ok(Parsed::Binary(b)) => b.set_curves(curves),
         _ if curves.is_empty() => Ok(()),
         _ => Err("curves for data that is not binary".into()),
@@ -465,6 +465,22 @@ mod tests {
         let mut one = decode(&encode(&parsed)).unwrap();
         let (block, side) = encode_curves_with(&curves[..1], Box::new(VecSide::default()));
         assert!(attach_curves_with(&mut one, &block, side).is_err());
+        // a file with notes (a pandas index column): the curves reach its data
+        let noted = parse_bytes(
+            "p.csv",
+            b",label,a,b\n0,1,0.9,0.2\n1,0,0.4,0.4\n2,1,0.4,0.7\n3,0,0.1,0.9\n",
+            &LoadOptions::default(),
+        );
+        assert!(matches!(&noted, Ok(Parsed::Noted { .. })));
+        let (skeleton, side) = encode_with(&noted, Box::new(VecSide::default()));
+        let (block, side) = encode_curves_with(&curves, side);
+        let side = side_vec(side);
+        let mut back = decode_with(&skeleton, Box::new(VecSide(side.clone()))).unwrap();
+        attach_curves_with(&mut back, &block, Box::new(VecSide(side))).unwrap();
+        let Ok(Parsed::Binary(b)) = back.map(|p| p.into_parts().0) else {
+            panic!("binary")
+        };
+        assert!(b.built_curve(1).is_some());
     }
 
     fn side_vec(side: Box<dyn Side>) -> Vec<Vec<u8>> {

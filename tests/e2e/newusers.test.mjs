@@ -2,7 +2,7 @@
 // without the page saying so where the value is read, with one way back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, drop, refFile, cells, waitForModels, clearAll, oracle, close, shot } from './harness.mjs';
+import { serve, launch, open, drop, refFile, cells, waitForModels, clearAll, setConvention, oracle, close, shot } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -46,5 +46,70 @@ test('"which queries count" is labelled as trec_eval behaves: the default is tre
   assert.match(options.intersection, /trec_eval without -c/);
   assert.doesNotMatch(options.intersection, /trec_eval default/);
   assert.match(await page.$eval('.conventions p.muted', (p) => p.textContent), /trec_eval with -c/);
+  await page.close();
+});
+
+const file = (name, text) => ({ name, data: Buffer.from(text) });
+const warningsText = (page) => page.$$eval('ul.warnings li', (ls) => ls.map((l) => l.textContent).join('\n'));
+const noticesText = (page) => page.$$eval('.msg', (ms) => ms.map((m) => m.textContent).join('\n'));
+
+test('precision with nothing predicted positive is undefined (—) with scikit-learn\'s rule named, and zero_division 0 gives scikit-learn\'s 0', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [file('none.csv', 'label,m\n1,0.2\n0,0.1\n1,0.3\n1,0.4\n0,0.45\n')]);
+  await waitForModels(page, ['m']);
+  const cell = await page.$('td[data-metric="precision"][data-model="m"]');
+  assert.equal(await cell.getAttribute('data-value'), '');
+  assert.match(await cell.textContent(), /—/);
+  assert.match(await warningsText(page), /precision is undefined at this threshold \(no row is predicted positive\).*zero_division='warn' reports 0/);
+  await setConvention(page, 'zero_division', '0');
+  await page.waitForFunction(() => document.querySelector('td[data-metric="precision"][data-model="m"]')?.dataset.value === '0.0');
+  assert.match(await page.$eval('#non-defaults', (n) => n.textContent), /zero_division=0/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a run whose document ids never match the qrels says so instead of a silent table of zeros', async () => {
+  const { page } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [file('q.qrels', 'q1 0 D1 1\nq2 0 D2 1\n'), file('lower.run', 'q1 Q0 d1 1 3 x\nq2 Q0 d2 1 2 x\n')]);
+  await waitForModels(page, ['lower']);
+  assert.match(await warningsText(page), /lower: none of its retrieved documents is judged in the qrels.*'d1'.*'D1'/);
+  await page.close();
+});
+
+test('the elbow is a clear knee of the cumulative curve or "no clear elbow", with the rule beside the chart', async () => {
+  const { page } = await open(browser, url);
+  await clearAll(page);
+  // top: every relevant document in the first 4 of 20; spread: one in three, all the way down
+  const lines = (tag, rel) => Array.from({ length: 20 }, (_, i) => `q1 Q0 d${i} ${i + 1} ${20 - i} ${tag}`).join('\n') + '\n';
+  const qrels = (rel) => Array.from({ length: 20 }, (_, i) => `q1 0 d${i} ${rel(i) ? 1 : 0}`).join('\n') + '\n';
+  await drop(page, [file('top.qrels', qrels((i) => i < 4)), file('top.run', lines('top'))]);
+  await waitForModels(page, ['top']);
+  await page.click('nav.tabs button[data-tab="ranking"]');
+  await page.waitForSelector('tr[data-elbow-model="top"]');
+  assert.equal(await page.$eval('tr[data-elbow-model="top"]', (r) => r.dataset.elbow), '4');
+  assert.match(await page.evaluate(() => document.body.innerText), /found on the metric's cumulative form/);
+  await clearAll(page);
+  await drop(page, [file('spread.qrels', qrels((i) => i % 3 === 0)), file('spread.run', lines('spread'))]);
+  await waitForModels(page, ['spread']);
+  await page.waitForSelector('tr[data-elbow-model="spread"]');
+  assert.equal(await page.$eval('tr[data-elbow-model="spread"]', (r) => r.dataset.elbow), '');
+  assert.match(await page.$eval('tr[data-elbow-model="spread"]', (r) => r.textContent), /no clear elbow/);
+  await page.close();
+});
+
+test('a pandas index column is skipped and said; a duplicated document is refused as trec_eval refuses it, keeping what was loaded', async () => {
+  const { page } = await open(browser, url);
+  await clearAll(page);
+  // written by pandas 3.1's DataFrame.to_csv()
+  await drop(page, [file('preds.csv', ',label,score\n0,1,0.9\n1,0,0.8\n2,1,0.3\n3,0,0.1\n')]);
+  await waitForModels(page, ['preds']);
+  assert.equal((await cells(page)).preds.roc_auc, 0.75);
+  assert.match(await noticesText(page), /Column 1 has no name: read as the row index pandas' to_csv\(\) writes, and skipped/);
+  await drop(page, [file('dup.run', 'q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d1 3 1 r\n')]);
+  await page.waitForSelector('.msg.error');
+  assert.match(await noticesText(page), /document 'd1' twice for query 'q1', in rows 1 and 3 of the run/);
+  await waitForModels(page, ['preds']);
   await page.close();
 });

@@ -269,7 +269,7 @@ pub fn ClassificationPlayground(start: &'static [Example], threshold: f64) -> im
             <p class="muted small">"Positives sit on the upper line, negatives on the lower one. Drag an example along the score axis, or focus it and press ←/→ (Shift: ×10), Delete to remove it, C to change its class. An example is predicted positive when its score ≥ the threshold (the dashed line; drag it too). Every number is computed by Rankscope's core, the same code as the dashboard."</p>
             <div class="toy-buttons">
                 <button id="clf-balanced" on:click=move |_| { points.set(BALANCED.to_vec()); t.set(0.5); }>"Balanced example"</button>
-                <button id="clf-imbalance" on:click=move |_| { points.set(IMBALANCE.to_vec()); t.set(0.5); }>"1000 A vs 10 B (seed 000)"</button>
+                <button id="clf-imbalance" on:click=move |_| { points.set(IMBALANCE.to_vec()); t.set(0.5); }>"1000 A vs 10 B"</button>
                 <button id="clf-majority" on:click=move |_| t.set(1.0) title="threshold 1: every example scored below 1 is predicted negative">"Always predict the majority"</button>
                 <button id="clf-add-pos" on:click=move |_| add(true)>"+ positive"</button>
                 <button id="clf-add-neg" on:click=move |_| add(false)>"+ negative"</button>

@@ -18,38 +18,42 @@ pub fn main() {
     leptos::mount::mount_to_body(Learn);
 }
 
-/// (fragment id, title, the seeds it draws on).
+/// (fragment id, title, its sources).
 const PAGES: &[(&str, &str, &str)] = &[
-    ("hits", "One right answer: Acc@k and MRR", "seeds 000, 003"),
+    (
+        "hits",
+        "One right answer: Acc@k and MRR",
+        "Voorhees 1999 (MRR)",
+    ),
     (
         "discounts",
         "How fast credit fades: MRR and nDCG discounts",
-        "seeds 000, 001",
+        "Voorhees 1999; Järvelin & Kekäläinen 2002",
     ),
     (
         "graded",
         "Graded relevance: DCG, IDCG and nDCG",
-        "seeds 004, 001",
+        "Järvelin & Kekäläinen 2002; Burges et al. 2005",
     ),
     (
         "precision",
         "Precision, recall and average precision at k",
-        "seeds 001, 002, 003",
+        "Manning, Raghavan & Schütze 2008, ch. 8; trec_eval",
     ),
     (
         "thresholds",
         "Scores, thresholds, ROC and PR",
-        "seeds 002, 001",
+        "Fawcett 2006 (ROC); Davis & Goadrich 2006 (PR)",
     ),
     (
         "imbalance",
         "Class imbalance: when accuracy misleads",
-        "seeds 000, 002",
+        "Saito & Rehmsmeier 2015; Chicco & Jurman 2020",
     ),
     (
         "confidence",
         "Confidence: log loss and cross-entropy",
-        "seeds 000, 002",
+        "Gneiting & Raftery 2007; Guo et al. 2017",
     ),
     ("ranking", "Playground: a toy ranking", ""),
     ("classification", "Playground: scored examples", ""),
@@ -103,12 +107,12 @@ fn Learn() -> impl IntoView {
                 <main class="lesson" id="lesson">
                     {move || {
                         let id = page.get();
-                        let (title, seeds) = PAGES.iter().find(|p| p.0 == id).map_or(("", ""), |p| (p.1, p.2));
+                        let (title, sources) = PAGES.iter().find(|p| p.0 == id).map_or(("", ""), |p| (p.1, p.2));
                         let next = PAGES.iter().position(|p| p.0 == id).and_then(|i| PAGES.get(i + 1));
                         view! {
                             <article class="card" data-lesson=id.clone()>
                                 <h2>{title}</h2>
-                                {(!seeds.is_empty()).then(|| view! { <p class="muted small">"Written from " {seeds} " of the project's source documents."</p> })}
+                                {(!sources.is_empty()).then(|| view! { <p class="muted small">"Sources: " {sources} "."</p> })}
                                 {lesson(&id)}
                                 {next.map(|n| view! { <p class="next"><a class="button" href=format!("#{}", n.0) id="next-lesson">{format!("Next: {} →", n.1)}</a></p> })}
                             </article>
@@ -152,7 +156,7 @@ fn lesson(id: &str) -> AnyView {
             <Formula tex=tex(Kind::Ranking, "dcg")/>
             <p>"The gain is the grade itself (trec_eval) or 2^grade − 1 (Burges et al.; it rewards the top grades much more). DCG has no fixed scale: it grows with the number and the grades of the relevant documents, so it cannot be averaged fairly over queries. nDCG divides it by the DCG of the ideal order, the same judged documents sorted by grade (IDCG), and lies between 0 and 1."</p>
             <Formula tex=tex(Kind::Ranking, "ndcg")/>
-            <p>"Seed 004's example: the grades in ranked order are 0, 5, 1, 4, 2. DCG = 0/1 + 5/1.585 + 1/2 + 4/2.322 + 2/2.585 = 6.151; the ideal order 5, 4, 2, 1, 0 gives IDCG = 8.954; nDCG = 6.151 / 8.954 = 0.687. Reorder the documents below, change their grades, and watch each term."</p>
+            <p>"A worked example: the grades in ranked order are 0, 5, 1, 4, 2. DCG = 0/1 + 5/1.585 + 1/2 + 4/2.322 + 2/2.585 = 6.151; the ideal order 5, 4, 2, 1, 0 gives IDCG = 8.954; nDCG = 6.151 / 8.954 = 0.687. Reorder the documents below, change their grades, and watch each term."</p>
             <RankingPlayground grades=&SEED_004 k=5/>
         }.into_any(),
         "precision" => view! {
@@ -174,7 +178,7 @@ fn lesson(id: &str) -> AnyView {
             <ClassificationPlayground start=classify::BALANCED threshold=0.5/>
         }.into_any(),
         "imbalance" => view! {
-            <p>"Seed 000 warns that accuracy misleads when classes are imbalanced, with this example: 1000 samples of location A, of which the model recognises 60 %, and 10 samples of location B, of which it recognises 10 %. Below, B is the positive class and the threshold is 0.5: 600 A and 1 B are classified correctly, so accuracy = 601 / 1010 = 0.595."</p>
+            <p>"Accuracy misleads when classes are imbalanced. An example: 1000 samples of location A, of which the model recognises 60 %, and 10 samples of location B, of which it recognises 10 %. Below, B is the positive class and the threshold is 0.5: 600 A and 1 B are classified correctly, so accuracy = 601 / 1010 = 0.595."</p>
             <p>"Now press "<em>"Always predict the majority"</em>". The model never names B any more, and accuracy "<strong>"rises"</strong>" to 1000 / 1010 = 0.990. Nothing about B improved; A simply outnumbers it a hundred to one."</p>
             <Formula tex=tex(Kind::Binary, "f1_weighted")/>
             <p>"Weighted F1 averages the per-class F1 with each class weighted by its share of the examples, so it too follows A: 0.985 when B is ignored. Macro F1 weighs both classes the same and halves to 0.498; MCC falls to 0, saying the decisions carry no information about B. The seed's own arithmetic takes each class's precision to equal its recall; with real counts B's precision is 1/401 at the threshold 0.5, because 400 A samples are predicted B. Click F1 (weighted) or F1 (macro) to see every term."</p>
@@ -184,11 +188,11 @@ fn lesson(id: &str) -> AnyView {
         "confidence" => view! {
             <p>"Accuracy only asks whether the top prediction was right. Log loss (cross-entropy) asks how much probability the model gave to what actually happened: the loss of one example is −ln p, where p is the probability assigned to its true class. A confident right answer costs almost nothing, a hedged one costs more, and a confident wrong answer costs a great deal."</p>
             <Formula tex=tex(Kind::Binary, "log_loss")/>
-            <p>"Because the loss is −ln p, a mean loss L corresponds to a typical probability of e^−L on the true class (a geometric mean): a loss of 2.3 means about 10 %, 4.6 about 1 %. Two models with the same accuracy can differ widely in loss; lower loss means better calibrated, more useful probabilities."</p>
+            <p>"Because the loss is −ln p, a mean loss L corresponds to a typical probability of e^−L on the true class (a geometric mean): a loss of 2.3 means about 10 %, 4.6 about 1 %. Two models with the same accuracy can differ widely in loss. Lower loss rewards both separating the classes (discrimination) and probabilities that match how often things happen (calibration); it does not measure calibration alone."</p>
             <ConfidenceWidget/>
         }.into_any(),
         "ranking" => view! {
-            <p>"Reorder and regrade a ranked list; every ranking metric follows. Start from seed 004's example or build your own."</p>
+            <p>"Reorder and regrade a ranked list; every ranking metric follows. Start from the worked example or build your own."</p>
             <RankingPlayground grades=&SEED_004 k=5/>
         }.into_any(),
         _ => view! {

@@ -112,7 +112,7 @@ pub fn RankingPlayground(grades: &'static [i32], k: usize) -> impl IntoView {
                 <button id="toy-reverse" on:click=move |_| items.update(|v| v.reverse())>"Reverse"</button>
                 <button id="toy-shuffle" on:click=shuffle>"Shuffle"</button>
                 <button id="toy-reset" on:click=move |_| items.set(items_of(start))>"Start again"</button>
-                <button id="toy-seed004" on:click=move |_| { items.set(items_of(&SEED_004)); k.set(5); }>"Seed 004 example"</button>
+                <button id="toy-seed004" on:click=move |_| { items.set(items_of(&SEED_004)); k.set(5); }>"Worked example"</button>
                 <button on:click=move |_| items.update(|v| if v.len() < 20 { let n = v.len() + 1; v.push((format!("d{n}"), 0)); }) disabled=move || items.with(|v| v.len() >= 20)>"+ document"</button>
                 <button on:click=move |_| items.update(|v| if v.len() > 5 { v.pop(); }) disabled=move || items.with(|v| v.len() <= 5)>"− document"</button>
             </div>

@@ -372,3 +372,26 @@ test('the dashboard links to the lessons and back', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the lessons and the column headers cite real sources, never the project\'s internal "seed" labels', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${url}learn/`);
+  await page.waitForSelector('nav.lessons a');
+  const links = await page.$$eval('nav.lessons a', (as) => as.map((a) => a.getAttribute('href')));
+  for (const href of links) {
+    await page.click(`nav.lessons a[href="${href}"]`);
+    await page.waitForTimeout(150);
+    const text = await page.evaluate(() => document.body.innerText);
+    assert.doesNotMatch(text, /\bseeds? 0\d\d\b/i, href);
+    assert.doesNotMatch(text, /lower loss means better calibrated/);
+  }
+  const { page: app } = await open(browser, url);
+  for (const tab of ['ranking', 'binary', 'multiclass', 'ratings']) {
+    await app.click(`nav.tabs button[data-tab="${tab}"]`);
+    await app.waitForSelector(`nav.tabs button[data-tab="${tab}"].active`);
+    const helps = await app.$$eval('th[data-help]', (ths) => ths.map((t) => t.dataset.help).join('\n'));
+    assert.doesNotMatch(helps, /\bseeds? 0\d\d\b/i, tab);
+  }
+  await page.close();
+  await app.close();
+});

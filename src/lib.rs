@@ -3,6 +3,7 @@
 //! Data flows one way: file -> [`parse`] -> [`core`] -> view ([`plot`], the
 //! CLI in `src/bin`, and the wasm app in [`app`]).
 
+pub mod compare;
 pub mod core;
 pub mod example;
 pub mod math;

@@ -701,3 +701,115 @@ fn duplicate_documents_are_refused_as_trec_eval_refuses_them() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `rankscope compare` pairs the models' per-query values by query id and
+/// reports the core's paired tests on them (the tests themselves are checked
+/// against scipy in tests/stats.rs), Holm-corrected across the models.
+#[test]
+fn compare_pairs_per_query_values_and_corrects_across_models() {
+    let extra = |f: &str| reference(&format!("extra/{f}"));
+    let json = |args: &[&std::ffi::OsStr]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (bm25, dense, qrels) = (
+        extra("bm25.run"),
+        extra("dense.run"),
+        extra("example.qrels"),
+    );
+    let per_query = json(&[
+        "eval".as_ref(),
+        bm25.as_os_str(),
+        dense.as_os_str(),
+        "--qrels".as_ref(),
+        qrels.as_os_str(),
+        "--metrics".as_ref(),
+        "ndcg@10".as_ref(),
+        "--per-query".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let values = |m: usize| -> std::collections::BTreeMap<String, f64> {
+        per_query["models"][m]["per_query"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(q, v)| (q.clone(), v["ndcg@10"].as_f64().unwrap()))
+            .collect()
+    };
+    let (a, b) = (values(0), values(1));
+    let ids: Vec<&String> = a.keys().filter(|q| b.contains_key(*q)).collect();
+    let a: Vec<f64> = ids.iter().map(|q| a[*q]).collect();
+    let b: Vec<f64> = ids.iter().map(|q| b[*q]).collect();
+    let paired = rankscope::core::stats::Paired::new(&a, &b);
+    let t = rankscope::core::stats::paired_t(&paired).unwrap();
+    let w = rankscope::core::stats::wilcoxon(&a, &b).unwrap();
+    let out = json(&[
+        "compare".as_ref(),
+        bm25.as_os_str(),
+        dense.as_os_str(),
+        "--qrels".as_ref(),
+        qrels.as_os_str(),
+        "--metrics".as_ref(),
+        "ndcg@10".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let c = &out["comparisons"][0];
+    assert_eq!(
+        (c["model"].as_str(), c["baseline"].as_str()),
+        (Some("dense"), Some("bm25"))
+    );
+    assert_eq!(c["paired"]["n"], serde_json::json!(ids.len()));
+    assert_eq!(c["t_test"]["p"].as_f64().unwrap(), t.p);
+    assert_eq!(c["wilcoxon"]["p"].as_f64().unwrap(), w.p);
+    assert_eq!(c["randomization"]["seed"], serde_json::json!(42));
+    // one comparison: nothing to correct
+    assert_eq!(c["adjusted"][0].as_f64().unwrap(), t.p);
+    // with a third model, Holm doubles the smaller p-value at most
+    let dir = scratch("compare");
+    let third = dir.join("third.run");
+    let text = std::fs::read_to_string(&bm25)
+        .unwrap()
+        .replace(" bm25\n", " third\n");
+    std::fs::write(&third, text).unwrap();
+    let out = json(&[
+        "compare".as_ref(),
+        bm25.as_os_str(),
+        dense.as_os_str(),
+        third.as_os_str(),
+        "--qrels".as_ref(),
+        qrels.as_os_str(),
+        "--metrics".as_ref(),
+        "ndcg@10".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--baseline".as_ref(),
+        "dense".as_ref(),
+    ]);
+    let cs = out["comparisons"].as_array().unwrap();
+    assert_eq!(cs.len(), 2);
+    for c in cs {
+        assert_eq!(c["adjusted"][0].as_f64().unwrap(), (2.0 * t.p).min(1.0));
+    }
+    // a baseline that is not loaded, and a pooled metric, are refused by name
+    let refused = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["compare", "--metrics", "ndcg@10", "--baseline", "nope"])
+        .args([&bm25, &dense])
+        .arg("--qrels")
+        .arg(&qrels)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("no model named 'nope' (the models: bm25, dense)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

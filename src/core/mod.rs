@@ -12,6 +12,7 @@ pub mod ranking_metrics;
 pub mod ratings;
 pub mod raw;
 pub mod registry;
+pub mod stats;
 pub mod sum;
 
 /// Exact powers of ten, 10^0 to 10^22 (every one is a double): the divisors

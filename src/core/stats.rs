@@ -1,0 +1,498 @@
+//! Paired significance tests on the per-unit values (per query, row or user)
+//! of two models: is model B's mean really different from model A's?
+//!
+//! Every test takes the differences `d_i = b_i − a_i` (model minus baseline)
+//! over the units both models have, and is two-sided. Conventions follow
+//! scipy 1.17 where scipy has the test (`ttest_rel`, `wilcoxon`,
+//! `binomtest`), and Smucker, Allan & Carterette (2007) and Sakai (2006) for
+//! the randomization and bootstrap tests; each function states its own.
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// The paired differences of two models and their summary.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Paired {
+    /// Units both models have.
+    pub n: usize,
+    pub mean_a: f64,
+    pub mean_b: f64,
+    /// Mean of `b − a`.
+    pub mean_diff: f64,
+    /// Sample standard deviation of the differences (n − 1).
+    pub sd_diff: f64,
+    /// Units where B is higher, lower, equal.
+    pub wins: usize,
+    pub losses: usize,
+    pub ties: usize,
+}
+
+impl Paired {
+    pub fn new(a: &[f64], b: &[f64]) -> Paired {
+        let n = a.len().min(b.len());
+        let d: Vec<f64> = (0..n).map(|i| b[i] - a[i]).collect();
+        let mean = |x: &[f64]| super::sum::mean(x.iter().copied()).unwrap_or(f64::NAN);
+        let mean_diff = mean(&d);
+        Paired {
+            n,
+            mean_a: mean(&a[..n]),
+            mean_b: mean(&b[..n]),
+            mean_diff,
+            sd_diff: sd(&d, mean_diff),
+            wins: d.iter().filter(|&&x| x > 0.0).count(),
+            losses: d.iter().filter(|&&x| x < 0.0).count(),
+            ties: d.iter().filter(|&&x| x == 0.0).count(),
+        }
+    }
+}
+
+fn sd(x: &[f64], mean: f64) -> f64 {
+    if x.len() < 2 {
+        return f64::NAN;
+    }
+    let ss: f64 = x.iter().map(|v| (v - mean) * (v - mean)).sum();
+    (ss / (x.len() - 1) as f64).sqrt()
+}
+
+/// Paired Student's t-test (scipy `ttest_rel`): t = d̄ / (s_d / √n) with
+/// n − 1 degrees of freedom, two-sided p; the 95% confidence interval of
+/// the mean difference, d̄ ± t_{0.975, n−1} · s_d / √n; and the effect size
+/// d_z = d̄ / s_d (Cohen's d for paired samples: the mean difference in
+/// units of the differences' standard deviation).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TTest {
+    pub t: f64,
+    pub df: f64,
+    pub p: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub effect_size: f64,
+}
+
+/// `None` with fewer than 2 units or differences that are all equal (no
+/// spread: scipy returns NaN there).
+pub fn paired_t(p: &Paired) -> Option<TTest> {
+    if p.n < 2 || p.sd_diff.is_nan() || p.sd_diff <= 0.0 {
+        return None;
+    }
+    let df = (p.n - 1) as f64;
+    let se = p.sd_diff / (p.n as f64).sqrt();
+    let t = p.mean_diff / se;
+    let dist = StudentsT::new(0.0, 1.0, df).ok()?;
+    let pv = (2.0 * dist.cdf(-t.abs())).min(1.0);
+    let q = dist.inverse_cdf(0.975);
+    Some(TTest {
+        t,
+        df,
+        p: pv,
+        ci_low: p.mean_diff - q * se,
+        ci_high: p.mean_diff + q * se,
+        effect_size: p.mean_diff / p.sd_diff,
+    })
+}
+
+/// How a Wilcoxon p-value was found (scipy's `method='auto'`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WilcoxonMethod {
+    /// The exact null distribution of W+ (n ≤ 50, no zero difference, no tie).
+    Exact,
+    /// Every one of the 2^n sign flips (n ≤ 13 with zeros or ties).
+    Permutation,
+    /// The normal approximation with the tie correction, no continuity correction.
+    Normal,
+}
+
+/// Wilcoxon signed-rank test with scipy's defaults (`zero_method='wilcox'`:
+/// zero differences dropped from the ranks; `correction=False`;
+/// `method='auto'`: the exact distribution for n ≤ 50 with no zero and no
+/// tie, every sign flip for n ≤ 13 otherwise, else the normal approximation
+/// with the tie correction). `statistic` is min(W+, W−), as scipy reports.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Wilcoxon {
+    pub statistic: f64,
+    pub p: f64,
+    pub method: WilcoxonMethod,
+}
+
+/// `None` when every difference is 0.
+pub fn wilcoxon(a: &[f64], b: &[f64]) -> Option<Wilcoxon> {
+    let n_all = a.len().min(b.len());
+    let d: Vec<f64> = (0..n_all).map(|i| b[i] - a[i]).collect();
+    let nonzero: Vec<f64> = d.iter().copied().filter(|&x| x != 0.0).collect();
+    let count = nonzero.len();
+    if count == 0 {
+        return None;
+    }
+    let abs: Vec<f64> = nonzero.iter().map(|x| x.abs()).collect();
+    let ranks = super::ranking_metrics::agreement::average_ranks(&abs);
+    let r_plus: f64 = nonzero
+        .iter()
+        .zip(&ranks)
+        .filter(|(x, _)| **x > 0.0)
+        .map(|(_, r)| r)
+        .sum();
+    let r_minus = (count * (count + 1)) as f64 / 2.0 - r_plus;
+    let tie_sizes = tie_groups(&abs);
+    let has_ties = tie_sizes.iter().any(|&t| t > 1);
+    let zeros = n_all - count;
+    let two_sided = |less: f64, greater: f64| (2.0 * less.min(greater)).min(1.0);
+    let (p, method) = if n_all <= 50 && !has_ties && zeros == 0 {
+        let pmf = signed_rank_pmf(count);
+        let at_most = |k: f64| pmf[..=(k as usize).min(pmf.len() - 1)].iter().sum::<f64>();
+        let at_least = |k: f64| pmf[(k as usize).min(pmf.len())..].iter().sum::<f64>();
+        (
+            two_sided(at_most(r_plus.ceil()), at_least(r_plus.floor())),
+            WilcoxonMethod::Exact,
+        )
+    } else if n_all <= 13 {
+        // every sign flip of the n differences (a zero's flip changes
+        // nothing), compared within scipy's relative tolerance
+        let gamma = 1e-14 * r_plus.abs().max(1.0);
+        let (mut less, mut greater) = (0u64, 0u64);
+        let total = 1u64 << n_all;
+        let signed: Vec<(bool, f64)> = d
+            .iter()
+            .map(|&x| {
+                let rank = nonzero
+                    .iter()
+                    .position(|&y| y == x)
+                    .map_or(0.0, |i| ranks[i]);
+                (x != 0.0, rank)
+            })
+            .collect();
+        for mask in 0..total {
+            let t: f64 = signed
+                .iter()
+                .enumerate()
+                .filter(|(i, (nz, _))| *nz && (mask >> i) & 1 == 1)
+                .map(|(_, (_, r))| r)
+                .sum();
+            less += (t <= r_plus + gamma) as u64;
+            greater += (t >= r_plus - gamma) as u64;
+        }
+        (
+            two_sided(less as f64 / total as f64, greater as f64 / total as f64),
+            WilcoxonMethod::Permutation,
+        )
+    } else {
+        let c = count as f64;
+        let mean = c * (c + 1.0) / 4.0;
+        let tie_term: f64 = tie_sizes.iter().map(|&t| (t * t * t - t) as f64).sum();
+        let se = ((c * (c + 1.0) * (2.0 * c + 1.0) - tie_term / 2.0) / 24.0).sqrt();
+        let z = (r_plus - mean) / se;
+        (2.0 * normal_cdf(-z.abs()), WilcoxonMethod::Normal)
+    };
+    Some(Wilcoxon {
+        statistic: r_plus.min(r_minus),
+        p,
+        method,
+    })
+}
+
+/// Sizes of the groups of equal values.
+fn tie_groups(x: &[f64]) -> Vec<usize> {
+    let mut s = x.to_vec();
+    s.sort_by(f64::total_cmp);
+    s.chunk_by(|a, b| a == b).map(<[f64]>::len).collect()
+}
+
+/// The null distribution of W+ for n differences, P(W+ = k) for k = 0..=n(n+1)/2:
+/// the number of subsets of {1..n} with sum k, over 2^n.
+fn signed_rank_pmf(n: usize) -> Vec<f64> {
+    let max = n * (n + 1) / 2;
+    let mut counts = vec![0f64; max + 1];
+    counts[0] = 1.0;
+    for r in 1..=n {
+        for k in (r..=max).rev() {
+            counts[k] += counts[k - r];
+        }
+    }
+    let total = 2f64.powi(n as i32);
+    counts.iter().map(|c| c / total).collect()
+}
+
+fn normal_cdf(z: f64) -> f64 {
+    Normal::standard().cdf(z)
+}
+
+/// Sign test: an exact two-sided binomial test of wins against losses, ties
+/// dropped (scipy `binomtest(wins, wins + losses, 0.5)`). `None` without a
+/// win or a loss.
+pub fn sign_test(p: &Paired) -> Option<f64> {
+    let n = p.wins + p.losses;
+    if n == 0 {
+        return None;
+    }
+    let k = p.wins.min(p.losses);
+    // P(X <= k) for X ~ Binomial(n, 1/2), summed in logs for large n
+    let ln_half_n = n as f64 * 0.5f64.ln();
+    let mut ln_c = 0.0; // ln C(n, 0)
+    let mut tail = 0.0;
+    for i in 0..=k {
+        if i > 0 {
+            ln_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        tail += (ln_c + ln_half_n).exp();
+    }
+    Some((2.0 * tail).min(1.0))
+}
+
+/// A seeded generator (SplitMix64): the same sequence for the same seed on
+/// every machine, so a p-value can be reproduced from its seed.
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in 0..n (Lemire's multiply-shift; the bias is below 2^-32 for n < 2^32).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// A resampling test's p-value, with its Monte Carlo standard error (0 when exact).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Resampled {
+    pub p: f64,
+    pub standard_error: f64,
+    /// Resamples drawn (or every sign flip, when `exact`).
+    pub resamples: u64,
+    pub exact: bool,
+    pub seed: u64,
+}
+
+/// The most units whose 2^n sign flips are all enumerated.
+pub const EXACT_FLIPS: usize = 20;
+
+/// Fisher's randomization test (paired permutation; Smucker, Allan &
+/// Carterette 2007): under the null each difference's sign is a coin flip;
+/// p = the share of sign assignments whose |mean| is at least the observed
+/// |mean| (within 1e-12 relative). Every one of the 2^n assignments for n ≤
+/// [`EXACT_FLIPS`]; otherwise `resamples` random ones, counted with the
+/// observed one, p = (1 + hits) / (1 + B) (never 0; Phipson & Smyth 2010).
+pub fn randomization(a: &[f64], b: &[f64], resamples: u64, seed: u64) -> Option<Resampled> {
+    let n = a.len().min(b.len());
+    if n == 0 {
+        return None;
+    }
+    let d: Vec<f64> = (0..n).map(|i| b[i] - a[i]).collect();
+    let observed: f64 = d.iter().sum::<f64>().abs();
+    let at_least = |s: f64| s.abs() >= observed - 1e-12 * observed.max(1e-300);
+    if n <= EXACT_FLIPS {
+        let total = 1u64 << n;
+        let hits = (0..total)
+            .filter(|mask| {
+                let s: f64 = d
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| if (mask >> i) & 1 == 1 { -x } else { *x })
+                    .sum();
+                at_least(s)
+            })
+            .count() as u64;
+        return Some(Resampled {
+            p: hits as f64 / total as f64,
+            standard_error: 0.0,
+            resamples: total,
+            exact: true,
+            seed,
+        });
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut hits = 0u64;
+    for _ in 0..resamples {
+        let mut s = 0.0;
+        let mut bits = 0u64;
+        for (i, x) in d.iter().enumerate() {
+            if i % 64 == 0 {
+                bits = rng.next_u64();
+            }
+            s += if bits & 1 == 1 { -x } else { *x };
+            bits >>= 1;
+        }
+        hits += at_least(s) as u64;
+    }
+    let p = (1 + hits) as f64 / (1 + resamples) as f64;
+    Some(Resampled {
+        p,
+        standard_error: (p * (1.0 - p) / resamples as f64).sqrt(),
+        resamples,
+        exact: false,
+        seed,
+    })
+}
+
+/// Paired bootstrap test (Sakai 2006): the differences shifted to mean 0
+/// are resampled with replacement; p = the share of resamples whose
+/// |t| = |mean| / (sd / √n) is at least the observed |t|.
+pub fn bootstrap_test(a: &[f64], b: &[f64], resamples: u64, seed: u64) -> Option<Resampled> {
+    let p = Paired::new(a, b);
+    let t = paired_t(&p)?.t;
+    let n = p.n;
+    let z: Vec<f64> = (0..n).map(|i| b[i] - a[i] - p.mean_diff).collect();
+    let mut rng = SplitMix64::new(seed);
+    let mut hits = 0u64;
+    let mut sample = vec![0.0; n];
+    for _ in 0..resamples {
+        for s in sample.iter_mut() {
+            *s = z[rng.below(n)];
+        }
+        let m = sample.iter().sum::<f64>() / n as f64;
+        let s = sd(&sample, m);
+        let t_star = if s > 0.0 {
+            m / (s / (n as f64).sqrt())
+        } else {
+            0.0
+        };
+        hits += (t_star.abs() >= t.abs()) as u64;
+    }
+    let pv = hits as f64 / resamples as f64;
+    Some(Resampled {
+        p: pv,
+        standard_error: (pv * (1.0 - pv) / resamples as f64).sqrt(),
+        resamples,
+        exact: false,
+        seed,
+    })
+}
+
+/// Bootstrap percentile 95% interval of the mean of `x` (`resamples`
+/// resamples with replacement, seeded): the 2.5th and 97.5th percentiles of
+/// the resampled means (numpy's linear interpolation between order statistics).
+pub fn bootstrap_ci(x: &[f64], resamples: usize, seed: u64) -> Option<(f64, f64)> {
+    let n = x.len();
+    if n == 0 || resamples == 0 {
+        return None;
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut means: Vec<f64> = (0..resamples)
+        .map(|_| (0..n).map(|_| x[rng.below(n)]).sum::<f64>() / n as f64)
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let q = |p: f64| {
+        let h = p * (resamples - 1) as f64;
+        let (lo, frac) = (h.floor() as usize, h - h.floor());
+        let hi = (lo + 1).min(resamples - 1);
+        means[lo] + frac * (means[hi] - means[lo])
+    };
+    Some((q(0.025), q(0.975)))
+}
+
+/// A correction of p-values for testing several models against one baseline.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Correction {
+    /// Holm's step-down (family-wise error; uniformly more powerful than Bonferroni).
+    #[default]
+    Holm,
+    Bonferroni,
+    /// Benjamini–Hochberg (false discovery rate).
+    #[serde(rename = "bh")]
+    BenjaminiHochberg,
+    None,
+}
+
+crate::named!(Correction {
+    Holm = "holm",
+    Bonferroni = "bonferroni",
+    BenjaminiHochberg = "bh",
+    None = "none",
+});
+
+/// `p` adjusted under `correction` (statsmodels `multipletests`: adjusted
+/// values are monotone in the raw ones and at most 1).
+pub fn adjust(p: &[f64], correction: Correction) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let mut out = vec![0.0; m];
+    match correction {
+        Correction::None => out.copy_from_slice(p),
+        Correction::Bonferroni => {
+            for i in 0..m {
+                out[i] = (p[i] * m as f64).min(1.0);
+            }
+        }
+        Correction::Holm => {
+            let mut running: f64 = 0.0;
+            for (rank, &i) in order.iter().enumerate() {
+                running = running.max(((m - rank) as f64 * p[i]).min(1.0));
+                out[i] = running;
+            }
+        }
+        Correction::BenjaminiHochberg => {
+            let mut running: f64 = 1.0;
+            for (rank, &i) in order.iter().enumerate().rev() {
+                running = running.min((m as f64 / (rank + 1) as f64 * p[i]).min(1.0));
+                out[i] = running;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signed_rank_distribution_sums_to_one_and_is_symmetric() {
+        for n in [1, 2, 5, 20, 50] {
+            let pmf = signed_rank_pmf(n);
+            assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let m = pmf.len();
+            for k in 0..m {
+                assert_eq!(pmf[k], pmf[m - 1 - k]);
+            }
+        }
+        assert_eq!(signed_rank_pmf(2), vec![0.25, 0.25, 0.25, 0.25]);
+    }
+
+    #[test]
+    fn corrections_are_monotone_and_capped() {
+        let p = [0.01, 0.04, 0.03, 0.5];
+        assert_eq!(
+            adjust(&p, Correction::Bonferroni),
+            vec![0.04, 0.16, 0.12, 1.0]
+        );
+        // Holm: sorted 0.01*4, 0.03*3, 0.04*2, 0.5*1, running max
+        let holm = adjust(&p, Correction::Holm);
+        assert_eq!(holm, vec![0.04, 0.09, 0.09, 0.5]);
+        // BH: 0.5*4/4, 0.04*4/3, 0.03*4/2, 0.01*4/1, running min from the top
+        let bh = adjust(&p, Correction::BenjaminiHochberg);
+        let want = [0.04, 0.04 * 4.0 / 3.0, 0.04 * 4.0 / 3.0, 0.5];
+        for (g, w) in bh.iter().zip(want) {
+            assert!((g - w).abs() < 1e-15, "{bh:?}");
+        }
+    }
+
+    #[test]
+    fn randomization_is_exact_for_few_units_and_seeded_otherwise() {
+        // three differences of +1: only the all-positive and all-negative
+        // assignments reach |sum| 3: p = 2/8
+        let a = [0.0; 3];
+        let b = [1.0; 3];
+        let r = randomization(&a, &b, 1000, 7).unwrap();
+        assert!(r.exact);
+        assert_eq!(r.p, 0.25);
+        let a: Vec<f64> = (0..40).map(|i| (i % 7) as f64 / 7.0).collect();
+        let b: Vec<f64> = a
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x + if i % 3 == 0 { 0.2 } else { -0.05 })
+            .collect();
+        let one = randomization(&a, &b, 2000, 42).unwrap();
+        assert_eq!(one, randomization(&a, &b, 2000, 42).unwrap());
+        assert!(!one.exact && one.p > 0.0 && one.p <= 1.0);
+    }
+}

@@ -70,24 +70,36 @@ pub fn first_duplicate(q: &[u32], names: &Names, num_queries: usize) -> Option<(
         by_query[cursor[query as usize] as usize] = row as u32;
         cursor[query as usize] += 1;
     }
-    let mut keyed: Vec<(u64, u32)> = Vec::new();
+    // per query, an open-addressing table of (name hash, row + 1): one hash
+    // per row, names compared only when hashes are equal
+    let mut slots: Vec<(u64, u32)> = Vec::new();
     let mut first: Option<(u32, u32, u32)> = None;
     for query in 0..num_queries {
         let rows = &by_query[counts[query] as usize..counts[query + 1] as usize];
-        keyed.clear();
-        keyed.extend(rows.iter().map(|&r| (name_hash(names, r as usize), r)));
-        keyed.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then_with(|| names.get(a.1 as usize).cmp(names.get(b.1 as usize)))
-                .then(a.1.cmp(&b.1))
-        });
-        for pair in keyed.windows(2) {
-            let (a, b) = (pair[0], pair[1]);
-            if a.0 == b.0
-                && names.get(a.1 as usize) == names.get(b.1 as usize)
-                && first.is_none_or(|f| b.1 < f.2)
-            {
-                first = Some((query as u32, a.1, b.1));
+        let mask = (2 * rows.len()).next_power_of_two().max(16) - 1;
+        slots.clear();
+        slots.resize(mask + 1, (0, 0));
+        for &row in rows {
+            let h = name_hash(names, row as usize);
+            let mut slot = h as usize & mask;
+            let mut earlier = None;
+            while slots[slot].1 != 0 {
+                let (sh, srow) = slots[slot];
+                if sh == h && names.get(srow as usize - 1) == names.get(row as usize) {
+                    earlier = Some(srow - 1);
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            match earlier {
+                // rows are in file order: the first repeat of this query
+                Some(e) => {
+                    if first.is_none_or(|f| row < f.2) {
+                        first = Some((query as u32, e, row));
+                    }
+                    break;
+                }
+                None => slots[slot] = (h, row + 1),
             }
         }
     }
@@ -810,6 +822,33 @@ mod tests {
         assert_eq!(p.selection.missing_from_qrels.len(), 1);
         let p = prepare(&data, 0, TieRule::Trec, QuerySet::Intersection);
         assert_eq!(p.num_queries(), 1);
+    }
+
+    #[test]
+    fn the_first_duplicate_is_the_earliest_repeat_in_the_file() {
+        let mut next = crate::core::xorshift(11);
+        for round in 0..200 {
+            let n = (next() % 60) as usize;
+            let q: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
+            let mut names = Names::default();
+            for _ in 0..n {
+                // few names: repeats are common; none in some rounds
+                let id = next() % if round % 3 == 0 { 1_000_000 } else { 12 };
+                names.push(&format!("d{id}"));
+            }
+            // the naive answer: the first row whose (query, name) came before
+            let mut seen = std::collections::HashMap::new();
+            let mut want = None;
+            for row in 0..n {
+                let key = (q[row], names.get(row).to_string());
+                if let Some(&earlier) = seen.get(&key) {
+                    want = Some((q[row], earlier as u32, row as u32));
+                    break;
+                }
+                seen.insert(key, row);
+            }
+            assert_eq!(first_duplicate(&q, &names, 4), want, "round {round}");
+        }
     }
 
     #[test]

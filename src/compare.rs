@@ -3,8 +3,8 @@
 //! p-values corrected across the compared models. What `rankscope compare`
 //! prints.
 
-use crate::core::evaluate::Report;
-use crate::core::stats::{self, Correction, Paired, Resampled, TTest, Wilcoxon};
+use crate::core::evaluate::{BinaryData, Report};
+use crate::core::stats::{self, Correction, DeLong, Paired, Resampled, TTest, Wilcoxon};
 use crate::core::Named;
 
 /// The knobs of a comparison.
@@ -139,15 +139,7 @@ fn names(report: &Report) -> String {
 pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> String {
     let mut s = String::new();
     // small p-values keep their magnitude: 3.1e-9, not 0.0000
-    let p = |v: Option<f64>| {
-        v.map_or("—".to_string(), |p| {
-            if p != 0.0 && p < 1e-4 {
-                format!("{p:.1e}")
-            } else {
-                format!("{p:.4}")
-            }
-        })
-    };
+    let p = |v: Option<f64>| v.map_or("—".to_string(), format_p);
     for group in comparisons.chunk_by(|a, b| a.metric == b.metric) {
         let first = &group[0];
         let corrected = group.len() > 1 && options.correction != Correction::None;
@@ -213,25 +205,140 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
                 format!("{}/{}/{}", q.wins, q.losses, q.ties),
             ]);
         }
-        let widths: Vec<usize> = (0..grid[0].len())
-            .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        for r in &grid {
-            let line: Vec<String> = r
-                .iter()
-                .enumerate()
-                .map(|(i, cell)| {
-                    let pad = widths[i] - cell.chars().count();
-                    if i == 0 {
-                        format!("{cell}{}", " ".repeat(pad))
-                    } else {
-                        format!("{}{cell}", " ".repeat(pad))
-                    }
-                })
-                .collect();
-            s.push_str(line.join("  ").trim_end());
-            s.push('\n');
+        s.push_str(&aligned(&grid));
+    }
+    s
+}
+
+/// One binary model's ROC AUC against the baseline's on the same rows:
+/// DeLong's test ([`stats::delong`]), its p-value corrected across models.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct AucComparison {
+    pub model: String,
+    pub baseline: String,
+    pub delong: DeLong,
+    pub adjusted: f64,
+}
+
+/// Every binary model but the baseline against it, by ROC AUC.
+pub fn compare_auc(d: &BinaryData, options: &Options) -> Result<Vec<AucComparison>, String> {
+    let all = || {
+        d.models
+            .iter()
+            .map(|m| m.0.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let base = match &options.baseline {
+        Some(name) => d
+            .models
+            .iter()
+            .find(|m| &m.0 == name)
+            .ok_or_else(|| format!("no model named '{name}' (the models: {})", all()))?,
+        None => d.models.first().ok_or("no model to compare")?,
+    };
+    if d.models.len() < 2 {
+        return Err("a comparison needs two models or more".into());
+    }
+    let mut out = Vec::new();
+    for (name, scores) in d.models.iter().filter(|m| m.0 != base.0) {
+        let delong = stats::delong(&d.labels, &base.1, scores)
+            .ok_or("ROC AUC needs positive and negative rows")?;
+        out.push(AucComparison {
+            model: name.clone(),
+            baseline: base.0.clone(),
+            delong,
+            adjusted: f64::NAN,
+        });
+    }
+    let raw: Vec<f64> = out.iter().map(|c| c.delong.p).collect();
+    for (c, p) in out.iter_mut().zip(stats::adjust(&raw, options.correction)) {
+        c.adjusted = p;
+    }
+    Ok(out)
+}
+
+/// The AUC comparisons as an aligned text table.
+pub fn auc_text(comparisons: &[AucComparison], options: &Options) -> String {
+    let Some(first) = comparisons.first() else {
+        return String::new();
+    };
+    let corrected = comparisons.len() > 1 && options.correction != Correction::None;
+    let mut grid = vec![[
+        "model",
+        "AUC",
+        "95% CI",
+        "baseline AUC",
+        "95% CI",
+        "Δ AUC",
+        "z",
+        "DeLong p",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for c in comparisons {
+        let d = &c.delong;
+        let p = format_p(d.p);
+        grid.push(vec![
+            c.model.clone(),
+            format!("{:.4}", d.auc_b),
+            format!("[{:.4}, {:.4}]", d.ci_b.0, d.ci_b.1),
+            format!("{:.4}", d.auc_a),
+            format!("[{:.4}, {:.4}]", d.ci_a.0, d.ci_a.1),
+            format!("{:+.4}", d.auc_b - d.auc_a),
+            format!("{:.3}", d.z),
+            if corrected {
+                format!("{p} ({})", format_p(c.adjusted))
+            } else {
+                p
+            },
+        ]);
+    }
+    let mut s = format!(
+        "# roc_auc on the same rows: DeLong's test against {} (Sun & Xu's midrank algorithm), two-sided{}; 95% CIs AUC ± 1.96 √var (pROC's DeLong interval)\n",
+        first.baseline,
+        if corrected {
+            format!(", (…) {}-corrected over {} models", options.correction.name(), comparisons.len())
+        } else {
+            String::new()
         }
+    );
+    s.push_str(&aligned(&grid));
+    s
+}
+
+/// A p-value with four decimals, or its magnitude when it is smaller.
+fn format_p(p: f64) -> String {
+    if p.is_nan() {
+        "—".into()
+    } else if p != 0.0 && p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// Rows of cells as aligned text: the first column left, the others right.
+fn aligned(grid: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = (0..grid[0].len())
+        .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut s = String::new();
+    for r in grid {
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let pad = widths[i] - cell.chars().count();
+                if i == 0 {
+                    format!("{cell}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{cell}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        s.push_str(line.join("  ").trim_end());
+        s.push('\n');
     }
     s
 }

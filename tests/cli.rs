@@ -813,3 +813,58 @@ fn compare_pairs_per_query_values_and_corrects_across_models() {
         .contains("no model named 'nope' (the models: bm25, dense)"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Binary models are compared by ROC AUC with DeLong's test (checked against
+/// the pairwise definition in tests/stats.rs); other binary metrics are
+/// refused with what to ask instead.
+#[test]
+fn compare_tests_binary_models_by_auc_with_delong() {
+    let dir = scratch("compare-auc");
+    let f = dir.join("scores.csv");
+    let mut text = String::from("label,a,b\n");
+    let mut next = 7u64;
+    let (mut labels, mut a, mut b) = (vec![], vec![], vec![]);
+    for i in 0..200 {
+        next ^= next << 13;
+        next ^= next >> 7;
+        next ^= next << 17;
+        let y = i % 3 == 0;
+        let noise = (next % 1000) as f64 / 1000.0;
+        let (sa, sb) = (
+            ((y as u8) as f64 * 0.3 + noise * 0.7 * 1000.0).round() / 1000.0,
+            ((y as u8) as f64 * 0.5 + noise * 0.5 * 1000.0).round() / 1000.0,
+        );
+        text.push_str(&format!("{},{sa},{sb}\n", y as u8));
+        labels.push(y);
+        a.push(sa);
+        b.push(sb);
+    }
+    std::fs::write(&f, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["compare", "--metrics", "roc_auc", "--format", "json"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want = rankscope::core::stats::delong(&labels, &a, &b).unwrap();
+    let c = &v["comparisons"][0];
+    assert_eq!(
+        (c["model"].as_str(), c["baseline"].as_str()),
+        (Some("b"), Some("a"))
+    );
+    assert_eq!(c["delong"]["p"].as_f64().unwrap(), want.p);
+    assert_eq!(c["delong"]["auc_b"].as_f64().unwrap(), want.auc_b);
+    let refused = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["compare", "--metrics", "accuracy"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("give --metrics roc_auc"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,7 +1,7 @@
 """Reference values for Rankscope's paired tests (src/core/stats.rs), computed
 with scipy: writes tests/reference/extra/stats.json. Run with scipy >= 1.17:
 
-    python3 scripts/reference/stats_reference.py
+    python3 scripts/reference/stats_reference.py   (scipy and scikit-learn)
 
 Each case is a pair of per-unit value lists (a = baseline, b = model); the
 differences are b - a, so ttest_rel and wilcoxon are called as (b, a).
@@ -52,7 +52,44 @@ cases.append(case("normal n=80", a, a + rng.normal(0.01, 0.1, 80)))
 a = rng.random(30)
 cases.append(case("strong n=30", a, a + rng.normal(0.3, 0.05, 30)))
 
-out = {"scipy": scipy.__version__, "numpy": np.__version__, "cases": cases}
+
+
+def delong_pairwise(labels, a, b):
+    """DeLong et al. (1988) from the definition: placement values by comparing
+    every positive with every negative (O(m n)), an implementation
+    independent of Rankscope's midrank one."""
+    labels = np.asarray(labels, bool)
+    def placements(s):
+        x, y = s[labels], s[~labels]
+        psi = (x[:, None] > y[None, :]) + 0.5 * (x[:, None] == y[None, :])
+        return psi.mean(axis=1), psi.mean(axis=0)  # V10 per positive, V01 per negative
+    (a10, a01), (b10, b01) = placements(np.asarray(a)), placements(np.asarray(b))
+    m, n = len(a10), len(a01)
+    s10 = np.cov(np.vstack([a10, b10]))
+    s01 = np.cov(np.vstack([a01, b01]))
+    S = s10 / m + s01 / n
+    auc_a, auc_b = a10.mean(), b10.mean()
+    z = (auc_b - auc_a) / np.sqrt(S[0, 0] + S[1, 1] - 2 * S[0, 1])
+    p = 2 * stats.norm.sf(abs(z))
+    return {"auc_a": float(auc_a), "auc_b": float(auc_b), "z": float(z), "p": float(p),
+            "var_a": float(S[0, 0]), "var_b": float(S[1, 1]), "cov": float(S[0, 1])}
+
+
+delong_cases = []
+for name, rows, digits in [("continuous n=300", 300, None), ("tied scores n=500", 500, 1)]:
+    labels = rng.random(rows) < 0.3
+    base = labels * 0.8 + rng.normal(0, 1, rows)
+    a = base + rng.normal(0, 0.8, rows)
+    b = base + rng.normal(0, 0.5, rows)
+    if digits is not None:
+        a, b = np.round(a, digits), np.round(b, digits)
+    from sklearn.metrics import roc_auc_score
+    ref = delong_pairwise(labels, a, b)
+    ref["sklearn_auc_a"] = float(roc_auc_score(labels, a))
+    ref["sklearn_auc_b"] = float(roc_auc_score(labels, b))
+    delong_cases.append({"name": name, "labels": [bool(x) for x in labels], "a": [float(x) for x in a], "b": [float(x) for x in b], "delong": ref})
+
+out = {"scipy": scipy.__version__, "numpy": np.__version__, "cases": cases, "delong": delong_cases}
 path = pathlib.Path(__file__).resolve().parents[2] / "tests/reference/extra/stats.json"
 path.write_text(json.dumps(out, indent=1) + "\n")
 print(f"wrote {path}")

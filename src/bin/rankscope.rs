@@ -32,7 +32,8 @@ USAGE:
                                  95% CI of the difference and d_z, Wilcoxon signed-rank (scipy's
                                  rules), sign test, randomization test (every sign flip up to 20
                                  units, else B = 10000 flips, seed 42); p-values corrected across
-                                 the models (Holm by default); --format json for every number
+                                 the models (Holm by default); binary models: --metrics roc_auc,
+                                 DeLong's test with each AUC's 95% CI; --format json for every number
     rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
                                  (parsed: the example's files parsed, as the page loads them: example.bin)
     rankscope metrics            list every metric id with its formula
@@ -670,6 +671,30 @@ fn run_eval(mut a: Args) -> ExitCode {
     };
     let report = evaluate_on_threads(&data, &a.conv, &metrics);
     warnings.extend(report.warnings.iter().cloned());
+    if let (Some(options), Dataset::Binary(d)) = (&a.compare, &data) {
+        // binary models are compared by ROC AUC on the same rows (DeLong)
+        if metrics.iter().any(|m| m.base != "roc_auc") {
+            return fail(
+                "compare on binary data tests roc_auc (DeLong's test); give --metrics roc_auc",
+            );
+        }
+        let comparisons = match rankscope::compare::compare_auc(d, options) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        if a.format == "json" {
+            let doc = serde_json::json!({ "kind": kind, "comparisons": comparisons, "warnings": warnings });
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            );
+        } else {
+            let text = rankscope::compare::auc_text(&comparisons, options);
+            let _ = write!(out, "{}", terminal_safe(&text));
+        }
+        return ExitCode::SUCCESS;
+    }
     if let Some(options) = &a.compare {
         let columns = column_names(&metrics);
         let comparisons = match rankscope::compare::compare(&report, &columns, options) {

@@ -839,10 +839,10 @@ mod tests {
             // the naive answer: the first row whose (query, name) came before
             let mut seen = std::collections::HashMap::new();
             let mut want = None;
-            for row in 0..n {
-                let key = (q[row], names.get(row).to_string());
+            for (row, &query) in q.iter().enumerate() {
+                let key = (query, names.get(row).to_string());
                 if let Some(&earlier) = seen.get(&key) {
-                    want = Some((q[row], earlier as u32, row as u32));
+                    want = Some((query, earlier as u32, row as u32));
                     break;
                 }
                 seen.insert(key, row);

@@ -365,6 +365,17 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             idx
         })
     });
+    // the difference column: the first other model minus the chosen
+    // baseline (none chosen: the first model minus the second)
+    let difference = move |names: &[String]| -> Option<(usize, usize)> {
+        let base = state
+            .baseline
+            .get()
+            .and_then(|b| names.iter().position(|n| *n == b))
+            .unwrap_or(1);
+        let other = (0..names.len()).find(|&i| i != base)?;
+        (base < names.len()).then_some((other, base))
+    };
     let header = move || {
         let names = index.with(|ix| ix.names.clone());
         let th = move |col: usize, label: String| {
@@ -380,8 +391,9 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             cells.push(th(1 + 2 * m, format!("{n}: first rel. rank")));
             cells.push(th(2 + 2 * m, format!("{n}: RR")));
         }
-        let diff = (names.len() >= 2)
-            .then(|| view! { <th scope="col">{format!("RR {} − {}", names[0], names[1])}</th> });
+        let diff = difference(&names).map(
+            |(o, b)| view! { <th scope="col">{format!("RR {} − {}", names[o], names[b])}</th> },
+        );
         view! { <tr>{cells}{diff}</tr> }
     };
     let body = move || {
@@ -402,6 +414,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             });
             (ix.names.clone(), shown)
         });
+        let pair = difference(&names);
         rows.into_iter().enumerate().map(|(r, (qid, ranks, rr))| {
             let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
                 let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
@@ -410,7 +423,7 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                     <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" tabindex="-1" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
                 }
             }).collect_view();
-            let diff = (rr.len() >= 2).then(|| { let d = rr[0] - rr[1]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
+            let diff = pair.map(|(o, b)| { let d = rr[o] - rr[b]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
             let q2 = qid.clone();
             // the table's one Tab stop: the first query ([`grid_keys`] moves it)
             let stop = if r == 0 { "0" } else { "-1" };

@@ -113,3 +113,22 @@ test('a pandas index column is skipped and said; a duplicated document is refuse
   await waitForModels(page, ['preds']);
   await page.close();
 });
+
+test('the reciprocal-rank difference column follows the chosen baseline', async () => {
+  const { page } = await open(browser, url);
+  await page.click('nav.tabs button[data-tab="ranking"]');
+  await page.waitForSelector('table.rr tbody tr');
+  const header = () => page.$eval('table.rr thead tr th:last-child', (th) => th.textContent);
+  const names = await page.$$eval('table.rr thead th button.sort', (bs) => bs.map((b) => b.textContent).filter((t) => t.endsWith(': RR')).map((t) => t.slice(0, -4)));
+  assert.equal(names.length, 2);
+  assert.equal(await header(), `RR ${names[0]} − ${names[1]}`);
+  // choose the first model as the baseline: the column turns around
+  await page.selectOption('section.card:has(table.metrics) select', names[0]);
+  await page.waitForFunction((want) => document.querySelector('table.rr thead tr th:last-child')?.textContent === want, `RR ${names[1]} − ${names[0]}`);
+  const row = await page.$eval('table.rr tbody tr', (tr) => ({
+    rr: [...tr.querySelectorAll('td[data-rr]')].map((td) => Number(td.dataset.rr)),
+    diff: Number(tr.lastElementChild.textContent),
+  }));
+  assert.ok(Math.abs(row.diff - (row.rr[1] - row.rr[0])) < 1e-4, JSON.stringify(row));
+  await page.close();
+});

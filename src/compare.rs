@@ -6,6 +6,7 @@
 use crate::core::evaluate::{BinaryData, Report};
 use crate::core::stats::{self, Correction, DeLong, Paired, Resampled, TTest, Wilcoxon};
 use crate::core::Named;
+use crate::report::aligned;
 
 /// The knobs of a comparison.
 #[derive(Clone, Debug)]
@@ -316,29 +317,4 @@ fn format_p(p: f64) -> String {
     } else {
         format!("{p:.4}")
     }
-}
-
-/// Rows of cells as aligned text: the first column left, the others right.
-fn aligned(grid: &[Vec<String>]) -> String {
-    let widths: Vec<usize> = (0..grid[0].len())
-        .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut s = String::new();
-    for r in grid {
-        let line: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                let pad = widths[i] - cell.chars().count();
-                if i == 0 {
-                    format!("{cell}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{cell}", " ".repeat(pad))
-                }
-            })
-            .collect();
-        s.push_str(line.join("  ").trim_end());
-        s.push('\n');
-    }
-    s
 }

@@ -197,27 +197,36 @@ impl Table {
             );
             grid.push(r);
         }
-        let widths: Vec<usize> = (0..grid[0].len())
-            .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut s = String::new();
-        for r in &grid {
-            let line: Vec<String> = r
-                .iter()
-                .enumerate()
-                .map(|(c, v)| {
-                    if c == 0 {
-                        format!("{v:<w$}", w = widths[c])
-                    } else {
-                        format!("{v:>w$}", w = widths[c])
-                    }
-                })
-                .collect();
-            s.push_str(line.join("  ").trim_end());
-            s.push('\n');
-        }
-        s
+        aligned(&grid)
     }
+}
+
+/// Rows of cells as aligned text for the terminal: the first column to the
+/// left, the others to the right, two spaces apart.
+pub fn aligned(grid: &[Vec<String>]) -> String {
+    let Some(first) = grid.first() else {
+        return String::new();
+    };
+    let widths: Vec<usize> = (0..first.len())
+        .map(|c| grid.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut s = String::new();
+    for r in grid {
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(c, v)| {
+                if c == 0 {
+                    format!("{v:<w$}", w = widths[c])
+                } else {
+                    format!("{v:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        s.push_str(line.join("  ").trim_end());
+        s.push('\n');
+    }
+    s
 }
 
 /// Shortest text that reads back as the same f64.

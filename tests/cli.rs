@@ -51,10 +51,9 @@ fn metrics(file: &std::path::Path) -> Vec<serde_json::Value> {
     metrics_of(&[file.as_os_str()])
 }
 
-/// `rankscope eval --format json` with `args`: its models' metrics.
-fn metrics_of(args: &[&std::ffi::OsStr]) -> Vec<serde_json::Value> {
+/// `rankscope` with `args` (a command first), which must succeed: its JSON output.
+fn json_of(args: &[&std::ffi::OsStr]) -> serde_json::Value {
     let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args(["eval", "--format", "json"])
         .args(args)
         .output()
         .unwrap();
@@ -63,7 +62,16 @@ fn metrics_of(args: &[&std::ffi::OsStr]) -> Vec<serde_json::Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `rankscope eval --format json` with `args`: its models' metrics.
+fn metrics_of(args: &[&std::ffi::OsStr]) -> Vec<serde_json::Value> {
+    let args: Vec<&std::ffi::OsStr> = ["eval".as_ref(), "--format".as_ref(), "json".as_ref()]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    let v = json_of(&args);
     v["models"]
         .as_array()
         .unwrap()
@@ -708,18 +716,7 @@ fn duplicate_documents_are_refused_as_trec_eval_refuses_them() {
 #[test]
 fn compare_pairs_per_query_values_and_corrects_across_models() {
     let extra = |f: &str| reference(&format!("extra/{f}"));
-    let json = |args: &[&std::ffi::OsStr]| -> serde_json::Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let json = json_of;
     let (bm25, dense, qrels) = (
         extra("bm25.run"),
         extra("dense.run"),

@@ -11,6 +11,7 @@ use crate::core::ranking_metrics::{
     ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator,
 };
 use crate::core::registry::Kind;
+use crate::core::Named;
 
 type Setter = fn(&mut Conventions, &str);
 type Getter = fn(&Conventions) -> &'static str;
@@ -192,18 +193,8 @@ const BINARY: &[Choice] = &[
             ("0", "0 (scikit-learn's default, 'warn')"),
             ("1", "1"),
         ],
-        get: |c| match c.zero_division {
-            ZeroDivision::Undefined => "nan",
-            ZeroDivision::Zero => "0",
-            ZeroDivision::One => "1",
-        },
-        set: |c, v| {
-            c.zero_division = match v {
-                "0" => ZeroDivision::Zero,
-                "1" => ZeroDivision::One,
-                _ => ZeroDivision::Undefined,
-            }
-        },
+        get: |c| c.zero_division.name(),
+        set: |c, v| c.zero_division = ZeroDivision::named(v).unwrap_or_default(),
     },
     Choice {
         id: "binary_scale",

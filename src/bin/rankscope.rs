@@ -321,12 +321,8 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--zero-division" => {
                 let v = value()?;
-                a.conv.zero_division = match v.as_str() {
-                    "nan" => ZeroDivision::Undefined,
-                    "0" => ZeroDivision::Zero,
-                    "1" => ZeroDivision::One,
-                    _ => return Err(bad(&v, "nan, 0, 1")),
-                }
+                a.conv.zero_division =
+                    ZeroDivision::named(&v).ok_or_else(|| bad(&v, "nan, 0, 1"))?;
             }
             "--baseline" => {
                 a.compare.get_or_insert_with(Default::default).baseline = Some(value()?)

@@ -52,24 +52,41 @@ fn name_hash(names: &Names, i: usize) -> u64 {
     ids::hash(names.get(i).as_bytes())
 }
 
+/// `(query, row)` pairs grouped by query, file order kept inside each (a
+/// counting sort: O(pairs + queries)): query `q`'s rows are
+/// `rows[offsets[q]..offsets[q + 1]]`. Returns `(offsets, rows)`.
+fn group_by_query(
+    pairs: impl Iterator<Item = (u32, u32)> + Clone,
+    num_queries: usize,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; num_queries + 1];
+    for (q, _) in pairs.clone() {
+        offsets[q as usize + 1] += 1;
+    }
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+    let mut rows = vec![0u32; offsets[num_queries] as usize];
+    let mut cursor = offsets.clone();
+    for (q, row) in pairs {
+        let slot = &mut cursor[q as usize];
+        rows[*slot as usize] = row;
+        *slot += 1;
+    }
+    (offsets, rows)
+}
+
 /// The first row (in file order) whose document an earlier row already has
 /// for the same query, with that earlier row: `(query, earlier, later)`.
 /// trec_eval stops on such a run or qrels ("duplicate docs"), and so do the
 /// parsers ([`crate::parse`]).
 pub fn first_duplicate(q: &[u32], names: &Names, num_queries: usize) -> Option<(u32, u32, u32)> {
-    let mut counts = vec![0u32; num_queries + 1];
-    for &query in q {
-        counts[query as usize + 1] += 1;
-    }
-    for i in 1..counts.len() {
-        counts[i] += counts[i - 1];
-    }
-    let mut by_query = vec![0u32; q.len()];
-    let mut cursor = counts.clone();
-    for (row, &query) in q.iter().enumerate() {
-        by_query[cursor[query as usize] as usize] = row as u32;
-        cursor[query as usize] += 1;
-    }
+    let (counts, by_query) = group_by_query(
+        q.iter()
+            .enumerate()
+            .map(|(row, &query)| (query, row as u32)),
+        num_queries,
+    );
     // per query, an open-addressing table of (name hash, row + 1): one hash
     // per row, names compared only when hashes are equal
     let mut slots: Vec<(u64, u32)> = Vec::new();
@@ -216,19 +233,7 @@ impl Qrels {
         grades: &[i32],
         num_queries: usize,
     ) -> (Qrels, usize) {
-        let mut counts = vec![0u32; num_queries + 1];
-        for &(q, _) in entries {
-            counts[q as usize + 1] += 1;
-        }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let mut by_query = vec![0u32; entries.len()];
-        let mut cursor = counts.clone();
-        for &(q, row) in entries {
-            by_query[cursor[q as usize] as usize] = row;
-            cursor[q as usize] += 1;
-        }
+        let (counts, by_query) = group_by_query(entries.iter().copied(), num_queries);
         let mut out = Qrels {
             offsets: Vec::with_capacity(num_queries + 1),
             hashes: Vec::with_capacity(entries.len()),
@@ -331,25 +336,14 @@ impl Run {
         keep: impl Fn(usize) -> bool,
         num_queries: usize,
     ) -> Run {
-        let mut counts = vec![0u32; num_queries + 1];
-        for (row, &q) in queries.iter().enumerate() {
-            if keep(row) {
-                counts[q as usize + 1] += 1;
-            }
-        }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let offsets = counts.clone();
-        let mut cursor = counts;
-        let mut rows = vec![0u32; offsets[num_queries] as usize];
-        for (row, &q) in queries.iter().enumerate() {
-            if keep(row) {
-                let slot = &mut cursor[q as usize];
-                rows[*slot as usize] = row as u32;
-                *slot += 1;
-            }
-        }
+        let (offsets, rows) = group_by_query(
+            queries
+                .iter()
+                .enumerate()
+                .filter(|&(row, _)| keep(row))
+                .map(|(row, &q)| (q, row as u32)),
+            num_queries,
+        );
         Run {
             name,
             tag: String::new(),

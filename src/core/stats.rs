@@ -145,27 +145,18 @@ pub fn wilcoxon(a: &[f64], b: &[f64]) -> Option<Wilcoxon> {
             WilcoxonMethod::Exact,
         )
     } else if n_all <= 13 {
-        // every sign flip of the n differences (a zero's flip changes
-        // nothing), compared within scipy's relative tolerance
+        // every sign flip, compared within scipy's relative tolerance
         let gamma = 1e-14 * r_plus.abs().max(1.0);
         let (mut less, mut greater) = (0u64, 0u64);
-        let total = 1u64 << n_all;
-        let signed: Vec<(bool, f64)> = d
-            .iter()
-            .map(|&x| {
-                let rank = nonzero
-                    .iter()
-                    .position(|&y| y == x)
-                    .map_or(0.0, |i| ranks[i]);
-                (x != 0.0, rank)
-            })
-            .collect();
+        // a zero's flip changes nothing: flip the nonzero differences only,
+        // each assignment counted 2^zeros times (the same shares)
+        let total = 1u64 << count;
         for mask in 0..total {
-            let t: f64 = signed
+            let t: f64 = ranks
                 .iter()
                 .enumerate()
-                .filter(|(i, (nz, _))| *nz && (mask >> i) & 1 == 1)
-                .map(|(_, (_, r))| r)
+                .filter(|(i, _)| (mask >> i) & 1 == 1)
+                .map(|(_, r)| r)
                 .sum();
             less += (t <= r_plus + gamma) as u64;
             greater += (t >= r_plus - gamma) as u64;

@@ -41,6 +41,12 @@ struct Atom {
     big: bool,
 }
 
+/// A letter of an identifier: Latin or Greek (not Σ, the sum), as the
+/// formulas write them (no Unicode table in the page's wasm).
+fn is_letter(c: char) -> bool {
+    c.is_ascii_alphabetic() || (matches!(c, 'Α'..='ω') && c != 'Σ')
+}
+
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -280,9 +286,9 @@ impl Parser {
             let n: String = self.chars[start..self.at].iter().collect();
             return plain(format!("<mn>{n}</mn>"));
         }
-        if c.is_alphabetic() && c != 'Σ' {
+        if is_letter(c) {
             let start = self.at;
-            while self.peek().is_some_and(|d| d.is_alphabetic() && d != 'Σ') {
+            while self.peek().is_some_and(is_letter) {
                 self.at += 1;
             }
             let word: String = self.chars[start..self.at].iter().collect();

@@ -13,6 +13,11 @@ pub struct Table {
     /// The conventions in force that are not the defaults (`gain=exponential`),
     /// written into every export so a number never travels without them.
     pub conventions: Vec<String>,
+    /// Significance against a baseline per row and column (1: significantly
+    /// higher, −1: lower, 0: neither; empty: not tested), shown as ▲ / ▼, and
+    /// the note naming the test, correction, α and baseline.
+    pub marks: Vec<Vec<i8>>,
+    pub marks_note: String,
 }
 
 impl Table {
@@ -40,19 +45,43 @@ impl Table {
             columns,
             rows,
             conventions,
+            marks: Vec::new(),
+            marks_note: String::new(),
         }
+    }
+
+    fn mark(&self, row: usize, column: usize) -> &'static str {
+        match self.marks.get(row).and_then(|m| m.get(column)) {
+            Some(1) => "▲",
+            Some(-1) => "▼",
+            _ => "",
+        }
+    }
+
+    /// Row `row`'s marks as `ndcg@10 ▲; map ▼` (CSV).
+    fn marks_of(&self, row: usize) -> String {
+        (0..self.columns.len())
+            .filter(|&c| !self.mark(row, c).is_empty())
+            .map(|c| format!("{} {}", self.columns[c], self.mark(row, c)))
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// The conventions as a sentence, for the Markdown and LaTeX footnotes.
     pub fn conventions_note(&self) -> String {
-        if self.conventions.is_empty() {
+        let mut note = if self.conventions.is_empty() {
             "Conventions: Rankscope's defaults.".into()
         } else {
             format!(
                 "Conventions that differ from Rankscope's defaults: {}.",
                 self.conventions.join(", ")
             )
+        };
+        if !self.marks_note.is_empty() {
+            note.push(' ');
+            note.push_str(&self.marks_note);
         }
+        note
     }
 
     pub fn to_csv(&self) -> String {
@@ -66,8 +95,12 @@ impl Table {
         if !conventions.is_empty() {
             out.push_str(",conventions");
         }
+        let marked = !self.marks_note.is_empty();
+        if marked {
+            out.push_str(",marks,marks_note");
+        }
         out.push('\n');
-        for (name, values) in &self.rows {
+        for (r, (name, values)) in self.rows.iter().enumerate() {
             text::push_csv_field(&mut out, &text::csv_cell(name));
             for v in values {
                 out.push(',');
@@ -78,6 +111,12 @@ impl Table {
             if !conventions.is_empty() {
                 out.push(',');
                 text::push_csv_field(&mut out, &conventions);
+            }
+            if marked {
+                out.push(',');
+                text::push_csv_field(&mut out, &text::csv_cell(&self.marks_of(r)));
+                out.push(',');
+                text::push_csv_field(&mut out, &self.marks_note);
             }
             out.push('\n');
         }
@@ -120,6 +159,22 @@ impl Table {
                 }
                 out.push(']');
             }
+            if !self.marks_note.is_empty() {
+                out.push_str(", \"marks\": {");
+                let mut first = true;
+                for (c, column) in self.columns.iter().enumerate() {
+                    let m = self.mark(i, c);
+                    if !m.is_empty() {
+                        out.push_str(if first { "" } else { ", " });
+                        first = false;
+                        json_string(&mut out, column);
+                        out.push_str(": ");
+                        json_string(&mut out, m);
+                    }
+                }
+                out.push_str("}, \"marks_note\": ");
+                json_string(&mut out, &self.marks_note);
+            }
             out.push('}');
         }
         out.push_str(if self.rows.is_empty() { "]" } else { "\n]" });
@@ -127,58 +182,63 @@ impl Table {
     }
 
     pub fn to_markdown(&self, digits: usize) -> String {
-        let mut s = format!(
-            "| model | {} |\n",
-            self.columns
-                .iter()
-                .map(|c| md_escape(c))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        );
-        s.push_str(&format!("|---|{}\n", "---:|".repeat(self.columns.len())));
-        for (name, values) in &self.rows {
-            s.push_str(&format!(
-                "| {} | {} |\n",
-                md_escape(name),
-                values
-                    .iter()
-                    .zip(&self.columns)
-                    .map(|(v, c)| fixed(c, *v, digits))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            ));
-        }
-        s.push_str(&format!("\n*{}*\n", md_escape(&self.conventions_note())));
-        s
+        self.typeset(digits, false)
     }
 
     pub fn to_latex(&self, digits: usize) -> String {
-        let mut s = format!(
-            "\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {} \\\\\n\\hline\n",
-            "r".repeat(self.columns.len()),
-            self.columns
-                .iter()
-                .map(|c| tex_escape(c))
-                .collect::<Vec<_>>()
-                .join(" & ")
-        );
-        for (name, values) in &self.rows {
-            s.push_str(&format!(
-                "{} & {} \\\\\n",
-                tex_escape(name),
-                values
-                    .iter()
-                    .zip(&self.columns)
-                    .map(|(v, c)| fixed(c, *v, digits))
-                    .collect::<Vec<_>>()
-                    .join(" & ")
-            ));
+        self.typeset(digits, true)
+    }
+
+    /// Markdown or (`latex`) a LaTeX tabular: names escaped, each value with
+    /// its mark (LaTeX's need `amssymb`), the conventions and marks as a footnote.
+    fn typeset(&self, digits: usize, latex: bool) -> String {
+        let escape = if latex { text::latex } else { text::markdown };
+        let (sep, end) = if latex {
+            (" & ", " \\\\\n")
+        } else {
+            (" | ", " |\n")
+        };
+        let columns: Vec<String> = self.columns.iter().map(|c| escape(c)).collect();
+        let mut s = if latex {
+            format!(
+                "\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {}{end}\\hline\n",
+                "r".repeat(self.columns.len()),
+                columns.join(sep)
+            )
+        } else {
+            format!(
+                "| model | {}{end}|---|{}\n",
+                columns.join(sep),
+                "---:|".repeat(self.columns.len())
+            )
+        };
+        for (r, (name, values)) in self.rows.iter().enumerate() {
+            s.push_str(if latex { "" } else { "| " });
+            s.push_str(&escape(name));
+            for (c, v) in values.iter().enumerate() {
+                s.push_str(sep);
+                s.push_str(&fixed(&self.columns[c], *v, digits));
+                s.push_str(match (self.mark(r, c), latex) {
+                    ("", _) => "",
+                    ("▲", true) => "$^{\\blacktriangle}$",
+                    ("▲", false) => " ▲",
+                    (_, true) => "$^{\\blacktriangledown}$",
+                    _ => " ▼",
+                });
+            }
+            s.push_str(end);
         }
-        s.push_str("\\hline\n\\end{tabular}\n");
-        s.push_str(&format!(
-            "\\par{{\\footnotesize {}}}\n",
-            tex_escape(&self.conventions_note())
-        ));
+        let note = escape(&self.conventions_note());
+        if latex {
+            let note = note
+                .replace('▲', "$\\blacktriangle$")
+                .replace('▼', "$\\blacktriangledown$");
+            s.push_str(&format!(
+                "\\hline\n\\end{{tabular}}\n\\par{{\\footnotesize {note}}}\n"
+            ));
+        } else {
+            s.push_str(&format!("\n*{note}*\n"));
+        }
         s
     }
 
@@ -261,14 +321,6 @@ pub fn fixed(column: &str, v: Option<f64>, digits: usize) -> String {
     }
 }
 
-fn md_escape(s: &str) -> String {
-    text::markdown(s)
-}
-
-fn tex_escape(s: &str) -> String {
-    text::latex(s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,7 +333,47 @@ mod tests {
                 ("x_y|z".into(), vec![Some(1.0 / 3.0), Some(1.0), Some(12.0)]),
             ],
             conventions: vec![],
+            marks: vec![],
+            marks_note: String::new(),
         }
+    }
+
+    #[test]
+    fn marks_travel_in_every_format() {
+        let mut t = table();
+        t.marks = vec![vec![0, 0, 0], vec![1, -1, 0]];
+        t.marks_note = "▲ / ▼: against a,b.".into();
+        let md = t.to_markdown(4);
+        assert!(
+            md.contains("| x\\_y\\|z | 0.3333 ▲ | 1.0000 ▼ | 12 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("Rankscope's defaults. ▲ / ▼\\: against a,b."),
+            "{md}"
+        );
+        let tex = t.to_latex(4);
+        assert!(
+            tex.contains("0.3333$^{\\blacktriangle}$ & 1.0000$^{\\blacktriangledown}$ & 12 \\\\"),
+            "{tex}"
+        );
+        assert!(
+            tex.contains("$\\blacktriangle$ / $\\blacktriangledown$: against a,b."),
+            "{tex}"
+        );
+        let csv = t.to_csv();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        assert_eq!(reader.headers().unwrap().iter().next_back(), Some("marks_note"));
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(&rows[1][4], "ndcg@10 ▲; roc_auc ▼");
+        assert_eq!(&rows[0][4], "");
+        let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+        assert_eq!(
+            json[1]["marks"],
+            serde_json::json!({"ndcg@10": "▲", "roc_auc": "▼"})
+        );
+        assert_eq!(json[0]["marks"], serde_json::json!({}));
+        assert_eq!(json[1]["marks_note"], "▲ / ▼: against a,b.");
     }
 
     #[test]
@@ -294,6 +386,8 @@ mod tests {
                 ("".into(), vec![None, None, None]),
             ],
             conventions: vec![],
+            marks: vec![],
+            marks_note: String::new(),
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["model".to_string()];
@@ -330,6 +424,8 @@ mod tests {
                 ),
             ],
             conventions: vec![],
+            marks: vec![],
+            marks_note: String::new(),
         };
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["model"], "q\"uote\\ \n\t\u{1} é 😀");
@@ -342,6 +438,8 @@ mod tests {
             columns: vec![],
             rows: vec![],
             conventions: vec![],
+            marks: vec![],
+            marks_note: String::new(),
         };
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&empty.to_json()).unwrap(),
@@ -359,6 +457,8 @@ mod tests {
                 ("[20cm]\u{7}".into(), vec![Some(0.25)]),
             ],
             conventions: vec![],
+            marks: vec![],
+            marks_note: String::new(),
         };
         let csv = t.to_csv();
         assert!(

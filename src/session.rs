@@ -41,6 +41,9 @@ pub struct ViewState {
     pub files: Vec<String>,
     /// Written as top-level keys of the fragment, by their CONVENTIONS.md names.
     pub conv: Conventions,
+    /// The significance tests and the Compare view's pair (`test`,
+    /// `correction`, `alpha`, `seed`, `ci`, `vs`, `on`).
+    pub tests: crate::compare::page::Settings,
 }
 
 impl Default for ViewState {
@@ -57,6 +60,7 @@ impl Default for ViewState {
             per_query: false,
             files: Vec::new(),
             conv: Conventions::default(),
+            tests: Default::default(),
         }
     }
 }
@@ -187,6 +191,13 @@ impl ViewState {
             ("binary_scores_are_logits", flag(c.binary_scores_are_logits)),
             ("class_ties", name(&c.class_ties)),
             ("class_scale", name(&c.class_scale)),
+            ("test", name(&self.tests.test)),
+            ("correction", name(&self.tests.correction)),
+            ("alpha", self.tests.alpha.to_string()),
+            ("seed", self.tests.seed.to_string()),
+            ("ci", flag(self.tests.ci)),
+            ("vs", percent_encode(self.tests.vs.as_deref().unwrap_or(""))),
+            ("on", percent_encode(self.tests.on.as_deref().unwrap_or(""))),
         ]
     }
 
@@ -260,6 +271,19 @@ impl ViewState {
             "binary_scores_are_logits" => c.binary_scores_are_logits = boolean(raw)?,
             "class_ties" => c.class_ties = enumerated(raw)?,
             "class_scale" => c.class_scale = enumerated(raw)?,
+            "test" => self.tests.test = enumerated(raw)?,
+            "correction" => self.tests.correction = enumerated(raw)?,
+            "alpha" => {
+                let a: f64 = number(raw)?;
+                if !(a > 0.0 && a < 1.0) {
+                    return Err(false);
+                }
+                self.tests.alpha = a;
+            }
+            "seed" => self.tests.seed = number(raw)?,
+            "ci" => self.tests.ci = boolean(raw)?,
+            "vs" => self.tests.vs = optional(),
+            "on" => self.tests.on = optional(),
             _ => return Err(true),
         }
         Ok(())
@@ -596,7 +620,7 @@ pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]
 /// Reads a saved report's session text (base64, whitespace ignored).
 pub fn report_session(text: &str) -> Result<Vec<u8>, String> {
     use base64::Engine;
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
     base64::engine::general_purpose::STANDARD
         .decode(compact)
         .map_err(|e| format!("the report's data is damaged ({e})"))
@@ -631,7 +655,20 @@ mod tests {
         v.conv.threshold = 0.375;
         v.conv.ties = TieRule::Average;
         v.conv.relevance_level = -2;
+        v.tests = crate::compare::page::Settings {
+            test: crate::compare::Test::Randomization,
+            correction: crate::core::stats::Correction::BenjaminiHochberg,
+            alpha: 0.01,
+            seed: 7,
+            ci: true,
+            vs: Some("bm25 & co".into()),
+            on: Some("ndcg@10".into()),
+        };
         let fragment = v.to_fragment();
+        assert!(
+            fragment.contains("test=randomization&correction=bh&alpha=0.01&seed=7&ci=1&vs=bm25%20%26%20co&on=ndcg@10"),
+            "{fragment}"
+        );
         assert!(
             !fragment.contains(' ') && !fragment.contains('#'),
             "{fragment}"
@@ -645,8 +682,9 @@ mod tests {
 
     #[test]
     fn bad_settings_are_skipped_and_named_the_rest_applies() {
-        let (v, skipped) =
-            ViewState::from_fragment("ties=sideways&k=5,x&colour=red&threshold=0.25&tab=ratings");
+        let (v, skipped) = ViewState::from_fragment(
+            "ties=sideways&k=5,x&colour=red&threshold=0.25&tab=ratings&alpha=1.5&test=z",
+        );
         assert_eq!(v.conv.ties, TieRule::Trec);
         assert_eq!(v.k, vec![5, 10, 20]);
         assert_eq!(v.conv.threshold, 0.25);
@@ -657,6 +695,8 @@ mod tests {
                 "'sideways' is not a valid value of 'ties'",
                 "'5,x' is not a valid value of 'k'",
                 "'colour' is not a view setting",
+                "'1.5' is not a valid value of 'alpha'",
+                "'z' is not a valid value of 'test'",
             ]
         );
     }

@@ -101,6 +101,23 @@ pub fn markdown(text: &str) -> String {
     out
 }
 
+/// HTML text (an element's content or a quoted attribute value): `&`, `<`,
+/// `>`, `"` and `'` as entities, hidden characters visible.
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in visible(text).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// LaTeX text: its special characters escaped, brackets braced (a row that
 /// starts with `[20cm]` would otherwise be read as the row spacing of the
 /// `\\` before it), hidden characters visible.

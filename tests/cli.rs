@@ -811,6 +811,58 @@ fn compare_pairs_per_query_values_and_corrects_across_models() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--format markdown|latex` prints the metric table as papers do: ▲ / ▼
+/// where `--test`'s adjusted p is below `--alpha`, and a footnote naming them.
+#[test]
+fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
+    let extra = |f: &str| reference(&format!("extra/{f}"));
+    let run = |format: &str, test: &str, alpha: &str, baseline: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(["compare", "--metrics", "ndcg@10,map", "--format", format])
+            .args(["--test", test, "--alpha", alpha, "--baseline", baseline])
+            .args([extra("bm25.run"), extra("dense.run")])
+            .arg("--qrels")
+            .arg(extra("example.qrels"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // dense is far above bm25 (t-test p ≈ 3e-8 on ndcg@10, 5e-11 on map)
+    let md = run("markdown", "t", "0.05", "bm25");
+    assert!(md.contains("| dense | 0.5226 ▲ | 0.4471 ▲ |"), "{md}");
+    assert!(md.contains("| bm25 | 0.3495 | 0.2939 |"), "{md}");
+    assert!(
+        md.contains("higher / lower than bm25 by a two-sided paired t-test"),
+        "{md}"
+    );
+    assert!(md.contains("Holm-adjusted p &lt; 0.05"), "{md}");
+    // against dense, bm25 is the one marked, lower; an α below every p marks nothing
+    let tex = run("latex", "sign", "0.05", "dense");
+    assert!(
+        tex.contains("bm25 & 0.3495$^{\\blacktriangledown}$ & 0.2939$^{\\blacktriangledown}$ \\\\"),
+        "{tex}"
+    );
+    assert!(tex.contains("sign test"), "{tex}");
+    let none = run("markdown", "sign", "1e-12", "bm25");
+    assert_eq!(none.matches('▲').count(), 1, "only the footnote's: {none}");
+    assert!(none.contains("| dense | 0.5226 | 0.4471 |"), "{none}");
+    // a test or level that does not exist is refused by name
+    let refused = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["compare", "--metrics", "ndcg@10", "--test", "z", "--qrels"])
+        .arg(extra("example.qrels"))
+        .arg(extra("bm25.run"))
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("t, wilcoxon, sign, randomization, bootstrap"));
+}
+
 /// Binary models are compared by ROC AUC with DeLong's test (checked against
 /// the pairwise definition in tests/stats.rs); other binary metrics are
 /// refused with what to ask instead.

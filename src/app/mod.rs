@@ -5,6 +5,7 @@
 mod binary_view;
 mod chart;
 mod classify;
+mod compare_view;
 mod conventions;
 mod explain_view;
 pub mod learn;
@@ -28,7 +29,9 @@ use crate::plot::series_hex;
 use state::{AppState, Level, Theme};
 
 pub fn main() {
-    console_error_panic_hook::set_once();
+    // no panic hook: the page must never panic, and a panic still ends in the
+    // console as a trap (console_error_panic_hook, which the loading worker
+    // keeps, cost the page 1.2 KB of wasm)
     leptos::mount::mount_to_body(App);
 }
 
@@ -239,6 +242,7 @@ fn KindView(kind: Kind) -> impl IntoView {
                 <NonDefaults kind=kind/>
                 <table::MetricTable kind=kind report=report/>
                 <explain_view::ExplainPanel/>
+                <compare_view::ComparePanel kind=kind report=report/>
                 {match kind {
                     Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel/> }.into_any(),
                     Kind::Binary => view! { <binary_view::BinaryPanel/> }.into_any(),

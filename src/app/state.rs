@@ -125,6 +125,12 @@ pub struct AppState {
     /// Files loaded from URLs of the page address (a link reloads them).
     pub url_files: RwSignal<Vec<String>>,
     pub next_message: StoredValue<u64>,
+    /// The significance tests' settings, the Compare view's model and metric.
+    pub tests: RwSignal<crate::compare::page::Settings>,
+    /// The worker's last answer for the shown report, and its progress
+    /// (`bytes`: steps done of `total`).
+    pub tested: RwSignal<Option<Shared<super::compare_view::Tested>>>,
+    pub testing: RwSignal<Option<Progress>>,
     // derived
     /// The runs prepared in trec_eval's order: the same under every tie rule.
     pub base: Memo<Shared<Vec<PreparedRun>>>,
@@ -224,6 +230,9 @@ impl AppState {
             url_files: RwSignal::new(Vec::new()),
             explain: RwSignal::new(None),
             next_message: StoredValue::new(0),
+            tests: RwSignal::new(Default::default()),
+            tested: RwSignal::new(None),
+            testing: RwSignal::new(None),
             base,
             prepared,
             binary,
@@ -348,6 +357,7 @@ impl AppState {
                 }
             },
             conv: self.conv.get(),
+            tests: self.tests.get(),
         }
     }
 
@@ -375,6 +385,7 @@ impl AppState {
         self.max_p.set(v.p.min(1000));
         self.per_query.set(v.per_query);
         self.conv.set(v.conv.clone());
+        self.tests.set(v.tests.clone());
     }
 
     pub fn is_hidden(&self, kind: Kind, name: &str) -> bool {

@@ -7,6 +7,7 @@ use super::state::{AppState, Shared};
 use super::util::{download, slug};
 use crate::core::evaluate::Report;
 use crate::core::registry::{self, Kind};
+use crate::core::Named;
 use crate::plot::series_hex;
 use crate::report::{fixed, full, Table};
 
@@ -37,7 +38,42 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
     let table = move || report.get().map(|r| Table::from_report(&r, None));
     let export = move |format: &'static str| {
         move |_| {
-            let Some(t) = table() else { return };
+            let Some(mut t) = table() else { return };
+            // the marks against the chosen baseline travel with the values
+            // (an event handler: `get` tracks nothing here)
+            let tested = state
+                .tested
+                .get()
+                .filter(|t| t.kind == kind && Some(&t.baseline) == state.baseline.get().as_ref());
+            if let Some(tested) = tested {
+                let s = state.tests.get();
+                t.marks = t
+                    .rows
+                    .iter()
+                    .map(|(name, _)| {
+                        t.columns
+                            .iter()
+                            .map(|c| match tested.cell(name, c) {
+                                Some(x) if x[2] < s.alpha => {
+                                    if x[0] > 0.0 {
+                                        1
+                                    } else {
+                                        -1
+                                    }
+                                }
+                                _ => 0,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                t.marks_note = crate::compare::marks_note(
+                    s.test,
+                    s.correction,
+                    s.alpha,
+                    &tested.baseline,
+                    kind.unit(),
+                );
+            }
             let name = format!("rankscope-{}", slug(kind.label()));
             match format {
                 "csv" => download(&format!("{name}.csv"), "text/csv", &t.to_csv()),
@@ -82,6 +118,12 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             let help = header_help(kind, c);
             view! { <th scope="col" tabindex="-1" title=help.clone() data-help=help>{c.clone()}</th> }
         }).collect_view();
+        // the worker's tests for this report (see compare_view.rs)
+        let tested = state
+            .tested
+            .get()
+            .filter(|t| t.kind == kind && state.testing.get().is_none());
+        let tests = state.tests.get();
         let body = t.rows.iter().enumerate().map(|(r, (name, values))| {
             let color = series_hex(state.color_index(kind, name));
             let is_base = baseline.as_deref() == Some(name.as_str());
@@ -98,14 +140,29 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 };
                 let shown = fixed(&metric, *v, 4);
                 let value_attr = v.map(full).unwrap_or_default();
-                let title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
+                let mut title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
+                let cell = tested.as_ref().and_then(|t| t.cell(name, &metric));
+                let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
+                let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
+                let up = num(0).is_some_and(|d| d > 0.0);
+                let against = tested.as_ref().is_some_and(|t| baseline.as_ref() == Some(&t.baseline));
+                let mark = (against && adjusted.is_some_and(|a| a < tests.alpha)).then(|| {
+                    let good = up == higher_is_better(kind, &metric);
+                    view! { <span class="mark" class:good=good class:bad=!good>{if up { " ▲" } else { " ▼" }}</span> }
+                });
+                if let (Some(p), Some(a), true) = (p, adjusted, against) {
+                    title.push_str(&format!("\n{}: p = {p:.4}, {}-adjusted p = {a:.4}", tests.test.title(), tests.correction.name()));
+                }
+                let ci = lo.zip(hi).filter(|_| tests.ci).map(|(lo, hi)| view! { <span class="ci">{format!("[{lo:.4}, {hi:.4}]")}</span> });
                 let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };
                 // the table's one Tab stop: its first value ([`grid_keys`] moves it)
                 let stop = if r + c == 0 { "0" } else { "-1" };
                 view! {
                     <td class="num explainable" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title tabindex=stop
+                        data-p=p.map(full) data-p-adjusted=adjusted.map(full) data-ci-low=lo.map(full) data-ci-high=hi.map(full)
                         on:click=move |_| state.explain.set(Some(target.clone()))>
-                        {shown}{is_best.then_some(" ★")}
+                        {shown}{is_best.then_some(" ★")}{mark}
+                        {ci}
                         {delta.map(|d| view! { <span class="delta">{d}</span> })}
                     </td>
                 }

@@ -8,6 +8,11 @@
 //! - worker -> page `{type: "done", data: Uint8Array}`: [`transfer::encode`] of
 //!   the outcome (parsed columns or the load errors), its buffer transferred, not copied.
 //!
+//! - page -> worker `{type: "compare", data: Uint8Array}`: a
+//!   [`crate::compare::page::Request`] as [`crate::compare::page::ask`] writes it; the worker posts progress (`bytes`:
+//!   steps done, `rows`: steps in all) and `{type: "done", cells: Float64Array,
+//!   html: string}` ([`crate::compare::page::answer`]).
+//!
 //! One worker per file: terminating it is how Cancel stops a load, and it gives
 //! the parser's memory back at once. The bundled example is generated and parsed
 //! in a worker too (`{example: true}`), so the page's own wasm carries no parser.
@@ -54,6 +59,10 @@ pub fn worker_main() {
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let data = e.data();
+            if get(&data, "type").as_string().as_deref() == Some("compare") {
+                answer_compare(&reply, &data);
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("warm") {
                 warm_up();
                 // for the end-to-end tests: this spare met its job warm
@@ -169,6 +178,37 @@ pub fn worker_main() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let _ = scope.post_message(&message("ready", &[]));
+}
+
+/// Runs the page's significance tests (off the page: its wasm holds none).
+fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
+    use crate::compare::page;
+    let bytes = get(data, "data")
+        .dyn_into::<Uint8Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let msg = match page::Request::decode(&bytes) {
+        Some(request) => {
+            let mut last = 0.0;
+            let answer = page::answer(&request, &mut |done, total| {
+                let now = js_sys::Date::now();
+                if now - last >= 100.0 {
+                    last = now;
+                    let _ = reply.post_message(&message(
+                        "progress",
+                        &[("bytes", done.into()), ("rows", total.into())],
+                    ));
+                }
+            });
+            let cells = js_sys::Float64Array::from(&answer.cells[..]);
+            message(
+                "done",
+                &[("cells", cells.into()), ("html", answer.html.into())],
+            )
+        }
+        None => message("failed", &[("why", "the test request is damaged".into())]),
+    };
+    let _ = reply.post_message(&msg);
 }
 
 /// Runs a spare worker's hot code once on small files made up for it
@@ -1138,6 +1178,43 @@ pub async fn one_vs_rest(
         .collect()
 }
 
+thread_local! {
+    /// The running significance job's cancel handle: replacing or dropping it
+    /// stops that job's worker.
+    static COMPARING: std::cell::RefCell<Option<futures::channel::oneshot::Sender<()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs the significance tests of `request` ([`crate::compare::page::ask`]'s
+/// bytes) in a worker: the answer's cells and
+/// panel, `Err("")` when cancelled (by [`cancel_compare`] or a newer request).
+pub async fn compare(
+    request: &[u8],
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(Vec<f64>, String), String> {
+    let (tx, rx) = futures::channel::oneshot::channel::<()>();
+    COMPARING.with(|c| c.replace(Some(tx)));
+    let request = message("compare", &[("data", Uint8Array::from(request).into())]);
+    let job = run(&request, progress);
+    futures::pin_mut!(job);
+    match futures::future::select(job, rx).await {
+        futures::future::Either::Left((Job::Done(data), _)) => Ok((
+            get(&data, "cells")
+                .dyn_into::<js_sys::Float64Array>()
+                .map(|a| a.to_vec())
+                .unwrap_or_default(),
+            get(&data, "html").as_string().unwrap_or_default(),
+        )),
+        futures::future::Either::Left((Job::Broken(why), _)) => Err(why),
+        _ => Err(String::new()),
+    }
+}
+
+/// Stops the running significance job, if any.
+pub fn cancel_compare() {
+    COMPARING.with(|c| c.take());
+}
+
 /// Workers started ahead of need: starting one (fetching and compiling its
 /// wasm) takes 0.1-0.2 s, which a drop would otherwise wait for. Two, as a
 /// large binary CSV takes two at once.
@@ -1243,6 +1320,7 @@ async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Job {
                     rows: get(&data, "rows").as_f64().unwrap_or(0.0) as u64,
                 },
                 Some("done") => Event::Done(data),
+                Some("failed") => Event::Failed(get(&data, "why").as_string().unwrap_or_default()),
                 _ => Event::Failed("unexpected message from the loading worker".into()),
             };
             let _ = on_tx.unbounded_send(event);

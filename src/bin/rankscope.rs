@@ -26,14 +26,18 @@ rankscope — ranking, recommendation and classification metrics (the Rankscope 
 USAGE:
     rankscope eval FILE... [--qrels QRELS] [OPTIONS]
     rankscope compare FILE... [--qrels QRELS] --metrics ID,... [--baseline NAME] [--seed N]
-                      [--resamples B] [--correction holm|bonferroni|bh|none] [OPTIONS]
+                      [--resamples B] [--correction holm|bonferroni|bh|none]
+                      [--test t|wilcoxon|sign|randomization|bootstrap] [--alpha A] [OPTIONS]
                                  paired tests of every model against the baseline (default: the
                                  first) on per-query (per-row, per-user) values: t-test with the
                                  95% CI of the difference and d_z, Wilcoxon signed-rank (scipy's
                                  rules), sign test, randomization test (every sign flip up to 20
-                                 units, else B = 10000 flips, seed 42); p-values corrected across
-                                 the models (Holm by default); binary models: --metrics roc_auc,
-                                 DeLong's test with each AUC's 95% CI; --format json for every number
+                                 units, else B = 10000 flips, seed 42; --permutations B), paired
+                                 bootstrap test (B resamples); p-values corrected across the
+                                 models (Holm by default); binary models: --metrics roc_auc,
+                                 DeLong's test with each AUC's 95% CI; --format json for every
+                                 number, markdown or latex for the metric table with ▲ / ▼ where
+                                 --test's adjusted p < --alpha (t, 0.05)
     rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
                                  (parsed: the example's files parsed, as the page loads them: example.bin)
     rankscope metrics            list every metric id with its formula
@@ -142,7 +146,7 @@ fn main() -> ExitCode {
         }
         Some("eval") => match parse_eval(&argv[1..]) {
             Ok(args) if args.compare.is_some() => {
-                fail("--baseline, --seed, --resamples and --correction belong to rankscope compare")
+                fail("--baseline, --test, --alpha, --seed, --resamples and --correction belong to rankscope compare")
             }
             Ok(args) => run_eval(args),
             Err(e) => fail(e),
@@ -224,8 +228,8 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--format" => {
                 let v = value()?;
-                if !["json", "table", "trec_eval"].contains(&v.as_str()) {
-                    return Err(bad(&v, "json, table, trec_eval"));
+                if !["json", "table", "trec_eval", "markdown", "latex"].contains(&v.as_str()) {
+                    return Err(bad(&v, "json, table, trec_eval, markdown, latex"));
                 }
                 a.format = v;
             }
@@ -333,7 +337,23 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                     .parse()
                     .map_err(|_| format!("{flag} {v}: expected a whole number"))?;
             }
-            "--resamples" => {
+            "--test" => {
+                let v = value()?;
+                a.compare.get_or_insert_with(Default::default).test =
+                    rankscope::compare::Test::named(&v)
+                        .ok_or_else(|| bad(&v, "t, wilcoxon, sign, randomization, bootstrap"))?;
+            }
+            "--alpha" => {
+                let v = value()?;
+                a.compare.get_or_insert_with(Default::default).alpha = v
+                    .parse()
+                    .ok()
+                    .filter(|&x: &f64| x > 0.0 && x < 1.0)
+                    .ok_or_else(|| {
+                        format!("{flag} {v}: expected a level between 0 and 1 (e.g. 0.05)")
+                    })?;
+            }
+            "--resamples" | "--permutations" => {
                 let v = value()?;
                 a.compare.get_or_insert_with(Default::default).resamples = v
                     .parse()
@@ -697,8 +717,16 @@ fn run_eval(mut a: Args) -> ExitCode {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
-        if a.format == "json" {
-            let doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "comparisons": comparisons, "warnings": warnings });
+        if matches!(a.format.as_str(), "markdown" | "latex") {
+            let table = rankscope::compare::marked_table(&report, &comparisons, options);
+            let text = if a.format == "latex" {
+                table.to_latex(4)
+            } else {
+                table.to_markdown(4)
+            };
+            let _ = write!(out, "{}", terminal_safe(&text));
+        } else if a.format == "json" {
+            let doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": warnings });
             let _ = writeln!(
                 out,
                 "{}",
@@ -783,7 +811,12 @@ fn run_eval(mut a: Args) -> ExitCode {
             }
         );
         // the table is for people: names from the files never act on a terminal
-        let table = Table::from_report(&report, None).to_text(4);
+        let t = Table::from_report(&report, None);
+        let table = match a.format.as_str() {
+            "markdown" => t.to_markdown(4),
+            "latex" => t.to_latex(4),
+            _ => t.to_text(4),
+        };
         let _ = write!(out, "{}", terminal_safe(&table));
         for w in &warnings {
             eprintln!("warning: {}", terminal_safe(w));

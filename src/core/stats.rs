@@ -323,7 +323,9 @@ pub fn randomization(a: &[f64], b: &[f64], resamples: u64, seed: u64) -> Option<
 
 /// Paired bootstrap test (Sakai 2006): the differences shifted to mean 0
 /// are resampled with replacement; p = the share of resamples whose
-/// |t| = |mean| / (sd / √n) is at least the observed |t|.
+/// |t| = |mean| / (sd / √n) is at least the observed |t|, counted with the
+/// observed one: p = (1 + hits) / (1 + B), never 0 (Phipson & Smyth 2010;
+/// Sakai's hits / B reads 0 when no resample reaches the observed t).
 pub fn bootstrap_test(a: &[f64], b: &[f64], resamples: u64, seed: u64) -> Option<Resampled> {
     let p = Paired::new(a, b);
     let t = paired_t(&p)?.t;
@@ -345,7 +347,7 @@ pub fn bootstrap_test(a: &[f64], b: &[f64], resamples: u64, seed: u64) -> Option
         };
         hits += (t_star.abs() >= t.abs()) as u64;
     }
-    let pv = hits as f64 / resamples as f64;
+    let pv = (1 + hits) as f64 / (1 + resamples) as f64;
     Some(Resampled {
         p: pv,
         standard_error: (pv * (1.0 - pv) / resamples as f64).sqrt(),

@@ -159,7 +159,10 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .x_label_area_size(36)
         .y_label_area_size(48);
     if !chart.title.is_empty() {
-        builder.caption(&chart.title, ("sans-serif", 16).into_font().color(&ink));
+        builder.caption(
+            &chart.title,
+            (FontFamily::SansSerif, 16).into_font().color(&ink),
+        );
     }
     let x0 = chart.x_range.0;
     let x1 = if chart.x_range.1 > x0 {
@@ -187,10 +190,10 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         .axis_style(ink.mix(0.8))
         .bold_line_style(ink.mix(0.12))
         .light_line_style(ink.mix(0.05))
-        .label_style(("sans-serif", 12).into_font().color(&ink))
+        .label_style((FontFamily::SansSerif, 12).into_font().color(&ink))
         .x_label_formatter(&|v| tick_label(*v, x1 - x0))
         .y_label_formatter(&|v| tick_label(*v, y1 - y0))
-        .axis_desc_style(("sans-serif", 13).into_font().color(&ink))
+        .axis_desc_style((FontFamily::SansSerif, 13).into_font().color(&ink))
         .draw()?;
     if chart.diagonal {
         ctx.draw_series(LineSeries::new(
@@ -217,7 +220,7 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             ctx.draw_series(std::iter::once(Text::new(
                 m.label.clone(),
                 (m.x, m.y),
-                ("sans-serif", 12).into_font().color(&ink),
+                (FontFamily::SansSerif, 12).into_font().color(&ink),
             )))?;
         }
     }
@@ -234,7 +237,7 @@ fn legend<DB: DrawingBackend>(
     chart: &LineChart,
     ink: RGBColor,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let font = ("sans-serif", 12).into_font().color(&ink);
+    let font = (FontFamily::SansSerif, 12).into_font().color(&ink);
     let mut lines = Vec::new();
     for s in chart.series.iter().filter(|s| !s.faint) {
         lines.push((s, area.estimate_text_size(&s.name, &font)?));

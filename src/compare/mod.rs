@@ -1,7 +1,11 @@
 //! Models against a baseline, unit by unit: the paired tests of
 //! [`crate::core::stats`] on every per-unit metric of a [`Report`], with the
 //! p-values corrected across the compared models. What `rankscope compare`
-//! prints.
+//! prints; [`page`] is the same for the page's worker (the marks of the
+//! metric table and the Compare view, drawn by [`html`]).
+
+pub mod html;
+pub mod page;
 
 use crate::core::evaluate::{BinaryData, Report};
 use crate::core::stats::{self, Correction, DeLong, Paired, Resampled, TTest, Wilcoxon};
@@ -18,6 +22,10 @@ pub struct Options {
     pub resamples: u64,
     pub seed: u64,
     pub correction: Correction,
+    /// The test whose adjusted p marks a model (▲ / ▼) in the tables, and
+    /// the level it must fall below.
+    pub test: Test,
+    pub alpha: f64,
 }
 
 impl Default for Options {
@@ -27,6 +35,8 @@ impl Default for Options {
             resamples: 10_000,
             seed: 42,
             correction: Correction::Holm,
+            test: Test::T,
+            alpha: 0.05,
         }
     }
 }
@@ -42,9 +52,178 @@ pub struct Comparison {
     pub wilcoxon: Option<Wilcoxon>,
     pub sign_test: Option<f64>,
     pub randomization: Option<Resampled>,
-    /// The t-test's, Wilcoxon's, the sign test's and the randomization
-    /// test's p-values adjusted across the models compared on this metric.
-    pub adjusted: [Option<f64>; 4],
+    pub bootstrap: Option<Resampled>,
+    /// The p-values of the tests in [`Test::ALL`]'s order (t, Wilcoxon,
+    /// sign, randomization, bootstrap) adjusted across the models compared
+    /// on this metric.
+    pub adjusted: [Option<f64>; 5],
+}
+
+impl Comparison {
+    /// Every test of one model (`b`) against the baseline (`a`) on paired units.
+    pub fn new(
+        metric: &str,
+        model: &str,
+        baseline: &str,
+        a: &[f64],
+        b: &[f64],
+        options: &Options,
+    ) -> Self {
+        let paired = Paired::new(a, b);
+        Comparison {
+            metric: metric.into(),
+            model: model.into(),
+            baseline: baseline.into(),
+            t_test: stats::paired_t(&paired),
+            wilcoxon: stats::wilcoxon(a, b),
+            sign_test: stats::sign_test(&paired),
+            randomization: stats::randomization(a, b, options.resamples, options.seed),
+            bootstrap: stats::bootstrap_test(a, b, options.resamples, options.seed),
+            paired,
+            adjusted: [None; 5],
+        }
+    }
+
+    /// The raw p-value of `test`.
+    pub fn p(&self, test: Test) -> Option<f64> {
+        match test {
+            Test::T => self.t_test.as_ref().map(|t| t.p),
+            Test::Wilcoxon => self.wilcoxon.as_ref().map(|w| w.p),
+            Test::Sign => self.sign_test,
+            Test::Randomization => self.randomization.as_ref().map(|r| r.p),
+            Test::Bootstrap => self.bootstrap.as_ref().map(|r| r.p),
+        }
+    }
+}
+
+/// A paired test, as links and the CLI name it.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Test {
+    /// Paired Student's t-test (the default: what ranx and most papers use).
+    #[default]
+    T,
+    Wilcoxon,
+    Sign,
+    Randomization,
+    Bootstrap,
+}
+
+crate::named!(Test {
+    T = "t",
+    Wilcoxon = "wilcoxon",
+    Sign = "sign",
+    Randomization = "randomization",
+    Bootstrap = "bootstrap",
+});
+
+impl Test {
+    /// The test's name in a sentence.
+    pub fn title(self) -> &'static str {
+        match self {
+            Test::T => "paired t-test",
+            Test::Wilcoxon => "Wilcoxon signed-rank test",
+            Test::Sign => "sign test",
+            Test::Randomization => "randomization test",
+            Test::Bootstrap => "paired bootstrap test",
+        }
+    }
+}
+
+/// What ▲ / ▼ mean in an exported table (the page's and `rankscope compare
+/// --format markdown`'s footnote).
+pub fn marks_note(
+    test: Test,
+    correction: Correction,
+    alpha: f64,
+    baseline: &str,
+    unit: &str,
+) -> String {
+    format!(
+        "▲ / ▼: higher / lower than {baseline} by a two-sided {} over the {unit} values both models have, {} p < {alpha}.",
+        test.title(),
+        if correction == Correction::None {
+            "unadjusted".to_string()
+        } else {
+            format!("{}-adjusted", correction_title(correction))
+        }
+    )
+}
+
+/// A correction's name in a sentence.
+pub fn correction_title(c: Correction) -> &'static str {
+    match c {
+        Correction::Holm => "Holm",
+        Correction::Bonferroni => "Bonferroni",
+        Correction::BenjaminiHochberg => "Benjamini–Hochberg",
+        Correction::None => "none",
+    }
+}
+
+/// `report`'s table (the columns compared) with the marks of `comparisons`
+/// under `test` and `alpha` against their baseline.
+pub fn marked_table(
+    report: &Report,
+    comparisons: &[Comparison],
+    options: &Options,
+) -> crate::report::Table {
+    let (test, alpha) = (options.test, options.alpha);
+    let columns: Vec<String> =
+        comparisons
+            .iter()
+            .map(|c| c.metric.clone())
+            .fold(Vec::new(), |mut v, m| {
+                if !v.contains(&m) {
+                    v.push(m);
+                }
+                v
+            });
+    let mut t = crate::report::Table::from_report(report, Some(&columns));
+    let i = Test::ALL.iter().position(|&x| x == test).unwrap_or(0);
+    t.marks = t
+        .rows
+        .iter()
+        .map(|(name, _)| {
+            columns
+                .iter()
+                .map(|metric| {
+                    match comparisons
+                        .iter()
+                        .find(|c| &c.model == name && &c.metric == metric)
+                    {
+                        Some(c) if c.adjusted[i].is_some_and(|p| p < alpha) => {
+                            if c.paired.mean_diff > 0.0 {
+                                1
+                            } else {
+                                -1
+                            }
+                        }
+                        _ => 0,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let baseline = comparisons.first().map_or("", |c| c.baseline.as_str());
+    t.marks_note = marks_note(
+        test,
+        options.correction,
+        alpha,
+        baseline,
+        report.kind.unit(),
+    );
+    t
+}
+
+/// `p` adjusted under `correction` where present, `None` kept in place.
+pub fn adjust_present(raw: &[Option<f64>], correction: Correction) -> Vec<Option<f64>> {
+    let present: Vec<f64> = raw.iter().flatten().copied().collect();
+    let mut adjusted = stats::adjust(&present, correction).into_iter();
+    raw.iter()
+        .map(|p| p.and_then(|_| adjusted.next()))
+        .collect()
 }
 
 /// Every model of `report` but the baseline against the baseline, on each
@@ -92,38 +271,25 @@ pub fn compare(
                     }
                 }
             }
-            let paired = Paired::new(&a, &b);
-            group.push(Comparison {
-                metric: metric.clone(),
-                model: m.name.clone(),
-                baseline: base.name.clone(),
-                t_test: stats::paired_t(&paired),
-                wilcoxon: stats::wilcoxon(&a, &b),
-                sign_test: stats::sign_test(&paired),
-                randomization: stats::randomization(&a, &b, options.resamples, options.seed),
-                paired,
-                adjusted: [None; 4],
-            });
+            group.push(Comparison::new(
+                metric, &m.name, &base.name, &a, &b, options,
+            ));
         }
-        for test in 0..4 {
-            let raw: Vec<Option<f64>> = group
-                .iter()
-                .map(|c| match test {
-                    0 => c.t_test.as_ref().map(|t| t.p),
-                    1 => c.wilcoxon.as_ref().map(|w| w.p),
-                    2 => c.sign_test,
-                    _ => c.randomization.as_ref().map(|r| r.p),
-                })
-                .collect();
-            let present: Vec<f64> = raw.iter().flatten().copied().collect();
-            let mut adjusted = stats::adjust(&present, options.correction).into_iter();
-            for (c, p) in group.iter_mut().zip(&raw) {
-                c.adjusted[test] = p.and_then(|_| adjusted.next());
-            }
-        }
+        adjust_group(&mut group, options.correction);
         out.extend(group);
     }
     Ok(out)
+}
+
+/// Each test's p-values of `group` (one metric, every model against one
+/// baseline) adjusted across the group.
+pub fn adjust_group(group: &mut [Comparison], correction: Correction) {
+    for (i, &test) in Test::ALL.iter().enumerate() {
+        let raw: Vec<Option<f64>> = group.iter().map(|c| c.p(test)).collect();
+        for (c, p) in group.iter_mut().zip(adjust_present(&raw, correction)) {
+            c.adjusted[i] = p;
+        }
+    }
 }
 
 fn names(report: &Report) -> String {
@@ -160,7 +326,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
             match &first.randomization {
                 Some(r) if r.exact => "every sign flip".to_string(),
                 _ => format!("{} sign flips, seed {}", options.resamples, options.seed),
-            }
+            } + &format!("; bootstrap: {} resamples, seed {}", options.resamples, options.seed)
         ));
         let mut grid = vec![[
             "model",
@@ -174,6 +340,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
             "Wilcoxon p",
             "sign p",
             "randomization p",
+            "bootstrap p",
             "wins/losses/ties",
         ]
         .map(String::from)
@@ -203,6 +370,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
                     ),
                     r => pair(r.as_ref().map(|r| r.p), c.adjusted[3]),
                 },
+                pair(c.bootstrap.as_ref().map(|r| r.p), c.adjusted[4]),
                 format!("{}/{}/{}", q.wins, q.losses, q.ties),
             ]);
         }
@@ -309,7 +477,7 @@ pub fn auc_text(comparisons: &[AucComparison], options: &Options) -> String {
 }
 
 /// A p-value with four decimals, or its magnitude when it is smaller.
-fn format_p(p: f64) -> String {
+pub fn format_p(p: f64) -> String {
     if p.is_nan() {
         "—".into()
     } else if p != 0.0 && p < 1e-4 {

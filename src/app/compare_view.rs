@@ -1,0 +1,164 @@
+//! Is the difference real? The significance tests' controls, the worker
+//! job behind the metric table's marks (`table.rs` reads [`Tested`]) and
+//! the Compare view, whose panel the worker writes
+//! ([`crate::compare::html`]). The page's wasm holds no test.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::state::{AppState, Shared, Target};
+use crate::compare::page::{ask, CELL};
+use crate::compare::Test;
+use crate::core::evaluate::Report;
+use crate::core::registry::Kind;
+use crate::core::stats::Correction;
+use crate::core::Named;
+
+/// The worker's answer for one report.
+#[derive(Debug, PartialEq)]
+pub struct Tested {
+    pub kind: Kind,
+    pub baseline: String,
+    pub models: Vec<String>,
+    pub metrics: Vec<String>,
+    pub cells: Vec<f64>,
+    pub html: String,
+}
+
+impl Tested {
+    /// Model `model`'s cell of `metric`: mean difference, p, adjusted p,
+    /// interval low and high.
+    pub fn cell(&self, model: &str, metric: &str) -> Option<&[f64]> {
+        let i = self.models.iter().position(|m| m == model)?;
+        let j = self.metrics.iter().position(|m| m == metric)?;
+        let at = (i * self.metrics.len() + j) * CELL;
+        self.cells.get(at..at + CELL)
+    }
+}
+
+#[component]
+pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let tickets = std::rc::Rc::new(std::cell::Cell::new(0u32));
+    let refocus = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
+    let refocused = refocus.clone();
+    // a new report, baseline, setting or focus asks the worker again (the
+    // previous job, if still running, is stopped)
+    Effect::new(move |_| {
+        let settings = state.tests.get();
+        let baseline = state.baseline.get();
+        let Some(mut request) = report.with(|r| {
+            r.as_ref()
+                .and_then(|r| ask(r, baseline.as_deref(), &settings))
+        }) else {
+            super::worker::cancel_compare();
+            state.tested.set(None);
+            state.testing.set(None);
+            return;
+        };
+        let bytes = std::mem::take(&mut request.bytes);
+        let ticket = tickets.get() + 1;
+        tickets.set(ticket);
+        let tickets = tickets.clone();
+        let refocus = refocused.clone();
+        // the table shows no mark of the previous values while the new ones
+        // are tested (table.rs), the panel shows them faded
+        let progress = |bytes, total| super::state::Progress {
+            file: String::new(),
+            bytes,
+            total,
+            rows: 0,
+        };
+        state.testing.set(Some(progress(0, 1)));
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = super::worker::compare(&bytes, &mut |done, total| {
+                state.testing.set(Some(progress(done, total)))
+            })
+            .await;
+            if tickets.get() != ticket {
+                return;
+            }
+            state.testing.set(None);
+            let id = refocus.take();
+            if !id.is_empty() {
+                super::util::focus_soon(format!("#{id}"));
+            }
+            match answer {
+                Ok((cells, html)) => {
+                    let baseline = request.models[request.baseline].clone();
+                    state.tested.set(Some(Shared(std::sync::Arc::new(Tested {
+                        kind,
+                        baseline,
+                        models: request.models,
+                        metrics: request.metrics,
+                        cells,
+                        html,
+                    }))))
+                }
+                Err(why) if !why.is_empty() => state.say(
+                    super::state::Level::Error,
+                    "The significance tests failed",
+                    vec![why],
+                ),
+                Err(_) => {}
+            }
+        });
+    });
+    let tested = move || state.tested.get().filter(|t| t.kind == kind);
+    // the controls are in the worker's panel: one listener for them all,
+    // and focus back on the control once the new panel is in
+    let changed = move |ev: web_sys::Event| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id())
+            .unwrap_or_default();
+        let v = event_target_value(&ev);
+        let mut s = state.tests.get();
+        match id.as_str() {
+            "sig-test" => s.test = Test::named(&v).unwrap_or(s.test),
+            "sig-correction" => s.correction = Correction::named(&v).unwrap_or(s.correction),
+            "sig-alpha" => match v.parse::<f64>() {
+                Ok(a) if a > 0.0 && a < 1.0 => s.alpha = a,
+                _ => return,
+            },
+            "sig-ci" => s.ci = event_target_checked(&ev),
+            "cmp-model" => s.vs = Some(v),
+            "cmp-metric" => s.on = Some(v),
+            _ => return,
+        }
+        state.tests.set(s);
+        refocus.replace(id);
+    };
+    // a gain or loss row opens the model's value for that unit in the explanation panel
+    let open = move |target: Option<web_sys::EventTarget>| {
+        let Some(row) = target
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-query]").ok().flatten())
+        else {
+            return;
+        };
+        let Some(panel) = row.closest(".compare-panel").ok().flatten() else {
+            return;
+        };
+        let attr = |e: &web_sys::Element, k: &str| e.get_attribute(k).unwrap_or_default();
+        state.explain.set(Some(Target {
+            kind,
+            model: attr(&panel, "data-model"),
+            metric: attr(&panel, "data-metric"),
+            query: Some(attr(&row, "data-query")),
+        }));
+        super::util::focus_soon("#explain-close".into());
+    };
+    // the worker's panel is the whole card (`section#compare`), none without an answer
+    view! {
+        {move || state.testing.get().map(|p| view! {
+            <p class="testing" role="status">{format!("Testing… {} of {} steps ", p.bytes, p.total)}
+                <button class="small" on:click=move |_| { super::worker::cancel_compare(); state.testing.set(None); }>"Cancel"</button>
+            </p>
+        })}
+        <div class="compare-body" class:stale=move || state.testing.get().is_some() on:change=changed
+            on:click=move |ev| open(ev.target()) on:keydown=move |ev| if ev.key() == "Enter" { open(ev.target()) }
+            inner_html=move || tested().map(|t| t.html.clone()).unwrap_or_default()></div>
+    }
+}

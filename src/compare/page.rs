@@ -1,0 +1,637 @@
+//! The page's significance tests, run in a loading worker: the page sends
+//! every shown model's per-unit values ([`Request`], built from its
+//! [`Report`]), the worker answers with the marks and intervals of the
+//! metric table and the Compare view's panel ([`answer`]). The page's own
+//! wasm holds none of the tests.
+
+use std::collections::HashMap;
+
+use super::{adjust_group, adjust_present, Comparison, Options, Test};
+use crate::core::evaluate::Report;
+use crate::core::stats::{self, Correction, Paired};
+use crate::core::Named;
+
+/// The test settings of the page and the Compare view's pair (`test=`,
+/// `correction=`, `alpha=`, `seed=`, `ci=`, `vs=`, `on=` in links).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The test behind the table's marks.
+    pub test: Test,
+    pub correction: Correction,
+    /// The level below which an adjusted p-value is marked.
+    pub alpha: f64,
+    pub seed: u64,
+    /// Show each mean's bootstrap 95% interval in the table.
+    pub ci: bool,
+    /// The Compare view's model (against the baseline) and metric.
+    pub vs: Option<String>,
+    pub on: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            test: Test::T,
+            correction: Correction::Holm,
+            alpha: 0.05,
+            seed: 42,
+            ci: false,
+            vs: None,
+            on: None,
+        }
+    }
+}
+
+/// Random sign flips of the randomization test and resamples of the
+/// bootstrap test in the page (as the CLI's default).
+pub const RESAMPLES: u64 = 10_000;
+/// Resamples of each mean's bootstrap interval.
+pub const CI_RESAMPLES: usize = 1_000;
+
+/// One model's per-unit values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Units {
+    pub name: String,
+    pub ids: Vec<String>,
+    /// One column per metric of the request, one value per id.
+    pub values: Vec<Vec<f64>>,
+}
+
+/// What the page asks of a worker.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Request {
+    /// `query`, `row` or `user`.
+    pub unit: String,
+    /// The metric ids tested: the report's columns whose shown value is the
+    /// mean of their per-unit values.
+    pub metrics: Vec<String>,
+    pub models: Vec<Units>,
+    /// The index of the baseline in `models`.
+    pub baseline: usize,
+    pub settings: Settings,
+    /// The Compare view's model (against the baseline) and metric, as
+    /// indices into `models` and `metrics`.
+    pub focus: Option<(usize, usize)>,
+}
+
+/// Whether `column` of `values` has the mean `shown` (within 1e-9, the
+/// undefined units left out): a paired test of the per-unit values tests
+/// the number the table shows, which is not so for sums (`num_ret`), a
+/// geometric mean (`gm_map`) or an F1 of means.
+fn is_mean(values: &[f64], shown: Option<f64>) -> bool {
+    let Some(shown) = shown else { return false };
+    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    match crate::core::sum::mean(finite.iter().copied()) {
+        Some(m) => (m - shown).abs() <= 1e-9 * shown.abs().max(1.0),
+        None => false,
+    }
+}
+
+/// A request as the page sends it: `bytes` ([`Request::decode`] reads
+/// them) and the names it holds, in its order.
+pub struct Asked {
+    pub bytes: Vec<u8>,
+    pub models: Vec<String>,
+    pub metrics: Vec<String>,
+    pub baseline: usize,
+}
+
+/// Bytes of a request: lengths and numbers little-endian, text as UTF-8
+/// after its length (written by hand: the page's wasm holds only this).
+struct Out(Vec<u8>);
+
+impl Out {
+    fn u32(&mut self, v: usize) {
+        self.0.extend_from_slice(&(v as u32).to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn text(&mut self, s: &str) {
+        self.u32(s.len());
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn option(&mut self, s: &Option<String>) {
+        self.0.push(s.is_some() as u8);
+        self.text(s.as_deref().unwrap_or(""));
+    }
+}
+
+/// Reads what [`Out`] wrote; `None` at the first byte that does not fit.
+struct In<'a>(&'a [u8]);
+
+impl In<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, tail) = self.0.split_at(n);
+        self.0 = tail;
+        Some(head)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        self.take(1).map(|b| b[0])
+    }
+    fn u32(&mut self) -> Option<usize> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn text(&mut self) -> Option<String> {
+        let n = self.u32()?;
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+    fn option(&mut self) -> Option<Option<String>> {
+        let some = self.u8()? == 1;
+        let s = self.text()?;
+        Some(some.then_some(s))
+    }
+    /// A count of items of at least `size` bytes each that the rest can hold.
+    fn count(&mut self, size: usize) -> Option<usize> {
+        let n = self.u32()?;
+        (n.saturating_mul(size) <= self.0.len()).then_some(n)
+    }
+}
+
+/// The request for `report`'s models against `baseline` (a model name; the
+/// first model when absent or unknown), with the Compare view on the
+/// settings' model `vs` and metric `on` where they name one (else the first
+/// other model and the first metric). `None` with fewer than two models or
+/// no column of means.
+pub fn ask(report: &Report, baseline: Option<&str>, settings: &Settings) -> Option<Asked> {
+    if report.models.len() < 2 {
+        return None;
+    }
+    let metrics: Vec<String> = report
+        .columns
+        .iter()
+        .filter(|c| {
+            report.models.iter().all(|m| {
+                m.per_unit.get(*c).is_some_and(|v| {
+                    v.len() == m.unit_ids.len() && is_mean(v, m.metrics.get(*c).copied().flatten())
+                })
+            })
+        })
+        .cloned()
+        .collect();
+    if metrics.is_empty() {
+        return None;
+    }
+    let models: Vec<String> = report.models.iter().map(|m| m.name.clone()).collect();
+    let index = |name: Option<&str>| models.iter().position(|m| Some(m.as_str()) == name);
+    let base = index(baseline).unwrap_or(0);
+    let model = index(settings.vs.as_deref())
+        .filter(|&i| i != base)
+        .unwrap_or(if base == 0 { 1 } else { 0 });
+    let metric = metrics
+        .iter()
+        .position(|m| Some(m.as_str()) == settings.on.as_deref())
+        .unwrap_or(0);
+    let mut out = Out(Vec::new());
+    out.text(report.kind.unit());
+    out.u32(metrics.len());
+    for m in &metrics {
+        out.text(m);
+    }
+    out.u32(models.len());
+    for m in &report.models {
+        out.text(&m.name);
+        out.u32(m.unit_ids.len());
+        for id in &m.unit_ids {
+            out.text(id);
+        }
+        for c in &metrics {
+            for v in &m.per_unit[c] {
+                out.u64(v.to_bits());
+            }
+        }
+    }
+    out.u32(base);
+    out.0.push(settings.test as u8);
+    out.0.push(settings.correction as u8);
+    out.u64(settings.alpha.to_bits());
+    out.u64(settings.seed);
+    out.0.push(settings.ci as u8);
+    out.option(&settings.vs);
+    out.option(&settings.on);
+    out.u32(model);
+    out.u32(metric);
+    Some(Asked {
+        bytes: out.0,
+        models,
+        metrics,
+        baseline: base,
+    })
+}
+
+impl Request {
+    /// [`ask`]'s request, as the worker reads it.
+    pub fn from_report(
+        report: &Report,
+        baseline: Option<&str>,
+        settings: &Settings,
+    ) -> Option<Request> {
+        Request::decode(&ask(report, baseline, settings)?.bytes)
+    }
+
+    /// The request in `bytes` ([`ask`]'s), `None` when they do not hold one
+    /// (any bytes are safe to read).
+    pub fn decode(bytes: &[u8]) -> Option<Request> {
+        let mut r = In(bytes);
+        let unit = r.text()?;
+        let metrics = (0..r.count(4)?)
+            .map(|_| r.text())
+            .collect::<Option<Vec<_>>>()?;
+        let mut models = Vec::new();
+        for _ in 0..r.count(8)? {
+            let name = r.text()?;
+            let ids = (0..r.count(4)?)
+                .map(|_| r.text())
+                .collect::<Option<Vec<_>>>()?;
+            let mut values = Vec::new();
+            for _ in &metrics {
+                let bytes = r.take(ids.len().checked_mul(8)?)?;
+                values.push(
+                    bytes
+                        .chunks_exact(8)
+                        .map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default()))
+                        .collect(),
+                );
+            }
+            models.push(Units { name, ids, values });
+        }
+        let baseline = r.u32()?;
+        let test = *Test::ALL.get(r.u8()? as usize)?;
+        let correction = *<Correction as crate::core::Named>::ALL.get(r.u8()? as usize)?;
+        let settings = Settings {
+            test,
+            correction,
+            alpha: f64::from_bits(r.u64()?),
+            seed: r.u64()?,
+            ci: r.u8()? == 1,
+            vs: r.option()?,
+            on: r.option()?,
+        };
+        let focus = Some((r.u32()?, r.u32()?));
+        (r.0.is_empty()).then_some(Request {
+            unit,
+            metrics,
+            models,
+            baseline,
+            settings,
+            focus,
+        })
+    }
+
+    /// The baseline's and `model`'s values of metric `j` on the units both
+    /// have with a defined value, and those units' ids.
+    pub fn paired(&self, model: usize, j: usize) -> (Vec<f64>, Vec<f64>, Vec<&str>) {
+        let base = &self.models[self.baseline];
+        let at: HashMap<&str, usize> = base
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+        let m = &self.models[model];
+        let (mut a, mut b, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+        let (base_col, col) = (&base.values[j], &m.values[j]);
+        for (id, &v) in m.ids.iter().zip(col) {
+            if let Some(&i) = at.get(id.as_str()) {
+                let u = base_col[i];
+                if u.is_finite() && v.is_finite() {
+                    a.push(u);
+                    b.push(v);
+                    ids.push(id.as_str());
+                }
+            }
+        }
+        (a, b, ids)
+    }
+
+    /// Whether every index and column fits (a request decoded from bytes
+    /// is answered only then).
+    pub fn is_sound(&self) -> bool {
+        self.models.len() >= 2
+            && self.baseline < self.models.len()
+            && self.models.iter().all(|m| {
+                m.values.len() == self.metrics.len()
+                    && m.values.iter().all(|v| v.len() == m.ids.len())
+            })
+            && self.settings.alpha.is_finite()
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            baseline: None,
+            resamples: RESAMPLES,
+            seed: self.settings.seed,
+            correction: self.settings.correction,
+            test: self.settings.test,
+            alpha: self.settings.alpha,
+        }
+    }
+}
+
+/// Values per cell of [`Answer::cells`].
+pub const CELL: usize = 5;
+
+/// The worker's answer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer {
+    /// For model `i` and metric `j` (the request's order), at
+    /// `(i * metrics + j) * CELL`: the paired mean difference against the
+    /// baseline, the test's p, its adjusted p (NaN for the baseline or when
+    /// undefined), and the mean's bootstrap 95% interval (NaN unless asked).
+    pub cells: Vec<f64>,
+    /// The Compare view (see [`super::html::panel`]); empty without a focus.
+    pub html: String,
+}
+
+/// Runs the request: the chosen test for every model and metric, adjusted
+/// per metric across the models; each mean's interval when asked; every
+/// test for the focus metric. `progress(done, total)` is called after each
+/// step.
+pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
+    if !req.is_sound() {
+        return Answer::default();
+    }
+    let (n_models, n_metrics) = (req.models.len(), req.metrics.len());
+    let s = &req.settings;
+    let mut cells = vec![f64::NAN; n_models * n_metrics * CELL];
+    let focus_steps = req.focus.map_or(0, |_| n_models - 1);
+    let total =
+        n_metrics * (n_models - 1) + if s.ci { n_metrics * n_models } else { 0 } + focus_steps;
+    let mut done = 0;
+    let options = req.options();
+    for j in 0..n_metrics {
+        let mut raw = vec![None; n_models];
+        for (i, p) in raw.iter_mut().enumerate() {
+            if i == req.baseline {
+                continue;
+            }
+            let (a, b, _) = req.paired(i, j);
+            let paired = Paired::new(&a, &b);
+            cells[(i * n_metrics + j) * CELL] = paired.mean_diff;
+            *p = match s.test {
+                Test::T => stats::paired_t(&paired).map(|t| t.p),
+                Test::Wilcoxon => stats::wilcoxon(&a, &b).map(|w| w.p),
+                Test::Sign => stats::sign_test(&paired),
+                Test::Randomization => stats::randomization(&a, &b, RESAMPLES, s.seed).map(|r| r.p),
+                Test::Bootstrap => stats::bootstrap_test(&a, &b, RESAMPLES, s.seed).map(|r| r.p),
+            };
+            done += 1;
+            progress(done, total);
+        }
+        for (i, (p, adj)) in raw
+            .iter()
+            .zip(adjust_present(&raw, s.correction))
+            .enumerate()
+        {
+            let at = (i * n_metrics + j) * CELL;
+            cells[at + 1] = p.unwrap_or(f64::NAN);
+            cells[at + 2] = adj.unwrap_or(f64::NAN);
+        }
+        if s.ci {
+            for (i, m) in req.models.iter().enumerate() {
+                let finite: Vec<f64> = m.values[j]
+                    .iter()
+                    .copied()
+                    .filter(|v| v.is_finite())
+                    .collect();
+                if let Some((lo, hi)) = stats::bootstrap_ci(&finite, CI_RESAMPLES, s.seed) {
+                    let at = (i * n_metrics + j) * CELL;
+                    cells[at + 3] = lo;
+                    cells[at + 4] = hi;
+                }
+                done += 1;
+                progress(done, total);
+            }
+        }
+    }
+    let html = match req.focus {
+        Some((model, j)) if model < n_models && model != req.baseline && j < n_metrics => {
+            let mut group = Vec::new();
+            let mut focus = 0;
+            for i in (0..n_models).filter(|&i| i != req.baseline) {
+                let (a, b, _) = req.paired(i, j);
+                if i == model {
+                    focus = group.len();
+                }
+                group.push(Comparison::new(
+                    &req.metrics[j],
+                    &req.models[i].name,
+                    &req.models[req.baseline].name,
+                    &a,
+                    &b,
+                    &options,
+                ));
+                done += 1;
+                progress(done, total);
+            }
+            adjust_group(&mut group, s.correction);
+            let (a, b, ids) = req.paired(model, j);
+            r#"<section class="card compare" id="compare"><h2>Compare</h2>"#.to_string()
+                + &super::html::controls(req, (model, j))
+                + &super::html::panel(&super::html::Focus {
+                    comparison: &group[focus],
+                    group: group.len(),
+                    a: &a,
+                    b: &b,
+                    ids: &ids,
+                    unit: &req.unit,
+                    settings: s,
+                    resamples: RESAMPLES,
+                })
+                + "</section>"
+        }
+        _ => String::new(),
+    };
+    Answer { cells, html }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(models: Vec<Units>, settings: Settings) -> Request {
+        Request {
+            unit: "query".into(),
+            metrics: vec!["m".into()],
+            models,
+            baseline: 0,
+            settings,
+            focus: Some((1, 0)),
+        }
+    }
+
+    fn units(name: &str, ids: &[&str], v: &[f64]) -> Units {
+        Units {
+            name: name.into(),
+            ids: ids.iter().map(|s| s.to_string()).collect(),
+            values: vec![v.to_vec()],
+        }
+    }
+
+    #[test]
+    fn enum_bytes_are_their_place_in_all() {
+        for (i, &t) in Test::ALL.iter().enumerate() {
+            assert_eq!(t as usize, i);
+        }
+        for (i, &c) in Correction::ALL.iter().enumerate() {
+            assert_eq!(c as usize, i);
+        }
+    }
+
+    #[test]
+    fn unsound_requests_get_an_empty_answer() {
+        let mut req = request(
+            vec![units("a", &["q1"], &[0.1]), units("b", &["q1"], &[0.2])],
+            Settings::default(),
+        );
+        req.models[1].values[0].push(0.3);
+        assert_eq!(answer(&req, &mut |_, _| {}), Answer::default());
+        req.models[1].values[0].pop();
+        req.baseline = 2;
+        assert_eq!(answer(&req, &mut |_, _| {}), Answer::default());
+        req.baseline = 0;
+        assert_eq!(answer(&req, &mut |_, _| {}).cells.len(), 2 * CELL);
+    }
+
+    #[test]
+    fn units_pair_by_id_and_skip_undefined_values() {
+        let req = request(
+            vec![
+                units("a", &["q1", "q2", "q3", "q4"], &[0.1, 0.2, f64::NAN, 0.4]),
+                units("b", &["q4", "q3", "q2", "q9"], &[0.5, 0.6, 0.7, 0.8]),
+            ],
+            Settings::default(),
+        );
+        let (a, b, ids) = req.paired(1, 0);
+        assert_eq!(
+            (a, b, ids),
+            (vec![0.4, 0.2], vec![0.5, 0.7], vec!["q4", "q2"])
+        );
+    }
+
+    #[test]
+    fn cells_hold_the_chosen_test_and_its_adjustment_across_models() {
+        let ids: Vec<String> = (0..30).map(|i| format!("q{i}")).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let base: Vec<f64> = (0..30).map(|i| (i % 7) as f64 / 7.0).collect();
+        let better: Vec<f64> = base
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + 0.05 + (i % 3) as f64 * 0.01)
+            .collect();
+        let noise: Vec<f64> = base
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + if i % 2 == 0 { 0.01 } else { -0.012 })
+            .collect();
+        for test in Test::ALL.iter().copied() {
+            let settings = Settings {
+                test,
+                ci: true,
+                ..Default::default()
+            };
+            let mut req = request(
+                vec![
+                    units("a", &ids, &base),
+                    units("b", &ids, &better),
+                    units("c", &ids, &noise),
+                ],
+                settings,
+            );
+            req.focus = Some((2, 0));
+            let mut steps = Vec::new();
+            let ans = answer(&req, &mut |d, t| steps.push((d, t)));
+            assert_eq!(steps.last(), Some(&(2 + 3 + 2, 7)));
+            let p_b = ans.cells[CELL + 1];
+            let p_c = ans.cells[2 * CELL + 1];
+            let group = compare_group(&req);
+            let raw = [group[0].p(test), group[1].p(test)];
+            assert_eq!(p_b, raw[0].unwrap(), "{test:?}");
+            assert_eq!(p_c, raw[1].unwrap(), "{test:?}");
+            let adjusted = stats::adjust(&[p_b, p_c], Correction::Holm);
+            assert_eq!(ans.cells[CELL + 2], adjusted[0]);
+            assert_eq!(ans.cells[2 * CELL + 2], adjusted[1]);
+            assert!(
+                ans.cells[1].is_nan() && ans.cells[2].is_nan(),
+                "the baseline has no p"
+            );
+            assert!((ans.cells[CELL] - 0.06).abs() < 1e-12);
+            // every mean has its interval, around the mean
+            for i in 0..3 {
+                let (lo, hi) = (ans.cells[i * CELL + 3], ans.cells[i * CELL + 4]);
+                let mean = req.models[i].values[0].iter().sum::<f64>() / 30.0;
+                assert!(lo < mean && mean < hi, "{lo} {mean} {hi}");
+            }
+            assert!(ans.html.contains("c against a"), "{}", &ans.html[..200]);
+        }
+    }
+
+    fn compare_group(req: &Request) -> Vec<Comparison> {
+        (1..req.models.len())
+            .map(|i| {
+                let (a, b, _) = req.paired(i, 0);
+                Comparison::new("m", &req.models[i].name, "a", &a, &b, &req.options())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_columns_of_means_are_tested() {
+        use crate::core::evaluate::{ModelReport, Report};
+        use crate::core::registry::Kind;
+        let model = |name: &str, v: Vec<f64>, sum: bool| {
+            let mut m = ModelReport {
+                name: name.into(),
+                unit_ids: vec!["q1".into(), "q2".into()],
+                ..Default::default()
+            };
+            let mean = (v[0] + v[1]) / 2.0;
+            m.metrics.insert("map".into(), Some(mean));
+            m.metrics
+                .insert("num_ret".into(), Some(if sum { v[0] + v[1] } else { mean }));
+            m.per_unit.insert("map".into(), v.clone());
+            m.per_unit.insert("num_ret".into(), v);
+            m
+        };
+        let report = Report {
+            kind: Kind::Ranking,
+            columns: vec!["map".into(), "num_ret".into()],
+            models: vec![
+                model("a", vec![0.2, 0.4], true),
+                model("b", vec![0.3, 0.9], true),
+            ],
+            conventions: Default::default(),
+            warnings: vec![],
+        };
+        let req = Request::from_report(&report, Some("b"), &Settings::default()).unwrap();
+        assert_eq!(req.metrics, vec!["map"]);
+        assert_eq!((req.baseline, req.focus), (1, Some((0, 0))));
+        assert_eq!(req.unit, "query");
+        assert_eq!(req.models[1].values, vec![vec![0.3, 0.9]]);
+        // every cut of the bytes is refused, not read past
+        let settings = Settings {
+            vs: Some("a".into()),
+            ..Default::default()
+        };
+        let asked = ask(&report, None, &settings).unwrap();
+        assert_eq!(
+            (asked.models, asked.metrics, asked.baseline),
+            (
+                vec!["a".to_string(), "b".into()],
+                vec!["map".to_string()],
+                0
+            )
+        );
+        let whole = Request::decode(&asked.bytes).unwrap();
+        assert_eq!(whole.settings, settings);
+        for cut in 0..asked.bytes.len() {
+            assert_eq!(Request::decode(&asked.bytes[..cut]), None);
+        }
+    }
+}

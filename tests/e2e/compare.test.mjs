@@ -1,0 +1,139 @@
+// Is the difference real? The metric table's marks and intervals, and the
+// Compare view, equal the CLI's `rankscope compare --format json` on the
+// same files; the settings live in the link.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, drop, reference, root, waitForModels, clearAll, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const extra = (name) => path.join(reference, 'extra', name);
+const file = (name) => ({ name, data: fs.readFileSync(extra(name)) });
+
+function cli(args) {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  return JSON.parse(execFileSync(bin, args, { maxBuffer: 1 << 26 }));
+}
+
+const TESTS = ['t', 'wilcoxon', 'sign', 'randomization', 'bootstrap'];
+// the page's wasm and the native CLI differ in their last bits of exp/ln/log2
+// (two libms), so equal means equal to 1e-9 relative
+const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(Math.abs(want), 1e-300), `${what}: ${got} vs ${want}`);
+const rawP = (c, test) => ({
+  t: c.t_test?.p, wilcoxon: c.wilcoxon?.p, sign: c.sign_test, randomization: c.randomization?.p, bootstrap: c.bootstrap?.p,
+})[test];
+
+async function loadPair(page) {
+  await clearAll(page);
+  await drop(page, [file('example.qrels'), file('bm25.run'), file('dense.run')]);
+  await waitForModels(page, ['bm25', 'dense']);
+  await page.selectOption('label:has-text("Baseline") select', 'bm25');
+  await page.waitForSelector('#compare .compare-panel');
+}
+
+// the cells of the metric table: value, p, adjusted p, interval and mark
+const tableCells = (page) => page.$$eval('table.metrics td[data-metric]', (tds) => tds.map((td) => ({
+  model: td.dataset.model,
+  metric: td.dataset.metric,
+  value: td.dataset.value === '' ? null : Number(td.dataset.value),
+  p: td.dataset.p === undefined ? null : Number(td.dataset.p),
+  adjusted: td.dataset.pAdjusted === undefined ? null : Number(td.dataset.pAdjusted),
+  lo: td.dataset.ciLow === undefined ? null : Number(td.dataset.ciLow),
+  hi: td.dataset.ciHigh === undefined ? null : Number(td.dataset.ciHigh),
+  mark: td.querySelector('.mark')?.textContent.trim() ?? null,
+  ci: td.querySelector('.ci')?.textContent ?? null,
+})));
+
+test('marks, p-values and the Compare view equal rankscope compare, for every test', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
+  await loadPair(page);
+  let cells = await tableCells(page);
+  // the columns tested: the Compare view offers exactly those
+  const metrics = await page.$$eval('#cmp-metric option', (os) => os.map((o) => o.value));
+  assert.ok(metrics.includes('ndcg@10') && metrics.includes('map'), metrics.join(','));
+  // the baseline has no p
+  assert.ok(cells.filter((c) => c.model === 'bm25').every((c) => c.p === null));
+  const json = cli(['compare', extra('bm25.run'), extra('dense.run'), '--qrels', extra('example.qrels'),
+    '--metrics', metrics.join(','), '--baseline', 'bm25', '--format', 'json']);
+  const byMetric = Object.fromEntries(json.comparisons.map((c) => [c.metric, c]));
+  for (const test of TESTS) {
+    if (test !== 't') {
+      await page.selectOption('#sig-test', test);
+      await page.waitForFunction((t) => document.querySelector('#sig-test')?.value === t
+        && !document.querySelector('.compare-body.stale') && document.querySelector('td[data-metric][data-p]'), test);
+      cells = await tableCells(page);
+    }
+    for (const c of cells.filter((c) => c.model === 'dense' && c.p !== null)) {
+      const want = byMetric[c.metric];
+      assert.ok(want && metrics.includes(c.metric), `the CLI compared ${c.metric}`);
+      near(c.p, rawP(want, test), `${test} p of ${c.metric}`);
+      // one model against the baseline: nothing to adjust
+      assert.equal(c.adjusted, c.p, `${test} adjusted p of ${c.metric}`);
+      assert.equal(c.mark !== null, c.adjusted < 0.05, `mark of ${c.metric} (p ${c.adjusted})`);
+      if (c.mark) assert.equal(c.mark, want.paired.mean_diff > 0 ? '▲' : '▼');
+    }
+  }
+  // the Compare view: dense against bm25 on the chosen metric, every test's p as the CLI's
+  await page.selectOption('#cmp-metric', 'ndcg@10');
+  await page.waitForSelector('.compare-panel[data-metric="ndcg@10"]');
+  const panel = await page.$eval('.compare-panel', (p) => ({
+    ...p.dataset,
+    tests: Object.fromEntries([...p.querySelectorAll('tr[data-test]')].map((r) => [r.dataset.test, Number(r.dataset.p)])),
+    bars: p.querySelectorAll('.diffs rect').length,
+    dots: p.querySelectorAll('.scatter circle').length,
+  }));
+  const want = byMetric['ndcg@10'];
+  assert.equal(panel.model, 'dense');
+  assert.equal(panel.baseline, 'bm25');
+  assert.equal(Number(panel.n), want.paired.n);
+  near(Number(panel.meanDiff), want.paired.mean_diff, 'mean difference');
+  assert.deepEqual([panel.wins, panel.losses, panel.ties].map(Number), [want.paired.wins, want.paired.losses, want.paired.ties]);
+  for (const test of TESTS) near(panel.tests[test], rawP(want, test), `Compare view ${test}`);
+  assert.equal(panel.bars, want.paired.n, 'one bar per query');
+  assert.equal(panel.dots, want.paired.n, 'one dot per query');
+  await shot(page, 'compare.png');
+  // a query among the largest gains opens dense's value for it in the explanation
+  const q = await page.$eval('.extremes tr[data-query]', (r) => r.dataset.query);
+  await page.click(`.extremes tr[data-query="${q}"]`);
+  await page.waitForSelector('section.explain');
+  assert.match(await page.$eval('section.explain', (s) => s.textContent), new RegExp(q));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('intervals of the means, and the settings restored from the link', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
+  await loadPair(page);
+  await page.check('#sig-ci');
+  await page.waitForSelector('td[data-metric] .ci');
+  const cells = (await tableCells(page)).filter((c) => c.lo !== null);
+  assert.ok(cells.length >= 10, `${cells.length} intervals`);
+  for (const c of cells) {
+    assert.ok(c.lo <= c.value && c.value <= c.hi, `${c.model} ${c.metric}: ${c.lo} ≤ ${c.value} ≤ ${c.hi}`);
+    assert.equal(c.ci, `[${c.lo.toFixed(4)}, ${c.hi.toFixed(4)}]`);
+  }
+  await page.selectOption('#sig-correction', 'bonferroni');
+  await page.fill('#sig-alpha', '0.01');
+  await page.press('#sig-alpha', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('alpha=0.01') && location.hash.includes('correction=bonferroni') && location.hash.includes('ci=1'));
+  const link = page.url();
+  // the same link in a fresh tab brings the same settings and the same intervals back
+  const again = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  await again.goto(link);
+  await again.waitForSelector('td[data-metric]');
+  await loadPair(again);
+  await again.waitForSelector('td[data-metric] .ci');
+  assert.equal(await again.$eval('#sig-correction', (s) => s.value), 'bonferroni');
+  assert.equal(await again.$eval('#sig-alpha', (s) => s.value), '0.01');
+  const restored = (await tableCells(again)).filter((c) => c.lo !== null);
+  assert.deepEqual(restored.map((c) => [c.lo, c.hi]), cells.map((c) => [c.lo, c.hi]), 'seeded: the same intervals');
+  assert.deepEqual(errors, []);
+  await again.close();
+  await page.close();
+});

@@ -199,7 +199,73 @@ mod native {
         g.finish();
     }
 
-    criterion_group!(benches, binary, ranking, multiclass, ratings);
+    /// #31's goals: the page's tests of every column (t) for 100,000 queries
+    /// and 5 models; a 10,000-flip randomization test of one metric over
+    /// 100,000 queries; DeLong on 10M rows.
+    fn significance(c: &mut Criterion) {
+        use rankscope::compare::page::{answer, Request, Settings, Units};
+        use rankscope::compare::Test;
+        use rankscope::core::stats;
+        let n = ((100_000.0 * scale()) as usize).max(100);
+        let mut rng = stats::SplitMix64::new(7);
+        let mut uniform = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let ids: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+        let base: Vec<Vec<f64>> = (0..20)
+            .map(|_| (0..n).map(|_| uniform()).collect())
+            .collect();
+        let models: Vec<Units> = (0..5)
+            .map(|m| Units {
+                name: format!("m{m}"),
+                ids: ids.clone(),
+                values: base
+                    .iter()
+                    .map(|col| {
+                        col.iter()
+                            .map(|v| (v + 0.02 * m as f64 * uniform()).min(1.0))
+                            .collect()
+                    })
+                    .collect(),
+            })
+            .collect();
+        let request = |test: Test, focus: Option<(usize, usize)>| Request {
+            unit: "query".into(),
+            metrics: (0..20).map(|j| format!("metric{j}")).collect(),
+            models: models.clone(),
+            baseline: 0,
+            settings: Settings {
+                test,
+                ..Default::default()
+            },
+            focus,
+        };
+        let mut g = group(c, "significance");
+        let t = request(Test::T, None);
+        g.bench_function("t-test, 20 columns x 4 models, 100k queries", |b| {
+            b.iter(|| answer(black_box(&t), &mut |_, _| {}))
+        });
+        let w = request(Test::Wilcoxon, None);
+        g.bench_function("Wilcoxon, 20 columns x 4 models, 100k queries", |b| {
+            b.iter(|| answer(black_box(&w), &mut |_, _| {}))
+        });
+        let (a, b1) = (&models[0].values[0], &models[1].values[0]);
+        g.bench_function("randomization, 10,000 flips, 100k queries", |b| {
+            b.iter(|| stats::randomization(black_box(a), black_box(b1), 10_000, 42))
+        });
+        let rows = ((10_000_000.0 * scale()) as usize).max(1000);
+        let labels: Vec<bool> = (0..rows).map(|i| i % 7 < 2).collect();
+        let sa: Vec<f64> = (0..rows)
+            .map(|i| ((i * 7919) % 10_007) as f64 / 10_007.0 + if labels[i] { 0.2 } else { 0.0 })
+            .collect();
+        let sb: Vec<f64> = (0..rows)
+            .map(|i| ((i * 104_729) % 10_009) as f64 / 10_009.0 + if labels[i] { 0.3 } else { 0.0 })
+            .collect();
+        g.bench_function("DeLong, 10M rows", |b| {
+            b.iter(|| stats::delong(black_box(&labels), black_box(&sa), black_box(&sb)))
+        });
+        g.finish();
+    }
+
+    criterion_group!(benches, binary, ranking, multiclass, ratings, significance);
 }
 
 // criterion and the generated data are native-only; on wasm this target is empty

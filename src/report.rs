@@ -363,7 +363,10 @@ mod tests {
         );
         let csv = t.to_csv();
         let mut reader = csv::Reader::from_reader(csv.as_bytes());
-        assert_eq!(reader.headers().unwrap().iter().next_back(), Some("marks_note"));
+        assert_eq!(
+            reader.headers().unwrap().iter().next_back(),
+            Some("marks_note")
+        );
         let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
         assert_eq!(&rows[1][4], "ndcg@10 ▲; roc_auc ▼");
         assert_eq!(&rows[0][4], "");

@@ -280,7 +280,14 @@ impl ViewState {
                 }
                 self.tests.alpha = a;
             }
-            "seed" => self.tests.seed = number(raw)?,
+            "seed" => {
+                // read as f64 (the page has that reader already): a whole number below 2^53
+                let seed: f64 = number(raw)?;
+                if !((0.0..9007199254740992.0).contains(&seed) && seed.fract() == 0.0) {
+                    return Err(false);
+                }
+                self.tests.seed = seed as u64;
+            }
             "ci" => self.tests.ci = boolean(raw)?,
             "vs" => self.tests.vs = optional(),
             "on" => self.tests.on = optional(),
@@ -699,6 +706,25 @@ mod tests {
                 "'z' is not a valid value of 'test'",
             ]
         );
+    }
+
+    #[test]
+    fn a_seed_is_a_whole_number_below_two_to_the_53() {
+        assert_eq!(
+            ViewState::from_fragment("seed=9007199254740991")
+                .0
+                .tests
+                .seed,
+            (1 << 53) - 1
+        );
+        for bad in ["-1", "1.5", "9007199254740992", "x", "NaN"] {
+            let (v, skipped) = ViewState::from_fragment(&format!("seed={bad}"));
+            assert_eq!(v.tests.seed, 42);
+            assert_eq!(
+                skipped,
+                vec![format!("'{bad}' is not a valid value of 'seed'")]
+            );
+        }
     }
 
     #[test]

@@ -53,6 +53,21 @@ fn paired_tests_match_scipy() {
             1e-9,
             &format!("{name} CI low"),
         );
+        // the t interval of a mean, on the differences, is scipy's CI of ttest_rel
+        let d: Vec<f64> = a.iter().zip(&b).map(|(x, y)| y - x).collect();
+        let (lo, hi) = stats::t_interval(&d).unwrap();
+        near(
+            lo,
+            want["ci"][0].as_f64().unwrap(),
+            1e-9,
+            &format!("{name} t interval low"),
+        );
+        near(
+            hi,
+            want["ci"][1].as_f64().unwrap(),
+            1e-9,
+            &format!("{name} t interval high"),
+        );
         near(
             t.ci_high,
             want["ci"][1].as_f64().unwrap(),

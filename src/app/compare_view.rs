@@ -95,12 +95,17 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
                         html,
                     }))))
                 }
-                Err(why) if !why.is_empty() => state.say(
-                    super::state::Level::Error,
-                    "The significance tests failed",
-                    vec![why],
-                ),
-                Err(_) => {}
+                // cancelled or failed: no mark or panel of earlier values stays
+                Err(why) => {
+                    state.tested.set(None);
+                    if !why.is_empty() {
+                        state.say(
+                            super::state::Level::Error,
+                            "The significance tests failed",
+                            vec![why],
+                        )
+                    }
+                }
             }
         });
     });
@@ -138,15 +143,12 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
         else {
             return;
         };
-        let Some(panel) = row.closest(".compare-panel").ok().flatten() else {
-            return;
-        };
-        let attr = |e: &web_sys::Element, k: &str| e.get_attribute(k).unwrap_or_default();
+        let attr = |k: &str| row.get_attribute(k).unwrap_or_default();
         state.explain.set(Some(Target {
             kind,
-            model: attr(&panel, "data-model"),
-            metric: attr(&panel, "data-metric"),
-            query: Some(attr(&row, "data-query")),
+            model: attr("data-model"),
+            metric: attr("data-metric"),
+            query: Some(attr("data-query")),
         }));
         super::util::focus_soon("#explain-close".into());
     };

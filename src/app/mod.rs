@@ -242,13 +242,14 @@ fn KindView(kind: Kind) -> impl IntoView {
                 <NonDefaults kind=kind/>
                 <table::MetricTable kind=kind report=report/>
                 <explain_view::ExplainPanel/>
-                <compare_view::ComparePanel kind=kind report=report/>
                 {match kind {
                     Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel/> }.into_any(),
                     Kind::Binary => view! { <binary_view::BinaryPanel/> }.into_any(),
                     Kind::Multiclass => view! { <other_views::MulticlassPanel/><other_views::OneVsRest/> }.into_any(),
                     Kind::Ratings => view! { <other_views::RatingsPanel/> }.into_any(),
                 }}
+                // last: it appears when the worker answers, and moves nothing above it
+                <compare_view::ComparePanel kind=kind report=report/>
             </div>
         </div>
     }

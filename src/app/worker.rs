@@ -988,8 +988,8 @@ pub async fn parse_file(
         })
     };
     let (a, b) = futures::join!(
-        async { answered(true, run(&head, &mut meter(0)).await) },
-        async { answered(false, run(&tail, &mut meter(1)).await) }
+        async { answered(true, run(&head, &mut meter(0), false).await) },
+        async { answered(false, run(&tail, &mut meter(1), false).await) }
     );
     a.or(b)
         .unwrap_or_else(|| Ended::Broken("a part of the file never answered".into()))
@@ -1016,7 +1016,7 @@ pub async fn parse_url(
 
 /// One worker's job of a whole file (a drop's file or a URL), decoded.
 async fn whole(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Ended {
-    match run(request, progress).await {
+    match run(request, progress, false).await {
         Job::Done(data) => {
             let (decoded, times) = decode(&data, false);
             keep_times(&times);
@@ -1108,6 +1108,7 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
     match run(
         &message("example", &[("example", true.into())]),
         &mut |_, _| {},
+        false,
     )
     .await
     {
@@ -1156,7 +1157,7 @@ pub async fn one_vs_rest(
                 ("one_vs_rest", class.into()),
             ],
         );
-        match run(&request, &mut |_, _| {}).await {
+        match run(&request, &mut |_, _| {}, false).await {
             Job::Done(data) => {
                 outcomes.extend(
                     transfer::decode_many(&answer_bytes(&data)?)?
@@ -1195,7 +1196,8 @@ pub async fn compare(
     let (tx, rx) = futures::channel::oneshot::channel::<()>();
     COMPARING.with(|c| c.replace(Some(tx)));
     let request = message("compare", &[("data", Uint8Array::from(request).into())]);
-    let job = run(&request, progress);
+    // a worker of its own: the spares stay for the next drop
+    let job = run(&request, progress, true);
     futures::pin_mut!(job);
     match futures::future::select(job, rx).await {
         futures::future::Either::Left((Job::Done(data), _)) => Ok((
@@ -1299,9 +1301,15 @@ fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
     }
 }
 
-/// Starts a worker, sends `request`, relays progress, returns its answer.
-async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Job {
-    let (worker, ready) = match take_worker() {
+/// Starts a worker (a spare, or a `fresh` one of its own), sends `request`,
+/// relays progress, returns its answer.
+async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fresh: bool) -> Job {
+    let worker = if fresh {
+        web_sys::Worker::new(SCRIPT).map(|w| (w, false))
+    } else {
+        take_worker()
+    };
+    let (worker, ready) = match worker {
         Ok(w) => w,
         Err(e) => return Job::Broken(format!("the loading worker could not start ({e:?})")),
     };
@@ -1343,12 +1351,20 @@ async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Job {
         n.set(n.get() + 1);
         n.get()
     });
-    RUNNING.with(|r| r.borrow_mut().push((worker.clone(), tx, id)));
+    // a job of its own (the tests) is no load: the loader's Cancel leaves it,
+    // and it keeps no spare from starting
+    if !fresh {
+        RUNNING.with(|r| r.borrow_mut().push((worker.clone(), tx, id)));
+    }
     // the worker stops when this job ends, however it ends (a load dropped
     // half-way by the page too)
     struct Finish(web_sys::Worker, u64);
     impl Drop for Finish {
         fn drop(&mut self) {
+            // a message already queued (a progress report) must find no
+            // listener: the closures go with this job, even one dropped half-way
+            self.0.set_onmessage(None);
+            self.0.set_onerror(None);
             self.0.terminate();
             let id = self.1;
             RUNNING.with(|r| r.borrow_mut().retain(|x| x.2 != id));

@@ -33,7 +33,7 @@ USAGE:
                                  95% CI of the difference and d_z, Wilcoxon signed-rank (scipy's
                                  rules), sign test, randomization test (every sign flip up to 20
                                  units, else B = 10000 flips, seed 42; --permutations B), paired
-                                 bootstrap test (B resamples); p-values corrected across the
+                                 bootstrap test (--bootstrap B, 1000); p-values corrected across the
                                  models (Holm by default); binary models: --metrics roc_auc,
                                  DeLong's test with each AUC's 95% CI; --format json for every
                                  number, markdown or latex for the metric table with ▲ / ▼ where
@@ -353,13 +353,19 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                         format!("{flag} {v}: expected a level between 0 and 1 (e.g. 0.05)")
                     })?;
             }
-            "--resamples" | "--permutations" => {
+            "--bootstrap" | "--resamples" | "--permutations" => {
                 let v = value()?;
-                a.compare.get_or_insert_with(Default::default).resamples = v
+                let n = v
                     .parse()
                     .ok()
                     .filter(|&n: &u64| n > 0)
                     .ok_or_else(|| format!("{flag} {v}: expected a positive whole number"))?;
+                let options = a.compare.get_or_insert_with(Default::default);
+                if flag == "--bootstrap" {
+                    options.bootstraps = n;
+                } else {
+                    options.resamples = n;
+                }
             }
             "--correction" => {
                 let v = value()?;

@@ -24,7 +24,9 @@ pub struct Focus<'a> {
     pub ids: &'a [&'a str],
     pub unit: &'a str,
     pub settings: &'a Settings,
-    pub resamples: u64,
+    /// Whether the resampling tests ran for every model of the group (else
+    /// for this one only, and are adjusted only as the table's test).
+    pub resampled_group: bool,
 }
 
 /// Bars drawn one per unit up to this many; beyond, the sorted differences
@@ -364,6 +366,7 @@ fn scatter(
 /// The units where the model gains and loses most, each a row the page
 /// opens in the drill-down (`data-query`).
 fn extremes(s: &mut String, d: &[f64], f: &Focus, model: &str, base: &str, unit: &str) {
+    let metric = esc(&f.comparison.metric);
     let mut order: Vec<usize> = (0..d.len()).collect();
     order.sort_by(|&i, &j| d[j].total_cmp(&d[i]).then(f.ids[i].cmp(f.ids[j])));
     let gains: Vec<usize> = order
@@ -383,7 +386,7 @@ fn extremes(s: &mut String, d: &[f64], f: &Focus, model: &str, base: &str, unit:
     for (title, rows) in [("Largest gains", gains), ("Largest losses", losses)] {
         let _ = write!(
             s,
-            r#"<table class="extreme"><caption>{title} of {model}</caption><thead><tr><th scope="col">{unit}</th><th scope="col">{base}</th><th scope="col">{model}</th><th scope="col">Δ</th></tr></thead><tbody>"#
+            r#"<div class="table-scroll"><table class="extreme"><caption>{title} of {model}</caption><thead><tr><th scope="col">{unit}</th><th scope="col">{base}</th><th scope="col">{model}</th><th scope="col">Δ</th></tr></thead><tbody>"#
         );
         if rows.is_empty() {
             s.push_str(r#"<tr><td colspan="4" class="muted">none</td></tr>"#);
@@ -392,13 +395,13 @@ fn extremes(s: &mut String, d: &[f64], f: &Focus, model: &str, base: &str, unit:
             let id = esc(f.ids[i]);
             let _ = write!(
                 s,
-                r#"<tr class="pick" data-query="{id}" tabindex="0" title="show how {model}'s value for {id} is computed"><td>{id}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+                r#"<tr class="pick" data-query="{id}" data-model="{model}" data-metric="{metric}" tabindex="0" title="show how {model}'s value for {id} is computed"><td>{id}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
                 f4(f.a[i]),
                 f4(f.b[i]),
                 signed(d[i])
             );
         }
-        s.push_str("</tbody></table>");
+        s.push_str("</tbody></table></div>");
     }
     s.push_str("</div>");
 }
@@ -419,7 +422,7 @@ fn tests(s: &mut String, f: &Focus, model: &str, base: &str) {
     };
     let _ = write!(
         s,
-        r#"<table class="tests"><caption>{model} against {base}: two-sided tests, α = {alpha}</caption><thead><tr><th scope="col">test</th><th scope="col">statistic</th><th scope="col">p</th><th scope="col">{adjusted_head}</th><th scope="col">how p is found</th></tr></thead><tbody>"#,
+        r#"<div class="table-scroll"><table class="tests"><caption>{model} against {base}: two-sided tests, α = {alpha}</caption><thead><tr><th scope="col">test</th><th scope="col">statistic</th><th scope="col">p</th><th scope="col">{adjusted_head}</th><th scope="col">how p is found</th></tr></thead><tbody>"#,
         alpha = set.alpha
     );
     for (i, &test) in Test::ALL.iter().enumerate() {
@@ -490,11 +493,20 @@ fn tests(s: &mut String, f: &Focus, model: &str, base: &str) {
             },
             title = test.title(),
             p = p.map_or("—".into(), format_p),
-            adj = adjusted.map_or("—".into(), format_p),
+            adj = adjusted.map_or_else(
+                || {
+                    if matches!(test, Test::Randomization | Test::Bootstrap) && !f.resampled_group {
+                        "— (for every model only as the table's test)".to_string()
+                    } else {
+                        "—".to_string()
+                    }
+                },
+                format_p
+            ),
             sig = if marked { " significant" } else { "" },
         );
     }
-    s.push_str("</tbody></table>");
+    s.push_str("</tbody></table></div>");
 }
 
 /// What the numbers mean, on these values.
@@ -615,7 +627,7 @@ mod tests {
             ids,
             unit: "query",
             settings: &Settings::default(),
-            resamples: 10_000,
+            resampled_group: true,
         })
     }
 

@@ -17,9 +17,11 @@ use crate::report::aligned;
 pub struct Options {
     /// The model the others are compared with (default: the first).
     pub baseline: Option<String>,
-    /// Random sign flips of the randomization test and resamples of the
-    /// bootstrap test (when there are too many units to enumerate).
+    /// Random sign flips of the randomization test (when there are too many
+    /// units to enumerate every one).
     pub resamples: u64,
+    /// Resamples of the paired bootstrap test (Sakai's 1,000).
+    pub bootstraps: u64,
     pub seed: u64,
     pub correction: Correction,
     /// The test whose adjusted p marks a model (▲ / ▼) in the tables, and
@@ -33,6 +35,7 @@ impl Default for Options {
         Options {
             baseline: None,
             resamples: 10_000,
+            bootstraps: 1_000,
             seed: 42,
             correction: Correction::Holm,
             test: Test::T,
@@ -60,6 +63,24 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The t-test, Wilcoxon and sign test of one model (`b`) against the
+    /// baseline (`a`) on paired units; no resampling test.
+    pub fn quick(metric: &str, model: &str, baseline: &str, a: &[f64], b: &[f64]) -> Self {
+        let paired = Paired::new(a, b);
+        Comparison {
+            metric: metric.into(),
+            model: model.into(),
+            baseline: baseline.into(),
+            t_test: stats::paired_t(&paired),
+            wilcoxon: stats::wilcoxon(a, b),
+            sign_test: stats::sign_test(&paired),
+            randomization: None,
+            bootstrap: None,
+            paired,
+            adjusted: [None; 5],
+        }
+    }
+
     /// Every test of one model (`b`) against the baseline (`a`) on paired units.
     pub fn new(
         metric: &str,
@@ -69,18 +90,10 @@ impl Comparison {
         b: &[f64],
         options: &Options,
     ) -> Self {
-        let paired = Paired::new(a, b);
         Comparison {
-            metric: metric.into(),
-            model: model.into(),
-            baseline: baseline.into(),
-            t_test: stats::paired_t(&paired),
-            wilcoxon: stats::wilcoxon(a, b),
-            sign_test: stats::sign_test(&paired),
             randomization: stats::randomization(a, b, options.resamples, options.seed),
-            bootstrap: stats::bootstrap_test(a, b, options.resamples, options.seed),
-            paired,
-            adjusted: [None; 5],
+            bootstrap: stats::bootstrap_test(a, b, options.bootstraps, options.seed),
+            ..Comparison::quick(metric, model, baseline, a, b)
         }
     }
 
@@ -326,7 +339,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
             match &first.randomization {
                 Some(r) if r.exact => "every sign flip".to_string(),
                 _ => format!("{} sign flips, seed {}", options.resamples, options.seed),
-            } + &format!("; bootstrap: {} resamples, seed {}", options.resamples, options.seed)
+            } + &format!("; bootstrap: {} resamples, seed {}", options.bootstraps, options.seed)
         ));
         let mut grid = vec![[
             "model",

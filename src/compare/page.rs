@@ -42,11 +42,20 @@ impl Default for Settings {
     }
 }
 
-/// Random sign flips of the randomization test and resamples of the
-/// bootstrap test in the page (as the CLI's default).
+/// Random sign flips of the randomization test in the page, resamples of
+/// its bootstrap test (the CLI's defaults).
 pub const RESAMPLES: u64 = 10_000;
+pub const BOOTSTRAPS: u64 = 1_000;
 /// Resamples of each mean's bootstrap interval.
 pub const CI_RESAMPLES: usize = 1_000;
+/// Up to this many units a mean's interval is the bootstrap's; beyond, the
+/// t interval (the two agree there within the bootstrap's own noise, and
+/// 1,000 resamples of 100,000 units for every column took minutes).
+pub const CI_BOOTSTRAP_UNITS: usize = 20_000;
+/// The Compare view runs the resampling tests for every model of the group
+/// (so their p-values can be adjusted across it) while units × draws stay
+/// within this; beyond, for its own model only.
+pub const GROUP_DRAWS: u64 = 200_000_000;
 
 /// One model's per-unit values.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -326,6 +335,7 @@ impl Request {
         Options {
             baseline: None,
             resamples: RESAMPLES,
+            bootstraps: BOOTSTRAPS,
             seed: self.settings.seed,
             correction: self.settings.correction,
             test: self.settings.test,
@@ -379,7 +389,7 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
                 Test::Wilcoxon => stats::wilcoxon(&a, &b).map(|w| w.p),
                 Test::Sign => stats::sign_test(&paired),
                 Test::Randomization => stats::randomization(&a, &b, RESAMPLES, s.seed).map(|r| r.p),
-                Test::Bootstrap => stats::bootstrap_test(&a, &b, RESAMPLES, s.seed).map(|r| r.p),
+                Test::Bootstrap => stats::bootstrap_test(&a, &b, BOOTSTRAPS, s.seed).map(|r| r.p),
             };
             done += 1;
             progress(done, total);
@@ -400,7 +410,12 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
                     .copied()
                     .filter(|v| v.is_finite())
                     .collect();
-                if let Some((lo, hi)) = stats::bootstrap_ci(&finite, CI_RESAMPLES, s.seed) {
+                let interval = if finite.len() <= CI_BOOTSTRAP_UNITS {
+                    stats::bootstrap_ci(&finite, CI_RESAMPLES, s.seed)
+                } else {
+                    stats::t_interval(&finite)
+                };
+                if let Some((lo, hi)) = interval {
                     let at = (i * n_metrics + j) * CELL;
                     cells[at + 3] = lo;
                     cells[at + 4] = hi;
@@ -414,23 +429,37 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
         Some((model, j)) if model < n_models && model != req.baseline && j < n_metrics => {
             let mut group = Vec::new();
             let mut focus = 0;
-            for i in (0..n_models).filter(|&i| i != req.baseline) {
+            let others: Vec<usize> = (0..n_models).filter(|&i| i != req.baseline).collect();
+            let draws: u64 = others
+                .iter()
+                .map(|&i| req.paired(i, j).0.len() as u64 * (RESAMPLES + BOOTSTRAPS))
+                .sum();
+            let whole = draws <= GROUP_DRAWS;
+            for &i in &others {
                 let (a, b, _) = req.paired(i, j);
                 if i == model {
                     focus = group.len();
                 }
-                group.push(Comparison::new(
-                    &req.metrics[j],
-                    &req.models[i].name,
-                    &req.models[req.baseline].name,
-                    &a,
-                    &b,
-                    &options,
-                ));
+                let (metric, name) = (&req.metrics[j], &req.models[i].name);
+                let base = &req.models[req.baseline].name;
+                group.push(if whole || i == model {
+                    Comparison::new(metric, name, base, &a, &b, &options)
+                } else {
+                    Comparison::quick(metric, name, base, &a, &b)
+                });
                 done += 1;
                 progress(done, total);
             }
             adjust_group(&mut group, s.correction);
+            if !whole {
+                // adjusted across the group only where every model has the
+                // test: the table's test has it (from the cells)
+                for (t, test) in [(3, Test::Randomization), (4, Test::Bootstrap)] {
+                    group[focus].adjusted[t] = (s.test == test)
+                        .then(|| cells[(model * n_metrics + j) * CELL + 2])
+                        .filter(|p| p.is_finite());
+                }
+            }
             let (a, b, ids) = req.paired(model, j);
             r#"<section class="card compare" id="compare"><h2>Compare</h2>"#.to_string()
                 + &super::html::controls(req, (model, j))
@@ -442,7 +471,7 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
                     ids: &ids,
                     unit: &req.unit,
                     settings: s,
-                    resamples: RESAMPLES,
+                    resampled_group: whole,
                 })
                 + "</section>"
         }
@@ -471,6 +500,67 @@ mod tests {
             name: name.into(),
             ids: ids.iter().map(|s| s.to_string()).collect(),
             values: vec![v.to_vec()],
+        }
+    }
+
+    fn spread(n: usize, step: usize, shift: f64) -> Vec<f64> {
+        (0..n)
+            .map(|i| (i % 11) as f64 / 11.0 + ((i * step) % 5) as f64 * 0.01 - shift)
+            .collect()
+    }
+
+    #[test]
+    fn beyond_the_draw_budget_only_the_compared_model_is_resampled() {
+        // 3 models against the baseline on 10,000 units: 3 × 10,000 × 11,000 draws > GROUP_DRAWS
+        let n = 10_000;
+        let ids: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let models = vec![
+            units("a", &ids, &spread(n, 0, 0.0)),
+            units("b", &ids, &spread(n, 7, 0.018)),
+            units("c", &ids, &spread(n, 3, 0.03)),
+            units("d", &ids, &spread(n, 2, 0.02)),
+        ];
+        let mut req = request(models, Settings::default());
+        req.focus = Some((1, 0));
+        let ans = answer(&req, &mut |_, _| {});
+        // the table's test (t) is adjusted across the models, the panel agrees
+        let (p, adjusted) = (ans.cells[CELL + 1], ans.cells[CELL + 2]);
+        assert!(ans.html.contains(&format!(
+            r#"data-test="t" data-p="{p}" data-p-adjusted="{adjusted}""#
+        )));
+        // the resampling tests ran for b alone: raw p-values, no adjusted ones
+        for test in ["randomization", "bootstrap"] {
+            let row = ans
+                .html
+                .split(&format!(r#"data-test="{test}""#))
+                .nth(1)
+                .unwrap();
+            assert!(row.starts_with(r#" data-p="0."#), "{test}: {}", &row[..80]);
+            let adjusted = row.split(r#"data-p-adjusted=""#).nth(1).unwrap();
+            assert!(adjusted.starts_with('"'), "{test}: {}", &row[..80]);
+        }
+        assert!(ans
+            .html
+            .contains("for every model only as the table's test"));
+    }
+
+    #[test]
+    fn beyond_twenty_thousand_units_a_mean_has_its_t_interval() {
+        let n = CI_BOOTSTRAP_UNITS + 1;
+        let ids: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let (a, b) = (spread(n, 0, 0.0), spread(n, 7, 0.018));
+        let settings = Settings {
+            ci: true,
+            ..Default::default()
+        };
+        let mut req = request(vec![units("a", &ids, &a), units("b", &ids, &b)], settings);
+        req.focus = None;
+        let ans = answer(&req, &mut |_, _| {});
+        for (i, x) in [a, b].iter().enumerate() {
+            let (lo, hi) = stats::t_interval(x).unwrap();
+            assert_eq!((ans.cells[i * CELL + 3], ans.cells[i * CELL + 4]), (lo, hi));
         }
     }
 

@@ -137,3 +137,36 @@ test('intervals of the means, and the settings restored from the link', async ()
   await again.close();
   await page.close();
 });
+
+test('a long randomization run shows its progress, Cancel stops it, and the page answers meanwhile', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1280, height: 900 } });
+  await clearAll(page);
+  // 20,000 queries: the randomization test of every column takes seconds
+  const queries = 20000;
+  let qrels = '', a = '', b = '';
+  for (let q = 0; q < queries; q++) {
+    for (let d = 0; d < 5; d++) {
+      qrels += `q${q} 0 d${d} ${(q * 7 + d) % 3 === 0 ? 1 : 0}\n`;
+      a += `q${q} Q0 d${d} ${d + 1} ${5 - d} a\n`;
+      b += `q${q} Q0 d${(d + q) % 5} ${d + 1} ${5 - d} b\n`;
+    }
+  }
+  await drop(page, [{ name: 'big.qrels', data: Buffer.from(qrels) }, { name: 'a.run', data: Buffer.from(a) }, { name: 'b.run', data: Buffer.from(b) }]);
+  await waitForModels(page, ['a', 'b']);
+  await page.selectOption('label:has-text("Baseline") select', 'a');
+  await page.waitForSelector('#sig-test');
+  await page.selectOption('#sig-test', 'randomization');
+  await page.waitForSelector('p.testing', { timeout: 10000 });
+  assert.match(await page.$eval('p.testing', (p) => p.textContent), /Testing… \d+ of \d+ steps/);
+  // the page stays responsive: a tab switch-free interaction answers at once
+  const t0 = Date.now();
+  await page.evaluate(() => document.querySelector('#sig-alpha').value);
+  assert.ok(Date.now() - t0 < 1000);
+  await page.click('p.testing button');
+  await page.waitForSelector('p.testing', { state: 'detached' });
+  // no mark of an unfinished test is shown
+  assert.equal(await page.$$eval('table.metrics .mark', (ms) => ms.length), 0);
+  assert.equal(await page.$$eval('td[data-metric][data-p]', (ts) => ts.length), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

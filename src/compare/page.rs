@@ -293,22 +293,47 @@ impl Request {
         })
     }
 
-    /// The baseline's and `model`'s values of metric `j` on the units both
-    /// have with a defined value, and those units' ids.
-    pub fn paired(&self, model: usize, j: usize) -> (Vec<f64>, Vec<f64>, Vec<&str>) {
+    /// For each model, the baseline's index of each of its units (`None`
+    /// where the baseline lacks it): built once per request, one hash table
+    /// of the baseline's ids.
+    pub fn alignment(&self) -> Vec<Vec<Option<u32>>> {
         let base = &self.models[self.baseline];
-        let at: HashMap<&str, usize> = base
+        let at: HashMap<&str, u32> = base
             .ids
             .iter()
             .enumerate()
-            .map(|(i, id)| (id.as_str(), i))
+            .map(|(i, id)| (id.as_str(), i as u32))
             .collect();
+        self.models
+            .iter()
+            .map(|m| {
+                m.ids
+                    .iter()
+                    .map(|id| at.get(id.as_str()).copied())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The baseline's and `model`'s values of metric `j` on the units both
+    /// have with a defined value, and those units' ids.
+    pub fn paired(&self, model: usize, j: usize) -> (Vec<f64>, Vec<f64>, Vec<&str>) {
+        self.paired_at(&self.alignment()[model], model, j)
+    }
+
+    /// [`Request::paired`] with `model`'s row of [`Request::alignment`].
+    pub fn paired_at(
+        &self,
+        align: &[Option<u32>],
+        model: usize,
+        j: usize,
+    ) -> (Vec<f64>, Vec<f64>, Vec<&str>) {
+        let base_col = &self.models[self.baseline].values[j];
         let m = &self.models[model];
         let (mut a, mut b, mut ids) = (Vec::new(), Vec::new(), Vec::new());
-        let (base_col, col) = (&base.values[j], &m.values[j]);
-        for (id, &v) in m.ids.iter().zip(col) {
-            if let Some(&i) = at.get(id.as_str()) {
-                let u = base_col[i];
+        for ((id, &v), at) in m.ids.iter().zip(&m.values[j]).zip(align) {
+            if let Some(i) = at {
+                let u = base_col[*i as usize];
                 if u.is_finite() && v.is_finite() {
                     a.push(u);
                     b.push(v);
@@ -375,13 +400,14 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
         n_metrics * (n_models - 1) + if s.ci { n_metrics * n_models } else { 0 } + focus_steps;
     let mut done = 0;
     let options = req.options();
+    let align = req.alignment();
     for j in 0..n_metrics {
         let mut raw = vec![None; n_models];
         for (i, p) in raw.iter_mut().enumerate() {
             if i == req.baseline {
                 continue;
             }
-            let (a, b, _) = req.paired(i, j);
+            let (a, b, _) = req.paired_at(&align[i], i, j);
             let paired = Paired::new(&a, &b);
             cells[(i * n_metrics + j) * CELL] = paired.mean_diff;
             *p = match s.test {
@@ -432,11 +458,11 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
             let others: Vec<usize> = (0..n_models).filter(|&i| i != req.baseline).collect();
             let draws: u64 = others
                 .iter()
-                .map(|&i| req.paired(i, j).0.len() as u64 * (RESAMPLES + BOOTSTRAPS))
+                .map(|&i| req.paired_at(&align[i], i, j).0.len() as u64 * (RESAMPLES + BOOTSTRAPS))
                 .sum();
             let whole = draws <= GROUP_DRAWS;
             for &i in &others {
-                let (a, b, _) = req.paired(i, j);
+                let (a, b, _) = req.paired_at(&align[i], i, j);
                 if i == model {
                     focus = group.len();
                 }
@@ -460,7 +486,7 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
                         .filter(|p| p.is_finite());
                 }
             }
-            let (a, b, ids) = req.paired(model, j);
+            let (a, b, ids) = req.paired_at(&align[model], model, j);
             r#"<section class="card compare" id="compare"><h2>Compare</h2>"#.to_string()
                 + &super::html::controls(req, (model, j))
                 + &super::html::panel(&super::html::Focus {

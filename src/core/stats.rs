@@ -426,7 +426,8 @@ pub struct DeLong {
 pub fn delong(labels: &[bool], a: &[f64], b: &[f64]) -> Option<DeLong> {
     let m = labels.iter().filter(|&&l| l).count();
     let n = labels.len() - m;
-    if m == 0 || n == 0 {
+    // rows are numbered in 31 bits in `placements`
+    if m == 0 || n == 0 || labels.len() >= 1 << 31 {
         return None;
     }
     let (va10, va01) = placements(labels, a, m, n);
@@ -482,22 +483,62 @@ pub fn delong(labels: &[bool], a: &[f64], b: &[f64]) -> Option<DeLong> {
 /// negative y_j, with T the average ranks over all rows (z), the positives
 /// (x) and the negatives (y) (Sun & Xu 2014, eq. 7-8).
 fn placements(labels: &[bool], scores: &[f64], m: usize, n: usize) -> (Vec<f64>, Vec<f64>) {
-    use super::ranking_metrics::agreement::average_ranks;
-    let all = average_ranks(scores);
-    let (pos, neg): (Vec<usize>, Vec<usize>) = (0..labels.len()).partition(|&i| labels[i]);
-    let within =
-        |rows: &[usize]| average_ranks(&rows.iter().map(|&i| scores[i]).collect::<Vec<_>>());
-    let (tx, ty) = (within(&pos), within(&neg));
-    let v10 = pos
+    // one sort of (score, row): walking its tie groups gives Sun & Xu's three
+    // midranks at once. For a group with p positives and q negatives above
+    // P positives and N negatives, the overall midrank minus the midrank
+    // among positives is N + q/2, among negatives P + p/2, so a positive's
+    // placement is (N + q/2) / n and a negative's 1 − (P + p/2) / m.
+    let key = |x: f64| {
+        let b = x.to_bits();
+        if b >> 63 == 1 {
+            !b
+        } else {
+            b | (1 << 63)
+        }
+    };
+    // the label rides in the row's top bit; −0.0 is keyed as 0.0 (equal scores)
+    let mut order: Vec<(u64, u32)> = scores
         .iter()
-        .zip(&tx)
-        .map(|(&i, t)| (all[i] - t) / n as f64)
+        .zip(labels)
+        .enumerate()
+        .map(|(i, (&x, &l))| (key(x + 0.0), i as u32 | (l as u32) << 31))
         .collect();
-    let v01 = neg
-        .iter()
-        .zip(&ty)
-        .map(|(&j, t)| 1.0 - (all[j] - t) / m as f64)
-        .collect();
+    order.sort_unstable();
+    // each row's place among the positives (or the negatives) in file order
+    let mut slot = vec![0u32; labels.len()];
+    let (mut np, mut nn) = (0u32, 0u32);
+    for (i, &l) in labels.iter().enumerate() {
+        let c = if l { &mut np } else { &mut nn };
+        slot[i] = *c;
+        *c += 1;
+    }
+    let (mut v10, mut v01) = (vec![0.0; m], vec![0.0; n]);
+    let (mut below_pos, mut below_neg) = (0usize, 0usize);
+    let mut s = 0;
+    while s < order.len() {
+        let mut e = s + 1;
+        while e < order.len() && order[e].0 == order[s].0 {
+            e += 1;
+        }
+        let group = &order[s..e];
+        let p = group.iter().filter(|(_, i)| i >> 31 == 1).count();
+        let q = group.len() - p;
+        let (pos_place, neg_place) = (
+            (below_neg as f64 + q as f64 / 2.0) / n as f64,
+            1.0 - (below_pos as f64 + p as f64 / 2.0) / m as f64,
+        );
+        for &(_, i) in group {
+            let row = (i & 0x7fff_ffff) as usize;
+            if i >> 31 == 1 {
+                v10[slot[row] as usize] = pos_place;
+            } else {
+                v01[slot[row] as usize] = neg_place;
+            }
+        }
+        below_pos += p;
+        below_neg += q;
+        s = e;
+    }
     (v10, v01)
 }
 

@@ -51,8 +51,8 @@ fn metrics(file: &std::path::Path) -> Vec<serde_json::Value> {
     metrics_of(&[file.as_os_str()])
 }
 
-/// `rankscope` with `args` (a command first), which must succeed: its JSON output.
-fn json_of(args: &[&std::ffi::OsStr]) -> serde_json::Value {
+/// `rankscope` with `args` (a command first), which must succeed: its output.
+fn stdout_of<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
         .args(args)
         .output()
@@ -62,7 +62,12 @@ fn json_of(args: &[&std::ffi::OsStr]) -> serde_json::Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    out.stdout
+}
+
+/// `rankscope` with `args` (a command first), which must succeed: its JSON output.
+fn json_of(args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    serde_json::from_slice(&stdout_of(args)).unwrap()
 }
 
 /// `rankscope eval --format json` with `args`: its models' metrics.
@@ -817,20 +822,29 @@ fn compare_pairs_per_query_values_and_corrects_across_models() {
 fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
     let extra = |f: &str| reference(&format!("extra/{f}"));
     let run = |format: &str, test: &str, alpha: &str, baseline: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-            .args(["compare", "--metrics", "ndcg@10,map", "--format", format])
-            .args(["--test", test, "--alpha", alpha, "--baseline", baseline])
-            .args([extra("bm25.run"), extra("dense.run")])
-            .arg("--qrels")
-            .arg(extra("example.qrels"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let (bm25, dense, qrels) = (
+            extra("bm25.run"),
+            extra("dense.run"),
+            extra("example.qrels"),
         );
-        String::from_utf8(out.stdout).unwrap()
+        let args: [&std::ffi::OsStr; 15] = [
+            "compare".as_ref(),
+            "--metrics".as_ref(),
+            "ndcg@10,map".as_ref(),
+            "--format".as_ref(),
+            format.as_ref(),
+            "--test".as_ref(),
+            test.as_ref(),
+            "--alpha".as_ref(),
+            alpha.as_ref(),
+            "--baseline".as_ref(),
+            baseline.as_ref(),
+            bm25.as_os_str(),
+            dense.as_os_str(),
+            "--qrels".as_ref(),
+            qrels.as_os_str(),
+        ];
+        String::from_utf8(stdout_of(&args)).unwrap()
     };
     // dense is far above bm25 (t-test p ≈ 3e-8 on ndcg@10, 5e-11 on map)
     let md = run("markdown", "t", "0.05", "bm25");

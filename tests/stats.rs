@@ -174,3 +174,22 @@ fn delong_matches_the_pairwise_definition() {
     // one class: no test
     assert!(stats::delong(&[true, true], &[0.1, 0.2], &[0.3, 0.4]).is_none());
 }
+
+/// The bootstrap interval of a mean covers the true mean at its nominal
+/// 95% (±2%) over 400 seeded samples of 200 values from a skewed
+/// distribution of known mean (an exponential, mean 1): the page's
+/// intervals of the means, checked against the truth rather than a peer.
+#[test]
+fn bootstrap_intervals_cover_the_mean_at_their_nominal_rate() {
+    let mut rng = stats::SplitMix64::new(2026);
+    let mut uniform = move || ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let samples = 400;
+    let mut covered = 0;
+    for k in 0..samples {
+        let x: Vec<f64> = (0..200).map(|_| -uniform().ln()).collect();
+        let (lo, hi) = stats::bootstrap_ci(&x, 1_000, k).unwrap();
+        covered += (lo <= 1.0 && 1.0 <= hi) as usize;
+    }
+    let rate = covered as f64 / samples as f64;
+    assert!((0.93..=0.97).contains(&rate), "coverage {rate}");
+}

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::state::{AppState, Shared, Target};
+use crate::compare::html;
 use crate::compare::page::{ask, CELL};
 use crate::compare::Test;
 use crate::core::evaluate::Report;
@@ -121,15 +122,15 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
         let v = event_target_value(&ev);
         let mut s = state.tests.get();
         match id.as_str() {
-            "sig-test" => s.test = Test::named(&v).unwrap_or(s.test),
-            "sig-correction" => s.correction = Correction::named(&v).unwrap_or(s.correction),
-            "sig-alpha" => match v.parse::<f64>() {
+            html::TEST_ID => s.test = Test::named(&v).unwrap_or(s.test),
+            html::CORRECTION_ID => s.correction = Correction::named(&v).unwrap_or(s.correction),
+            html::ALPHA_ID => match v.parse::<f64>() {
                 Ok(a) if a > 0.0 && a < 1.0 => s.alpha = a,
                 _ => return,
             },
-            "sig-ci" => s.ci = event_target_checked(&ev),
-            "cmp-model" => s.vs = Some(v),
-            "cmp-metric" => s.on = Some(v),
+            html::CI_ID => s.ci = event_target_checked(&ev),
+            html::MODEL_ID => s.vs = Some(v),
+            html::METRIC_ID => s.on = Some(v),
             _ => return,
         }
         state.tests.set(s);

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use super::state::{AppState, Shared};
 use super::util::{download, slug};
+use crate::compare::{adjustment, mark};
 use crate::core::evaluate::Report;
 use crate::core::registry::{self, Kind};
-use crate::core::Named;
 use crate::plot::series_hex;
 use crate::report::{fixed, full, Table};
 
@@ -36,15 +36,19 @@ fn higher_is_better(kind: Kind, id: &str) -> bool {
 pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let table = move || report.get().map(|r| Table::from_report(&r, None));
+    // the worker's tests of this report, none while new ones run (see compare_view.rs)
+    let current = move || {
+        state
+            .tested
+            .get()
+            .filter(|t| t.kind == kind && state.testing.get().is_none())
+    };
     let export = move |format: &'static str| {
         move |_| {
             let Some(mut t) = table() else { return };
             // the marks against the chosen baseline travel with the values
             // (an event handler: `get` tracks nothing here)
-            let tested = state
-                .tested
-                .get()
-                .filter(|t| t.kind == kind && Some(&t.baseline) == state.baseline.get().as_ref());
+            let tested = current().filter(|t| Some(&t.baseline) == state.baseline.get().as_ref());
             if let Some(tested) = tested {
                 let s = state.tests.get();
                 t.marks = t
@@ -53,15 +57,10 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     .map(|(name, _)| {
                         t.columns
                             .iter()
-                            .map(|c| match tested.cell(name, c) {
-                                Some(x) if x[2] < s.alpha => {
-                                    if x[0] > 0.0 {
-                                        1
-                                    } else {
-                                        -1
-                                    }
-                                }
-                                _ => 0,
+                            .map(|c| {
+                                tested
+                                    .cell(name, c)
+                                    .map_or(0, |x| mark(x[2], x[0], s.alpha))
                             })
                             .collect()
                     })
@@ -118,11 +117,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             let help = header_help(kind, c);
             view! { <th scope="col" tabindex="-1" title=help.clone() data-help=help>{c.clone()}</th> }
         }).collect_view();
-        // the worker's tests for this report (see compare_view.rs)
-        let tested = state
-            .tested
-            .get()
-            .filter(|t| t.kind == kind && state.testing.get().is_none());
+        let tested = current();
         let tests = state.tests.get();
         let body = t.rows.iter().enumerate().map(|(r, (name, values))| {
             let color = series_hex(state.color_index(kind, name));
@@ -144,14 +139,14 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 let cell = tested.as_ref().and_then(|t| t.cell(name, &metric));
                 let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
                 let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
-                let up = num(0).is_some_and(|d| d > 0.0);
                 let against = tested.as_ref().is_some_and(|t| baseline.as_ref() == Some(&t.baseline));
-                let mark = (against && adjusted.is_some_and(|a| a < tests.alpha)).then(|| {
-                    let good = up == higher_is_better(kind, &metric);
-                    view! { <span class="mark" class:good=good class:bad=!good>{if up { " ▲" } else { " ▼" }}</span> }
+                let marked = cell.filter(|_| against).map_or(0, |x| mark(x[2], x[0], tests.alpha));
+                let mark = (marked != 0).then(|| {
+                    let good = (marked > 0) == higher_is_better(kind, &metric);
+                    view! { <span class="mark" class:good=good class:bad=!good>{if marked > 0 { " ▲" } else { " ▼" }}</span> }
                 });
                 if let (Some(p), Some(a), true) = (p, adjusted, against) {
-                    title.push_str(&format!("\n{}: p = {p:.4}, {}-adjusted p = {a:.4}", tests.test.title(), tests.correction.name()));
+                    title.push_str(&format!("\n{}: p = {p:.4}, {} p = {a:.4}", tests.test.title(), adjustment(tests.correction)));
                 }
                 let ci = lo.zip(hi).filter(|_| tests.ci).map(|(lo, hi)| view! { <span class="ci">{format!("[{lo:.4}, {hi:.4}]")}</span> });
                 let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };

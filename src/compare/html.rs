@@ -58,9 +58,17 @@ fn math(tex: &str) -> String {
     crate::math::to_mathml(tex, false).unwrap_or_else(|_| esc(tex))
 }
 
+/// The ids of the Compare view's controls, which the page listens for
+/// (`app/compare_view.rs`): test, correction, α, intervals, model, metric.
+pub const TEST_ID: &str = "sig-test";
+pub const CORRECTION_ID: &str = "sig-correction";
+pub const ALPHA_ID: &str = "sig-alpha";
+pub const CI_ID: &str = "sig-ci";
+pub const MODEL_ID: &str = "cmp-model";
+pub const METRIC_ID: &str = "cmp-metric";
+
 /// The Compare view's controls: the test settings and the pair compared,
-/// each control with the id the page listens for (`sig-test`,
-/// `sig-correction`, `sig-alpha`, `sig-ci`, `cmp-model`, `cmp-metric`).
+/// each control with its id above.
 pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
     let set = &req.settings;
     let mut s = String::from(r#"<div class="compare-settings">"#);
@@ -83,7 +91,7 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
     s.push_str("<label>Test ");
     options(
         &mut s,
-        "sig-test",
+        TEST_ID,
         &mut Test::ALL
             .iter()
             .map(|t| (t.name().to_string(), t.title().to_string())),
@@ -92,7 +100,7 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
     s.push_str("</label><label>Correction ");
     options(
         &mut s,
-        "sig-correction",
+        CORRECTION_ID,
         &mut Correction::ALL
             .iter()
             .map(|c| (c.name().to_string(), correction_title(*c).to_string())),
@@ -100,27 +108,26 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
     );
     let _ = write!(
         s,
-        r#"</label><label>α <input id="sig-alpha" type="number" min="0.001" max="0.5" step="0.01" value="{}"></label><label><input id="sig-ci" type="checkbox"{}> 95% intervals of the means</label></div>"#,
+        r#"</label><label>α <input id="{ALPHA_ID}" type="number" min="0.001" max="0.5" step="0.01" value="{}"></label><label><input id="{CI_ID}" type="checkbox"{}> 95% intervals of the means</label></div>"#,
         set.alpha,
         if set.ci { " checked" } else { "" }
     );
     let _ = write!(
         s,
-        r#"<p class="muted small">▲ / ▼ beside a value in the table: the model's mean is higher / lower than the baseline's, with the {}'s {} p below α = {} (two-sided, paired over the {} both models have; hover a value for its p). The tests run in a background worker.</p>"#,
+        r#"<p class="muted small">▲ / ▼ beside a value in the table: the model's mean is higher / lower than the baseline's, with the {}'s {} p below α = {} (two-sided, paired over the {units} both models have; hover a value for its p). Intervals of the means: percentile bootstrap ({} resamples, seed {}) up to {} {units}, Student's t beyond. The tests run in a background worker.</p>"#,
         set.test.title(),
-        if set.correction == Correction::None {
-            "unadjusted".into()
-        } else {
-            format!("{}-adjusted", correction_title(set.correction))
-        },
+        super::adjustment(set.correction),
         set.alpha,
-        plural(&req.unit)
+        super::page::CI_RESAMPLES,
+        set.seed,
+        super::page::CI_BOOTSTRAP_UNITS,
+        units = plural(&req.unit)
     );
     let (model, metric) = focus;
     s.push_str(r#"<p class="compare-pick"><label>Model "#);
     options(
         &mut s,
-        "cmp-model",
+        MODEL_ID,
         &mut req
             .models
             .iter()
@@ -136,7 +143,7 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
     );
     options(
         &mut s,
-        "cmp-metric",
+        METRIC_ID,
         &mut req.metrics.iter().map(|m| (m.clone(), m.clone())),
         &req.metrics[metric],
     );
@@ -187,11 +194,15 @@ pub fn panel(f: &Focus) -> String {
         t = q.ties,
     );
     let d: Vec<f64> = f.a.iter().zip(f.b).map(|(a, b)| b - a).collect();
+    // the units by difference, ascending (ties by id descending): the bars
+    // left to right, the largest losses from the front, the gains from the back
+    let mut order: Vec<usize> = (0..d.len()).collect();
+    order.sort_by(|&i, &j| d[i].total_cmp(&d[j]).then(f.ids[j].cmp(f.ids[i])));
     s.push_str(r#"<div class="compare-charts">"#);
-    differences(&mut s, &d, f.ids, &model, &base, &unit);
+    differences(&mut s, &d, &order, f.ids, &model, &base, &unit);
     scatter(&mut s, f.a, f.b, f.ids, &model, &base, &unit);
     s.push_str("</div>");
-    extremes(&mut s, &d, f, &model, &base, &unit);
+    extremes(&mut s, &d, &order, f, &model, &base, &unit);
     tests(&mut s, f, &model, &base);
     explanations(&mut s, f, &model, &base, &unit);
     s.push_str("</div>");
@@ -205,9 +216,15 @@ fn scale(v: f64, lo: f64, hi: f64, top: f64, bottom: f64) -> f64 {
 
 /// Sorted differences: a bar per unit (green above 0, red below), or the
 /// sorted curve filled to 0 when there are too many to draw one by one.
-fn differences(s: &mut String, d: &[f64], ids: &[&str], model: &str, base: &str, unit: &str) {
-    let mut order: Vec<usize> = (0..d.len()).collect();
-    order.sort_by(|&i, &j| d[i].total_cmp(&d[j]));
+fn differences(
+    s: &mut String,
+    d: &[f64],
+    order: &[usize],
+    ids: &[&str],
+    model: &str,
+    base: &str,
+    unit: &str,
+) {
     let (w, h, left, top, bottom) = (420.0, 200.0, 52.0, 10.0, 180.0);
     let lo = d.iter().copied().fold(0.0, f64::min);
     let hi = d.iter().copied().fold(0.0, f64::max);
@@ -365,19 +382,25 @@ fn scatter(
 
 /// The units where the model gains and loses most, each a row the page
 /// opens in the drill-down (`data-query`).
-fn extremes(s: &mut String, d: &[f64], f: &Focus, model: &str, base: &str, unit: &str) {
+fn extremes(
+    s: &mut String,
+    d: &[f64],
+    order: &[usize],
+    f: &Focus,
+    model: &str,
+    base: &str,
+    unit: &str,
+) {
     let metric = esc(&f.comparison.metric);
-    let mut order: Vec<usize> = (0..d.len()).collect();
-    order.sort_by(|&i, &j| d[j].total_cmp(&d[i]).then(f.ids[i].cmp(f.ids[j])));
     let gains: Vec<usize> = order
         .iter()
+        .rev()
         .copied()
         .take_while(|&i| d[i] > 0.0)
         .take(EXTREMES)
         .collect();
     let losses: Vec<usize> = order
         .iter()
-        .rev()
         .copied()
         .take_while(|&i| d[i] < 0.0)
         .take(EXTREMES)
@@ -414,7 +437,7 @@ fn tests(s: &mut String, f: &Focus, model: &str, base: &str) {
     let adjusted_head = if corrected {
         format!(
             "p adjusted ({}, {} models)",
-            crate::core::Named::name(set.correction),
+            correction_title(set.correction),
             f.group
         )
     } else {
@@ -483,7 +506,7 @@ fn tests(s: &mut String, f: &Focus, model: &str, base: &str) {
         let _ = write!(
             s,
             r#"<tr data-test="{name}" data-p="{p_attr}" data-p-adjusted="{adj_attr}"{chosen}><th scope="row">{title}</th><td>{statistic}</td><td class="num">{p}</td><td class="num{sig}">{adj}</td><td class="muted">{how}</td></tr>"#,
-            name = crate::core::Named::name(test),
+            name = test.name(),
             p_attr = p.map(|v| v.to_string()).unwrap_or_default(),
             adj_attr = adjusted.map(|v| v.to_string()).unwrap_or_default(),
             chosen = if test == set.test {

@@ -133,6 +133,22 @@ crate::named!(Test {
 });
 
 impl Test {
+    /// This test's two-sided p-value of `b` against `a` on paired units
+    /// (`paired`: their summary), `None` where it is undefined.
+    pub fn p_value(self, a: &[f64], b: &[f64], paired: &Paired, options: &Options) -> Option<f64> {
+        match self {
+            Test::T => stats::paired_t(paired).map(|t| t.p),
+            Test::Wilcoxon => stats::wilcoxon(a, b).map(|w| w.p),
+            Test::Sign => stats::sign_test(paired),
+            Test::Randomization => {
+                stats::randomization(a, b, options.resamples, options.seed).map(|r| r.p)
+            }
+            Test::Bootstrap => {
+                stats::bootstrap_test(a, b, options.bootstraps, options.seed).map(|r| r.p)
+            }
+        }
+    }
+
     /// The test's name in a sentence.
     pub fn title(self) -> &'static str {
         match self {
@@ -157,11 +173,7 @@ pub fn marks_note(
     format!(
         "▲ / ▼: higher / lower than {baseline} by a two-sided {} over the {unit} values both models have, {} p < {alpha}.",
         test.title(),
-        if correction == Correction::None {
-            "unadjusted".to_string()
-        } else {
-            format!("{}-adjusted", correction_title(correction))
-        }
+        adjustment(correction)
     )
 }
 
@@ -183,18 +195,13 @@ pub fn marked_table(
     options: &Options,
 ) -> crate::report::Table {
     let (test, alpha) = (options.test, options.alpha);
-    let columns: Vec<String> =
-        comparisons
-            .iter()
-            .map(|c| c.metric.clone())
-            .fold(Vec::new(), |mut v, m| {
-                if !v.contains(&m) {
-                    v.push(m);
-                }
-                v
-            });
+    // `compare` lists the comparisons metric by metric
+    let columns: Vec<String> = comparisons
+        .chunk_by(|a, b| a.metric == b.metric)
+        .map(|g| g[0].metric.clone())
+        .collect();
     let mut t = crate::report::Table::from_report(report, Some(&columns));
-    let i = Test::ALL.iter().position(|&x| x == test).unwrap_or(0);
+    let i = test as usize;
     t.marks = t
         .rows
         .iter()
@@ -202,19 +209,12 @@ pub fn marked_table(
             columns
                 .iter()
                 .map(|metric| {
-                    match comparisons
+                    comparisons
                         .iter()
                         .find(|c| &c.model == name && &c.metric == metric)
-                    {
-                        Some(c) if c.adjusted[i].is_some_and(|p| p < alpha) => {
-                            if c.paired.mean_diff > 0.0 {
-                                1
-                            } else {
-                                -1
-                            }
-                        }
-                        _ => 0,
-                    }
+                        .map_or(0, |c| {
+                            mark(c.adjusted[i].unwrap_or(f64::NAN), c.paired.mean_diff, alpha)
+                        })
                 })
                 .collect()
         })
@@ -258,6 +258,12 @@ pub fn compare(
     if report.models.len() < 2 {
         return Err("a comparison needs two models or more".into());
     }
+    let others: Vec<_> = report
+        .models
+        .iter()
+        .filter(|m| m.name != base.name)
+        .collect();
+    let aligned_ids = alignment(&base.unit_ids, others.iter().map(|m| &m.unit_ids[..]));
     let mut out = Vec::new();
     for metric in metrics {
         let Some(base_col) = base.per_unit.get(metric) else {
@@ -266,24 +272,10 @@ pub fn compare(
                 report.kind.unit()
             ));
         };
-        let at: std::collections::HashMap<&str, f64> = base
-            .unit_ids
-            .iter()
-            .map(String::as_str)
-            .zip(base_col.iter().copied())
-            .collect();
         let mut group = Vec::new();
-        for m in report.models.iter().filter(|m| m.name != base.name) {
+        for (m, align) in others.iter().zip(&aligned_ids) {
             let col = m.per_unit.get(metric).map_or(&[][..], Vec::as_slice);
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            for (id, &v) in m.unit_ids.iter().zip(col) {
-                if let Some(&u) = at.get(id.as_str()) {
-                    if u.is_finite() && v.is_finite() {
-                        a.push(u);
-                        b.push(v);
-                    }
-                }
-            }
+            let (a, b, _) = pair(base_col, align, &m.unit_ids, col);
             group.push(Comparison::new(
                 metric, &m.name, &base.name, &a, &b, options,
             ));
@@ -292,6 +284,68 @@ pub fn compare(
         out.extend(group);
     }
     Ok(out)
+}
+
+/// For each unit list of `others`, the index of each of its units among
+/// `base`'s (`None` where the baseline lacks it): one hash table of the
+/// baseline's ids, built once for every metric compared.
+pub fn alignment<'a>(
+    base: &[String],
+    others: impl Iterator<Item = &'a [String]>,
+) -> Vec<Vec<Option<u32>>> {
+    let at: std::collections::HashMap<&str, u32> = base
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i as u32))
+        .collect();
+    others
+        .map(|ids| ids.iter().map(|id| at.get(id.as_str()).copied()).collect())
+        .collect()
+}
+
+/// The baseline's and a model's values on the units both have with a
+/// defined value, and those units' ids: `col` holds the model's value per
+/// id of `ids`, `align` their places in `base_col` ([`alignment`]).
+pub fn pair<'a>(
+    base_col: &[f64],
+    align: &[Option<u32>],
+    ids: &'a [String],
+    col: &[f64],
+) -> (Vec<f64>, Vec<f64>, Vec<&'a str>) {
+    let (mut a, mut b, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+    for ((id, &v), at) in ids.iter().zip(col).zip(align) {
+        if let Some(&u) = at.and_then(|i| base_col.get(i as usize)) {
+            if u.is_finite() && v.is_finite() {
+                a.push(u);
+                b.push(v);
+                kept.push(id.as_str());
+            }
+        }
+    }
+    (a, b, kept)
+}
+
+/// Whether an adjusted p marks a model against the baseline: 1 (▲, higher)
+/// or −1 (▼, lower) below `alpha`, else 0 (also for an undefined p).
+pub fn mark(adjusted: f64, mean_diff: f64, alpha: f64) -> i8 {
+    if adjusted < alpha {
+        if mean_diff > 0.0 {
+            1
+        } else {
+            -1
+        }
+    } else {
+        0
+    }
+}
+
+/// How a p-value is adjusted, in a sentence: `Holm-adjusted`, `unadjusted`.
+pub fn adjustment(correction: Correction) -> String {
+    if correction == Correction::None {
+        "unadjusted".into()
+    } else {
+        format!("{}-adjusted", correction_title(correction))
+    }
 }
 
 /// Each test's p-values of `group` (one metric, every model against one

@@ -4,8 +4,6 @@
 //! metric table and the Compare view's panel ([`answer`]). The page's own
 //! wasm holds none of the tests.
 
-use std::collections::HashMap;
-
 use super::{adjust_group, adjust_present, Comparison, Options, Test};
 use crate::core::evaluate::Report;
 use crate::core::stats::{self, Correction, Paired};
@@ -89,8 +87,7 @@ pub struct Request {
 /// geometric mean (`gm_map`) or an F1 of means.
 fn is_mean(values: &[f64], shown: Option<f64>) -> bool {
     let Some(shown) = shown else { return false };
-    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    match crate::core::sum::mean(finite.iter().copied()) {
+    match crate::core::sum::mean(values.iter().copied().filter(|v| v.is_finite())) {
         Some(m) => (m - shown).abs() <= 1e-9 * shown.abs().max(1.0),
         None => false,
     }
@@ -293,26 +290,11 @@ impl Request {
         })
     }
 
-    /// For each model, the baseline's index of each of its units (`None`
-    /// where the baseline lacks it): built once per request, one hash table
-    /// of the baseline's ids.
+    /// For each model, the baseline's index of each of its units
+    /// ([`super::alignment`]), built once per request.
     pub fn alignment(&self) -> Vec<Vec<Option<u32>>> {
-        let base = &self.models[self.baseline];
-        let at: HashMap<&str, u32> = base
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (id.as_str(), i as u32))
-            .collect();
-        self.models
-            .iter()
-            .map(|m| {
-                m.ids
-                    .iter()
-                    .map(|id| at.get(id.as_str()).copied())
-                    .collect()
-            })
-            .collect()
+        let base = &self.models[self.baseline].ids;
+        super::alignment(base, self.models.iter().map(|m| &m.ids[..]))
     }
 
     /// The baseline's and `model`'s values of metric `j` on the units both
@@ -328,20 +310,13 @@ impl Request {
         model: usize,
         j: usize,
     ) -> (Vec<f64>, Vec<f64>, Vec<&str>) {
-        let base_col = &self.models[self.baseline].values[j];
         let m = &self.models[model];
-        let (mut a, mut b, mut ids) = (Vec::new(), Vec::new(), Vec::new());
-        for ((id, &v), at) in m.ids.iter().zip(&m.values[j]).zip(align) {
-            if let Some(i) = at {
-                let u = base_col[*i as usize];
-                if u.is_finite() && v.is_finite() {
-                    a.push(u);
-                    b.push(v);
-                    ids.push(id.as_str());
-                }
-            }
-        }
-        (a, b, ids)
+        super::pair(
+            &self.models[self.baseline].values[j],
+            align,
+            &m.ids,
+            &m.values[j],
+        )
     }
 
     /// Whether every index and column fits (a request decoded from bytes
@@ -410,13 +385,7 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
             let (a, b, _) = req.paired_at(&align[i], i, j);
             let paired = Paired::new(&a, &b);
             cells[(i * n_metrics + j) * CELL] = paired.mean_diff;
-            *p = match s.test {
-                Test::T => stats::paired_t(&paired).map(|t| t.p),
-                Test::Wilcoxon => stats::wilcoxon(&a, &b).map(|w| w.p),
-                Test::Sign => stats::sign_test(&paired),
-                Test::Randomization => stats::randomization(&a, &b, RESAMPLES, s.seed).map(|r| r.p),
-                Test::Bootstrap => stats::bootstrap_test(&a, &b, BOOTSTRAPS, s.seed).map(|r| r.p),
-            };
+            *p = s.test.p_value(&a, &b, &paired, &options);
             done += 1;
             progress(done, total);
         }
@@ -453,25 +422,25 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
     }
     let html = match req.focus {
         Some((model, j)) if model < n_models && model != req.baseline && j < n_metrics => {
-            let mut group = Vec::new();
-            let mut focus = 0;
             let others: Vec<usize> = (0..n_models).filter(|&i| i != req.baseline).collect();
-            let draws: u64 = others
+            let pairs: Vec<_> = others
                 .iter()
-                .map(|&i| req.paired_at(&align[i], i, j).0.len() as u64 * (RESAMPLES + BOOTSTRAPS))
+                .map(|&i| req.paired_at(&align[i], i, j))
+                .collect();
+            let draws: u64 = pairs
+                .iter()
+                .map(|p| p.0.len() as u64 * (RESAMPLES + BOOTSTRAPS))
                 .sum();
             let whole = draws <= GROUP_DRAWS;
-            for &i in &others {
-                let (a, b, _) = req.paired_at(&align[i], i, j);
-                if i == model {
-                    focus = group.len();
-                }
+            let focus = others.iter().position(|&i| i == model).unwrap_or(0);
+            let base = &req.models[req.baseline].name;
+            let mut group = Vec::new();
+            for (&i, (a, b, _)) in others.iter().zip(&pairs) {
                 let (metric, name) = (&req.metrics[j], &req.models[i].name);
-                let base = &req.models[req.baseline].name;
                 group.push(if whole || i == model {
-                    Comparison::new(metric, name, base, &a, &b, &options)
+                    Comparison::new(metric, name, base, a, b, &options)
                 } else {
-                    Comparison::quick(metric, name, base, &a, &b)
+                    Comparison::quick(metric, name, base, a, b)
                 });
                 done += 1;
                 progress(done, total);
@@ -486,15 +455,15 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
                         .filter(|p| p.is_finite());
                 }
             }
-            let (a, b, ids) = req.paired_at(&align[model], model, j);
+            let (a, b, ids) = &pairs[focus];
             r#"<section class="card compare" id="compare"><h2>Compare</h2>"#.to_string()
                 + &super::html::controls(req, (model, j))
                 + &super::html::panel(&super::html::Focus {
                     comparison: &group[focus],
                     group: group.len(),
-                    a: &a,
-                    b: &b,
-                    ids: &ids,
+                    a,
+                    b,
+                    ids,
                     unit: &req.unit,
                     settings: s,
                     resampled_group: whole,

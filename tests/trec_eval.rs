@@ -77,11 +77,10 @@ fn every_shared_measure_matches_trec_eval_per_query() {
                 })
                 .collect();
             let report = evaluate(&data, &conv, &ids);
-            for model in &report.models {
-                let file = files
-                    .iter()
-                    .find(|f| f.ends_with(&format!("{}.run", model.name)))
-                    .unwrap();
+            // models come in the order their files were loaded
+            let runs = files.iter().filter(|f| f.ends_with(".run"));
+            assert_eq!(runs.clone().count(), report.models.len());
+            for (model, file) in report.models.iter().zip(runs) {
                 let file_name = file.rsplit('/').next().unwrap();
                 let theirs = &per_run[format!("{file_name} level={level}")];
                 for (i, qid) in model.unit_ids.iter().enumerate() {

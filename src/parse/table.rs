@@ -660,9 +660,16 @@ impl State {
                     errors.push(p);
                     return None;
                 }
+                let tag = String::from_utf8_lossy(&r.tag).into_owned();
                 (!r.q.is_empty()).then(|| Parsed::Run {
-                    name: model_name_from_file(file),
-                    tag: String::from_utf8_lossy(&r.tag).into_owned(),
+                    // the run's tag names it, as trec_eval's runid; a run
+                    // without one is named after its file
+                    name: if tag.is_empty() {
+                        model_name_from_file(file)
+                    } else {
+                        tag.clone()
+                    },
+                    tag,
                     queries: r.queries,
                     q: r.q,
                     docs: r.docs,

@@ -180,7 +180,20 @@ impl Workspace {
                 let qmap = remap(&queries, &mut data.queries);
                 q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
                 let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
-                let name = unique_name(&existing, &name);
+                let from_file = super::model_name_from_file(file);
+                let name = if !existing.contains(&name) {
+                    if name != from_file {
+                        summary.details.push(format!("named {name} after its run tag"));
+                    }
+                    name
+                } else if !existing.contains(&from_file) {
+                    summary.details.push(format!(
+                        "run tag {name} names a loaded model already: named {from_file} after the file"
+                    ));
+                    from_file
+                } else {
+                    unique_name(&existing, &name)
+                };
                 let mut run = Run::from_rows(
                     name.clone(),
                     docs.into(),
@@ -634,6 +647,27 @@ mod tests {
             ws.dataset(Kind::Binary).unwrap().model_names()[0],
             "b\\u{200d}m"
         );
+    }
+
+    /// A run is named by its tag (trec_eval's runid), by its file when
+    /// another model has that name already or when it has no tag.
+    #[test]
+    fn runs_are_named_by_their_tag_else_by_their_file() {
+        let mut ws = Workspace::default();
+        let o = LoadOptions::default();
+        let run = |tag: &str| format!("q1 Q0 d1 1 2 {tag}\nq1 Q0 d2 2 1 {tag}\n");
+        let s = ws.load_bytes("bm25.run", run("BM25-k1").as_bytes(), &o).unwrap();
+        assert_eq!(s.models_added, ["BM25-k1"]);
+        assert!(s.details.iter().any(|d| d == "named BM25-k1 after its run tag"));
+        let s = ws.load_bytes("rm3.run", run("BM25-k1").as_bytes(), &o).unwrap();
+        assert_eq!(s.models_added, ["rm3"]);
+        assert!(s.details.iter().any(|d| d.contains("named rm3 after the file")));
+        let s = ws.load_bytes("rm3.run", run("BM25-k1").as_bytes(), &o).unwrap();
+        assert_eq!(s.models_added, ["BM25-k1 (2)"]);
+        // a tag equal to the file's name says nothing more
+        let s = ws.load_bytes("dense.run", run("dense").as_bytes(), &o).unwrap();
+        assert_eq!(s.models_added, ["dense"]);
+        assert!(!s.details.iter().any(|d| d.contains("run tag")));
     }
 
     /// What a binary file's summary says is the same whether its curves came

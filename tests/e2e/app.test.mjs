@@ -59,14 +59,14 @@ test('dropped TREC run + qrels match trec_eval, and switching the tie rule match
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   // the run came in the same drop as its qrels: nothing says one is missing
   let said = await page.locator('.messages').textContent();
   assert.match(said, /Loaded ranking\.qrels/);
   assert.doesNotMatch(said, /No run yet/);
   assert.equal(await page.locator('.msg.warning').count(), 0, said);
   const r = oracle.ranking;
-  let v = (await cells(page)).ranking;
+  let v = (await cells(page)).bench;
   close(v['ndcg@10'], r['ndcg@10 gain=rel']['pytrec_eval ndcg_cut'], 'ndcg@10');
   close(v['ndcg@5'], r['ndcg@5 gain=rel']['pytrec_eval ndcg_cut'], 'ndcg@5');
   close(v['map'], r['map (no cutoff)']['pytrec_eval map'], 'map');
@@ -77,7 +77,7 @@ test('dropped TREC run + qrels match trec_eval, and switching the tie rule match
   close(v['hit_rate@5'], r['hit_rate@5']['pytrec_eval success'], 'hit@5');
   await setConvention(page, 'ties', 'file');
   await page.waitForFunction((want) => Math.abs(Number(document.querySelector('td[data-metric="ndcg@10"]').dataset.value) - want) < 1e-12, r['ndcg@10 gain=rel']['ranx ndcg']);
-  v = (await cells(page)).ranking;
+  v = (await cells(page)).bench;
   close(v['ndcg@10'], r['ndcg@10 gain=rel']['ranx ndcg'], 'ndcg@10 file order');
   close(v['map'], r['map (no cutoff)']['ranx map'], 'map file order');
   await setConvention(page, 'ties', 'average');
@@ -99,7 +99,7 @@ test('the reciprocal-rank table sorts, and a query opens its ranked list', async
   const { page } = await open(browser, url);
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   const rrs = () => page.$$eval('table.rr td[data-rr]', (tds) => tds.map((t) => Number(t.dataset.rr)));
   await page.click('button[data-sort-col="2"]');
   let got = await rrs();
@@ -235,13 +235,13 @@ test('exports a CSV table and an SVG chart with the shown values', async () => {
   const { page } = await open(browser, url);
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   const [csv] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="csv"]')]);
   const text = fs.readFileSync(await csv.path(), 'utf8');
   const [header, row] = text.trim().split('\n');
   const cols = header.split(',');
   const vals = row.split(',');
-  assert.equal(vals[0], 'ranking');
+  assert.equal(vals[0], 'bench');
   close(Number(vals[cols.indexOf('ndcg@10')]), oracle.ranking['ndcg@10 gain=rel']['pytrec_eval ndcg_cut'], 'CSV ndcg@10');
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click('figure.chart button[data-export="svg"]')]);
   const svgText = fs.readFileSync(await svg.path(), 'utf8');

@@ -91,12 +91,12 @@ test('a URL that answers after the person dropped their own data is discarded, n
   await page.waitForSelector('.progress', { timeout: 10000 });
   assert.match(await page.$eval('.progress', (p) => p.textContent), /slow\.qrels \(downloading\)/);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
-  const mine = (await cells(page)).ranking;
+  await waitForModels(page, ['bench']);
+  const mine = (await cells(page)).bench;
   assert.ok(mine['ndcg@10'] > 0);
   seen.releaseSlow();
   await page.waitForFunction(() => [...document.querySelectorAll('.msg.warning')].some((m) => m.textContent.includes('slow.qrels was not loaded')), null, { timeout: 15000 });
-  assert.deepEqual((await cells(page)).ranking, mine, 'the late qrels changed nothing');
+  assert.deepEqual((await cells(page)).bench, mine, 'the late qrels changed nothing');
   await page.close();
 });
 

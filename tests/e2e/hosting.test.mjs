@@ -37,11 +37,11 @@ test('a link under a sub-path loads its data URLs and restores the view of its f
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   const link = `${url}?run=../../data/ranking.run&qrels=../../data/ranking.qrels#k=5,10,15&ties=file&curve=recall&p=12&per_query=1&theme=dark`;
   await page.goto(link);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   await page.waitForFunction(() => document.querySelector('td[data-metric="ndcg@15"]'));
   // the values follow the fragment's conventions: file order is ranx's tie rule
   const r = oracle.ranking;
-  const v = (await cells(page)).ranking;
+  const v = (await cells(page)).bench;
   close(v['ndcg@10'], r['ndcg@10 gain=rel']['ranx ndcg'], 'ndcg@10 (ties=file from the link)');
   close(v['map'], r['map (no cutoff)']['ranx map'], 'map (ties=file from the link)');
   assert.deepEqual(await controls(page), { ties: 'file', k: '5,10,15', curve: 'recall', p: '12', perQuery: true, theme: 'dark', tab: 'ranking' });
@@ -53,13 +53,13 @@ test('a link under a sub-path loads its data URLs and restores the view of its f
   await fresh.waitForSelector('td[data-metric]');
   await clearAll(fresh);
   await drop(fresh, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(fresh, ['ranking']);
+  await waitForModels(fresh, ['bench']);
   await fresh.fill('input[aria-label="cutoffs"]', '5,10,15');
   await fresh.press('input[aria-label="cutoffs"]', 'Enter');
   await setConvention(fresh, 'ties', 'file');
   await fresh.waitForFunction(() => document.querySelector('td[data-metric="ndcg@15"]'));
   await fresh.waitForFunction((want) => Number(document.querySelector('td[data-metric="ndcg@10"]').dataset.value) === want, v['ndcg@10']);
-  assert.deepEqual((await cells(fresh)).ranking, v);
+  assert.deepEqual((await cells(fresh)).bench, v);
   // the address follows the view: changing a control rewrites the fragment
   await setConvention(page, 'ties', 'trec');
   await page.waitForFunction(() => !location.hash.includes('ties='));

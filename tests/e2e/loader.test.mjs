@@ -71,7 +71,7 @@ test('a large load shows progress, and Cancel stops it keeping what was loaded',
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   const before = await cells(page);
   await page.setInputFiles('#file-input', [files.run]);
   const seen = new Set();
@@ -96,7 +96,7 @@ test('without the worker script a drop fails with a clear message and loses noth
   // the page keeps two workers started ahead: this drop takes them, and
   // the workers started to replace them cannot load their script
   await drop(page, [refFile('ranking.run'), refFile('ranking.qrels')]);
-  await page.waitForSelector('td[data-metric][data-model="ranking"]');
+  await page.waitForSelector('td[data-metric][data-model="bench"]');
   const before = await cells(page);
   await drop(page, [refFile('binary.csv')]);
   await page.waitForSelector('text=could not be loaded');

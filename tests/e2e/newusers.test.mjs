@@ -15,7 +15,7 @@ test('non-default conventions from a link or remembered settings are named above
   await page.waitForSelector('td[data-metric]');
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   const notice = await page.$eval('#non-defaults', (n) => n.textContent);
   assert.match(notice, /gain=exponential/);
   assert.match(notice, /ties=average/);
@@ -30,7 +30,7 @@ test('non-default conventions from a link or remembered settings are named above
   // one click puts the defaults back: trec_eval's values, no notice
   await page.click('#reset-conventions');
   await page.waitForSelector('#non-defaults', { state: 'detached' });
-  const v = (await cells(page)).ranking;
+  const v = (await cells(page)).bench;
   close(v['ndcg@10'], oracle.ranking['ndcg@10 gain=rel']['pytrec_eval ndcg_cut'], 'ndcg@10 after reset');
   assert.equal(await page.$eval('#conv-gain', (s) => s.value), 'linear');
   await context.close();

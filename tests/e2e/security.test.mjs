@@ -30,7 +30,7 @@ test('a full session under a sub-path requests nothing but its own server, with 
   assert.doesNotMatch(scriptSrc, /'unsafe-inline'|'unsafe-eval'/, 'no inline scripts beyond the hashed loader, no eval');
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   await clearAll(page);
   await drop(page, [refFile('binary.csv')]);
   await waitForModels(page, ['binary']);

@@ -32,7 +32,7 @@ test('nDCG@10, AP@10 and MRR explain themselves: per-query terms add up to the s
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
-  await waitForModels(page, ['ranking']);
+  await waitForModels(page, ['bench']);
   for (const metric of ['ndcg@10', 'map@10', 'mrr']) {
     const shown = await cellValue(page, metric, 'ranking');
     await page.focus(`td[data-metric="${metric}"]`);

@@ -18,6 +18,9 @@ pub struct Table {
     /// the note naming the test, correction, α and baseline.
     pub marks: Vec<Vec<i8>>,
     pub marks_note: String,
+    /// The kind of the report (the metrics' names, directions and
+    /// conventions); `None`: columns printed as they are.
+    pub kind: Option<registry::Kind>,
 }
 
 impl Table {
@@ -47,6 +50,56 @@ impl Table {
             conventions,
             marks: Vec::new(),
             marks_note: String::new(),
+            kind: Some(report.kind),
+        }
+    }
+
+    /// The non-default conventions column `c`'s metric depends on
+    /// ([`registry::depends_on`]), comma-separated; empty: none.
+    pub fn changed(&self, c: usize) -> String {
+        let Some(kind) = self.kind else {
+            return String::new();
+        };
+        let base = registry::base_of(&self.columns[c]);
+        self.conventions
+            .iter()
+            .filter(|kv| registry::depends_on(kind, base, kv.split('=').next().unwrap_or_default()))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Per column, its best value when two or more models have one (the
+    /// metric's direction; a count has none).
+    pub fn best(&self) -> Vec<Option<f64>> {
+        (0..self.columns.len())
+            .map(|c| {
+                let column = &self.columns[c];
+                let info = self.kind.and_then(|k| registry::info(registry::base_of(column), k));
+                let values = self.rows.iter().filter_map(|r| r.1[c]);
+                if self.rows.len() < 2 || registry::is_count(column) || self.kind.is_none() {
+                    return None;
+                }
+                if info.is_none_or(|i| i.higher_is_better) {
+                    values.reduce(f64::max)
+                } else {
+                    values.reduce(f64::min)
+                }
+            })
+            .collect()
+    }
+
+    /// A column's name for a paper: the metric's title with its cutoff
+    /// (`nDCG@10`), else the column as it is.
+    fn display_name(&self, column: &str) -> String {
+        let title = self
+            .kind
+            .and_then(|k| registry::info(registry::base_of(column), k))
+            .map(|i| i.title);
+        match (title, column.split_once('@')) {
+            (Some(t), Some((_, k))) => format!("{}@{k}", t.split('@').next().unwrap_or(t)),
+            (Some(t), None) if !column.starts_with("iprec_at_recall_") => t.to_string(),
+            _ => column.to_string(),
         }
     }
 
@@ -72,8 +125,10 @@ impl Table {
         let mut note = if self.conventions.is_empty() {
             "Conventions: Rankscope's defaults.".into()
         } else {
+            let marked = (0..self.columns.len()).any(|c| !self.changed(c).is_empty());
             format!(
-                "Conventions that differ from Rankscope's defaults: {}.",
+                "Conventions that differ from Rankscope's defaults{}: {}.",
+                if marked { " († marks the columns they change)" } else { "" },
                 self.conventions.join(", ")
             )
         };
@@ -198,7 +253,17 @@ impl Table {
         } else {
             (" | ", " |\n")
         };
-        let columns: Vec<String> = self.columns.iter().map(|c| escape(c)).collect();
+        // display names; a column a non-default convention changes is marked †
+        let columns: Vec<String> = (0..self.columns.len())
+            .map(|c| {
+                let mut name = escape(&self.display_name(&self.columns[c]));
+                if !self.changed(c).is_empty() {
+                    name.push_str(if latex { "$^\\dagger$" } else { "†" });
+                }
+                name
+            })
+            .collect();
+        let best = self.best();
         let mut s = if latex {
             format!(
                 "\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {}{end}\\hline\n",
@@ -217,7 +282,17 @@ impl Table {
             s.push_str(&escape(name));
             for (c, v) in values.iter().enumerate() {
                 s.push_str(sep);
-                s.push_str(&fixed(&self.columns[c], *v, digits));
+                let value = fixed(&self.columns[c], *v, digits);
+                // the best value of a column in bold
+                if v.is_some() && *v == best[c] {
+                    s.push_str(&if latex {
+                        format!("\\textbf{{{value}}}")
+                    } else {
+                        format!("**{value}**")
+                    });
+                } else {
+                    s.push_str(&value);
+                }
                 s.push_str(match (self.mark(r, c), latex) {
                     ("", _) => "",
                     ("▲", true) => "$^{\\blacktriangle}$",
@@ -232,7 +307,8 @@ impl Table {
         if latex {
             let note = note
                 .replace('▲', "$\\blacktriangle$")
-                .replace('▼', "$\\blacktriangledown$");
+                .replace('▼', "$\\blacktriangledown$")
+                .replace('†', "$^\\dagger$");
             s.push_str(&format!(
                 "\\hline\n\\end{{tabular}}\n\\par{{\\footnotesize {note}}}\n"
             ));
@@ -335,7 +411,41 @@ mod tests {
             conventions: vec![],
             marks: vec![],
             marks_note: String::new(),
+            kind: None,
         }
+    }
+
+    /// A paper's table: metrics by their titles, each column's best value in
+    /// bold (lower is better for log loss; counts have none), and the columns
+    /// a non-default convention changes marked † with the note saying so.
+    #[test]
+    fn paper_tables_name_metrics_bold_the_best_and_mark_changed_columns() {
+        let t = Table {
+            columns: vec!["ndcg@10".into(), "map".into(), "num_ret".into()],
+            rows: vec![
+                ("a".into(), vec![Some(0.5), Some(0.25), Some(10.0)]),
+                ("b".into(), vec![Some(0.75), Some(0.125), Some(20.0)]),
+            ],
+            conventions: vec!["gain=exponential".into()],
+            kind: Some(registry::Kind::Ranking),
+            ..table()
+        };
+        let md = t.to_markdown(4);
+        assert!(md.starts_with("| model | nDCG@10† | MAP | Retrieved |\n"), "{md}");
+        assert!(md.contains("| a | 0.5000 | **0.2500** | 10 |\n| b | **0.7500** | 0.1250 | 20 |"), "{md}");
+        assert!(md.contains("† marks the columns they change\\)\\: gain=exponential"), "{md}");
+        let tex = t.to_latex(4);
+        assert!(tex.contains("model & nDCG@10$^\\dagger$ & MAP & Retrieved \\\\"), "{tex}");
+        assert!(tex.contains("b & \\textbf{0.7500} & 0.1250 & 20"), "{tex}");
+        assert!(tex.contains("($^\\dagger$ marks"), "{tex}");
+        let binary = Table {
+            columns: vec!["log_loss".into()],
+            rows: vec![("a".into(), vec![Some(0.5)]), ("b".into(), vec![Some(0.25)])],
+            conventions: vec![],
+            kind: Some(registry::Kind::Binary),
+            ..table()
+        };
+        assert!(binary.to_markdown(4).contains("| b | **0.2500** |"));
     }
 
     #[test]
@@ -391,6 +501,7 @@ mod tests {
             conventions: vec![],
             marks: vec![],
             marks_note: String::new(),
+            kind: None,
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["model".to_string()];
@@ -429,6 +540,7 @@ mod tests {
             conventions: vec![],
             marks: vec![],
             marks_note: String::new(),
+            kind: None,
         };
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["model"], "q\"uote\\ \n\t\u{1} é 😀");
@@ -443,6 +555,7 @@ mod tests {
             conventions: vec![],
             marks: vec![],
             marks_note: String::new(),
+            kind: None,
         };
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&empty.to_json()).unwrap(),
@@ -462,6 +575,7 @@ mod tests {
             conventions: vec![],
             marks: vec![],
             marks_note: String::new(),
+            kind: None,
         };
         let csv = t.to_csv();
         assert!(

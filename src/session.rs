@@ -926,6 +926,80 @@ mod tests {
         assert!(non_default_conventions(&c, Kind::Ratings).is_empty());
     }
 
+    /// `registry::depends_on` lists every metric a convention changes: each
+    /// non-default value of each convention, evaluated on the example and the
+    /// reference files, changes only metrics it lists (so the page's header
+    /// marks never miss a changed column).
+    #[test]
+    fn conventions_change_only_the_metrics_they_are_said_to() {
+        use crate::core::evaluate::evaluate;
+        use crate::core::registry::{default_metrics, depends_on};
+        let mut ws = Workspace::default();
+        for (name, bytes) in crate::example::example_files() {
+            ws.load_bytes(&name, &bytes, &Default::default()).unwrap();
+        }
+        let mut reference = Workspace::default();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/");
+        for f in ["ranking.qrels", "ranking.run", "binary.csv", "multiclass_probs.csv", "ratings.csv"] {
+            let bytes = std::fs::read(format!("{dir}{f}")).unwrap();
+            reference.load_bytes(f, &bytes, &Default::default()).unwrap();
+        }
+        // no row predicted positive at 0.5: precision's zero division
+        let mut nothing_predicted = Workspace::default();
+        let text = b"label,m\n1,0.1\n0,0.2\n1,0.3\n";
+        nothing_predicted.load_bytes("z.csv", text, &Default::default()).unwrap();
+        fn all<T: Named>() -> Vec<&'static str> {
+            T::ALL.iter().map(|v| v.name()).collect()
+        }
+        use crate::core::{binary, multiclass, ranking, ranking_metrics as rm};
+        let mut checked = 0;
+        for (key, alternatives) in [
+            ("ties", all::<ranking::TieRule>()),
+            ("relevance_level", vec!["2", "3"]),
+            ("gain", all::<rm::Gain>()),
+            ("discount", all::<rm::Discount>()),
+            ("ap_denominator", all::<rm::ApDenominator>()),
+            ("precision_denominator", all::<rm::PrecisionDenominator>()),
+            ("f1_aggregation", all::<rm::F1Aggregation>()),
+            ("query_set", all::<ranking::QuerySet>()),
+            ("threshold", vec!["0.3", "0.7", "0"]),
+            ("threshold_rule", all::<binary::ThresholdRule>()),
+            ("zero_division", all::<binary::ZeroDivision>()),
+            ("binary_scores_are_logits", vec!["1"]),
+            ("class_ties", all::<multiclass::ClassTieRule>()),
+            ("class_scale", all::<multiclass::ScoreScale>()),
+        ] {
+            for value in alternatives {
+                let (view, skipped) = ViewState::from_fragment(&format!("{key}={value}"));
+                assert!(skipped.is_empty(), "{key}={value}: {skipped:?}");
+                for w in [&ws, &reference, &nothing_predicted] {
+                    for data in w.datasets() {
+                        let kind = data.kind();
+                        let ids = default_metrics(kind, &[1, 3, 5, 10, 20]);
+                        let before = evaluate(&data, &Conventions::default(), &ids);
+                        let after = evaluate(&data, &view.conv, &ids);
+                        for (b, a) in before.models.iter().zip(&after.models) {
+                            for key_of in &before.columns {
+                                let base = crate::core::registry::base_of(key_of);
+                                let (x, y) = (b.metrics[key_of], a.metrics[key_of]);
+                                let same = match (x, y) {
+                                    (Some(x), Some(y)) => (x - y).abs() <= 1e-12 * x.abs().max(1.0),
+                                    (x, y) => x.is_none() && y.is_none(),
+                                };
+                                assert!(
+                                    same || depends_on(kind, base, key),
+                                    "{key}={value} changes {kind:?} {key_of} ({x:?} -> {y:?}) but is not said to"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
     #[test]
     fn crc32_is_the_standard_one() {
         assert_eq!(
@@ -1088,6 +1162,27 @@ mod tests {
             _ => false,
         });
         assert!(unsorted.unwrap().contains("judgments are damaged"));
+    }
+
+    /// Classes named by text ids (a top-k file's) travel in a session with
+    /// their names, and a file loaded after it joins them by name.
+    #[test]
+    fn text_class_ids_survive_a_session() {
+        let mut ws = Workspace::default();
+        let o = Default::default();
+        let file = "target,pred_1,pred_2\ncat,dog,cat\nemu,emu,dog\ncat,cat,emu\n";
+        ws.load_bytes("a.csv", file.as_bytes(), &o).unwrap();
+        let (back, ..) = decode_session(&encode_session(&ws, &ViewState::default())).unwrap();
+        let d = back.multiclass.as_ref().unwrap();
+        let names: Vec<String> = d.targets.iter().map(|&t| d.class_name(t)).collect();
+        assert_eq!(names, ["cat", "emu", "cat"]);
+        let mut back = back;
+        let other = "target,top_1\ncat,emu\nemu,emu\ncat,dog\n";
+        back.load_bytes("b.csv", other.as_bytes(), &o).unwrap();
+        let d = back.multiclass.as_ref().unwrap();
+        let first: Vec<String> = d.models[1].list_first.iter().map(|&c| d.class_name(c)).collect();
+        assert_eq!(first, ["emu", "emu", "dog"]);
+        assert_eq!(d.num_classes, 3);
     }
 
     /// Sessions written before the checksum (version 1, as the previous

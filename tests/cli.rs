@@ -468,42 +468,71 @@ fn warnings_and_hints_name_what_to_do_on_the_command_line() {
 }
 
 /// Top-k list files with numeric ids that have gaps (recommenders' sparse
-/// item ids) give the values of the same lists numbered 0..N-1; string ids
-/// are refused at their line and column with what to do (they once failed
-/// with "class ... is out of range").
+/// item ids) or text ids give the values of the same lists numbered 0..N-1
+/// (they once failed with "class ... is out of range"); files of text ids
+/// are joined by name, whatever order their ids first appear in, and a
+/// file of numbers joins them by the numbers' text.
 #[test]
-fn top_k_lists_with_sparse_ids_load_and_string_ids_say_what_to_do() {
+fn top_k_lists_with_sparse_or_text_ids_load_and_join_by_name() {
     let dir = scratch("topk");
     let text = std::fs::read_to_string(reference("multiclass_topk.csv")).unwrap();
     let (header, rows) = text.split_once('\n').unwrap();
-    let sparse: String = rows
-        .lines()
-        .map(|l| {
-            l.split(',')
-                .map(|f| match f.parse::<u64>() {
-                    Ok(c) => (c * 7919 + 13).to_string(),
-                    Err(_) => f.to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-                + "\n"
-        })
-        .collect();
-    let f = dir.join("sparse.csv");
-    std::fs::write(&f, format!("{header}\n{sparse}")).unwrap();
-    assert_eq!(metrics(&f), metrics(&reference("multiclass_topk.csv")));
-    let named = dir.join("named.csv");
-    std::fs::write(
-        &named,
-        format!("{header}\n{}", rows.replacen(',', ",item", 1)),
-    )
-    .unwrap();
-    let err = refused(&named);
-    assert!(
-        err.contains("named.csv:2:2: expected a class number"),
-        "{err}"
+    // every id through `f` (the target's, column 0, too)
+    let rewrite = |f: &dyn Fn(usize, &str) -> String, reversed: bool| -> String {
+        let body: String = rows
+            .lines()
+            .map(|l| {
+                let mut ids: Vec<String> = l.split(',').enumerate().map(|(i, x)| f(i, x)).collect();
+                if reversed {
+                    ids[1..].reverse();
+                }
+                ids.join(",") + "\n"
+            })
+            .collect();
+        format!("{header}\n{body}")
+    };
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let reference_values = metrics(&reference("multiclass_topk.csv"));
+    let sparse = write(
+        "sparse.csv",
+        rewrite(&|_, f| (f.parse::<u64>().unwrap() * 7919 + 13).to_string(), false),
     );
-    assert!(err.contains("map string ids to numbers"), "{err}");
+    assert_eq!(metrics(&sparse), reference_values);
+    let named = write("named.csv", rewrite(&|_, f| format!("item-{f}"), false));
+    assert_eq!(metrics(&named), reference_values);
+    // the same text ids met in another order, in a second file
+    let numbers_reversed = write("reversed.csv", rewrite(&|_, f| f.to_string(), true));
+    let named_reversed = write("named_reversed.csv", rewrite(&|_, f| format!("item-{f}"), true));
+    let both = metrics_of(&[named.as_os_str(), named_reversed.as_os_str()]);
+    assert_eq!(both[0], reference_values[0]);
+    assert_eq!(both[1], metrics(&numbers_reversed)[0]);
+    // numbers and text: "28" is the class named 28 (class 0 predicted as text)
+    let mixed = write(
+        "mixed.csv",
+        rewrite(&|i, f| if i > 0 && f == "0" { "zero".into() } else { f.into() }, false),
+    );
+    let joined = metrics_of(&[reference("multiclass_topk.csv").as_os_str(), mixed.as_os_str()]);
+    assert_eq!(joined[0], reference_values[0]);
+    assert_eq!(joined[1], metrics(&mixed)[0]);
+    // other targets, or a probability matrix beside text ids, are refused
+    for (other, says) in [
+        (&named, "expected the same targets"),
+        (&reference("multiclass_probs.csv"), "the probability matrix of model"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .arg(if says.contains("targets") { &sparse } else { &named })
+            .arg(other)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -846,9 +875,10 @@ fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
         ];
         String::from_utf8(stdout_of(&args)).unwrap()
     };
-    // dense is far above bm25 (t-test p ≈ 3e-8 on ndcg@10, 5e-11 on map)
+    // dense is far above bm25 (t-test p ≈ 3e-8 on ndcg@10, 5e-11 on map);
+    // the best value of each column is bold
     let md = run("markdown", "t", "0.05", "bm25");
-    assert!(md.contains("| dense | 0.5226 ▲ | 0.4471 ▲ |"), "{md}");
+    assert!(md.contains("| dense | **0.5226** ▲ | **0.4471** ▲ |"), "{md}");
     assert!(md.contains("| bm25 | 0.3495 | 0.2939 |"), "{md}");
     assert!(
         md.contains("higher / lower than bm25 by a two-sided paired t-test"),
@@ -864,7 +894,7 @@ fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
     assert!(tex.contains("sign test"), "{tex}");
     let none = run("markdown", "sign", "1e-12", "bm25");
     assert_eq!(none.matches('▲').count(), 1, "only the footnote's: {none}");
-    assert!(none.contains("| dense | 0.5226 | 0.4471 |"), "{none}");
+    assert!(none.contains("| dense | **0.5226** | **0.4471** |"), "{none}");
     // a test or level that does not exist is refused by name
     let refused = Command::new(env!("CARGO_BIN_EXE_rankscope"))
         .args(["compare", "--metrics", "ndcg@10", "--test", "z", "--qrels"])

@@ -93,9 +93,10 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
         Kind::Multiclass => state.ws.with(|w| {
             let d = w.multiclass.as_ref().ok_or("no multi-class data")?;
             let m = d.models.iter().find(|m| m.name == t.model).ok_or("this model is no longer loaded")?;
+            let class = |c| format!("class {}", d.class_name(c));
             match id.base.as_str() {
-                "f1_weighted" | "f1_macro" => Ok(explain::class_f1(&d.targets, &m.predicted(), id.base == "f1_weighted", &|c| format!("class {c}"))),
-                "cross_entropy" | "perplexity" => explain::cross_entropy(&id.base, &m.rows, conv.class_scale, &|c| format!("class {c}"))
+                "f1_weighted" | "f1_macro" => Ok(explain::class_f1(&d.targets, &m.predicted(), id.base == "f1_weighted", &class)),
+                "cross_entropy" | "perplexity" => explain::cross_entropy(&id.base, &m.rows, conv.class_scale, &class)
                     .filter(|_| !m.is_list())
                     .ok_or_else(|| "Top-k lists carry no probabilities: cross-entropy is undefined.".to_string()),
                 "acc" if m.is_list() && id.k.unwrap_or(1) > m.list_len => Err(format!("{id} needs a top-{} list; the file has top-{} lists.", id.k.unwrap_or(1), m.list_len)),

@@ -215,7 +215,7 @@ fn NonDefaults(kind: Kind) -> impl IntoView {
             <div class="msg warning nondefault" id="non-defaults" role="status">
                 <strong>"Not the default conventions: "</strong>
                 {changed.join(", ")}
-                " "
+                " (the columns they change are marked †) "
                 <button class="small" id="reset-conventions" on:click=move |_| state.conv.set(Default::default())>"Reset to defaults"</button>
             </div>
         })

@@ -12,12 +12,7 @@ use crate::plot::series_hex;
 use crate::report::{fixed, full, Table};
 
 fn header_help(kind: Kind, id: &str) -> String {
-    let base = id.split('@').next().unwrap_or(id);
-    let base = if base.starts_with("iprec_at_recall") {
-        "iprec_at_recall"
-    } else {
-        base
-    };
+    let base = registry::base_of(id);
     match registry::info(base, kind) {
         Some(i) => format!(
             "{}\n{}\nConventions: {}\nReference: {}",
@@ -90,32 +85,20 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             .baseline
             .get()
             .filter(|b| t.rows.iter().any(|r| &r.0 == b));
-        let best: Vec<Option<f64>> = (0..t.columns.len())
-            .map(|c| {
-                let hib = higher_is_better(kind, &t.columns[c]);
-                t.rows
-                    .iter()
-                    .filter_map(|r| r.1[c])
-                    .fold(None, |acc: Option<f64>, v| {
-                        Some(match acc {
-                            None => v,
-                            Some(a) => {
-                                if hib {
-                                    a.max(v)
-                                } else {
-                                    a.min(v)
-                                }
-                            }
-                        })
-                    })
-            })
-            .collect();
+        let best = t.best();
         let base_values: Option<Vec<Option<f64>>> = baseline
             .as_ref()
             .and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
-        let header = t.columns.iter().map(|c| {
-            let help = header_help(kind, c);
-            view! { <th scope="col" tabindex="-1" title=help.clone() data-help=help>{c.clone()}</th> }
+        // a column a non-default convention changes is marked † (with the
+        // conventions in its help and data-conventions)
+        let header = t.columns.iter().enumerate().map(|(i, c)| {
+            let changed = t.changed(i);
+            let mut help = header_help(kind, c);
+            let mark = if changed.is_empty() { "" } else { "†" };
+            if !changed.is_empty() {
+                help = format!("{help}\nNot the default here: {changed}");
+            }
+            view! { <th scope="col" tabindex="-1" title=help.clone() data-help=help data-conventions=changed>{c.clone()}<sup class="conv">{mark}</sup></th> }
         }).collect_view();
         let tested = current();
         let tests = state.tests.get();
@@ -124,7 +107,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             let is_base = baseline.as_deref() == Some(name.as_str());
             let cells = values.iter().enumerate().map(|(c, v)| {
                 let metric = t.columns[c].clone();
-                let is_best = v.is_some() && *v == best[c] && t.rows.len() > 1;
+                let is_best = v.is_some() && *v == best[c];
                 let delta = match (&base_values, v, is_base) {
                     (Some(b), Some(v), false) => b[c].map(|b| {
                         let pp = (v - b) * 100.0;

@@ -229,6 +229,32 @@ pub struct MulticlassData {
     pub models: Vec<MulticlassPredictions>,
     /// Rows whose probabilities do not sum to 1 within 1e-3, per model.
     pub rows_off_one: Vec<usize>,
+    /// The classes' ids when a top-k file named them by text (class `c` is
+    /// `names.name(c)`); `None`: classes are their numbers. Carried outside
+    /// the encoding (`Parsed::Classes`), so sessions without it read alike.
+    #[serde(skip)]
+    pub class_names: Option<crate::core::ids::Interner>,
+}
+
+impl MulticlassData {
+    /// Classes renumbered by `map` in the targets and the top-k lists' first
+    /// entries (lists only: a matrix's classes are its columns' order).
+    pub fn renumber(&mut self, map: impl Fn(u32) -> u32) {
+        self.targets.iter_mut().for_each(|t| *t = map(*t));
+        for p in &mut self.models {
+            for c in p.list_first.iter_mut().filter(|c| **c != u32::MAX) {
+                *c = map(*c);
+            }
+        }
+    }
+
+    /// How class `c` is shown: its id from the file.
+    pub fn class_name(&self, c: u32) -> String {
+        match &self.class_names {
+            Some(names) if (c as usize) < names.len() => names.name(c).to_string(),
+            _ => c.to_string(),
+        }
+    }
 }
 
 /// Ratings with one prediction column per model.

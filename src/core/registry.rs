@@ -344,6 +344,17 @@ pub fn is_count(column: &str) -> bool {
     COUNTS.contains(&column.split('@').next().unwrap_or_default())
 }
 
+/// A column's metric without its cutoff or recall level (`ndcg@10` and
+/// `iprec_at_recall_0.10` are `ndcg` and `iprec_at_recall`).
+pub fn base_of(column: &str) -> &str {
+    let base = column.split('@').next().unwrap_or(column);
+    if base.starts_with("iprec_at_recall") {
+        "iprec_at_recall"
+    } else {
+        base
+    }
+}
+
 pub fn info(base: &str, kind: Kind) -> Option<&'static MetricInfo> {
     METRICS.iter().find(|m| m.base == base && m.kind == kind)
 }
@@ -373,6 +384,33 @@ pub fn capped_cutoffs(mut ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
 }
 
 /// The full default metric list of a kind at the given cutoffs.
+/// Whether metric `base` of `kind` can change with the convention named by
+/// its link key `key` (`gain`, `ties`, `threshold`, ...: the keys of
+/// `session::non_default_conventions`): the page marks such a column when
+/// that convention is not the default. Checked against evaluations of every
+/// non-default value (`session`'s tests): a metric a convention changes is
+/// always listed.
+pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
+    let bases: &[&str] = match (kind, key) {
+        // which queries count: every mean over queries, and their count
+        (Kind::Ranking, "query_set") => return true,
+        (Kind::Ranking, "ties") => return !matches!(base, "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "idcg" | "fcp" | "spearman"),
+        (Kind::Ranking, "relevance_level") => &["map", "gm_map", "precision", "recall", "f1", "hit_rate", "mrr", "arhr", "r_precision", "bpref", "iprec_at_recall", "num_rel", "num_rel_ret"],
+        (Kind::Ranking, "gain") => &["ndcg", "dcg", "idcg"],
+        (Kind::Ranking, "discount") => &["ndcg", "ndcg_burges", "dcg", "idcg"],
+        (Kind::Ranking, "ap_denominator") => &["map", "gm_map"],
+        (Kind::Ranking, "precision_denominator") => &["precision", "f1"],
+        (Kind::Ranking, "f1_aggregation") => &["f1"],
+        (Kind::Binary, "threshold" | "threshold_rule") => &["accuracy", "precision", "recall", "f1", "mcc", "f1_weighted", "f1_macro", "tp", "fp", "tn", "fn"],
+        (Kind::Binary, "zero_division") => &["precision", "recall", "f1"],
+        (Kind::Binary, "binary_scores_are_logits") => &["log_loss", "brier"],
+        (Kind::Multiclass, "class_ties") => &["acc", "mrr", "ndcg"],
+        (Kind::Multiclass, "class_scale") => &["cross_entropy", "perplexity"],
+        _ => &[],
+    };
+    bases.contains(&base)
+}
+
 pub fn default_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
     let mut out = Vec::new();
     for info in METRICS.iter().filter(|m| m.kind == kind) {

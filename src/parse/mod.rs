@@ -85,6 +85,12 @@ pub enum Parsed {
         notes: Vec<String>,
         parsed: Box<Parsed>,
     },
+    /// A top-k file's multi-class data whose classes are named by text ids
+    /// (class `c` is `names.name(c)`): merged by name with other files.
+    Classes {
+        names: Interner,
+        parsed: Box<Parsed>,
+    },
 }
 
 impl Parsed {
@@ -106,7 +112,9 @@ impl Parsed {
             Parsed::Multiclass(m) => m.models.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Ratings(r) => r.models.iter_mut().for_each(|m| show(&mut m.0)),
             Parsed::Measures(p) => show(&mut p.name),
-            Parsed::Noted { parsed, .. } => parsed.show_hidden_in_names(),
+            Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => {
+                parsed.show_hidden_in_names()
+            }
         }
     }
 
@@ -164,7 +172,7 @@ impl Parsed {
             Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
             Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
             Parsed::Measures(p) => p.value.len() as u64,
-            Parsed::Noted { parsed, .. } => parsed.values(),
+            Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => parsed.values(),
         }
     }
 }

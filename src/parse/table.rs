@@ -162,19 +162,14 @@ fn class_suffix(name: &str) -> Option<u32> {
 }
 
 /// A top-k file's class (or item) id at line `n`, column `column` (0-based):
-/// a number, gaps allowed.
-fn class_number(n: u64, column: usize, v: &[u8]) -> Result<&str, Problem> {
-    fields::id(v)
-        .filter(|s| s.parse::<u32>().is_ok_and(|c| c < u32::MAX - 1))
-        .ok_or_else(|| {
-            problem(
-                n,
-                column + 1,
-                "a class number (0, 1, 2, ...: ids may have gaps)",
-                shown(v),
-                Some("Top-k list files are read with numeric class or item ids; map string ids to numbers first (e.g. pandas factorize), the same mapping in every file.".into()),
-            )
-        })
+/// any text (numbers keep their value as the class number, gaps allowed).
+fn class_id<'a>(n: u64, column: usize, v: &'a [u8], what: &str) -> Result<&'a str, Problem> {
+    fields::id(v).ok_or_else(|| problem(n, column + 1, what, shown(v), None))
+}
+
+/// A top-k id read as a class number (numbers up to `u32::MAX - 2`).
+fn class_number(id: &str) -> Option<u32> {
+    id.parse::<u32>().ok().filter(|&c| c < u32::MAX - 1)
 }
 
 /// The hint for a number written with a decimal comma (`0,5` in a file
@@ -1094,17 +1089,7 @@ impl TableState {
                 self.mc.rows.push(s);
             }
             Format::MulticlassTopK => {
-                let raw = col(self.truth);
-                if fields::id(raw).is_none() {
-                    return Err(problem(
-                        n,
-                        self.truth + 1,
-                        "a target class",
-                        shown(raw),
-                        None,
-                    ));
-                }
-                let target = class_number(n, self.truth, raw)?;
+                let target = class_id(n, self.truth, col(self.truth), "a target class")?;
                 let t = self.ids_a.intern(target);
                 let mut position = 0u32;
                 let mut first = u32::MAX;
@@ -1113,7 +1098,7 @@ impl TableState {
                     if v.is_empty() {
                         continue;
                     }
-                    let class = class_number(n, c, v)?;
+                    let class = class_id(n, c, v, "a class or item id")?;
                     let id = self.ids_a.intern(class);
                     if i == 0 {
                         first = id;
@@ -1228,6 +1213,7 @@ impl TableState {
                     targets: self.targets,
                     models: vec![self.mc],
                     rows_off_one: vec![self.rows_off_one],
+                    class_names: None,
                 }))
             }
             Format::MulticlassTopK => {
@@ -1236,11 +1222,25 @@ impl TableState {
                 }
                 self.mc.name = stem;
                 self.mc.list_len = self.models.len();
-                // class ids are interned strings here, each a number (checked
-                // per row): they map to their numbers, gaps allowed
-                let numeric: Vec<u32> = (0..self.ids_a.len() as u32)
-                    .map(|i| self.ids_a.name(i).parse::<u32>().unwrap_or(0))
-                    .collect();
+                // class ids are interned strings here: when every one is a
+                // number they map to their numbers (gaps allowed), else each
+                // is a class of its own, numbered as first seen, its name kept
+                let Some(numeric) = (0..self.ids_a.len() as u32)
+                    .map(|i| class_number(self.ids_a.name(i)))
+                    .collect::<Option<Vec<u32>>>()
+                else {
+                    let names = self.ids_a;
+                    return Some(Parsed::Classes {
+                        parsed: Box::new(Parsed::Multiclass(MulticlassData {
+                            num_classes: names.len(),
+                            targets: self.targets,
+                            models: vec![self.mc],
+                            rows_off_one: vec![0],
+                            class_names: None,
+                        })),
+                        names,
+                    });
+                };
                 let map = |c: u32| {
                     if c == u32::MAX {
                         u32::MAX
@@ -1258,6 +1258,7 @@ impl TableState {
                     targets,
                     models: vec![self.mc],
                     rows_off_one: vec![0],
+                    class_names: None,
                 }))
             }
             Format::TrecRun

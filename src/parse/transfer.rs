@@ -196,6 +196,10 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
     };
     match parsed {
         Parsed::Noted { parsed, .. } => validate(parsed),
+        Parsed::Classes { names, parsed } => {
+            sound(names, "class")?;
+            validate(parsed)
+        }
         Parsed::Run { queries, score, .. } => {
             sound(queries, "query")?;
             no_nan(score, "score")
@@ -266,6 +270,12 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
 fn check(parsed: &Parsed) -> Result<(), String> {
     match parsed {
         Parsed::Noted { parsed, .. } => check(parsed),
+        Parsed::Classes { names, parsed } => match &**parsed {
+            Parsed::Multiclass(m) if names.is_consistent() && m.num_classes == names.len() => {
+                check(parsed)
+            }
+            _ => Err("class names without their multi-class data".into()),
+        },
         Parsed::Run {
             queries,
             docs,

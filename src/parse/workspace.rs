@@ -60,6 +60,35 @@ fn remap(local: &Interner, global: &mut Interner) -> Vec<u32> {
         .collect()
 }
 
+type ClassMap = std::collections::HashMap<u32, u32>;
+
+/// One class table for two multi-class data sets of top-k lists, classes
+/// matched by their ids' text (a number's is its digits): each set's class
+/// numbers in the joint table, and the table (`a`'s names first, unchanged).
+fn join_classes(
+    a: &MulticlassData,
+    b: &MulticlassData,
+) -> Result<(ClassMap, ClassMap, Interner), String> {
+    if let Some(p) = a.models.iter().chain(&b.models).find(|p| !p.is_list()) {
+        return Err(format!(
+            "the probability matrix of model '{}' beside classes named by text",
+            p.name
+        ));
+    }
+    let mut table = a.class_names.clone().unwrap_or_default();
+    let mut numbers = |d: &MulticlassData| {
+        let mut map = ClassMap::new();
+        let listed = d.models.iter().flat_map(|p| &p.list_first);
+        for &c in d.targets.iter().chain(listed).filter(|&&c| c != u32::MAX) {
+            map.entry(c)
+                .or_insert_with(|| table.intern(&d.class_name(c)));
+        }
+        map
+    };
+    let (old, new) = (numbers(a), numbers(b));
+    Ok((old, new, table))
+}
+
 /// `wanted`, numbered when taken.
 fn unique_name(existing: &[String], wanted: &str) -> String {
     if !existing.iter().any(|n| n == wanted) {
@@ -373,51 +402,23 @@ impl Workspace {
                     }
                 }
             }
-            Parsed::Multiclass(m) => {
-                summary.format = if m.models.first().is_some_and(|p| p.is_list()) {
-                    "multi-class top-k list".into()
-                } else {
-                    "multi-class matrix".into()
-                };
-                summary.kind = Some(Kind::Multiclass);
-                summary.rows = m.targets.len();
-                summary.details.push(format!(
-                    "{} rows, {} classes",
-                    m.targets.len(),
-                    m.num_classes
-                ));
-                let tied = m
-                    .models
-                    .first()
-                    .map_or(0, |p| p.rows.iter().filter(|r| r.is_tied()).count());
-                if tied > 0 {
-                    summary.warnings.push(format!("{tied} targets tie with another class; their rank follows the class tie rule."));
+            Parsed::Classes { names, parsed } => match *parsed {
+                Parsed::Multiclass(mut m) => {
+                    m.class_names = Some(names);
+                    self.add_multiclass(file, m, &mut summary)?;
                 }
-                let off = m.rows_off_one.first().copied().unwrap_or(0);
-                if off > 0 {
-                    summary.warnings.push(format!("{off} rows do not sum to 1 within 1e-3: logits? (Conventions ▸ Matrix holds; CLI: --class-logits)"));
+                _ => {
+                    return Err(LoadError::single(
+                        file,
+                        0,
+                        0,
+                        "multi-class data with its class names",
+                        "other data",
+                        None,
+                    ))
                 }
-                match &mut self.multiclass {
-                    Some(existing) => {
-                        if existing.targets != m.targets {
-                            return Err(LoadError::single(file, 0, 0, format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()), format!("{} rows with other targets", m.targets.len()), None));
-                        }
-                        let names: Vec<String> =
-                            existing.models.iter().map(|m| m.name.clone()).collect();
-                        for mut model in m.models {
-                            model.name = unique_name(&names, &model.name);
-                            summary.models_added.push(model.name.clone());
-                            existing.models.push(model);
-                        }
-                        existing.rows_off_one.extend(m.rows_off_one);
-                        existing.num_classes = existing.num_classes.max(m.num_classes);
-                    }
-                    None => {
-                        summary.models_added = m.models.iter().map(|m| m.name.clone()).collect();
-                        self.multiclass = Some(m);
-                    }
-                }
-            }
+            },
+            Parsed::Multiclass(m) => self.add_multiclass(file, m, &mut summary)?,
             Parsed::Ratings(r) => {
                 summary.format = "ratings CSV".into();
                 summary.kind = Some(Kind::Ratings);
@@ -480,6 +481,81 @@ impl Workspace {
     ) -> Result<LoadSummary, LoadError> {
         let parsed = super::parse_bytes(file, bytes, options)?;
         self.add(file, parsed)
+    }
+
+    /// Merges a multi-class file: its targets must be the loaded ones; classes
+    /// named by text ids (a top-k file's) are matched by name, numbered ones
+    /// by number.
+    fn add_multiclass(
+        &mut self,
+        file: &str,
+        mut m: MulticlassData,
+        summary: &mut LoadSummary,
+    ) -> Result<(), LoadError> {
+        if let Some(existing) = &mut self.multiclass {
+            if existing.class_names.is_some() || m.class_names.is_some() {
+                let refuse = |expected: String, found: String| LoadError::single(file, 0, 0, expected, found, None);
+                let (old, new, table) = join_classes(existing, &m).map_err(|found| {
+                    refuse("top-k lists (classes named by text ids are matched by name; a probability matrix's classes are its numbered columns)".into(), found)
+                })?;
+                if !existing.targets.iter().map(|t| old[t]).eq(m.targets.iter().map(|t| new[t])) {
+                    return Err(refuse(
+                        format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()),
+                        format!("{} rows with other targets", m.targets.len()),
+                    ));
+                }
+                existing.renumber(|c| old[&c]);
+                m.renumber(|c| new[&c]);
+                existing.num_classes = table.len();
+                m.num_classes = table.len();
+                existing.class_names = Some(table);
+                m.class_names = None;
+            }
+        }
+        summary.format = if m.models.first().is_some_and(|p| p.is_list()) {
+            "multi-class top-k list".into()
+        } else {
+            "multi-class matrix".into()
+        };
+        summary.kind = Some(Kind::Multiclass);
+        summary.rows = m.targets.len();
+        summary.details.push(format!(
+            "{} rows, {} classes",
+            m.targets.len(),
+            m.num_classes
+        ));
+        let tied = m
+            .models
+            .first()
+            .map_or(0, |p| p.rows.iter().filter(|r| r.is_tied()).count());
+        if tied > 0 {
+            summary.warnings.push(format!("{tied} targets tie with another class; their rank follows the class tie rule."));
+        }
+        let off = m.rows_off_one.first().copied().unwrap_or(0);
+        if off > 0 {
+            summary.warnings.push(format!("{off} rows do not sum to 1 within 1e-3: logits? (Conventions ▸ Matrix holds; CLI: --class-logits)"));
+        }
+        match &mut self.multiclass {
+            Some(existing) => {
+                if existing.targets != m.targets {
+                    return Err(LoadError::single(file, 0, 0, format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()), format!("{} rows with other targets", m.targets.len()), None));
+                }
+                let names: Vec<String> =
+                    existing.models.iter().map(|m| m.name.clone()).collect();
+                for mut model in m.models {
+                    model.name = unique_name(&names, &model.name);
+                    summary.models_added.push(model.name.clone());
+                    existing.models.push(model);
+                }
+                existing.rows_off_one.extend(m.rows_off_one);
+                existing.num_classes = existing.num_classes.max(m.num_classes);
+            }
+            None => {
+                summary.models_added = m.models.iter().map(|m| m.name.clone()).collect();
+                self.multiclass = Some(m);
+            }
+        }
+        Ok(())
     }
 
     /// Renames a model of `kind`; false if the name is taken or not found.
@@ -614,7 +690,17 @@ impl Workspace {
             out.push(("session.csv".into(), Parsed::Binary(b.clone())));
         }
         if let Some(m) = &self.multiclass {
-            out.push(("session.csv".into(), Parsed::Multiclass(m.clone())));
+            let data = Parsed::Multiclass(m.clone());
+            out.push((
+                "session.csv".into(),
+                match &m.class_names {
+                    Some(names) => Parsed::Classes {
+                        names: names.clone(),
+                        parsed: Box::new(data),
+                    },
+                    None => data,
+                },
+            ));
         }
         if let Some(r) = &self.ratings {
             out.push(("session.csv".into(), Parsed::Ratings(r.clone())));

@@ -19,7 +19,17 @@ test('non-default conventions from a link or remembered settings are named above
   const notice = await page.$eval('#non-defaults', (n) => n.textContent);
   assert.match(notice, /gain=exponential/);
   assert.match(notice, /ties=average/);
+  // each column a changed convention changes is marked †, with which in its help
+  const marks = await page.$$eval('table.metrics thead th[data-conventions]', (ths) => Object.fromEntries(ths.map((th) => [th.firstChild.textContent, [th.dataset.conventions, th.querySelector('sup.conv').textContent]])));
+  assert.deepEqual(marks['ndcg@10'], ['gain=exponential, ties=average', '†']);
+  assert.deepEqual(marks.map, ['ties=average', '†']);
+  assert.deepEqual(marks.num_ret, ['', '']);
   await shot(page, 'non-defaults.png');
+  // the paper table says so too
+  const [md] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="md"]')]);
+  const text = (await import('node:fs')).readFileSync(await md.path(), 'utf8');
+  assert.match(text, /\| nDCG@10† \|/);
+  assert.match(text, /† marks the columns they change/);
   // a fresh tab of the same browser, with no fragment: the remembered
   // settings come back, and say so
   const again = await context.newPage();
@@ -130,5 +140,28 @@ test('the reciprocal-rank difference column follows the chosen baseline', async 
     diff: Number(tr.lastElementChild.textContent),
   }));
   assert.ok(Math.abs(row.diff - (row.rr[1] - row.rr[0])) < 1e-4, JSON.stringify(row));
+  await page.close();
+});
+
+test('top-k lists with text item ids load, join by name and explain with their names; a run is named by its tag', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1280, height: 900 } });
+  await clearAll(page);
+  const text = (await import('node:fs')).readFileSync(new URL('../reference/multiclass_topk.csv', import.meta.url), 'utf8');
+  const [header, ...rows] = text.trim().split('\n');
+  const named = [header, ...rows.map((r) => r.split(',').map((id) => `item-${id}`).join(','))].join('\n') + '\n';
+  await drop(page, [refFile('multiclass_topk.csv')]);
+  await waitForModels(page, ['multiclass_topk']);
+  await drop(page, [file('named.csv', named)]);
+  await waitForModels(page, ['multiclass_topk', 'named']);
+  const v = await cells(page);
+  assert.ok(Object.keys(v.named).length >= 5);
+  assert.deepEqual(v.named, v.multiclass_topk, 'text ids give the values of the same lists numbered');
+  await page.click('td[data-metric="f1_macro"][data-model="named"]');
+  await page.waitForSelector('section.explain');
+  assert.match(await page.$eval('section.explain', (s) => s.textContent), /class item-28/);
+  await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
+  await waitForModels(page, ['bench']);
+  assert.match(await noticesText(page), /named bench after its run tag/);
+  assert.deepEqual(errors, []);
   await page.close();
 });

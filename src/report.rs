@@ -75,7 +75,9 @@ impl Table {
         (0..self.columns.len())
             .map(|c| {
                 let column = &self.columns[c];
-                let info = self.kind.and_then(|k| registry::info(registry::base_of(column), k));
+                let info = self
+                    .kind
+                    .and_then(|k| registry::info(registry::base_of(column), k));
                 let values = self.rows.iter().filter_map(|r| r.1[c]);
                 if self.rows.len() < 2 || registry::is_count(column) || self.kind.is_none() {
                     return None;
@@ -128,7 +130,11 @@ impl Table {
             let marked = (0..self.columns.len()).any(|c| !self.changed(c).is_empty());
             format!(
                 "Conventions that differ from Rankscope's defaults{}: {}.",
-                if marked { " († marks the columns they change)" } else { "" },
+                if marked {
+                    " († marks the columns they change)"
+                } else {
+                    ""
+                },
                 self.conventions.join(", ")
             )
         };
@@ -431,16 +437,31 @@ mod tests {
             ..table()
         };
         let md = t.to_markdown(4);
-        assert!(md.starts_with("| model | nDCG@10† | MAP | Retrieved |\n"), "{md}");
-        assert!(md.contains("| a | 0.5000 | **0.2500** | 10 |\n| b | **0.7500** | 0.1250 | 20 |"), "{md}");
-        assert!(md.contains("† marks the columns they change\\)\\: gain=exponential"), "{md}");
+        assert!(
+            md.starts_with("| model | nDCG@10† | MAP | Retrieved |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| a | 0.5000 | **0.2500** | 10 |\n| b | **0.7500** | 0.1250 | 20 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("† marks the columns they change\\)\\: gain=exponential"),
+            "{md}"
+        );
         let tex = t.to_latex(4);
-        assert!(tex.contains("model & nDCG@10$^\\dagger$ & MAP & Retrieved \\\\"), "{tex}");
+        assert!(
+            tex.contains("model & nDCG@10$^\\dagger$ & MAP & Retrieved \\\\"),
+            "{tex}"
+        );
         assert!(tex.contains("b & \\textbf{0.7500} & 0.1250 & 20"), "{tex}");
         assert!(tex.contains("($^\\dagger$ marks"), "{tex}");
         let binary = Table {
             columns: vec!["log_loss".into()],
-            rows: vec![("a".into(), vec![Some(0.5)]), ("b".into(), vec![Some(0.25)])],
+            rows: vec![
+                ("a".into(), vec![Some(0.5)]),
+                ("b".into(), vec![Some(0.25)]),
+            ],
             conventions: vec![],
             kind: Some(registry::Kind::Binary),
             ..table()

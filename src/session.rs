@@ -940,14 +940,24 @@ mod tests {
         }
         let mut reference = Workspace::default();
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/");
-        for f in ["ranking.qrels", "ranking.run", "binary.csv", "multiclass_probs.csv", "ratings.csv"] {
+        for f in [
+            "ranking.qrels",
+            "ranking.run",
+            "binary.csv",
+            "multiclass_probs.csv",
+            "ratings.csv",
+        ] {
             let bytes = std::fs::read(format!("{dir}{f}")).unwrap();
-            reference.load_bytes(f, &bytes, &Default::default()).unwrap();
+            reference
+                .load_bytes(f, &bytes, &Default::default())
+                .unwrap();
         }
         // no row predicted positive at 0.5: precision's zero division
         let mut nothing_predicted = Workspace::default();
         let text = b"label,m\n1,0.1\n0,0.2\n1,0.3\n";
-        nothing_predicted.load_bytes("z.csv", text, &Default::default()).unwrap();
+        nothing_predicted
+            .load_bytes("z.csv", text, &Default::default())
+            .unwrap();
         fn all<T: Named>() -> Vec<&'static str> {
             T::ALL.iter().map(|v| v.name()).collect()
         }
@@ -1180,7 +1190,11 @@ mod tests {
         let other = "target,top_1\ncat,emu\nemu,emu\ncat,dog\n";
         back.load_bytes("b.csv", other.as_bytes(), &o).unwrap();
         let d = back.multiclass.as_ref().unwrap();
-        let first: Vec<String> = d.models[1].list_first.iter().map(|&c| d.class_name(c)).collect();
+        let first: Vec<String> = d.models[1]
+            .list_first
+            .iter()
+            .map(|&c| d.class_name(c))
+            .collect();
         assert_eq!(first, ["emu", "emu", "dog"]);
         assert_eq!(d.num_classes, 3);
     }

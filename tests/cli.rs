@@ -499,33 +499,58 @@ fn top_k_lists_with_sparse_or_text_ids_load_and_join_by_name() {
     let reference_values = metrics(&reference("multiclass_topk.csv"));
     let sparse = write(
         "sparse.csv",
-        rewrite(&|_, f| (f.parse::<u64>().unwrap() * 7919 + 13).to_string(), false),
+        rewrite(
+            &|_, f| (f.parse::<u64>().unwrap() * 7919 + 13).to_string(),
+            false,
+        ),
     );
     assert_eq!(metrics(&sparse), reference_values);
     let named = write("named.csv", rewrite(&|_, f| format!("item-{f}"), false));
     assert_eq!(metrics(&named), reference_values);
     // the same text ids met in another order, in a second file
     let numbers_reversed = write("reversed.csv", rewrite(&|_, f| f.to_string(), true));
-    let named_reversed = write("named_reversed.csv", rewrite(&|_, f| format!("item-{f}"), true));
+    let named_reversed = write(
+        "named_reversed.csv",
+        rewrite(&|_, f| format!("item-{f}"), true),
+    );
     let both = metrics_of(&[named.as_os_str(), named_reversed.as_os_str()]);
     assert_eq!(both[0], reference_values[0]);
     assert_eq!(both[1], metrics(&numbers_reversed)[0]);
     // numbers and text: "28" is the class named 28 (class 0 predicted as text)
     let mixed = write(
         "mixed.csv",
-        rewrite(&|i, f| if i > 0 && f == "0" { "zero".into() } else { f.into() }, false),
+        rewrite(
+            &|i, f| {
+                if i > 0 && f == "0" {
+                    "zero".into()
+                } else {
+                    f.into()
+                }
+            },
+            false,
+        ),
     );
-    let joined = metrics_of(&[reference("multiclass_topk.csv").as_os_str(), mixed.as_os_str()]);
+    let joined = metrics_of(&[
+        reference("multiclass_topk.csv").as_os_str(),
+        mixed.as_os_str(),
+    ]);
     assert_eq!(joined[0], reference_values[0]);
     assert_eq!(joined[1], metrics(&mixed)[0]);
     // other targets, or a probability matrix beside text ids, are refused
     for (other, says) in [
         (&named, "expected the same targets"),
-        (&reference("multiclass_probs.csv"), "the probability matrix of model"),
+        (
+            &reference("multiclass_probs.csv"),
+            "the probability matrix of model",
+        ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
             .arg("eval")
-            .arg(if says.contains("targets") { &sparse } else { &named })
+            .arg(if says.contains("targets") {
+                &sparse
+            } else {
+                &named
+            })
             .arg(other)
             .output()
             .unwrap();
@@ -878,7 +903,10 @@ fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
     // dense is far above bm25 (t-test p ≈ 3e-8 on ndcg@10, 5e-11 on map);
     // the best value of each column is bold
     let md = run("markdown", "t", "0.05", "bm25");
-    assert!(md.contains("| dense | **0.5226** ▲ | **0.4471** ▲ |"), "{md}");
+    assert!(
+        md.contains("| dense | **0.5226** ▲ | **0.4471** ▲ |"),
+        "{md}"
+    );
     assert!(md.contains("| bm25 | 0.3495 | 0.2939 |"), "{md}");
     assert!(
         md.contains("higher / lower than bm25 by a two-sided paired t-test"),
@@ -894,7 +922,10 @@ fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
     assert!(tex.contains("sign test"), "{tex}");
     let none = run("markdown", "sign", "1e-12", "bm25");
     assert_eq!(none.matches('▲').count(), 1, "only the footnote's: {none}");
-    assert!(none.contains("| dense | **0.5226** | **0.4471** |"), "{none}");
+    assert!(
+        none.contains("| dense | **0.5226** | **0.4471** |"),
+        "{none}"
+    );
     // a test or level that does not exist is refused by name
     let refused = Command::new(env!("CARGO_BIN_EXE_rankscope"))
         .args(["compare", "--metrics", "ndcg@10", "--test", "z", "--qrels"])

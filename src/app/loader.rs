@@ -21,6 +21,9 @@ thread_local! {
     /// again for one class.
     pub static MATRICES: std::cell::RefCell<Vec<(String, Source)>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// Files of the current drop that replace their earlier copy's models.
+    static REPLACING: std::cell::RefCell<Vec<String>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The loaded multi-class files' sources whose models are still loaded.
@@ -54,6 +57,27 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
         files.into_iter().partition(|f| f.name().contains("qrel"));
     files.extend(runs);
     state.cancel.set(false);
+    state.fold_messages();
+    // a file that brought models already: asked whether it replaces them or
+    // adds more (never "name (2)" without asking)
+    let replacing: Vec<String> = if state.example_loaded.get_untracked() {
+        Vec::new()
+    } else {
+        files
+            .iter()
+            .map(|f| f.name())
+            .filter(|name| {
+                let models = state.ws.with_untracked(|w| {
+                    w.origins.iter().filter(|o| &o.0 == name).map(|o| o.2.as_str()).collect::<Vec<_>>().join(", ")
+                });
+                !models.is_empty()
+                    && window()
+                        .confirm_with_message(&format!("{name} is loaded already (models: {models}).\n\nOK replaces them with this file's; Cancel adds this file's models beside them."))
+                        .unwrap_or(false)
+            })
+            .collect()
+    };
+    REPLACING.with(|r| *r.borrow_mut() = replacing);
     let total: u64 = files.iter().map(|f| f.size() as u64).sum();
     // per file: (name, bytes read, rows parsed, still parsing)
     type Meter = Vec<(String, u64, u64, bool)>;
@@ -221,7 +245,14 @@ pub fn merge(state: AppState, source: Source, ended: worker::Ended, judgments: &
                 }
                 Some(added)
             } else {
-                state.ws.try_update(|ws| ws.add(&name, parsed))
+                let again = REPLACING.with(|r| r.borrow().contains(&name));
+                state.ws.try_update(|ws| {
+                    if again {
+                        ws.add_again(&name, parsed)
+                    } else {
+                        ws.add(&name, parsed)
+                    }
+                })
             };
             super::util::mark(&format!("rankscope:merged:{name}"));
             match result {

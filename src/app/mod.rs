@@ -176,11 +176,12 @@ fn App() -> impl IntoView {
                     let id = m.id;
                     let class = match m.level { Level::Info => "msg info", Level::Warning => "msg warning", Level::Error => "msg error" };
                     let role = if m.level == Level::Error { "alert" } else { "status" };
-                    view! { <div class=class role=role>
-                        <button class="dismiss" aria-label="dismiss" on:click=move |_| state.messages.update(|ms| ms.retain(|x| x.id != id))>"×"</button>
-                        <strong>{m.title}</strong>
+                    // a notice read before the latest drop folds to its title line
+                    view! { <div class=class role=role><details open=!m.read>
+                        <summary><strong>{m.title}</strong></summary>
                         <ul>{m.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
-                    </div> }
+                    </details>
+                    <button class="dismiss" aria-label="dismiss" on:click=move |_| state.messages.update(|ms| ms.retain(|x| x.id != id))>"×"</button></div> }
                 }).collect_view()}
             </div>
             {move || pending().map(|p| view! { <p class="pending">{p}</p> })}

@@ -345,8 +345,8 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             }
             let m = (col - 1) / 2;
             data.with(|v| {
-                idx.sort_by(|&a, &b| {
-                    let ((ra, ea), (rb, eb)) = (v.row(a), v.row(b));
+                let o = crate::core::order(idx.len(), &|a, b| {
+                    let ((ra, ea), (rb, eb)) = (v.row(idx[a]), v.row(idx[b]));
                     let o = if (col - 1) % 2 == 0 {
                         // first relevant rank: "none" sorts last
                         ra[m]
@@ -361,8 +361,8 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                         o
                     }
                 });
-            });
-            idx
+                o.into_iter().map(|i| idx[i]).collect()
+            })
         })
     });
     // the difference column: the first other model minus the chosen

@@ -73,6 +73,8 @@ pub struct Message {
     pub level: Level,
     pub title: String,
     pub lines: Vec<String>,
+    /// Shown before the latest drop: folded to its title line.
+    pub read: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -248,11 +250,18 @@ impl AppState {
                 level,
                 title: title.into(),
                 lines,
+                read: false,
             });
             if m.len() > 8 {
                 m.remove(0);
             }
         });
+    }
+
+    /// A new drop begins: the notices shown so far fold to their title line.
+    pub fn fold_messages(&self) {
+        self.messages
+            .update(|ms| ms.iter_mut().for_each(|m| m.read = true));
     }
 
     /// The metric ids shown for `kind`: every selected base at every cutoff.

@@ -237,17 +237,6 @@ pub struct MulticlassData {
 }
 
 impl MulticlassData {
-    /// Classes renumbered by `map` in the targets and the top-k lists' first
-    /// entries (lists only: a matrix's classes are its columns' order).
-    pub fn renumber(&mut self, map: impl Fn(u32) -> u32) {
-        self.targets.iter_mut().for_each(|t| *t = map(*t));
-        for p in &mut self.models {
-            for c in p.list_first.iter_mut().filter(|c| **c != u32::MAX) {
-                *c = map(*c);
-            }
-        }
-    }
-
     /// How class `c` is shown: its id from the file.
     pub fn class_name(&self, c: u32) -> String {
         match &self.class_names {
@@ -704,13 +693,13 @@ fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Optio
     // the cutoffs ascending, no cutoff (usize::MAX) last: sorted as plain
     // usize (the page's one usize sort), then back to cutoffs
     let key = |k: &Option<usize>| k.unwrap_or(usize::MAX);
-    let mut keys: Vec<usize> = metrics
+    let keys: Vec<usize> = metrics
         .iter()
         .zip(&families)
         .filter(|(_, f)| f.is_some())
         .map(|(id, _)| key(&id.k))
         .collect();
-    keys.sort_unstable();
+    let mut keys = crate::core::ascending(&keys);
     keys.dedup();
     let ks: Vec<Option<usize>> = keys
         .into_iter()

@@ -175,7 +175,12 @@ impl Interner {
     /// Sorts `ids` in byte-wise ascending order of their names (the one
     /// instance of this sort in the page).
     pub fn sort_by_name(&self, ids: &mut [u32]) {
-        ids.sort_unstable_by(|&a, &b| self.name(a).as_bytes().cmp(self.name(b).as_bytes()));
+        let name = |i: usize| self.name(ids[i]).as_bytes();
+        let sorted: Vec<u32> = crate::core::order(ids.len(), &|a, b| name(a).cmp(name(b)))
+            .into_iter()
+            .map(|i| ids[i])
+            .collect();
+        ids.copy_from_slice(&sorted);
     }
 
     /// Bytes held (arena, offsets and table), for memory reports.

@@ -49,6 +49,24 @@ macro_rules! named {
     };
 }
 
+/// The positions `0..n` in the order `cmp` gives them, equal ones in
+/// position order (a stable sort). A sort is compiled once per element type
+/// and comparator (2-3 KB of wasm each): the sorts off the hot paths share
+/// this one instance through a comparator of positions.
+pub fn order(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| cmp(a, b));
+    order
+}
+
+/// `values` in ascending order (through [`order`]: no sort instance of its own).
+pub fn ascending(values: &[usize]) -> Vec<usize> {
+    order(values.len(), &|a, b| values[a].cmp(&values[b]))
+        .into_iter()
+        .map(|i| values[i])
+        .collect()
+}
+
 /// Sorts grades from the highest down (one instance for every such sort).
 pub fn sort_descending(grades: &mut [i32]) {
     grades.sort_unstable_by(|a, b| b.cmp(a));

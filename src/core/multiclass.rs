@@ -226,9 +226,11 @@ pub fn class_counts(targets: &[u32], predicted: &[u32]) -> Vec<(u32, (u64, u64, 
             counts.entry(t).or_default().2 += 1;
         }
     }
-    let mut classes: Vec<_> = counts.into_iter().filter(|c| c.0 != u32::MAX).collect();
-    classes.sort_by_key(|c| c.0);
-    classes
+    let classes: Vec<_> = counts.into_iter().filter(|c| c.0 != u32::MAX).collect();
+    crate::core::order(classes.len(), &|a, b| classes[a].0.cmp(&classes[b].0))
+        .into_iter()
+        .map(|i| classes[i])
+        .collect()
 }
 
 /// F1 from (TP, FP, FN): 2TP / (2TP + FP + FN), 0 when undefined.

@@ -630,14 +630,16 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
         } else {
             group.clear();
             group.extend((s..e).map(|j| (out.rows[j], out.grades[j])));
-            match tie_rule {
-                TieRule::File => group.sort_unstable_by_key(|&(row, _)| row),
-                TieRule::Trec | TieRule::Average => group
-                    .sort_unstable_by(|a, b| run.doc(b.0).as_bytes().cmp(run.doc(a.0).as_bytes())),
-            }
-            for (k, &(row, grade)) in group.iter().enumerate() {
-                out.rows[s + k] = row;
-                out.grades[s + k] = grade;
+            // rows and names are distinct in a group: any sort gives one order
+            let by = |a: usize, b: usize| match tie_rule {
+                TieRule::File => group[a].0.cmp(&group[b].0),
+                TieRule::Trec | TieRule::Average => run
+                    .doc(group[b].0)
+                    .as_bytes()
+                    .cmp(run.doc(group[a].0).as_bytes()),
+            };
+            for (k, i) in crate::core::order(group.len(), &by).into_iter().enumerate() {
+                (out.rows[s + k], out.grades[s + k]) = group[i];
             }
         }
         s = e;

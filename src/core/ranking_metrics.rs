@@ -676,16 +676,14 @@ pub mod agreement {
     /// The positions of `values` in ascending (or descending) order, equal
     /// values in position order (a stable sort; one instance for both uses).
     fn order_by(values: &[f64], descending: bool) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..values.len()).collect();
-        order.sort_by(|&a, &b| {
+        crate::core::order(values.len(), &|a, b| {
             let ascending = values[a].total_cmp(&values[b]);
             if descending {
                 ascending.reverse()
             } else {
                 ascending
             }
-        });
-        order
+        })
     }
 
     /// Concordant and discordant pairs between score order and grade order

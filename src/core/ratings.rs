@@ -89,8 +89,11 @@ pub fn fcp(users: &[u32], r: &[f64], p: &[f64]) -> (Option<f64>, Vec<(u32, u64, 
         }
         let preds: Vec<f64> = rows.iter().map(|&i| p[i]).collect();
         // grade order from ratings: map ratings to their rank among distinct values
-        let mut distinct: Vec<f64> = rows.iter().map(|&i| r[i]).collect();
-        distinct.sort_by(f64::total_cmp);
+        let mut distinct: Vec<f64> =
+            crate::core::order(rows.len(), &|a, b| r[rows[a]].total_cmp(&r[rows[b]]))
+                .into_iter()
+                .map(|a| r[rows[a]])
+                .collect();
         distinct.dedup();
         let grades: Vec<i32> = rows
             .iter()

@@ -367,8 +367,8 @@ pub const MAX_CUTOFFS: usize = 32;
 
 /// `ks` sorted, without repeats, and cut to [`MAX_CUTOFFS`]; a message when
 /// some were left out.
-pub fn capped_cutoffs(mut ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
-    ks.sort_unstable();
+pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
+    let mut ks = crate::core::ascending(&ks);
     ks.dedup();
     if ks.len() <= MAX_CUTOFFS {
         return (ks, None);
@@ -394,14 +394,45 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     let bases: &[&str] = match (kind, key) {
         // which queries count: every mean over queries, and their count
         (Kind::Ranking, "query_set") => return true,
-        (Kind::Ranking, "ties") => return !matches!(base, "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "idcg" | "fcp" | "spearman"),
-        (Kind::Ranking, "relevance_level") => &["map", "gm_map", "precision", "recall", "f1", "hit_rate", "mrr", "arhr", "r_precision", "bpref", "iprec_at_recall", "num_rel", "num_rel_ret"],
+        (Kind::Ranking, "ties") => {
+            return !matches!(
+                base,
+                "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "idcg" | "fcp" | "spearman"
+            )
+        }
+        (Kind::Ranking, "relevance_level") => &[
+            "map",
+            "gm_map",
+            "precision",
+            "recall",
+            "f1",
+            "hit_rate",
+            "mrr",
+            "arhr",
+            "r_precision",
+            "bpref",
+            "iprec_at_recall",
+            "num_rel",
+            "num_rel_ret",
+        ],
         (Kind::Ranking, "gain") => &["ndcg", "dcg", "idcg"],
         (Kind::Ranking, "discount") => &["ndcg", "ndcg_burges", "dcg", "idcg"],
         (Kind::Ranking, "ap_denominator") => &["map", "gm_map"],
         (Kind::Ranking, "precision_denominator") => &["precision", "f1"],
         (Kind::Ranking, "f1_aggregation") => &["f1"],
-        (Kind::Binary, "threshold" | "threshold_rule") => &["accuracy", "precision", "recall", "f1", "mcc", "f1_weighted", "f1_macro", "tp", "fp", "tn", "fn"],
+        (Kind::Binary, "threshold" | "threshold_rule") => &[
+            "accuracy",
+            "precision",
+            "recall",
+            "f1",
+            "mcc",
+            "f1_weighted",
+            "f1_macro",
+            "tp",
+            "fp",
+            "tn",
+            "fn",
+        ],
         (Kind::Binary, "zero_division") => &["precision", "recall", "f1"],
         (Kind::Binary, "binary_scores_are_logits") => &["log_loss", "brier"],
         (Kind::Multiclass, "class_ties") => &["acc", "mrr", "ndcg"],

@@ -22,6 +22,9 @@ pub struct Workspace {
     pub precomputed: Vec<super::Precomputed>,
     /// Names of the files loaded, in order.
     pub files: Vec<String>,
+    /// The file each model came from, as (file, kind, model), kept through
+    /// renames and removals (not saved in sessions).
+    pub origins: Vec<(String, Kind, String)>,
     /// The most values held at once (see [`super::WORKSPACE_VALUES`]): set in
     /// wasm, `None` (no limit) natively.
     pub max_values: Option<u64>,
@@ -37,6 +40,7 @@ impl Default for Workspace {
             ratings: None,
             precomputed: Vec::new(),
             files: Vec::new(),
+            origins: Vec::new(),
             max_values: cfg!(target_arch = "wasm32").then_some(super::WORKSPACE_VALUES),
         }
     }
@@ -60,33 +64,21 @@ fn remap(local: &Interner, global: &mut Interner) -> Vec<u32> {
         .collect()
 }
 
-type ClassMap = std::collections::HashMap<u32, u32>;
-
-/// One class table for two multi-class data sets of top-k lists, classes
-/// matched by their ids' text (a number's is its digits): each set's class
-/// numbers in the joint table, and the table (`a`'s names first, unchanged).
-fn join_classes(
-    a: &MulticlassData,
-    b: &MulticlassData,
-) -> Result<(ClassMap, ClassMap, Interner), String> {
-    if let Some(p) = a.models.iter().chain(&b.models).find(|p| !p.is_list()) {
-        return Err(format!(
-            "the probability matrix of model '{}' beside classes named by text",
-            p.name
-        ));
-    }
-    let mut table = a.class_names.clone().unwrap_or_default();
-    let mut numbers = |d: &MulticlassData| {
-        let mut map = ClassMap::new();
-        let listed = d.models.iter().flat_map(|p| &p.list_first);
-        for &c in d.targets.iter().chain(listed).filter(|&&c| c != u32::MAX) {
-            map.entry(c)
-                .or_insert_with(|| table.intern(&d.class_name(c)));
-        }
-        map
+/// `d`'s classes numbered in `table` by their ids' text (a number's is its
+/// digits), interned as met; for top-k lists (a matrix's classes are its
+/// columns' order).
+fn renumber_classes(d: &mut MulticlassData, table: &mut Interner) {
+    let names = d.class_names.take();
+    let mut number = |c: u32| match &names {
+        Some(n) => table.intern(n.name(c)),
+        None => table.intern(&c.to_string()),
     };
-    let (old, new) = (numbers(a), numbers(b));
-    Ok((old, new, table))
+    d.targets.iter_mut().for_each(|t| *t = number(*t));
+    for p in &mut d.models {
+        for c in p.list_first.iter_mut().filter(|c| **c != u32::MAX) {
+            *c = number(*c);
+        }
+    }
 }
 
 /// `wanted`, numbered when taken.
@@ -212,7 +204,9 @@ impl Workspace {
                 let from_file = super::model_name_from_file(file);
                 let name = if !existing.contains(&name) {
                     if name != from_file {
-                        summary.details.push(format!("named {name} after its run tag"));
+                        summary
+                            .details
+                            .push(format!("named {name} after its run tag"));
                     }
                     name
                 } else if !existing.contains(&from_file) {
@@ -468,8 +462,54 @@ impl Workspace {
             }
         }
         self.files.push(file.to_string());
+        if let Some(kind) = summary.kind {
+            for m in &summary.models_added {
+                self.origins.push((file.to_string(), kind, m.clone()));
+            }
+        }
         summary.warnings.extend(notes);
         Ok(summary)
+    }
+
+    /// [`Workspace::add`] of a file loaded before, whose models replace the
+    /// ones its earlier copy brought (said in the summary; see
+    /// [`Workspace::replace_earlier`]).
+    pub fn add_again(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
+        let mut summary = self.add(file, parsed)?;
+        if let Some(kind) = summary.kind {
+            let gone = self.replace_earlier(file, kind, &summary.models_added);
+            if !gone.is_empty() {
+                summary.details.push(format!(
+                    "replaced the models of its earlier copy ({})",
+                    gone.join(", ")
+                ));
+                if gone.len() == summary.models_added.len() {
+                    summary.models_added = gone;
+                }
+            }
+        }
+        Ok(summary)
+    }
+
+    /// After `file` was loaded again (its models `added`, of `kind`): the
+    /// models the earlier copy brought are removed and, when as many, the new
+    /// ones take their names. Returns the names removed.
+    pub fn replace_earlier(&mut self, file: &str, kind: Kind, added: &[String]) -> Vec<String> {
+        let earlier: Vec<String> = self
+            .origins
+            .iter()
+            .filter(|o| o.0 == file && o.1 == kind && !added.contains(&o.2))
+            .map(|o| o.2.clone())
+            .collect();
+        for m in &earlier {
+            self.remove_model(kind, m);
+        }
+        if earlier.len() == added.len() {
+            for (new, old) in added.iter().zip(&earlier) {
+                self.rename(kind, new, old);
+            }
+        }
+        earlier
     }
 
     /// Parses and merges one whole file.
@@ -494,22 +534,41 @@ impl Workspace {
     ) -> Result<(), LoadError> {
         if let Some(existing) = &mut self.multiclass {
             if existing.class_names.is_some() || m.class_names.is_some() {
-                let refuse = |expected: String, found: String| LoadError::single(file, 0, 0, expected, found, None);
-                let (old, new, table) = join_classes(existing, &m).map_err(|found| {
-                    refuse("top-k lists (classes named by text ids are matched by name; a probability matrix's classes are its numbered columns)".into(), found)
-                })?;
-                if !existing.targets.iter().map(|t| old[t]).eq(m.targets.iter().map(|t| new[t])) {
+                let refuse = |expected: String, found: String| {
+                    LoadError::single(file, 0, 0, expected, found, None)
+                };
+                if let Some(p) = existing
+                    .models
+                    .iter()
+                    .chain(&m.models)
+                    .find(|p| !p.is_list())
+                {
                     return Err(refuse(
-                        format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()),
+                        "top-k lists (classes named by text ids are matched by name; a probability matrix's classes are its numbered columns)".into(),
+                        format!("the probability matrix of model '{}' beside classes named by text", p.name),
+                    ));
+                }
+                // one table, the loaded classes first (their names keep their numbers)
+                let mut table = existing.class_names.clone().unwrap_or_default();
+                let targets: Vec<u32> = existing
+                    .targets
+                    .iter()
+                    .map(|&t| table.intern(&existing.class_name(t)))
+                    .collect();
+                renumber_classes(&mut m, &mut table);
+                if targets != m.targets {
+                    return Err(refuse(
+                        format!(
+                            "the same targets as the multi-class data already loaded ({} rows)",
+                            existing.targets.len()
+                        ),
                         format!("{} rows with other targets", m.targets.len()),
                     ));
                 }
-                existing.renumber(|c| old[&c]);
-                m.renumber(|c| new[&c]);
+                renumber_classes(existing, &mut table);
                 existing.num_classes = table.len();
                 m.num_classes = table.len();
                 existing.class_names = Some(table);
-                m.class_names = None;
             }
         }
         summary.format = if m.models.first().is_some_and(|p| p.is_list()) {
@@ -529,7 +588,9 @@ impl Workspace {
             .first()
             .map_or(0, |p| p.rows.iter().filter(|r| r.is_tied()).count());
         if tied > 0 {
-            summary.warnings.push(format!("{tied} targets tie with another class; their rank follows the class tie rule."));
+            summary.warnings.push(format!(
+                "{tied} targets tie with another class; their rank follows the class tie rule."
+            ));
         }
         let off = m.rows_off_one.first().copied().unwrap_or(0);
         if off > 0 {
@@ -538,10 +599,19 @@ impl Workspace {
         match &mut self.multiclass {
             Some(existing) => {
                 if existing.targets != m.targets {
-                    return Err(LoadError::single(file, 0, 0, format!("the same targets as the multi-class data already loaded ({} rows)", existing.targets.len()), format!("{} rows with other targets", m.targets.len()), None));
+                    return Err(LoadError::single(
+                        file,
+                        0,
+                        0,
+                        format!(
+                            "the same targets as the multi-class data already loaded ({} rows)",
+                            existing.targets.len()
+                        ),
+                        format!("{} rows with other targets", m.targets.len()),
+                        None,
+                    ));
                 }
-                let names: Vec<String> =
-                    existing.models.iter().map(|m| m.name.clone()).collect();
+                let names: Vec<String> = existing.models.iter().map(|m| m.name.clone()).collect();
                 for mut model in m.models {
                     model.name = unique_name(&names, &model.name);
                     summary.models_added.push(model.name.clone());
@@ -593,6 +663,13 @@ impl Workspace {
         for n in names {
             if n == old {
                 *n = new.to_string();
+                for o in self
+                    .origins
+                    .iter_mut()
+                    .filter(|o| o.1 == kind && o.2 == old)
+                {
+                    o.2 = new.to_string();
+                }
                 return true;
             }
         }
@@ -601,6 +678,7 @@ impl Workspace {
 
     /// Removes a model of `kind`; the data set goes when its last model goes.
     pub fn remove_model(&mut self, kind: Kind, name: &str) {
+        self.origins.retain(|o| o.1 != kind || o.2 != name);
         match kind {
             Kind::Ranking => {
                 if let Some(d) = &mut self.ranking {
@@ -742,18 +820,56 @@ mod tests {
         let mut ws = Workspace::default();
         let o = LoadOptions::default();
         let run = |tag: &str| format!("q1 Q0 d1 1 2 {tag}\nq1 Q0 d2 2 1 {tag}\n");
-        let s = ws.load_bytes("bm25.run", run("BM25-k1").as_bytes(), &o).unwrap();
+        let s = ws
+            .load_bytes("bm25.run", run("BM25-k1").as_bytes(), &o)
+            .unwrap();
         assert_eq!(s.models_added, ["BM25-k1"]);
-        assert!(s.details.iter().any(|d| d == "named BM25-k1 after its run tag"));
-        let s = ws.load_bytes("rm3.run", run("BM25-k1").as_bytes(), &o).unwrap();
+        assert!(s
+            .details
+            .iter()
+            .any(|d| d == "named BM25-k1 after its run tag"));
+        let s = ws
+            .load_bytes("rm3.run", run("BM25-k1").as_bytes(), &o)
+            .unwrap();
         assert_eq!(s.models_added, ["rm3"]);
-        assert!(s.details.iter().any(|d| d.contains("named rm3 after the file")));
-        let s = ws.load_bytes("rm3.run", run("BM25-k1").as_bytes(), &o).unwrap();
+        assert!(s
+            .details
+            .iter()
+            .any(|d| d.contains("named rm3 after the file")));
+        let s = ws
+            .load_bytes("rm3.run", run("BM25-k1").as_bytes(), &o)
+            .unwrap();
         assert_eq!(s.models_added, ["BM25-k1 (2)"]);
         // a tag equal to the file's name says nothing more
-        let s = ws.load_bytes("dense.run", run("dense").as_bytes(), &o).unwrap();
+        let s = ws
+            .load_bytes("dense.run", run("dense").as_bytes(), &o)
+            .unwrap();
         assert_eq!(s.models_added, ["dense"]);
         assert!(!s.details.iter().any(|d| d.contains("run tag")));
+    }
+
+    /// A file loaded again can replace what its earlier copy brought: the
+    /// new models take the old names, through renames.
+    #[test]
+    fn a_file_loaded_again_replaces_its_earlier_models() {
+        let mut ws = Workspace::default();
+        let o = LoadOptions::default();
+        ws.load_bytes("m.csv", b"label,a,b\n1,0.9,0.2\n0,0.1,0.8\n", &o)
+            .unwrap();
+        assert!(ws.rename(Kind::Binary, "a", "mine"));
+        let parsed =
+            crate::parse::parse_bytes("m.csv", b"label,a,b\n1,0.7,0.6\n0,0.3,0.4\n", &o).unwrap();
+        let s = ws.add_again("m.csv", parsed).unwrap();
+        assert_eq!(s.models_added, ["mine", "b"]);
+        assert!(s
+            .details
+            .iter()
+            .any(|d| d == "replaced the models of its earlier copy (mine, b)"));
+        let d = ws.binary.as_ref().unwrap();
+        let names: Vec<&str> = d.models.iter().map(|m| m.0.as_str()).collect();
+        assert_eq!(names, ["mine", "b"]);
+        assert_eq!(d.models[0].1, [0.7, 0.3]);
+        assert_eq!(ws.origins.len(), 2);
     }
 
     /// What a binary file's summary says is the same whether its curves came

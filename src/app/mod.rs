@@ -244,7 +244,7 @@ fn KindView(kind: Kind) -> impl IntoView {
                 <table::MetricTable kind=kind report=report/>
                 <explain_view::ExplainPanel/>
                 {match kind {
-                    Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel/> }.into_any(),
+                    Kind::Ranking => view! { <ranking_view::ElbowPanel/><ranking_view::ReciprocalRankPanel report=report/> }.into_any(),
                     Kind::Binary => view! { <binary_view::BinaryPanel/> }.into_any(),
                     Kind::Multiclass => view! { <other_views::MulticlassPanel/><other_views::OneVsRest/> }.into_any(),
                     Kind::Ratings => view! { <other_views::RatingsPanel/> }.into_any(),

@@ -3,9 +3,10 @@
 use leptos::prelude::*;
 
 use super::chart::Chart;
-use super::state::{AppState, Target};
+use super::state::{AppState, Shared, Target};
 use super::util::ink;
 use crate::core::curves::{elbow, mean_curve, query_curve, CurveMetric};
+use crate::core::evaluate::Report;
 use crate::core::registry::Kind;
 use crate::core::Named;
 use crate::plot::{series_hex, LineChart, Marker, Series};
@@ -254,9 +255,14 @@ impl RrValues {
 
 const PAGE: usize = 50;
 
+/// Per query and model: the first relevant rank and a metric's value
+/// (reciprocal rank by default, any per-query metric of the table on
+/// request), sortable, filterable, exported as CSV.
 #[component]
-pub fn ReciprocalRankPanel() -> impl IntoView {
+pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoView {
     let state = expect_context::<AppState>();
+    // "mrr": the reciprocal rank with no cutoff, from the runs themselves
+    let metric = RwSignal::new("mrr".to_string());
     let sort = RwSignal::new((0usize, false)); // column (0 = query id), descending
     let filter = RwSignal::new(String::new());
     let page = RwSignal::new(0usize);
@@ -306,6 +312,8 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     let data = Memo::new(move |_| {
         let prepared = state.prepared.get();
         let level = state.conv.with(|c| c.relevance_level);
+        let chosen = metric.get();
+        let report = report.get();
         index.with(|ix| {
             let models = ix.names.len();
             let mut v = RrValues {
@@ -324,9 +332,38 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
                     v.rr[at] = q.reciprocal_rank(None, level);
                 }
             }
+            // another metric: its per-query values from the table's report
+            // (query ids are in name order: found by binary search)
+            if let (false, Some(r)) = (chosen == "mrr", report) {
+                v.rr.fill(f64::NAN);
+                for (m, name) in ix.names.iter().enumerate() {
+                    let Some(model) = r.models.iter().find(|x| &x.name == name) else {
+                        continue;
+                    };
+                    let Some(column) = model.per_unit.get(&chosen) else {
+                        continue;
+                    };
+                    for (id, &x) in model.unit_ids.iter().zip(column) {
+                        if let Ok(row) = ix
+                            .qids
+                            .binary_search_by(|q| q.as_bytes().cmp(id.as_bytes()))
+                        {
+                            v.rr[row * models + m] = x;
+                        }
+                    }
+                }
+            }
             v
         })
     });
+    let label = move || {
+        let m = metric.get();
+        if m == "mrr" {
+            "RR".to_string()
+        } else {
+            m
+        }
+    };
     // the shown order as indices of rows: filtering and sorting never copy
     // the rows (100,000 queries each with a name and per-model values); rows
     // are in name order already, so sorting by name reads no values
@@ -365,6 +402,41 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             })
         })
     });
+    // every row in the shown order, as CSV
+    let export = move |_| {
+        let label = label();
+        let mut csv = String::from("query");
+        let names = index.with(|ix| ix.names.clone());
+        for n in &names {
+            csv.push(',');
+            crate::text::push_csv_field(&mut csv, &crate::text::csv_cell(&format!("{n}: {label}")));
+        }
+        csv.push('\n');
+        index.with(|ix| {
+            data.with(|v| {
+                view_rows.with(|idx| {
+                    for &i in idx {
+                        crate::text::push_csv_field(
+                            &mut csv,
+                            &crate::text::csv_cell(ix.qids[i].as_str()),
+                        );
+                        for x in v.row(i).1 {
+                            csv.push(',');
+                            if !x.is_nan() {
+                                csv.push_str(&crate::report::full(*x));
+                            }
+                        }
+                        csv.push('\n');
+                    }
+                })
+            })
+        });
+        super::util::download(
+            &format!("rankscope-per-query-{}.csv", label.replace('@', "-")),
+            "text/csv",
+            &csv,
+        );
+    };
     // the difference column: the first other model minus the chosen
     // baseline (none chosen: the first model minus the second)
     let difference = move |names: &[String]| -> Option<(usize, usize)> {
@@ -386,13 +458,14 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             };
             view! { <th scope="col" aria-sort=aria><button class="sort" tabindex="-1" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
         };
+        let label = label();
         let mut cells = vec![th(0, "query".into())];
         for (m, n) in names.iter().enumerate() {
             cells.push(th(1 + 2 * m, format!("{n}: first rel. rank")));
-            cells.push(th(2 + 2 * m, format!("{n}: RR")));
+            cells.push(th(2 + 2 * m, format!("{n}: {label}")));
         }
         let diff = difference(&names).map(
-            |(o, b)| view! { <th scope="col">{format!("RR {} − {}", names[o], names[b])}</th> },
+            |(o, b)| view! { <th scope="col">{format!("{label} {} − {}", names[o], names[b])}</th> },
         );
         view! { <tr>{cells}{diff}</tr> }
     };
@@ -415,15 +488,26 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
             (ix.names.clone(), shown)
         });
         let pair = difference(&names);
+        let chosen = metric.get();
+        // a query a model did not evaluate (another metric's report): —
+        let shown = |x: f64, sign: bool| {
+            if x.is_nan() {
+                "—".to_string()
+            } else if sign {
+                format!("{x:+.4}")
+            } else {
+                format!("{x:.4}")
+            }
+        };
         rows.into_iter().enumerate().map(|(r, (qid, ranks, rr))| {
             let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
-                let target = Target { kind: Kind::Ranking, model, metric: "mrr".into(), query: Some(qid.clone()) };
+                let target = Target { kind: Kind::Ranking, model, metric: chosen.clone(), query: Some(qid.clone()) };
                 view! {
                     <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
-                    <td class="num" data-rr=format!("{rr:?}")><button class="link" title="explain" tabindex="-1" on:click=move |_| state.explain.set(Some(target.clone()))>{format!("{rr:.4}")}</button></td>
+                    <td class="num" data-per-query=format!("{rr:?}")><button class="link" title="explain" tabindex="-1" on:click=move |_| state.explain.set(Some(target.clone()))>{shown(*rr, false)}</button></td>
                 }
             }).collect_view();
-            let diff = pair.map(|(o, b)| { let d = rr[o] - rr[b]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{format!("{d:+.4}")}</td> } });
+            let diff = pair.map(|(o, b)| { let d = rr[o] - rr[b]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{shown(d, true)}</td> } });
             let q2 = qid.clone();
             // the table's one Tab stop: the first query ([`grid_keys`] moves it)
             let stop = if r == 0 { "0" } else { "-1" };
@@ -484,7 +568,12 @@ pub fn ReciprocalRankPanel() -> impl IntoView {
     view! {
         <section class="card">
             <div class="card-head">
-                <h2>"Reciprocal rank per query"</h2>
+                <h2>"Per query"</h2>
+                <select aria-label="metric per query" id="per-query-metric" on:change=move |ev| metric.set(event_target_value(&ev))>
+                    <option value="mrr">"reciprocal rank"</option>
+                    {move || report.get().and_then(|r| r.models.first().map(|m| m.per_unit.keys().filter(|k| *k != "mrr").map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()))}
+                </select>
+                <button class="small" data-export="per-query" on:click=export>"CSV"</button>
                 <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
             <div class="hists">{histogram}</div>

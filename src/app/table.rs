@@ -73,6 +73,29 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 "csv" => download(&format!("{name}.csv"), "text/csv", &t.to_csv()),
                 "json" => download(&format!("{name}.json"), "application/json", &t.to_json()),
                 "md" => download(&format!("{name}.md"), "text/markdown", &t.to_markdown(4)),
+                // trec_eval's -q lines of every shown run (its official
+                // measures, under the conventions in force)
+                "trec" => {
+                    let conv = state.conv.get();
+                    let complete = conv.query_set == crate::core::ranking::QuerySet::Qrels;
+                    let measures = crate::trec_format::official();
+                    let text: String = state.ws.with(|w| {
+                        w.ranking
+                            .iter()
+                            .flat_map(|d| {
+                                (0..d.runs.len())
+                                    .filter(|&i| !state.is_hidden(kind, &d.runs[i].name))
+                                    .map(|i| {
+                                        crate::trec_format::format_run(
+                                            d, i, &conv, &measures, true, complete,
+                                        )
+                                    })
+                                    .collect::<Vec<_>>()
+                            })
+                            .collect()
+                    });
+                    download(&format!("{name}.trec_eval.txt"), "text/plain", &text)
+                }
                 _ => download(&format!("{name}.tex"), "text/x-tex", &t.to_latex(4)),
             }
         }
@@ -184,6 +207,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 <button class="small" data-export="json" on:click=export("json")>"JSON"</button>
                 <button class="small" data-export="md" on:click=export("md")>"Markdown"</button>
                 <button class="small" data-export="tex" on:click=export("tex")>"LaTeX"</button>
+                {(kind == Kind::Ranking).then(|| view! { <button class="small" data-export="trec" title="trec_eval -q: per query and all, trec_eval's official measures" on:click=export("trec")>"trec_eval -q"</button> })}
             </div>
             <ColumnPicker kind=kind/>
             {rows}

@@ -100,7 +100,7 @@ test('the reciprocal-rank table sorts, and a query opens its ranked list', async
   await clearAll(page);
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
   await waitForModels(page, ['bench']);
-  const rrs = () => page.$$eval('table.rr td[data-rr]', (tds) => tds.map((t) => Number(t.dataset.rr)));
+  const rrs = () => page.$$eval('table.rr td[data-per-query]', (tds) => tds.map((t) => Number(t.dataset.perQuery)));
   await page.click('button[data-sort-col="2"]');
   let got = await rrs();
   assert.deepEqual(got, [...got].sort((a, b) => a - b), 'ascending RR');

@@ -136,7 +136,7 @@ test('the reciprocal-rank difference column follows the chosen baseline', async 
   await page.selectOption('section.card:has(table.metrics) select', names[0]);
   await page.waitForFunction((want) => document.querySelector('table.rr thead tr th:last-child')?.textContent === want, `RR ${names[1]} − ${names[0]}`);
   const row = await page.$eval('table.rr tbody tr', (tr) => ({
-    rr: [...tr.querySelectorAll('td[data-rr]')].map((td) => Number(td.dataset.rr)),
+    rr: [...tr.querySelectorAll('td[data-per-query]')].map((td) => Number(td.dataset.perQuery)),
     diff: Number(tr.lastElementChild.textContent),
   }));
   assert.ok(Math.abs(row.diff - (row.rr[1] - row.rr[0])) < 1e-4, JSON.stringify(row));
@@ -162,6 +162,54 @@ test('top-k lists with text item ids load, join by name and explain with their n
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
   await waitForModels(page, ['bench']);
   assert.match(await noticesText(page), /named bench after its run tag/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the per-query table shows any metric of the table, exports it, and the page writes trec_eval -q output', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1280, height: 900 } });
+  await clearAll(page);
+  await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
+  await waitForModels(page, ['bench']);
+  // pytrec_eval's per-query values (trec_eval 9's measures) for the same files
+  const fs = await import('node:fs');
+  const ref = JSON.parse(fs.readFileSync(new URL('../reference/extra/trec_eval.json', import.meta.url), 'utf8')).cases.ranking['ranking.run level=1'];
+  await page.selectOption('#per-query-metric', 'ndcg@10');
+  await page.waitForFunction(() => document.querySelector('table.rr thead')?.textContent.includes('bench: ndcg@10'));
+  const rows = await page.$$eval('table.rr tbody tr', (trs) => trs.map((tr) => [tr.dataset.query, Number(tr.querySelector('td[data-per-query]').dataset.perQuery)]));
+  let checked = 0;
+  for (const [q, v] of rows) {
+    if (!ref[q]) continue;
+    close(v, ref[q].ndcg_cut_10, `ndcg@10 of ${q}`);
+    checked++;
+  }
+  assert.ok(checked >= 10, `${checked} queries checked`);
+  // the explanation of a row is the chosen metric's, for that query
+  await page.click('table.rr tbody tr:first-child td[data-per-query] button');
+  await page.waitForSelector('section.explain');
+  assert.match(await page.$eval('section.explain h2', (h) => h.textContent), new RegExp(`ndcg@10 — bench, query ${rows[0][0]}`));
+  await page.click('#explain-close');
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="per-query"]')]);
+  const lines = fs.readFileSync(await csv.path(), 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'query,bench: ndcg@10');
+  assert.equal(lines.length, rows.length + 1);
+  for (const line of lines.slice(1)) {
+    const [q, v] = line.split(',');
+    if (ref[q]) close(Number(v), ref[q].ndcg_cut_10, `CSV ndcg@10 of ${q}`);
+  }
+  // trec_eval -q: per-query lines and the all lines, trec_eval's layout
+  const [trec] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="trec"]')]);
+  const out = fs.readFileSync(await trec.path(), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  assert.deepEqual(out[0], ['runid                 ', 'all', 'bench']);
+  let lines2 = 0;
+  for (const [measure, q, v] of out) {
+    const name = measure.trim();
+    if (q !== 'all' && ref[q] && ref[q][name] !== undefined) {
+      assert.ok(Math.abs(Number(v) - ref[q][name]) <= 5e-5, `${name} ${q}: ${v} vs ${ref[q][name]}`);
+      lines2++;
+    }
+  }
+  assert.ok(lines2 > 200, `${lines2} per-query lines checked`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -60,8 +60,8 @@ test('nDCG@10, AP@10 and MRR explain themselves: per-query terms add up to the s
     await page.click('#explain-close');
   }
   // the reciprocal-rank table's cells open the same explanation
-  const rr = Number(await page.$eval('tr[data-query] td[data-rr]', (td) => td.dataset.rr));
-  await page.click('tr[data-query] td[data-rr] button');
+  const rr = Number(await page.$eval('tr[data-query] td[data-per-query]', (td) => td.dataset.perQuery));
+  await page.click('tr[data-query] td[data-per-query] button');
   near((await explanation(page)).value, rr, 'RR table cell');
   // and the elbow table's value at the elbow
   await page.click('button[data-explain-elbow]');

@@ -210,6 +210,9 @@ impl ViewState {
         fn number<T: std::str::FromStr>(raw: &str) -> Result<T, bool> {
             percent_decode(raw).trim().parse().map_err(|_| false)
         }
+        fn real(raw: &str) -> Result<f64, bool> {
+            crate::text::parse_f64(percent_decode(raw).trim()).ok_or(false)
+        }
         fn boolean(raw: &str) -> Result<bool, bool> {
             match percent_decode(raw).as_str() {
                 "1" | "true" | "yes" | "on" | "" => Ok(true),
@@ -260,7 +263,7 @@ impl ViewState {
             "f1_aggregation" => c.f1_aggregation = enumerated(raw)?,
             "query_set" => c.query_set = enumerated(raw)?,
             "threshold" => {
-                let t: f64 = number(raw)?;
+                let t: f64 = real(raw)?;
                 if !t.is_finite() {
                     return Err(false);
                 }
@@ -274,7 +277,7 @@ impl ViewState {
             "test" => self.tests.test = enumerated(raw)?,
             "correction" => self.tests.correction = enumerated(raw)?,
             "alpha" => {
-                let a: f64 = number(raw)?;
+                let a: f64 = real(raw)?;
                 if !(a > 0.0 && a < 1.0) {
                     return Err(false);
                 }
@@ -282,7 +285,7 @@ impl ViewState {
             }
             "seed" => {
                 // read as f64 (the page has that reader already): a whole number below 2^53
-                let seed: f64 = number(raw)?;
+                let seed: f64 = real(raw)?;
                 if !((0.0..9007199254740992.0).contains(&seed) && seed.fract() == 0.0) {
                     return Err(false);
                 }

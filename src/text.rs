@@ -158,6 +158,64 @@ pub fn xml_chars(doc: String) -> String {
         .collect()
 }
 
+/// A number as Rust's `str::parse::<f64>` reads it: the same grammar
+/// (optional sign; digits with at most one point; an optional exponent;
+/// `inf`, `infinity`, `nan` in any case) and the same correctly rounded value.
+/// In the page the digits go to the browser's `parseFloat` (correctly
+/// rounded too), once the grammar is checked here: Rust's own parser was
+/// 3.6 KB of the page's wasm. `tests/wasm.rs` checks the two agree.
+pub fn parse_f64(s: &str) -> Option<f64> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        s.parse().ok()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let (negative, rest) = match s.as_bytes().first() {
+            Some(b'-') => (true, &s[1..]),
+            Some(b'+') => (false, &s[1..]),
+            _ => (false, s),
+        };
+        let special = match rest.to_ascii_lowercase().as_str() {
+            "inf" | "infinity" => Some(f64::INFINITY),
+            "nan" => Some(f64::NAN),
+            _ => None,
+        };
+        if let Some(v) = special {
+            return Some(if negative { -v } else { v });
+        }
+        let r = rest.as_bytes();
+        let digits = |mut i: usize| {
+            while r.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            i
+        };
+        let whole = digits(0);
+        let mut i = whole;
+        let mut fraction = 0;
+        if r.get(i) == Some(&b'.') {
+            i = digits(i + 1);
+            fraction = i - whole - 1;
+        }
+        if whole + fraction == 0 {
+            return None;
+        }
+        if r.get(i).is_some_and(|&c| c | 0x20 == b'e') {
+            i += 1;
+            if matches!(r.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let start = i;
+            i = digits(i);
+            if i == start {
+                return None;
+            }
+        }
+        (i == r.len()).then(|| js_sys::parse_float(s))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -178,3 +178,77 @@ async fn the_stream_reader_gives_the_file_s_bytes() {
         assert_eq!(format!("{:?}", end.outcome), format!("{want:?}"));
     }
 }
+
+/// The page reads numbers typed or linked (a threshold, α, a seed) through
+/// the browser's `parseFloat` after checking Rust's grammar: the same values
+/// as Rust's own parser, and the same refusals.
+#[wasm_bindgen_test]
+fn numbers_read_in_the_page_are_rust_s() {
+    use rankscope::text::parse_f64;
+    let mut cases: Vec<String> = [
+        "0",
+        "-0",
+        "+1",
+        "0.5",
+        ".5",
+        "5.",
+        "1e3",
+        "1E-3",
+        "2.5e+10",
+        "0.1",
+        "0.30000000000000004",
+        "1e400",
+        "-1e-400",
+        "4.9e-324",
+        "2.2250738585072011e-308",
+        "9007199254740993",
+        "123456789012345678901234567890",
+        "inf",
+        "-Infinity",
+        "NaN",
+        "",
+        ".",
+        "e5",
+        "1e",
+        "1e+",
+        "--1",
+        "1.2.3",
+        " 1",
+        "1 ",
+        "0x10",
+        "1_000",
+        "١",
+        "1,5",
+        "+",
+        "-",
+        "infinit",
+        "+nan",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let digits = (x % 10_000_000_000_000_000_000) as u128 * 7;
+        let point = (x >> 40) as usize % 22;
+        let mut s = digits.to_string();
+        if point < s.len() {
+            s.insert(point, '.');
+        }
+        let exp = ((x >> 20) % 700) as i64 - 350;
+        cases.push(s.clone());
+        cases.push(format!("{s}e{exp}"));
+    }
+    for s in &cases {
+        let ours = parse_f64(s);
+        let rust = s.parse::<f64>().ok();
+        assert_eq!(
+            ours.map(f64::to_bits),
+            rust.map(f64::to_bits),
+            "{s:?}: {ours:?} vs {rust:?}"
+        );
+    }
+}

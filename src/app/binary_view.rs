@@ -53,6 +53,8 @@ pub fn BinaryPanel() -> impl IntoView {
         // "model (AUC 0.8123)" with the curve's points thinned for drawing
         let series =
             |name: &String, color, what: &str, value: Option<f64>, points: Vec<_>| Series {
+                // precision–recall as steps, as average precision sums it
+                steps: what == "AP",
                 name: format!(
                     "{name} ({what} {})",
                     value.map_or("undefined".into(), |a| format!("{a:.4}"))
@@ -160,9 +162,9 @@ pub fn BinaryPanel() -> impl IntoView {
                 <label class="threshold">"threshold "
                     <input type="range" id="threshold" min=move || score_range.get().0.to_string() max=move || score_range.get().1.to_string() step=move || step().to_string()
                         prop:value=move || threshold().to_string() aria-label="decision threshold"
-                        on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { set_t(v) } }/>
+                        on:input=move |ev| { if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)) { set_t(v) } }/>
                     <input type="number" class="threshold-value" step="any" prop:value=move || threshold().to_string() aria-label="threshold value"
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { if v.is_finite() { set_t(v) } } }/>
+                        on:change=move |ev| { if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)) { if v.is_finite() { set_t(v) } } }/>
                 </label>
                 <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
             </div>

@@ -9,7 +9,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 use super::util::{download, download_url, slug};
-use crate::plot::{draw_line_chart, Frame, LineChart};
+use crate::plot::{draw_export, draw_line_chart, Frame, LineChart, EXPORT_STRIP};
 
 thread_local! {
     /// Text sizes measured so far, by font size, family, style and text (a
@@ -159,16 +159,66 @@ impl DrawingBackend for Backend<'_> {
     }
 }
 
-/// The chart as SVG text, drawn by the same code as the canvas.
+/// The chart as SVG text, drawn by the same code as the canvas, with its
+/// legend and the conventions beside it ([`draw_export`]).
 fn to_svg(chart: &LineChart) -> String {
     let mut svg = String::new();
     {
-        let area =
-            Backend::Svg(SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT))).into_drawing_area();
-        let _ = draw_line_chart(&area, chart);
+        let size = (WIDTH + EXPORT_STRIP, HEIGHT);
+        let area = Backend::Svg(SVGBackend::with_string(&mut svg, size)).into_drawing_area();
+        let _ = draw_export(&area, chart, &export_note());
         let _ = area.present();
     }
     crate::text::xml_chars(svg)
+}
+
+thread_local! {
+    /// What an exported chart says of the conventions its values follow, a
+    /// line each: the dashboard's shown tab sets it (`NonDefaults`); the
+    /// lessons' page, none.
+    pub static EXPORT_NOTE: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn export_note() -> Vec<String> {
+    EXPORT_NOTE.with(|n| n.borrow().clone())
+}
+
+/// Draws `spec` on `element` at `ratio` device pixels per CSS pixel: the
+/// screen's chart, or (`export`: its note) the exported one with its strip,
+/// on an opaque background.
+fn paint(
+    element: web_sys::HtmlCanvasElement,
+    spec: &LineChart,
+    ratio: f64,
+    export: Option<&[String]>,
+) -> Option<Frame> {
+    let width = WIDTH + if export.is_some() { EXPORT_STRIP } else { 0 };
+    // setting the size clears the canvas and resets its context's transform
+    element.set_width((width as f64 * ratio).round() as u32);
+    element.set_height((HEIGHT as f64 * ratio).round() as u32);
+    element
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())?
+        .set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)
+        .ok()?;
+    let area = Backend::Canvas(CanvasBackend::with_canvas_object(element)?).into_drawing_area();
+    let frame = match export {
+        Some(note) => {
+            // light ink (the dark theme) on the dark page colour, else white
+            let (r, g, b) = spec.ink;
+            let dark = r as u32 + g as u32 + b as u32 > 384;
+            let _ = area.fill(&if dark { RGBColor(15, 23, 42) } else { WHITE });
+            draw_export(&area, spec, note).ok()
+        }
+        None => {
+            let _ = area.fill(&TRANSPARENT);
+            draw_line_chart(&area, spec).ok()
+        }
+    };
+    let _ = area.present();
+    frame
 }
 
 /// The screen's device pixels per CSS pixel (2 on most laptops' screens),
@@ -201,27 +251,7 @@ pub fn Chart(
     Effect::new(move |_| {
         let spec = chart.get();
         let Some(element) = canvas.get() else { return };
-        let element: web_sys::HtmlCanvasElement = element;
-        let ratio = pixel_ratio();
-        // setting the size clears the canvas and resets its context's transform
-        element.set_width((WIDTH as f64 * ratio).round() as u32);
-        element.set_height((HEIGHT as f64 * ratio).round() as u32);
-        let scaled = element
-            .get_context("2d")
-            .ok()
-            .flatten()
-            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-            .is_some_and(|c| c.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).is_ok());
-        if !scaled {
-            return;
-        }
-        let Some(backend) = CanvasBackend::with_canvas_object(element) else {
-            return;
-        };
-        let area = Backend::Canvas(backend).into_drawing_area();
-        let _ = area.fill(&TRANSPARENT);
-        frame.set_value(draw_line_chart(&area, &spec).ok());
-        let _ = area.present();
+        frame.set_value(paint(element, &spec, pixel_ratio(), None));
     });
     let at = move |e: &web_sys::MouseEvent, cb: Option<Callback<(f64, f64)>>| {
         let (Some(cb), Some(f), Some(element)) = (cb, frame.get_value(), canvas.get_untracked())
@@ -251,9 +281,19 @@ pub fn Chart(
             &to_svg(&chart.get_untracked()),
         )
     };
+    // a PNG at twice the chart's size, drawn apart from the screen's canvas
     let export_png = move |_| {
-        if let Some(element) = canvas.get_untracked() {
-            let element: web_sys::HtmlCanvasElement = element;
+        let element = document()
+            .create_element("canvas")
+            .ok()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        if let Some(element) = element {
+            paint(
+                element.clone(),
+                &chart.get_untracked(),
+                2.0,
+                Some(&export_note()),
+            );
             if let Ok(url) = element.to_data_url() {
                 download_url(&format!("{file2}.png"), &url);
             }

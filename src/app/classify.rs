@@ -127,6 +127,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
                     color: 0,
                     points: points.into(),
                     faint: false,
+                    steps: !roc,
                 }],
                 markers: vec![Marker {
                     x: at.0,

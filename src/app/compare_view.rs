@@ -124,8 +124,8 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
         match id.as_str() {
             html::TEST_ID => s.test = Test::named(&v).unwrap_or(s.test),
             html::CORRECTION_ID => s.correction = Correction::named(&v).unwrap_or(s.correction),
-            html::ALPHA_ID => match v.parse::<f64>() {
-                Ok(a) if a > 0.0 && a < 1.0 => s.alpha = a,
+            html::ALPHA_ID => match crate::text::parse_f64(&v) {
+                Some(a) if a > 0.0 && a < 1.0 => s.alpha = a,
                 _ => return,
             },
             html::CI_ID => s.ci = event_target_checked(&ev),

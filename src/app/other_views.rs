@@ -63,12 +63,7 @@ pub fn MulticlassPanel() -> impl IntoView {
             y_range: (0.0, 1.0),
             series: c
                 .iter()
-                .map(|(n, col, pts, _, _)| Series {
-                    name: n.clone(),
-                    color: *col,
-                    faint: false,
-                    points: pts.as_slice().into(),
-                })
+                .map(|(n, col, pts, _, _)| Series::line(n.clone(), *col, pts.as_slice().into()))
                 .collect(),
             markers: vec![],
             diagonal: false,
@@ -85,8 +80,8 @@ pub fn MulticlassPanel() -> impl IntoView {
                     let labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", ">10", "miss"];
                     view! { <div class="hist"><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name}" — rank of the target"</div>
                         <div class="bars">{labels.iter().zip(hist).map(|(l, v)| view! {
-                            <div class="bar" title=format!("rank {l}: {v} rows")><div class="fill" style=format!("height:{:.1}%;background:{color}", v as f64 / n.max(1) as f64 * 100.0)></div><span class="count">{v}</span><span class="label">{*l}</span></div>
-                        }).collect_view()}</div></div> }
+                            <div class="bar" title=format!("rank {l}: {v} rows")><div class="fill" style=format!("height:{:.1}%;background:{color}", v as f64 / n.max(1) as f64 * 100.0)></div><span class="count">{super::util::short_count(v)}</span><span class="label">{*l}</span></div>
+                        }).collect_view()}</div><div class="axis-x">"rank of the target · bar height: rows"</div></div> }
                 }).collect_view()}
             </div>
         </section>
@@ -192,7 +187,7 @@ pub fn RatingsPanel() -> impl IntoView {
         view! { <div class="hist wide" data-model=name data-users=users.to_string()><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{label}</div>
             <div class="bars">{hist.iter().enumerate().map(|(i, v)| { let from = top * i as f64 / 20.0; view! {
                 <div class="bar" title=format!("RMSE {from:.2}–{:.2}: {v} users", from + top / 20.0)><div class="fill" style=format!("height:{:.1}%;background:{color}", *v as f64 / n as f64 * 100.0)></div><span class="label">{format!("{from:.1}")}</span></div>
-            } }).collect_view()}</div></div> }
+            } }).collect_view()}</div><div class="axis-x">"RMSE of the user · bar height: users"</div></div> }
     }).collect_view()
     };
     view! {
@@ -212,7 +207,7 @@ pub fn RatingsPanel() -> impl IntoView {
                     view! { <div class="hist wide"><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name}</div>
                         <div class="bars">{bins.iter().enumerate().map(|(i, v)| { let e = (i as f64 - 8.0) / 2.0; view! {
                             <div class="bar" title=format!("error {e:+.1}: {v} rows")><div class="fill" style=format!("height:{:.1}%;background:{color}", *v as f64 / n.max(1) as f64 * 100.0)></div><span class="label">{format!("{e:+}")}</span></div>
-                        } }).collect_view()}</div></div> }
+                        } }).collect_view()}</div><div class="axis-x">"prediction − rating · bar height: rows"</div></div> }
                 }).collect_view()}
             </div>
         </section>
@@ -272,6 +267,7 @@ pub fn OneVsRest() -> impl IntoView {
                     name: p.name.clone(),
                     color: i,
                     faint: false,
+                    steps: !roc,
                     points: if roc {
                         p.curve.roc_points()
                     } else {

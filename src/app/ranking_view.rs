@@ -79,6 +79,7 @@ pub fn ElbowPanel() -> impl IntoView {
                     name: String::new(),
                     color,
                     faint: true,
+                    steps: false,
                     points: values
                         .iter()
                         .enumerate()
@@ -118,6 +119,7 @@ pub fn ElbowPanel() -> impl IntoView {
                         name: l.name.clone(),
                         color: l.color,
                         faint: false,
+                        steps: false,
                         points: l
                             .values
                             .iter()
@@ -558,9 +560,10 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                         {buckets.iter().zip(counts).map(|(label, c)| { let h = c as f64 / n as f64 * 100.0; view! {
                             <div class="bar" title=format!("first relevant rank {label}: {c} queries")>
                                 <div class="fill" style=format!("height:{h:.1}%;background:{color}")></div>
-                                <span class="count">{c}</span><span class="label">{*label}</span>
+                                <span class="count">{super::util::short_count(c)}</span><span class="label">{*label}</span>
                             </div> } }).collect_view()}
                     </div>
+                    <div class="axis-x">"first relevant rank · bar height: queries"</div>
                 </div>
             }
         }).collect_view()

@@ -85,6 +85,16 @@ pub fn ink() -> (u8, u8, u8) {
 }
 
 /// A safe file-name stem.
+/// A bar's count in at most four characters (`12345` as `12k`), so that
+/// neighbouring bars' counts never overlap; the bar's title has it exact.
+pub fn short_count(n: usize) -> String {
+    match n {
+        0..=9999 => n.to_string(),
+        10_000..=999_999 => format!("{}k", n / 1000),
+        _ => format!("{}M", n / 1_000_000),
+    }
+}
+
 pub fn slug(s: &str) -> String {
     s.chars()
         .map(|c| {

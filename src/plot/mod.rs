@@ -4,6 +4,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 pub const PALETTE: [(u8, u8, u8); 8] = [
@@ -35,8 +36,42 @@ pub struct Series {
     /// Shared: a chart rebuilt for a new marker (the threshold) reuses its
     /// curves' points (a 10M-row ROC curve has up to 10M of them).
     pub points: std::sync::Arc<[(f64, f64)]>,
-    /// Thin, translucent (per-query lines, iso-F1 curves).
+    /// Thin, translucent (per-query lines, iso-F1 curves); a faint series
+    /// with a name has it written at its last point (the iso-F1 values).
     pub faint: bool,
+    /// Drawn as steps: each point's y held until the next point's x (as
+    /// matplotlib's `steps-post`: a precision–recall curve in scikit-learn's
+    /// order, recall falling, holds each precision over the recall step that
+    /// average precision weighs it by).
+    pub steps: bool,
+}
+
+impl Series {
+    /// A line through `points`.
+    pub fn line(name: String, color: usize, points: std::sync::Arc<[(f64, f64)]>) -> Series {
+        Series {
+            name,
+            color,
+            points,
+            faint: false,
+            steps: false,
+        }
+    }
+
+    /// The points drawn: as given, or the corners of the steps.
+    fn drawn(&self) -> std::borrow::Cow<'_, [(f64, f64)]> {
+        if !self.steps {
+            return std::borrow::Cow::Borrowed(&self.points);
+        }
+        let mut out = Vec::with_capacity(self.points.len() * 2);
+        for (i, &p) in self.points.iter().enumerate() {
+            if let Some(&(_, y)) = i.checked_sub(1).map(|j| &self.points[j]) {
+                out.push((p.0, y));
+            }
+            out.push(p);
+        }
+        std::borrow::Cow::Owned(out)
+    }
 }
 
 /// A labelled point (the elbow, the threshold).
@@ -151,6 +186,37 @@ pub fn draw_line_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
 ) -> Result<Frame, DrawingAreaErrorKind<DB::ErrorType>> {
+    draw_chart(area, chart, true)
+}
+
+/// Width of the strip beside an exported chart that holds its legend and note.
+pub const EXPORT_STRIP: u32 = 230;
+
+/// A chart for export: the chart in `area` less a strip on its right
+/// ([`EXPORT_STRIP`] wide), which holds the legend (off the curves) and
+/// under it `note`, a line each (the conventions the values follow).
+pub fn draw_export<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    note: &[String],
+) -> Result<Frame, DrawingAreaErrorKind<DB::ErrorType>> {
+    let (w, _) = area.dim_in_pixel();
+    let (left, right) = area.split_horizontally(w.saturating_sub(EXPORT_STRIP));
+    let frame = draw_chart(&left, chart, false)?;
+    let ink = RGBColor(chart.ink.0, chart.ink.1, chart.ink.2);
+    let below = legend(&right, chart, ink, Some((4, 12)))?;
+    let font = (FontFamily::SansSerif, 11).into_font().color(&ink);
+    for (i, line) in note.iter().enumerate() {
+        right.draw_text(line, &font, (4, below + 14 + 15 * i as i32))?;
+    }
+    Ok(frame)
+}
+
+fn draw_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &LineChart,
+    legend_inside: bool,
+) -> Result<Frame, DrawingAreaErrorKind<DB::ErrorType>> {
     let ink = RGBColor(chart.ink.0, chart.ink.1, chart.ink.2);
     let (w, h) = area.dim_in_pixel();
     let mut builder = ChartBuilder::on(area);
@@ -202,15 +268,24 @@ pub fn draw_line_chart<DB: DrawingBackend>(
         ))?;
     }
     for s in chart.series.iter().filter(|s| s.faint) {
-        let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
+        let pts = thin(&s.drawn(), (x0, x1), (y0, y1), w, h);
         ctx.draw_series(LineSeries::new(
             pts,
             series_color(s.color).mix(0.25).stroke_width(1),
         ))?;
+        // a named faint line (an iso-F1 curve) says its name at its end
+        if let (false, Some(&(x, y))) = (s.name.is_empty(), s.points.last()) {
+            let font = (FontFamily::SansSerif, 10).into_font().color(&ink.mix(0.6));
+            ctx.draw_series(std::iter::once(Text::new(
+                s.name.clone(),
+                (x, y),
+                font.pos(Pos::new(HPos::Right, VPos::Bottom)),
+            )))?;
+        }
     }
     for s in chart.series.iter().filter(|s| !s.faint) {
         let color = series_color(s.color);
-        let pts = thin(&s.points, (x0, x1), (y0, y1), w, h);
+        let pts = thin(&s.drawn(), (x0, x1), (y0, y1), w, h);
         ctx.draw_series(LineSeries::new(pts, color.stroke_width(2)))?;
     }
     for m in &chart.markers {
@@ -224,33 +299,37 @@ pub fn draw_line_chart<DB: DrawingBackend>(
             )))?;
         }
     }
-    legend(&ctx.plotting_area().strip_coord_spec(), chart, ink)?;
+    if legend_inside {
+        legend(&ctx.plotting_area().strip_coord_spec(), chart, ink, None)?;
+    }
     Ok(frame)
 }
 
 /// The names of the chart's (not faint) series in a box at the lower right of
-/// `area`, a colour swatch before each. The text is measured by the backend
-/// (the page's canvas backend remembers each measure: measuring text in the
-/// DOM forces a layout of the whole page, on every redraw).
+/// `area` (or with its top left `at`), a colour swatch before each; returns
+/// the box's bottom. The text is measured by the backend (the page's canvas
+/// backend remembers each measure: measuring text in the DOM forces a layout
+/// of the whole page, on every redraw).
 fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &LineChart,
     ink: RGBColor,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    at: Option<(i32, i32)>,
+) -> Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
     let font = (FontFamily::SansSerif, 12).into_font().color(&ink);
     let mut lines = Vec::new();
     for s in chart.series.iter().filter(|s| !s.faint) {
         lines.push((s, area.estimate_text_size(&s.name, &font)?));
     }
     if lines.is_empty() {
-        return Ok(());
+        return Ok(at.map_or(0, |a| a.1));
     }
     let (margin, swatch) = (5, 26);
     let step = lines.iter().map(|l| l.1 .1).max().unwrap_or(0) as i32 + 2;
     let width = lines.iter().map(|l| l.1 .0).max().unwrap_or(0) as i32 + swatch + 2 * margin;
     let height = step * lines.len() as i32 + 2 * margin;
     let (aw, ah) = area.dim_in_pixel();
-    let (x, y) = (aw as i32 - width - 10, ah as i32 - height - 10);
+    let (x, y) = at.unwrap_or((aw as i32 - width - 10, ah as i32 - height - 10));
     let corners = [(x, y), (x + width, y + height)];
     area.draw(&Rectangle::new(
         corners,
@@ -267,10 +346,10 @@ fn legend<DB: DrawingBackend>(
         ))?;
         area.draw_text(&s.name, &font, (x + margin + swatch, top))?;
     }
-    Ok(())
+    Ok(y + height)
 }
 
-/// Renders a chart to an SVG string (export and tests).
+/// Renders a chart to an SVG string (the lessons and tests).
 pub fn to_svg(chart: &LineChart, width: u32, height: u32) -> String {
     let mut svg = String::new();
     {
@@ -291,6 +370,7 @@ pub fn iso_f1_curves() -> Vec<Series> {
             name: format!("F1 = {f}"),
             color: 7,
             faint: true,
+            steps: false,
             points: (0..=100)
                 .map(|i| f / 2.0 + (1.0 - f / 2.0) * i as f64 / 100.0)
                 .map(|r| (r, (f * r / (2.0 * r - f)).min(1.0)))
@@ -315,6 +395,7 @@ mod tests {
                 color: 0,
                 points: (1..=10).map(|p| (p as f64, p as f64 / 10.0)).collect(),
                 faint: false,
+                steps: false,
             }],
             markers: vec![Marker {
                 x: 5.0,
@@ -325,6 +406,72 @@ mod tests {
             diagonal: true,
             ink: (0, 0, 0),
         }
+    }
+
+    /// A precision–recall curve as steps: in scikit-learn's order (recall
+    /// falling) each precision holds until the next point's recall, so the
+    /// area under the drawn steps is average precision.
+    #[test]
+    fn steps_hold_each_value_until_the_next_point() {
+        let pr = Series {
+            steps: true,
+            ..Series::line(
+                "pr".into(),
+                0,
+                vec![(1.0, 0.5), (0.5, 1.0), (0.0, 1.0)].into(),
+            )
+        };
+        assert_eq!(
+            &pr.drawn()[..],
+            [(1.0, 0.5), (0.5, 0.5), (0.5, 1.0), (0.0, 1.0), (0.0, 1.0)]
+        );
+        let area: f64 = pr
+            .drawn()
+            .windows(2)
+            .map(|w| (w[0].0 - w[1].0) * w[0].1)
+            .sum();
+        assert_eq!(area, 0.5 * 0.5 + 0.5 * 1.0);
+        let line = Series::line("l".into(), 0, vec![(0.0, 0.0), (1.0, 1.0)].into());
+        assert_eq!(&line.drawn()[..], &line.points[..]);
+    }
+
+    /// An exported chart has its legend beside the curves and the
+    /// conventions written under it; iso-F1 curves are labelled.
+    #[test]
+    fn exports_have_the_legend_and_conventions_beside_the_chart() {
+        let mut c = chart();
+        c.series.extend(iso_f1_curves());
+        let mut svg = String::new();
+        {
+            let area =
+                SVGBackend::with_string(&mut svg, (640 + EXPORT_STRIP, 400)).into_drawing_area();
+            draw_export(
+                &area,
+                &c,
+                &[
+                    "Conventions, not the defaults:".into(),
+                    "gain=exponential".into(),
+                ],
+            )
+            .unwrap();
+            area.present().unwrap();
+        }
+        assert!(svg.contains("Conventions, not the defaults:"), "{svg}");
+        assert!(svg.contains("gain=exponential"), "{svg}");
+        assert!(svg.contains("F1 = 0.4"));
+        // the legend's text starts right of the chart's 640 pixels
+        let at = svg.find("bm25 &lt;&amp;&gt;").unwrap();
+        let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+        let x: f64 = tag
+            .split("x=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(x > 640.0, "{tag}");
     }
 
     #[test]

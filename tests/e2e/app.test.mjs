@@ -247,6 +247,23 @@ test('exports a CSV table and an SVG chart with the shown values', async () => {
   const svgText = fs.readFileSync(await svg.path(), 'utf8');
   assert.match(svgText, /^<svg/);
   assert.match(svgText, /polyline/);
+  // exported charts: the legend and the conventions in a strip beside the curves
+  assert.match(svgText, /^<svg width="870" height="400"/);
+  assert.match(svgText, /Conventions: Rankscope's defaults/);
+  // a PNG at twice the size
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click('figure.chart button[data-export="png"]')]);
+  const bytes = fs.readFileSync(await png.path());
+  assert.equal(bytes.toString('latin1', 1, 4), 'PNG');
+  assert.deepEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], [1740, 800]);
+  // precision-recall as steps (every segment level or upright) with labelled iso-F1 lines
+  await drop(page, [refFile('binary.csv')]);
+  await waitForModels(page, ['binary']);
+  const [pr] = await Promise.all([page.waitForEvent('download'), page.click('figure.chart:has(canvas[aria-label*="recall" i]) button[data-export="svg"]')]);
+  const prText = fs.readFileSync(await pr.path(), 'utf8');
+  assert.match(prText, /F1 = 0\.4/);
+  const lines = [...prText.matchAll(/<polyline[^>]*points="([^"]+)"/g)].map((m) => m[1].trim().split(/\s+/).map((p) => p.split(',').map(Number)));
+  const stepped = lines.filter((pts) => pts.length > 10 && pts.every((p, i) => i === 0 || p[0] === pts[i - 1][0] || p[1] === pts[i - 1][1]));
+  assert.ok(stepped.length >= 1, 'a stepped precision-recall curve');
   await page.close();
 });
 

@@ -23,7 +23,7 @@ function generate(name, queries, docs) {
     let lines = '', judged = '';
     for (let d = 0; d < docs; d++) {
       const score = Math.round(rand() * 50) / 10; // ties on purpose
-      lines += `q${q} Q0 doc${(q * 7919 + d * 104729) % 1000003} ${d + 1} ${score} gen\n`;
+      lines += `q${q} Q0 doc${(q * 7919 + d * 104729) % 1000003} ${d + 1} ${score} ${name}\n`;
       if (rand() < 0.4) judged += `q${q} 0 doc${(q * 7919 + d * 104729) % 1000003} ${Math.floor(rand() * 4)}\n`;
     }
     judged += `q${q} 0 unretrieved${q} 1\n`;

@@ -34,7 +34,7 @@ test('nDCG@10, AP@10 and MRR explain themselves: per-query terms add up to the s
   await drop(page, [refFile('ranking.qrels'), refFile('ranking.run')]);
   await waitForModels(page, ['bench']);
   for (const metric of ['ndcg@10', 'map@10', 'mrr']) {
-    const shown = await cellValue(page, metric, 'ranking');
+    const shown = await cellValue(page, metric, 'bench');
     await page.focus(`td[data-metric="${metric}"]`);
     await page.keyboard.press('Enter'); // keyboard opens it like a click
     await page.waitForFunction((m) => document.querySelector('section.explain h2')?.textContent.includes(m), metric);

@@ -21,6 +21,9 @@ pub struct Table {
     /// The kind of the report (the metrics' names, directions and
     /// conventions); `None`: columns printed as they are.
     pub kind: Option<registry::Kind>,
+    /// The row the Markdown and LaTeX tables give every other row's relative
+    /// difference from, `(+3.2%)` after each value; `None`: no differences.
+    pub baseline: Option<String>,
 }
 
 impl Table {
@@ -51,6 +54,7 @@ impl Table {
             marks: Vec::new(),
             marks_note: String::new(),
             kind: Some(report.kind),
+            baseline: None,
         }
     }
 
@@ -138,6 +142,9 @@ impl Table {
                 self.conventions.join(", ")
             )
         };
+        if let Some(b) = &self.baseline {
+            note.push_str(&format!(" Percentages: relative difference from {b}."));
+        }
         if !self.marks_note.is_empty() {
             note.push(' ');
             note.push_str(&self.marks_note);
@@ -270,6 +277,11 @@ impl Table {
             })
             .collect();
         let best = self.best();
+        let base = self
+            .baseline
+            .as_ref()
+            .and_then(|b| self.rows.iter().find(|r| &r.0 == b))
+            .map(|r| r.1.clone());
         let mut s = if latex {
             format!(
                 "\\begin{{tabular}}{{l{}}}\n\\hline\nmodel & {}{end}\\hline\n",
@@ -306,6 +318,16 @@ impl Table {
                     (_, true) => "$^{\\blacktriangledown}$",
                     _ => " ▼",
                 });
+                // the relative difference from the baseline (not for counts)
+                let from = base.as_ref().and_then(|b| b[c]).filter(|b| *b != 0.0);
+                if let (Some(b), Some(v), false) = (
+                    from,
+                    v,
+                    Some(name) == self.baseline.as_ref() || registry::is_count(&self.columns[c]),
+                ) {
+                    let pct = format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0);
+                    s.push_str(&if latex { pct.replace('%', "\\%") } else { pct });
+                }
             }
             s.push_str(end);
         }
@@ -418,6 +440,7 @@ mod tests {
             marks: vec![],
             marks_note: String::new(),
             kind: None,
+            baseline: None,
         }
     }
 
@@ -467,6 +490,15 @@ mod tests {
             ..table()
         };
         assert!(binary.to_markdown(4).contains("| b | **0.2500** |"));
+        // against a baseline: each other value's relative difference, counts left out
+        let t = Table {
+            baseline: Some("a".into()),
+            ..t
+        };
+        let md = t.to_markdown(4);
+        assert!(md.contains("| a | 0.5000 | **0.2500** | 10 |\n| b | **0.7500** (+50.0%) | 0.1250 (-50.0%) | 20 |"), "{md}");
+        assert!(md.contains("relative difference from a."), "{md}");
+        assert!(t.to_latex(4).contains("0.1250 (-50.0\\%)"));
     }
 
     #[test]
@@ -523,6 +555,7 @@ mod tests {
             marks: vec![],
             marks_note: String::new(),
             kind: None,
+            baseline: None,
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["model".to_string()];
@@ -562,6 +595,7 @@ mod tests {
             marks: vec![],
             marks_note: String::new(),
             kind: None,
+            baseline: None,
         };
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["model"], "q\"uote\\ \n\t\u{1} é 😀");
@@ -577,6 +611,7 @@ mod tests {
             marks: vec![],
             marks_note: String::new(),
             kind: None,
+            baseline: None,
         };
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&empty.to_json()).unwrap(),
@@ -597,6 +632,7 @@ mod tests {
             marks: vec![],
             marks_note: String::new(),
             kind: None,
+            baseline: None,
         };
         let csv = t.to_csv();
         assert!(

@@ -901,10 +901,11 @@ fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
         String::from_utf8(stdout_of(&args)).unwrap()
     };
     // dense is far above bm25 (t-test p ≈ 3e-8 on ndcg@10, 5e-11 on map);
-    // the best value of each column is bold
+    // the best value of each column is bold, each value's relative difference
+    // from the baseline after it
     let md = run("markdown", "t", "0.05", "bm25");
     assert!(
-        md.contains("| dense | **0.5226** ▲ | **0.4471** ▲ |"),
+        md.contains("| dense | **0.5226** ▲ (+49.5%) | **0.4471** ▲ (+52.1%) |"),
         "{md}"
     );
     assert!(md.contains("| bm25 | 0.3495 | 0.2939 |"), "{md}");
@@ -916,14 +917,14 @@ fn compare_prints_paper_tables_with_marks_of_the_chosen_test() {
     // against dense, bm25 is the one marked, lower; an α below every p marks nothing
     let tex = run("latex", "sign", "0.05", "dense");
     assert!(
-        tex.contains("bm25 & 0.3495$^{\\blacktriangledown}$ & 0.2939$^{\\blacktriangledown}$ \\\\"),
+        tex.contains("bm25 & 0.3495$^{\\blacktriangledown}$ (-33.1\\%) & 0.2939$^{\\blacktriangledown}$ (-34.3\\%) \\\\"),
         "{tex}"
     );
     assert!(tex.contains("sign test"), "{tex}");
     let none = run("markdown", "sign", "1e-12", "bm25");
     assert_eq!(none.matches('▲').count(), 1, "only the footnote's: {none}");
     assert!(
-        none.contains("| dense | **0.5226** | **0.4471** |"),
+        none.contains("| dense | **0.5226** (+49.5%) | **0.4471** (+52.1%) |"),
         "{none}"
     );
     // a test or level that does not exist is refused by name

@@ -41,6 +41,10 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
     let export = move |format: &'static str| {
         move |_| {
             let Some(mut t) = table() else { return };
+            t.baseline = state
+                .baseline
+                .get()
+                .filter(|b| t.rows.iter().any(|r| &r.0 == b));
             // the marks against the chosen baseline travel with the values
             // (an event handler: `get` tracks nothing here)
             let tested = current().filter(|t| Some(&t.baseline) == state.baseline.get().as_ref());

@@ -220,6 +220,7 @@ pub fn marked_table(
         })
         .collect();
     let baseline = comparisons.first().map_or("", |c| c.baseline.as_str());
+    t.baseline = comparisons.first().map(|c| c.baseline.clone());
     t.marks_note = marks_note(
         test,
         options.correction,

@@ -249,7 +249,7 @@ test('exports a CSV table and an SVG chart with the shown values', async () => {
   assert.match(svgText, /polyline/);
   // exported charts: the legend and the conventions in a strip beside the curves
   assert.match(svgText, /^<svg width="870" height="400"/);
-  assert.match(svgText, /Conventions: Rankscope's defaults/);
+  assert.match(svgText, /Conventions: Rankscope(&apos;|&#39;|')s defaults/);
   // a PNG at twice the size
   const [png] = await Promise.all([page.waitForEvent('download'), page.click('figure.chart button[data-export="png"]')]);
   const bytes = fs.readFileSync(await png.path());

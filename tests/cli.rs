@@ -993,3 +993,49 @@ fn compare_tests_binary_models_by_auc_with_delong() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("give --metrics roc_auc"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// McNemar's exact test on per-query hits (Hit@k is 0 or 1 per query): the
+/// discordant queries counted from pytrec_eval's per-query success_1, the
+/// exact two-sided binomial p summed here (scipy's binomtest(7, 24) gives
+/// 0.06391465663909912); a metric whose values are not hits has none.
+#[test]
+fn mcnemar_tests_hits_on_the_discordant_queries() {
+    let extra = |f: &str| reference(&format!("extra/{f}"));
+    let reference: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(extra("trec_eval.json")).unwrap()).unwrap();
+    let case = &reference["cases"]["example"];
+    let (a, b) = (&case["bm25.run level=1"], &case["dense.run level=1"]);
+    let hit = |side: &serde_json::Value, q: &str| side[q]["success_1"].as_f64().unwrap_or(0.0);
+    let queries: Vec<&String> = a.as_object().unwrap().keys().collect();
+    let wins = queries.iter().filter(|q| hit(b, q) > hit(a, q)).count() as u64;
+    let losses = queries.iter().filter(|q| hit(b, q) < hit(a, q)).count() as u64;
+    assert_eq!((wins, losses), (17, 7));
+    let n = wins + losses;
+    let choose = |n: u64, k: u64| (0..k).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64);
+    let tail: f64 = (0..=wins.min(losses)).map(|i| choose(n, i)).sum::<f64>() / 2f64.powi(n as i32);
+    let exact = (2.0 * tail).min(1.0);
+    assert!((exact - 0.06391465663909912).abs() < 1e-15);
+    let out = json_of(&[
+        "compare".as_ref(),
+        extra("bm25.run").as_os_str(),
+        extra("dense.run").as_os_str(),
+        "--qrels".as_ref(),
+        extra("example.qrels").as_os_str(),
+        "--metrics".as_ref(),
+        "hit_rate@1,ndcg@10".as_ref(),
+        "--test".as_ref(),
+        "mcnemar".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert_eq!(out["test"], "mcnemar");
+    let c = &out["comparisons"];
+    assert_eq!(c[0]["metric"], "hit_rate@1");
+    assert!(
+        (c[0]["mcnemar"].as_f64().unwrap() - exact).abs() < 1e-12,
+        "{}",
+        c[0]
+    );
+    assert_eq!(c[1]["metric"], "ndcg@10");
+    assert!(c[1]["mcnemar"].is_null(), "nDCG is not a hit: {}", c[1]);
+}

@@ -27,7 +27,7 @@ USAGE:
     rankscope eval FILE... [--qrels QRELS] [OPTIONS]
     rankscope compare FILE... [--qrels QRELS] --metrics ID,... [--baseline NAME] [--seed N]
                       [--resamples B] [--correction holm|bonferroni|bh|none]
-                      [--test t|wilcoxon|sign|randomization|bootstrap] [--alpha A] [OPTIONS]
+                      [--test t|wilcoxon|sign|randomization|bootstrap|mcnemar] [--alpha A] [OPTIONS]
                                  paired tests of every model against the baseline (default: the
                                  first) on per-query (per-row, per-user) values: t-test with the
                                  95% CI of the difference and d_z, Wilcoxon signed-rank (scipy's
@@ -340,8 +340,9 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             "--test" => {
                 let v = value()?;
                 a.compare.get_or_insert_with(Default::default).test =
-                    rankscope::compare::Test::named(&v)
-                        .ok_or_else(|| bad(&v, "t, wilcoxon, sign, randomization, bootstrap"))?;
+                    rankscope::compare::Test::named(&v).ok_or_else(|| {
+                        bad(&v, "t, wilcoxon, sign, randomization, bootstrap, mcnemar")
+                    })?;
             }
             "--alpha" => {
                 let v = value()?;

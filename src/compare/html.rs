@@ -475,6 +475,16 @@ fn tests(s: &mut String, f: &Focus, model: &str, base: &str) {
                 format!("{} wins, {} losses", c.paired.wins, c.paired.losses),
                 "exact binomial, ties dropped".into(),
             ),
+            Test::McNemar => match c.mcnemar {
+                Some(_) => (
+                    format!(
+                        "{} hits only by the model, {} only by the baseline",
+                        c.paired.wins, c.paired.losses
+                    ),
+                    "exact binomial on the discordant units".into(),
+                ),
+                None => ("—".into(), "only for hits (values 0 or 1)".into()),
+            },
             Test::Randomization | Test::Bootstrap => {
                 let r = if test == Test::Randomization {
                     &c.randomization
@@ -596,6 +606,17 @@ fn explanations(s: &mut String, f: &Focus, model: &str, base: &str, unit: &str) 
             q.wins + q.losses
         );
     }
+    if let Some(p) = c.mcnemar {
+        let _ = write!(
+            s,
+            "<p><strong>McNemar.</strong> Each {unit} is a hit (1) or a miss (0) for both: only the {} the two disagree on count, {} hit by the model alone and {} by the baseline alone. p = {} is the chance of a split at least this lopsided if either were as likely (the exact test; on hits it is the sign test).</p>",
+            q.wins + q.losses,
+            q.wins,
+            q.losses,
+            format_p(p),
+            unit = f.unit
+        );
+    }
     if let Some(r) = &c.randomization {
         let how = if r.exact {
             format!("all {} ways", r.resamples)
@@ -668,7 +689,7 @@ mod tests {
         assert_eq!(html.matches("<rect class=").count(), 4);
         assert_eq!(html.matches("<circle").count(), 4);
         // every test has a row, the gains listed largest first
-        assert_eq!(html.matches("<tr data-test=").count(), 5);
+        assert_eq!(html.matches("<tr data-test=").count(), Test::ALL.len());
         let gains = html.find("Largest gains").unwrap();
         let q1 = html[gains..].find("data-query=\"q&quot;1\"").unwrap();
         let q4 = html[gains..].find("data-query=\"q4\"").unwrap();

@@ -56,10 +56,14 @@ pub struct Comparison {
     pub sign_test: Option<f64>,
     pub randomization: Option<Resampled>,
     pub bootstrap: Option<Resampled>,
+    /// McNemar's exact test, for per-unit hits (every value 0 or 1, as a
+    /// multi-class row's Acc@k): the sign test's exact binomial on the
+    /// discordant units, which is McNemar's exact p; `None` for other values.
+    pub mcnemar: Option<f64>,
     /// The p-values of the tests in [`Test::ALL`]'s order (t, Wilcoxon,
-    /// sign, randomization, bootstrap) adjusted across the models compared
-    /// on this metric.
-    pub adjusted: [Option<f64>; 5],
+    /// sign, randomization, bootstrap, McNemar) adjusted across the models
+    /// compared on this metric.
+    pub adjusted: [Option<f64>; 6],
 }
 
 impl Comparison {
@@ -67,17 +71,20 @@ impl Comparison {
     /// baseline (`a`) on paired units; no resampling test.
     pub fn quick(metric: &str, model: &str, baseline: &str, a: &[f64], b: &[f64]) -> Self {
         let paired = Paired::new(a, b);
+        let hits = |v: &[f64]| v.iter().all(|&x| x == 0.0 || x == 1.0);
+        let sign_test = stats::sign_test(&paired);
         Comparison {
+            mcnemar: sign_test.filter(|_| hits(a) && hits(b)),
             metric: metric.into(),
             model: model.into(),
             baseline: baseline.into(),
             t_test: stats::paired_t(&paired),
             wilcoxon: stats::wilcoxon(a, b),
-            sign_test: stats::sign_test(&paired),
+            sign_test,
             randomization: None,
             bootstrap: None,
             paired,
-            adjusted: [None; 5],
+            adjusted: [None; 6],
         }
     }
 
@@ -105,6 +112,7 @@ impl Comparison {
             Test::Sign => self.sign_test,
             Test::Randomization => self.randomization.as_ref().map(|r| r.p),
             Test::Bootstrap => self.bootstrap.as_ref().map(|r| r.p),
+            Test::McNemar => self.mcnemar,
         }
     }
 }
@@ -122,6 +130,9 @@ pub enum Test {
     Sign,
     Randomization,
     Bootstrap,
+    /// McNemar's exact test of per-unit hits (0/1 values only).
+    #[serde(rename = "mcnemar")]
+    McNemar,
 }
 
 crate::named!(Test {
@@ -130,6 +141,7 @@ crate::named!(Test {
     Sign = "sign",
     Randomization = "randomization",
     Bootstrap = "bootstrap",
+    McNemar = "mcnemar",
 });
 
 impl Test {
@@ -146,6 +158,10 @@ impl Test {
             Test::Bootstrap => {
                 stats::bootstrap_test(a, b, options.bootstraps, options.seed).map(|r| r.p)
             }
+            Test::McNemar => {
+                let hits = |v: &[f64]| v.iter().all(|&x| x == 0.0 || x == 1.0);
+                stats::sign_test(paired).filter(|_| hits(a) && hits(b))
+            }
         }
     }
 
@@ -157,6 +173,7 @@ impl Test {
             Test::Sign => "sign test",
             Test::Randomization => "randomization test",
             Test::Bootstrap => "paired bootstrap test",
+            Test::McNemar => "McNemar's exact test",
         }
     }
 }
@@ -409,6 +426,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
             "sign p",
             "randomization p",
             "bootstrap p",
+            "McNemar p",
             "wins/losses/ties",
         ]
         .map(String::from)
@@ -439,6 +457,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
                     r => pair(r.as_ref().map(|r| r.p), c.adjusted[3]),
                 },
                 pair(c.bootstrap.as_ref().map(|r| r.p), c.adjusted[4]),
+                pair(c.mcnemar, c.adjusted[5]),
                 format!("{}/{}/{}", q.wins, q.losses, q.ties),
             ]);
         }

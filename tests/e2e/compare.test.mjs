@@ -21,12 +21,12 @@ function cli(args) {
   return JSON.parse(execFileSync(bin, args, { maxBuffer: 1 << 26 }));
 }
 
-const TESTS = ['t', 'wilcoxon', 'sign', 'randomization', 'bootstrap'];
+const TESTS = ['t', 'wilcoxon', 'sign', 'randomization', 'bootstrap', 'mcnemar'];
 // the page's wasm and the native CLI differ in their last bits of exp/ln/log2
 // (two libms), so equal means equal to 1e-9 relative
 const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(Math.abs(want), 1e-300), `${what}: ${got} vs ${want}`);
 const rawP = (c, test) => ({
-  t: c.t_test?.p, wilcoxon: c.wilcoxon?.p, sign: c.sign_test, randomization: c.randomization?.p, bootstrap: c.bootstrap?.p,
+  t: c.t_test?.p, wilcoxon: c.wilcoxon?.p, sign: c.sign_test, randomization: c.randomization?.p, bootstrap: c.bootstrap?.p, mcnemar: c.mcnemar,
 })[test];
 
 async function loadPair(page) {
@@ -84,7 +84,7 @@ test('marks, p-values and the Compare view equal rankscope compare, for every te
   await page.waitForSelector('.compare-panel[data-metric="ndcg@10"]');
   const panel = await page.$eval('.compare-panel', (p) => ({
     ...p.dataset,
-    tests: Object.fromEntries([...p.querySelectorAll('tr[data-test]')].map((r) => [r.dataset.test, Number(r.dataset.p)])),
+    tests: Object.fromEntries([...p.querySelectorAll('tr[data-test]')].map((r) => [r.dataset.test, r.dataset.p === '' ? null : Number(r.dataset.p)])),
     bars: p.querySelectorAll('.diffs rect').length,
     dots: p.querySelectorAll('.scatter circle').length,
   }));
@@ -94,7 +94,11 @@ test('marks, p-values and the Compare view equal rankscope compare, for every te
   assert.equal(Number(panel.n), want.paired.n);
   near(Number(panel.meanDiff), want.paired.mean_diff, 'mean difference');
   assert.deepEqual([panel.wins, panel.losses, panel.ties].map(Number), [want.paired.wins, want.paired.losses, want.paired.ties]);
-  for (const test of TESTS) near(panel.tests[test], rawP(want, test), `Compare view ${test}`);
+  for (const test of TESTS) {
+    // McNemar only for hits (0/1 per query): none for nDCG, in the page as in the CLI
+    if (rawP(want, test) === null) assert.equal(panel.tests[test], null, `Compare view ${test}`);
+    else near(panel.tests[test], rawP(want, test), `Compare view ${test}`);
+  }
   assert.equal(panel.bars, want.paired.n, 'one bar per query');
   assert.equal(panel.dots, want.paired.n, 'one dot per query');
   await shot(page, 'compare.png');

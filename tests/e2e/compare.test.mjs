@@ -53,6 +53,10 @@ const tableCells = (page) => page.$$eval('table.metrics td[data-metric]', (tds) 
 test('marks, p-values and the Compare view equal rankscope compare, for every test', async () => {
   const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
   await loadPair(page);
+  // Hit@1: a hit or a miss per query, on which the two runs disagree (McNemar)
+  await page.fill('input[aria-label="cutoffs"]', '1,5,10');
+  await page.press('input[aria-label="cutoffs"]', 'Enter');
+  await page.waitForSelector('td[data-metric="hit_rate@1"][data-model="dense"][data-p]');
   let cells = await tableCells(page);
   // the columns tested: the Compare view offers exactly those
   const metrics = await page.$$eval('#cmp-metric option', (os) => os.map((o) => o.value));
@@ -68,6 +72,11 @@ test('marks, p-values and the Compare view equal rankscope compare, for every te
       await page.waitForFunction((t) => document.querySelector('#sig-test')?.value === t
         && !document.querySelector('.compare-body.stale') && document.querySelector('td[data-metric][data-p]'), test);
       cells = await tableCells(page);
+    }
+    if (test === 'mcnemar') {
+      // defined only for hits: Hit@1 here, never nDCG
+      assert.ok(cells.some((c) => c.model === 'dense' && c.metric === 'hit_rate@1' && c.p !== null), 'McNemar on Hit@1');
+      assert.ok(cells.every((c) => !c.metric.startsWith('ndcg') || c.p === null), 'no McNemar on nDCG');
     }
     for (const c of cells.filter((c) => c.model === 'dense' && c.p !== null)) {
       const want = byMetric[c.metric];

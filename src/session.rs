@@ -349,7 +349,22 @@ impl ViewState {
 /// the fragment writes them (`gain=exponential`): what the page says above a
 /// table whose values they change.
 pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
-    let keys: &[&str] = match kind {
+    let keys = convention_keys(kind);
+    let view = ViewState {
+        conv: conv.clone(),
+        ..ViewState::default()
+    };
+    view.to_fragment()
+        .split('&')
+        .filter(|pair| keys.contains(&pair.split('=').next().unwrap_or_default()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The link keys of the conventions a kind's values follow (the names
+/// [`non_default_conventions`] and `registry::depends_on` use).
+pub fn convention_keys(kind: Kind) -> &'static [&'static str] {
+    match kind {
         Kind::Ranking => &[
             "ties",
             "relevance_level",
@@ -368,16 +383,7 @@ pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
         ],
         Kind::Multiclass => &["class_ties", "class_scale"],
         Kind::Ratings => &[],
-    };
-    let view = ViewState {
-        conv: conv.clone(),
-        ..ViewState::default()
-    };
-    view.to_fragment()
-        .split('&')
-        .filter(|pair| keys.contains(&pair.split('=').next().unwrap_or_default()))
-        .map(str::to_string)
-        .collect()
+    }
 }
 
 /// The first line of a session file.
@@ -1010,7 +1016,7 @@ mod tests {
             T::ALL.iter().map(|v| v.name()).collect()
         }
         use crate::core::{binary, multiclass, ranking, ranking_metrics as rm};
-        let mut checked = 0;
+        let (mut checked, mut tried) = (0, Vec::new());
         for (key, alternatives) in [
             ("ties", all::<ranking::TieRule>()),
             ("relevance_level", vec!["2", "3"]),
@@ -1027,6 +1033,7 @@ mod tests {
             ("class_ties", all::<multiclass::ClassTieRule>()),
             ("class_scale", all::<multiclass::ScoreScale>()),
         ] {
+            tried.push(key);
             for value in alternatives {
                 let (view, skipped) = ViewState::from_fragment(&format!("{key}={value}"));
                 assert!(skipped.is_empty(), "{key}={value}: {skipped:?}");
@@ -1056,6 +1063,12 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+        // every convention of every kind was changed above
+        let all: Vec<&str> = [Kind::Ranking, Kind::Binary, Kind::Multiclass, Kind::Ratings]
+            .iter()
+            .flat_map(|&k| convention_keys(k).iter().copied())
+            .collect();
+        assert_eq!(all, tried);
     }
 
     /// The hand-written base64 is the base64 crate's standard engine, both

@@ -172,15 +172,24 @@ fn to_svg(chart: &LineChart) -> String {
     crate::text::xml_chars(svg)
 }
 
-thread_local! {
-    /// What an exported chart says of the conventions its values follow, a
-    /// line each: the dashboard's shown tab sets it (`NonDefaults`); the
-    /// lessons' page, none.
-    pub static EXPORT_NOTE: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
+/// What an exported chart says of the conventions its values follow, a
+/// line each: those of the dashboard's shown tab; none on the lessons' page.
 fn export_note() -> Vec<String> {
-    EXPORT_NOTE.with(|n| n.borrow().clone())
+    let Some(state) = use_context::<super::state::AppState>() else {
+        return Vec::new();
+    };
+    let Some(kind) = state.tab.get_untracked() else {
+        return Vec::new();
+    };
+    let changed = state
+        .conv
+        .with_untracked(|c| crate::session::non_default_conventions(c, kind));
+    if changed.is_empty() {
+        return vec!["Conventions: Rankscope's defaults".into()];
+    }
+    std::iter::once("Conventions, not the defaults:".to_string())
+        .chain(changed)
+        .collect()
 }
 
 /// Draws `spec` on `element` at `ratio` device pixels per CSS pixel: the

@@ -212,15 +212,6 @@ fn NonDefaults(kind: Kind) -> impl IntoView {
         let changed = state
             .conv
             .with(|c| crate::session::non_default_conventions(c, kind));
-        // what an exported chart of this tab writes beside it
-        let note = if changed.is_empty() {
-            vec!["Conventions: Rankscope's defaults".into()]
-        } else {
-            std::iter::once("Conventions, not the defaults:".to_string())
-                .chain(changed.iter().cloned())
-                .collect()
-        };
-        chart::EXPORT_NOTE.with(|n| *n.borrow_mut() = note);
         (!changed.is_empty()).then(|| view! {
             <div class="msg warning nondefault" id="non-defaults" role="status">
                 <strong>"Not the default conventions: "</strong>

@@ -315,7 +315,8 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         let prepared = state.prepared.get();
         let level = state.conv.with(|c| c.relevance_level);
         let chosen = metric.get();
-        let report = report.get();
+        // the report only for another metric: reciprocal ranks come from the runs
+        let report = (chosen != "mrr").then(|| report.get()).flatten();
         index.with(|ix| {
             let models = ix.names.len();
             let mut v = RrValues {
@@ -336,7 +337,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             }
             // another metric: its per-query values from the table's report
             // (query ids are in name order: found by binary search)
-            if let (false, Some(r)) = (chosen == "mrr", report) {
+            if let Some(r) = report {
                 v.rr.fill(f64::NAN);
                 for (m, name) in ix.names.iter().enumerate() {
                     let Some(model) = r.models.iter().find(|x| &x.name == name) else {

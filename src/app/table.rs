@@ -23,8 +23,7 @@ fn header_help(kind: Kind, id: &str) -> String {
 }
 
 fn higher_is_better(kind: Kind, id: &str) -> bool {
-    let base = id.split('@').next().unwrap_or(id);
-    registry::info(base, kind).is_none_or(|i| i.higher_is_better)
+    registry::info(registry::base_of(id), kind).is_none_or(|i| i.higher_is_better)
 }
 
 #[component]

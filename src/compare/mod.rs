@@ -71,10 +71,9 @@ impl Comparison {
     /// baseline (`a`) on paired units; no resampling test.
     pub fn quick(metric: &str, model: &str, baseline: &str, a: &[f64], b: &[f64]) -> Self {
         let paired = Paired::new(a, b);
-        let hits = |v: &[f64]| v.iter().all(|&x| x == 0.0 || x == 1.0);
         let sign_test = stats::sign_test(&paired);
         Comparison {
-            mcnemar: sign_test.filter(|_| hits(a) && hits(b)),
+            mcnemar: sign_test.filter(|_| hits(a, b)),
             metric: metric.into(),
             model: model.into(),
             baseline: baseline.into(),
@@ -115,6 +114,12 @@ impl Comparison {
             Test::McNemar => self.mcnemar,
         }
     }
+}
+
+/// Whether both sides hold hits (every value 0 or 1), where McNemar's exact
+/// test (the sign test's exact binomial on the discordant units) applies.
+fn hits(a: &[f64], b: &[f64]) -> bool {
+    a.iter().chain(b).all(|&x| x == 0.0 || x == 1.0)
 }
 
 /// A paired test, as links and the CLI name it.
@@ -158,10 +163,7 @@ impl Test {
             Test::Bootstrap => {
                 stats::bootstrap_test(a, b, options.bootstraps, options.seed).map(|r| r.p)
             }
-            Test::McNemar => {
-                let hits = |v: &[f64]| v.iter().all(|&x| x == 0.0 || x == 1.0);
-                stats::sign_test(paired).filter(|_| hits(a) && hits(b))
-            }
+            Test::McNemar => stats::sign_test(paired).filter(|_| hits(a, b)),
         }
     }
 

@@ -383,10 +383,9 @@ pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
     (ks, Some(note))
 }
 
-/// The full default metric list of a kind at the given cutoffs.
 /// Whether metric `base` of `kind` can change with the convention named by
 /// its link key `key` (`gain`, `ties`, `threshold`, ...: the keys of
-/// `session::non_default_conventions`): the page marks such a column when
+/// `session::convention_keys`): the page marks such a column when
 /// that convention is not the default. Checked against evaluations of every
 /// non-default value (`session`'s tests): a metric a convention changes is
 /// always listed.
@@ -442,6 +441,7 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     bases.contains(&base)
 }
 
+/// The full default metric list of a kind at the given cutoffs.
 pub fn default_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
     let mut out = Vec::new();
     for info in METRICS.iter().filter(|m| m.kind == kind) {

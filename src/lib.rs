@@ -13,6 +13,7 @@ pub mod report;
 pub mod robustness;
 pub mod session;
 pub mod text;
+pub mod trec_eval;
 pub mod trec_format;
 
 #[cfg(target_arch = "wasm32")]

@@ -41,6 +41,10 @@ USAGE:
     rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
                                  (parsed: the example's files parsed, as the page loads them: example.bin)
     rankscope metrics            list every metric id with its formula
+    rankscope trec_eval [trec_eval's options] QRELS RESULTS
+                                 trec_eval 10.0 itself: its options, measures (-m all_trec,
+                                 qrels_jg), output, messages and exit codes, byte for byte;
+                                 `alias trec_eval='rankscope trec_eval'` (-h for its help)
     rankscope --help | --version
 
 EVAL: the input kind is detected from the files (TREC run/qrels, ranx JSON run/qrels, long ranking CSV,
@@ -127,9 +131,29 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// trec_eval 10.0's command line on the same binary: `rankscope trec_eval ARGS`,
+/// or this program installed (linked) under the name `trec_eval`.
+fn trec_eval(args: &[String]) -> ExitCode {
+    let code = rankscope::trec_eval::run(
+        args,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    );
+    ExitCode::from(code as u8)
+}
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    let invoked_as = std::env::args().next().unwrap_or_default();
+    if std::path::Path::new(&invoked_as)
+        .file_stem()
+        .is_some_and(|s| s == "trec_eval")
+    {
+        return trec_eval(&argv);
+    }
     match argv.first().map(String::as_str) {
+        Some("trec_eval") => trec_eval(&argv[1..]),
         None | Some("-h" | "--help" | "help") => {
             print!("{HELP}");
             ExitCode::SUCCESS

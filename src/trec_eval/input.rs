@@ -1,0 +1,406 @@
+//! trec_eval's input files, read as trec_eval 10.0 reads them
+//! (`get_qrels.c`, `get_qrels_jg.c`, `get_trec_results.c`, `get_zscores.c`):
+//! white-space separated fields, the same line grammar, the same
+//! "Malformed line N" (N counts the lines read so far, comments excluded),
+//! '#' comment lines, and the same orderings (queries by `strcmp` of their
+//! ids, judgments by docno).
+//!
+//! Where trec_eval's C reads past its buffer (a NUL byte inside a file, an
+//! empty file on stdin, a comment as the last line of a qrels file) this
+//! reader stops at the NUL, treats empty stdin as an empty file and ends at
+//! the comment.
+
+use super::cfmt::{atof, atol, is_space, msort, strcmp};
+use std::collections::HashMap;
+
+/// One query's judgments, sorted by docno (duplicates kept; trec_eval
+/// reports them when the query is evaluated).
+pub struct QrelsQuery<'a> {
+    pub qid: &'a [u8],
+    pub docs: Vec<(&'a [u8], i64)>,
+}
+
+/// One query's judgment groups (`-R qrels_jg`), each sorted by docno.
+pub struct JgQuery<'a> {
+    pub qid: &'a [u8],
+    pub groups: Vec<Vec<(&'a [u8], i64)>>,
+}
+
+/// Relevance information in one of the formats.
+pub enum RelInfo<'a> {
+    Qrels(Vec<QrelsQuery<'a>>),
+    Jg(Vec<JgQuery<'a>>),
+}
+
+impl RelInfo<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            RelInfo::Qrels(q) => q.len(),
+            RelInfo::Jg(q) => q.len(),
+        }
+    }
+    pub fn qid(&self, i: usize) -> &[u8] {
+        match self {
+            RelInfo::Qrels(q) => q[i].qid,
+            RelInfo::Jg(q) => q[i].qid,
+        }
+    }
+}
+
+/// One query's retrieved documents with their scores, in file order.
+pub struct ResultsQuery<'a> {
+    pub qid: &'a [u8],
+    pub docs: Vec<(&'a [u8], f64)>,
+}
+
+/// A results file: its queries (sorted by qid) and the run id of its last line.
+pub struct Results<'a> {
+    pub queries: Vec<ResultsQuery<'a>>,
+    pub run_id: &'a [u8],
+}
+
+/// The bytes trec_eval sees: up to the first NUL, ending with a newline.
+pub fn prepare(mut bytes: Vec<u8>) -> Vec<u8> {
+    if let Some(nul) = bytes.iter().position(|&c| c == 0) {
+        bytes.truncate(nul);
+    }
+    if bytes.last() != Some(&b'\n') {
+        bytes.push(b'\n');
+    }
+    bytes
+}
+
+/// A cursor over one line at a time, with C's field-scanning steps.
+struct Cursor<'a> {
+    b: &'a [u8],
+    p: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn at(&self) -> u8 {
+        self.b.get(self.p).copied().unwrap_or(b'\n')
+    }
+    /// `while (*ptr != '\n' && isspace(*ptr)) ptr++`
+    fn skip_blanks(&mut self) {
+        while self.at() != b'\n' && is_space(self.at()) {
+            self.p += 1;
+        }
+    }
+    /// `start = ptr; while (!isspace(*ptr)) ptr++` — the field, cursor on its end.
+    fn word(&mut self) -> &'a [u8] {
+        let start = self.p;
+        while !is_space(self.at()) {
+            self.p += 1;
+        }
+        &self.b[start..self.p]
+    }
+    fn to_line_end(&mut self) {
+        while self.at() != b'\n' {
+            self.p += 1;
+        }
+    }
+}
+
+/// `parse_qrels_line`: four fields (the second one ignored or, for
+/// qrels_jg, the group), and nothing after them but white space.
+fn qrels_line<'a>(c: &mut Cursor<'a>) -> Option<[&'a [u8]; 4]> {
+    c.skip_blanks();
+    let qid = c.word();
+    if c.at() == b'\n' {
+        return None;
+    }
+    c.p += 1;
+    c.skip_blanks();
+    let second = c.word();
+    if c.at() == b'\n' {
+        return None;
+    }
+    c.p += 1;
+    c.skip_blanks();
+    let docno = c.word();
+    if c.at() == b'\n' {
+        return None;
+    }
+    c.p += 1;
+    c.skip_blanks();
+    if c.at() == b'\n' {
+        return None;
+    }
+    let rel = c.word();
+    if c.at() != b'\n' {
+        c.p += 1;
+        c.skip_blanks();
+        if c.at() != b'\n' {
+            return None;
+        }
+    }
+    c.p += 1;
+    Some([qid, second, docno, rel])
+}
+
+/// The lines of a qrels-like file, as `get_qrels.c` walks them: a line
+/// starting with '#' is skipped and the line after it is read as data.
+fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
+    let mut c = Cursor { b: buf, p: 0 };
+    let mut lines = Vec::new();
+    while c.p < buf.len() {
+        if buf[c.p] == b'#' {
+            c.to_line_end();
+            c.p += 1;
+            if c.p >= buf.len() {
+                break;
+            }
+        }
+        match qrels_line(&mut c) {
+            Some(fields) => lines.push(fields),
+            None => return Err(lines.len() + 1),
+        }
+    }
+    Ok(lines)
+}
+
+/// `-R qrels`. Err(line) is "Malformed line {line}".
+pub fn qrels(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
+    let mut lines = qrels_lines(buf)?;
+    msort(
+        &mut lines,
+        &|a: &[&[u8]; 4], b: &[&[u8]; 4]| match strcmp(a[0], b[0]) {
+            0 => strcmp(a[2], b[2]),
+            c => c,
+        },
+    );
+    let mut out: Vec<QrelsQuery> = Vec::new();
+    for l in lines {
+        if out.last().is_none_or(|q| q.qid != l[0]) {
+            out.push(QrelsQuery {
+                qid: l[0],
+                docs: Vec::new(),
+            });
+        }
+        out.last_mut()
+            .expect("pushed")
+            .docs
+            .push((l[2], atol(l[3])));
+    }
+    Ok(out)
+}
+
+/// Why a qrels_jg file was refused.
+pub enum JgError<'a> {
+    Malformed(usize),
+    Duplicate(&'a [u8]),
+}
+
+/// `-R qrels_jg`: the second field names the judgment group.
+pub fn qrels_jg(buf: &[u8]) -> Result<Vec<JgQuery<'_>>, JgError<'_>> {
+    let mut lines = qrels_lines(buf).map_err(JgError::Malformed)?;
+    msort(&mut lines, &|a: &[&[u8]; 4], b: &[&[u8]; 4]| match (
+        strcmp(a[0], b[0]),
+        strcmp(a[1], b[1]),
+    ) {
+        (0, 0) => strcmp(a[2], b[2]),
+        (0, c) | (c, _) => c,
+    });
+    for w in lines.windows(2) {
+        if w[0][0] == w[1][0] && w[0][1] == w[1][1] && w[0][2] == w[1][2] {
+            return Err(JgError::Duplicate(w[1][2]));
+        }
+    }
+    let mut out: Vec<JgQuery> = Vec::new();
+    let mut group: &[u8] = b"";
+    for l in lines {
+        if out.last().is_none_or(|q| q.qid != l[0]) {
+            out.push(JgQuery {
+                qid: l[0],
+                groups: vec![Vec::new()],
+            });
+        } else if group != l[1] {
+            out.last_mut().expect("pushed").groups.push(Vec::new());
+        }
+        group = l[1];
+        let q = out.last_mut().expect("pushed");
+        q.groups
+            .last_mut()
+            .expect("pushed")
+            .push((l[2], atol(l[3])));
+    }
+    Ok(out)
+}
+
+/// `parse_results_line`: qid iter docno rank sim run_id [anything].
+fn results_line<'a>(c: &mut Cursor<'a>) -> Option<(&'a [u8], &'a [u8], &'a [u8], &'a [u8])> {
+    let qid = c.word();
+    if c.at() == b'\n' {
+        return None;
+    }
+    c.p += 1;
+    c.skip_blanks();
+    c.word();
+    let was_newline = c.at() == b'\n';
+    c.p += 1;
+    if was_newline {
+        return None;
+    }
+    c.skip_blanks();
+    let docno = c.word();
+    if c.at() == b'\n' {
+        return None;
+    }
+    c.p += 1;
+    c.skip_blanks();
+    c.word();
+    let was_newline = c.at() == b'\n';
+    c.p += 1;
+    if was_newline {
+        return None;
+    }
+    c.skip_blanks();
+    let sim = c.word();
+    if c.at() == b'\n' {
+        return None;
+    }
+    c.p += 1;
+    c.skip_blanks();
+    if c.at() == b'\n' {
+        return None;
+    }
+    let run_id = c.word();
+    c.to_line_end();
+    c.p += 1;
+    Some((qid, docno, sim, run_id))
+}
+
+/// A results file (`-T trec_results`): blank lines and lines whose first
+/// non-blank byte is '#' are skipped. Err(line) is "Malformed line {line}".
+pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
+    let mut c = Cursor { b: buf, p: 0 };
+    let mut index: HashMap<&[u8], usize> = HashMap::new();
+    let mut queries: Vec<ResultsQuery> = Vec::new();
+    let mut run_id: &[u8] = b"";
+    let mut count = 0;
+    while c.p < buf.len() {
+        while c.p < buf.len() && buf[c.p] != b'\n' && is_space(buf[c.p]) {
+            c.p += 1;
+        }
+        match buf.get(c.p) {
+            None => break,
+            Some(b'\n') => {
+                c.p += 1;
+                continue;
+            }
+            Some(b'#') => {
+                c.to_line_end();
+                continue;
+            }
+            _ => {}
+        }
+        let Some((qid, docno, sim, rid)) = results_line(&mut c) else {
+            return Err(count + 1);
+        };
+        count += 1;
+        run_id = rid;
+        let slot = *index.entry(qid).or_insert_with(|| {
+            queries.push(ResultsQuery {
+                qid,
+                docs: Vec::new(),
+            });
+            queries.len() - 1
+        });
+        queries[slot].docs.push((docno, atof(sim)));
+    }
+    queries.sort_unstable_by(|a, b| a.qid.cmp(b.qid));
+    Ok(Results { queries, run_id })
+}
+
+/// A z-score file (`-Z`): qid measure mean stddev per line, sorted by qid
+/// then measure for the binary searches of `convert_zscores.c`.
+pub struct Zscores<'a> {
+    pub queries: Vec<(&'a [u8], Vec<(&'a [u8], f64, f64)>)>,
+}
+
+pub fn zscores(buf: &[u8]) -> Result<Zscores<'_>, usize> {
+    let mut c = Cursor { b: buf, p: 0 };
+    let mut lines = Vec::new();
+    while c.p < buf.len() {
+        match qrels_line(&mut c) {
+            Some(f) => lines.push(f),
+            None => return Err(lines.len() + 1),
+        }
+    }
+    msort(
+        &mut lines,
+        &|a: &[&[u8]; 4], b: &[&[u8]; 4]| match strcmp(a[0], b[0]) {
+            0 => strcmp(a[1], b[1]),
+            c => c,
+        },
+    );
+    let mut queries: Vec<(&[u8], Vec<(&[u8], f64, f64)>)> = Vec::new();
+    for l in lines {
+        if queries.last().is_none_or(|q| q.0 != l[0]) {
+            queries.push((l[0], Vec::new()));
+        }
+        queries
+            .last_mut()
+            .expect("pushed")
+            .1
+            .push((l[1], atof(l[2]), atof(l[3])));
+    }
+    Ok(Zscores { queries })
+}
+
+/// `find_qid`/`find_meas` of convert_zscores.c: a binary search whose upper
+/// bound starts one past the end (reading past it is treated as a miss).
+pub fn bsearch<'a, T>(items: &'a [T], key: &[u8], name: impl Fn(&T) -> &[u8]) -> Option<&'a T> {
+    let (mut start, mut end) = (0i64, items.len() as i64);
+    while start <= end {
+        let current = (start + end) / 2;
+        let item = items.get(current as usize)?;
+        match strcmp(key, name(item)) {
+            c if c < 0 => end = current - 1,
+            c if c > 0 => start = current + 1,
+            _ => return Some(item),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qrels_are_grouped_and_sorted_by_strcmp() {
+        let buf = prepare(b"2 0 b 1\n10 0 z 0\n2 0 a 3\n".to_vec());
+        let q = qrels(&buf).ok().expect("parses");
+        let ids: Vec<&[u8]> = q.iter().map(|q| q.qid).collect();
+        assert_eq!(ids, vec![&b"10"[..], b"2"]);
+        assert_eq!(q[1].docs, vec![(&b"a"[..], 3), (&b"b"[..], 1)]);
+    }
+
+    #[test]
+    fn malformed_lines_are_numbered_among_the_lines_read() {
+        let buf = prepare(b"# note\n1 0 a 1\n1 0 b\n".to_vec());
+        assert_eq!(qrels(&buf).err(), Some(2));
+        let buf = prepare(b"1 0 a 1 extra\n".to_vec());
+        assert_eq!(qrels(&buf).err(), Some(1));
+        let buf = prepare(b"1 0 a 1\n\n".to_vec());
+        assert_eq!(qrels(&buf).err(), Some(2));
+        let buf = prepare(b"1 Q0 d 1 0.5\n".to_vec());
+        assert_eq!(results(&buf).err(), Some(1));
+    }
+
+    #[test]
+    fn results_skip_blank_and_comment_lines_and_keep_the_last_run_id() {
+        let buf = prepare(b"\n  # c\n1 Q0 a 1 0.5 r1\r\n\t\n1 Q0 b 2 0.25 r2 more\n".to_vec());
+        let r = results(&buf).ok().expect("parses");
+        assert_eq!(r.run_id, b"r2");
+        assert_eq!(r.queries[0].docs, vec![(&b"a"[..], 0.5), (&b"b"[..], 0.25)]);
+    }
+
+    #[test]
+    fn crlf_qrels_read_like_lf() {
+        let buf = prepare(b"1 0 a 1\r\n1 0 b 0\r\n".to_vec());
+        let q = qrels(&buf).ok().expect("parses");
+        assert_eq!(q[0].docs.len(), 2);
+    }
+}

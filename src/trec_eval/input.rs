@@ -11,6 +11,7 @@
 //! the comment.
 
 use super::cfmt::{atof, atol, is_space, msort, strcmp};
+use super::prefs::{Pref, PrefsQuery};
 use std::collections::HashMap;
 
 /// One query's judgments, sorted by docno (duplicates kept; trec_eval
@@ -30,6 +31,7 @@ pub struct JgQuery<'a> {
 pub enum RelInfo<'a> {
     Qrels(Vec<QrelsQuery<'a>>),
     Jg(Vec<JgQuery<'a>>),
+    Prefs(Vec<PrefsQuery<'a>>),
 }
 
 impl RelInfo<'_> {
@@ -37,12 +39,14 @@ impl RelInfo<'_> {
         match self {
             RelInfo::Qrels(q) => q.len(),
             RelInfo::Jg(q) => q.len(),
+            RelInfo::Prefs(q) => q.len(),
         }
     }
     pub fn qid(&self, i: usize) -> &[u8] {
         match self {
             RelInfo::Qrels(q) => q[i].qid,
             RelInfo::Jg(q) => q[i].qid,
+            RelInfo::Prefs(q) => q[i].qid,
         }
     }
 }
@@ -223,6 +227,80 @@ pub fn qrels_jg(buf: &[u8]) -> Result<Vec<JgQuery<'_>>, JgError<'_>> {
             .last_mut()
             .expect("pushed")
             .push((l[2], atol(l[3])));
+    }
+    Ok(out)
+}
+
+/// `parse_prefs_line`: qid jg jsg docno rel_level.
+fn prefs_line<'a>(c: &mut Cursor<'a>) -> Option<[&'a [u8]; 5]> {
+    let mut fields = [&b""[..]; 5];
+    for (k, field) in fields.iter_mut().enumerate() {
+        c.skip_blanks();
+        if k == 4 && c.at() == b'\n' {
+            return None;
+        }
+        *field = c.word();
+        if k < 4 {
+            if c.at() == b'\n' {
+                return None;
+            }
+            c.p += 1;
+        }
+    }
+    if c.at() != b'\n' {
+        c.p += 1;
+        c.skip_blanks();
+        if c.at() != b'\n' {
+            return None;
+        }
+    }
+    c.p += 1;
+    Some(fields)
+}
+
+/// `-R prefs` (qid jg jsg docno rel_level) or, with `qrels` set, `-R
+/// qrels_prefs` (a qrels file read as one sub-group "0" per group, the
+/// group being the second field). Err(line) is "Malformed line {line}".
+pub fn prefs(buf: &[u8], qrels: bool) -> Result<Vec<PrefsQuery<'_>>, usize> {
+    let mut c = Cursor { b: buf, p: 0 };
+    let mut lines: Vec<[&[u8]; 5]> = Vec::new();
+    while c.p < buf.len() {
+        if buf[c.p] == b'#' {
+            c.to_line_end();
+            c.p += 1;
+            if c.p >= buf.len() {
+                break;
+            }
+        }
+        let fields = if qrels {
+            qrels_line(&mut c).map(|f| [f[0], f[1], b"0", f[2], f[3]])
+        } else {
+            prefs_line(&mut c)
+        };
+        match fields {
+            Some(f) => lines.push(f),
+            None => return Err(lines.len() + 1),
+        }
+    }
+    msort(
+        &mut lines,
+        &|a: &[&[u8]; 5], b: &[&[u8]; 5]| match strcmp(a[0], b[0]) {
+            0 => strcmp(a[3], b[3]),
+            c => c,
+        },
+    );
+    let mut out: Vec<PrefsQuery> = Vec::new();
+    for l in lines {
+        if out.last().is_none_or(|q| q.qid != l[0]) {
+            out.push(PrefsQuery {
+                qid: l[0],
+                lines: Vec::new(),
+            });
+        }
+        out.last_mut()
+            .expect("pushed")
+            .lines
+            .push(Pref::new(l[1], l[2], l[3], atof(l[4])));
     }
     Ok(out)
 }

@@ -4,6 +4,7 @@
 //! floating-point results are the same bits.
 
 use super::cfmt::{atol, c_long, msort};
+use super::prefs::{self, ResultsPrefs, Scope};
 use super::rels::{ResRels, NONPOOL, UNJUDGED};
 
 /// The parameters a measure was initialised with.
@@ -80,6 +81,7 @@ pub enum Calc {
     Relstring,
     Rels(fn(&Ctx, &ResRels, &Params, &mut [f64]) -> Result<(), String>),
     Jg(fn(&Ctx, &[ResRels], &Params, &mut [f64])),
+    Prefs(fn(&ResultsPrefs) -> Option<f64>),
 }
 
 /// One row of trec_eval's measure table.
@@ -244,6 +246,90 @@ pub static MEASURES: &[Measure] = &[
         Calc::Rels(num_nonrel_judged_ret),
         Shape::Count
     ),
+    m!(
+        "prefs_num_prefs_poss",
+        Init::Single,
+        Calc::Prefs(|rp| Some(prefs::num_possible(rp))),
+        Shape::Count
+    ),
+    m!(
+        "prefs_num_prefs_ful",
+        Init::Single,
+        Calc::Prefs(|rp| Some(prefs::num_fulfilled(rp, Scope::All))),
+        Shape::Count
+    ),
+    m!(
+        "prefs_num_prefs_ful_ret",
+        Init::Single,
+        Calc::Prefs(|rp| Some(prefs::num_fulfilled(rp, Scope::Ret))),
+        Shape::Count
+    ),
+    m!(
+        "prefs_simp",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::simple(rp, Scope::All)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_pair",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::pair(rp, Scope::All)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_avgjg",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::avg_jg(rp, Scope::All)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_avgjg_Rnonrel",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::avg_jg_rnonrel(rp, false)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_simp_ret",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::simple(rp, Scope::Ret)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_pair_ret",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::pair(rp, Scope::Ret)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_avgjg_ret",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::avg_jg(rp, Scope::Ret)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_avgjg_Rnonrel_ret",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::avg_jg_rnonrel(rp, true)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_simp_imp",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::simple(rp, Scope::Imp)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_pair_imp",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::pair(rp, Scope::Imp)),
+        Shape::Mean
+    ),
+    m!(
+        "prefs_avgjg_imp",
+        Init::Single,
+        Calc::Prefs(|rp| prefs::avg_jg(rp, Scope::Imp)),
+        Shape::Mean
+    ),
     m!("map_avgjg", Init::Single, Calc::Jg(map_avgjg), Shape::Mean),
     m!(
         "P_avgjg",
@@ -348,6 +434,40 @@ pub static NICKNAMES: &[(&str, &[&str])] = &[
             "set_map",
             "set_F",
             "num_nonrel_judged_ret",
+        ],
+    ),
+    (
+        "all_prefs",
+        &[
+            "runid",
+            "num_q",
+            "prefs_num_prefs_poss",
+            "prefs_num_prefs_ful",
+            "prefs_num_prefs_ful_ret",
+            "prefs_simp",
+            "prefs_pair",
+            "prefs_avgjg",
+            "prefs_avgjg_Rnonrel",
+            "prefs_simp_ret",
+            "prefs_pair_ret",
+            "prefs_avgjg_ret",
+            "prefs_avgjg_Rnonrel_ret",
+            "prefs_simp_imp",
+            "prefs_pair_imp",
+            "prefs_avgjg_imp",
+        ],
+    ),
+    (
+        "prefs",
+        &[
+            "runid",
+            "num_q",
+            "prefs_num_prefs_poss",
+            "prefs_num_prefs_ful",
+            "prefs_num_prefs_ful_ret",
+            "prefs_simp",
+            "prefs_pair",
+            "prefs_avgjg",
         ],
     ),
     (

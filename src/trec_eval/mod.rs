@@ -11,13 +11,14 @@
 //! print the summary.
 //!
 //! Not reproduced: `-D` debug traces (the level is accepted and `-D n.qid`
-//! still restricts the evaluation to that query), and the preference
-//! formats `-R prefs` / `-R qrels_prefs` with their measures.
+//! still restricts the evaluation to that query), and trec_eval's reads of
+//! uninitialised or freed memory (see `rels`, `measures::rbp`, `prefs`).
 
 mod args;
 pub mod cfmt;
 pub mod input;
 pub mod measures;
+pub mod prefs;
 pub mod rels;
 mod text;
 
@@ -31,6 +32,10 @@ const VERSION: &str = "10.0-rc3";
 
 /// A failure: what goes to stderr and the exit code.
 struct Exit(String, i32);
+
+/// The exit status of trec_eval's abort() (SIGABRT): its buffered standard
+/// output is lost.
+const ABORTED: i32 = 134;
 
 /// The evaluation settings (trec_eval's EPI).
 struct Epi {
@@ -60,7 +65,9 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
             code
         }
     };
-    let _ = out.write_all(&buffer);
+    if code != ABORTED {
+        let _ = out.write_all(&buffer);
+    }
     let _ = out.flush();
     code
 }
@@ -152,13 +159,22 @@ fn main(args: &[String], stdin: &mut dyn Read, out: &mut Vec<u8>) -> Result<(), 
             }
         }
         "prefs" | "qrels_prefs" => {
-            return Err(Exit(
-                format!(
-                    "rankscope trec_eval: the '{}' relation format is not supported yet\n",
-                    epi.rel_format
-                ),
-                2,
-            ))
+            let qrels = epi.rel_format == "qrels_prefs";
+            let quit = |m: String| Exit(format!("{m}trec_eval: Quit in file '{rel_file}'\n"), 2);
+            rel_bytes = read_file(rel_file).ok_or_else(|| {
+                quit(format!(
+                    "trec_eval.get_prefs: Cannot read prefs file '{rel_file}'\n"
+                ))
+            })?;
+            let who = if qrels {
+                "trec_eval.get_qrels_prefs"
+            } else {
+                "trec_eval.get_prefs"
+            };
+            RelInfo::Prefs(
+                input::prefs(&rel_bytes, qrels)
+                    .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,
+            )
         }
         other => {
             return Err(Exit(
@@ -474,6 +490,7 @@ fn evaluate(
         let ranked = rels::rank(docs);
         let mut rr: Option<rels::ResRels> = None;
         let mut jg: Option<Vec<rels::ResRels>> = None;
+        let mut pr: Option<prefs::ResultsPrefs> = None;
         let mut relstring = Vec::new();
         for a in active {
             let cannot = |message: String| {
@@ -525,6 +542,24 @@ fn evaluate(
                         &a.params,
                         values,
                     );
+                }
+                Calc::Prefs(f) => {
+                    if pr.is_none() {
+                        let RelInfo::Prefs(queries) = rel_info else {
+                            return Err(cannot(
+                                "trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) or results format not trec_results\n"
+                                    .into(),
+                            ));
+                        };
+                        let formed = prefs::form(&queries[qi].lines, docs, epi.max_docs);
+                        pr = Some(formed.map_err(|e| match e {
+                            prefs::PrefsError::Fail(message) => cannot(message),
+                            prefs::PrefsError::Abort(message) => Exit(message, ABORTED),
+                        })?);
+                    }
+                    if let Some(v) = f(pr.as_ref().expect("formed above")) {
+                        values[0] = v;
+                    }
                 }
             }
         }
@@ -588,9 +623,15 @@ fn evaluate(
         let values = &mut accum[a.at..a.at + a.len];
         match a.m.shape {
             Shape::NumQ => values[0] = denominator as f64,
-            Shape::NumRel if epi.average_complete => {
-                values[0] = all_relevant(rel_info) as f64;
-            }
+            Shape::NumRel if epi.average_complete => match all_relevant(rel_info) {
+                Some(n) => values[0] = n as f64,
+                None => {
+                    return Err(Exit(
+                        "trec_eval: m_num_rel: rel_info format not qrels or qrels_jg\ntrec_eval: Can't print measure 'num_rel'\n".into(),
+                        8,
+                    ))
+                }
+            },
             Shape::Mean if denominator != 0 => {
                 values.iter_mut().for_each(|v| *v /= denominator as f64)
             }
@@ -642,14 +683,17 @@ fn line(out: &mut Vec<u8>, prefix: &str, name: &str, qid: &[u8], value: &[u8]) {
 }
 
 /// m_num_rel.c's count under -c: judgments with a value above 0 in every query.
-fn all_relevant(rel_info: &RelInfo) -> i64 {
+fn all_relevant(rel_info: &RelInfo) -> Option<i64> {
+    let positive = |d: &&(&[u8], i64)| d.1 > 0;
     match rel_info {
-        RelInfo::Qrels(qs) => qs.iter().flat_map(|q| &q.docs).filter(|d| d.1 > 0).count() as i64,
-        RelInfo::Jg(qs) => qs
-            .iter()
-            .flat_map(|q| q.groups.iter().flatten())
-            .filter(|d| d.1 > 0)
-            .count() as i64,
+        RelInfo::Qrels(qs) => Some(qs.iter().flat_map(|q| &q.docs).filter(positive).count() as i64),
+        RelInfo::Jg(qs) => Some(
+            qs.iter()
+                .flat_map(|q| q.groups.iter().flatten())
+                .filter(positive)
+                .count() as i64,
+        ),
+        RelInfo::Prefs(_) => None,
     }
 }
 

@@ -1450,6 +1450,21 @@ mod tests {
     }
 
     #[test]
+    fn rbp_by_hand() {
+        // relevant at ranks 1 and 3: (1 - p)(p^0 + p^2)
+        let rr = rels(&[1, 0, 1], &[1, 2]);
+        let mut v = [0.0];
+        rbp(&CTX, &rr, &Params::Pairs(vec![]), &mut v).expect("ok");
+        assert!((v[0] - 0.1 * (1.0 + 0.81)).abs() < 1e-15);
+        rbp(&CTX, &rr, &Params::Pairs(vec![("p".into(), 0.5)]), &mut v).expect("ok");
+        assert!((v[0] - 0.5 * (1.0 + 0.25)).abs() < 1e-15);
+        // gains beyond 1 are scaled to [0, 1] by the extremes (level 2 -> 1, level 1 -> 0.5)
+        let graded = rels(&[2, 1], &[0, 1, 1]);
+        rbp(&CTX, &graded, &Params::Pairs(vec![]), &mut v).expect("ok");
+        assert!((v[0] - 0.1 * (1.0 + 0.5 * 0.9)).abs() < 1e-15);
+    }
+
+    #[test]
     fn gains_sort_like_c_int_comparison() {
         let rr = rels(&[], &[1, 1, 1, 1, 1]);
         let p = Params::Pairs(vec![

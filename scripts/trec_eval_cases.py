@@ -2,7 +2,13 @@
 """Record tests/trec_eval/cases.json: generated and hand-written trec_eval
 command lines with what the C trec_eval 10.0 prints for them.
 
-Usage: python3 scripts/trec_eval_cases.py /path/to/trec_eval > tests/trec_eval/cases.json
+Usage: python3 scripts/trec_eval_cases.py /path/to/trec_eval-10.0 /path/to/trec_eval-9.0.8 \
+           > tests/trec_eval/cases.json
+
+(each built with `make` from github.com/usnistgov/trec_eval at tags v10.0 /
+commit f425365 and v9.0.8). Cases marked "version": "9.0.8" were recorded
+with 9.0.8 and run with RANKSCOPE_TREC_EVAL_VERSION=9.0.8; their inputs have
+no comment lines (9.0.x does not read them) and no rbp or unj (not in 9.0.x).
 
 Each case: files written to an empty directory, the arguments, optional
 standard input, and trec_eval's standard output, standard error and exit
@@ -14,9 +20,11 @@ buffer), and a z-score file whose binary search runs one past a list
 """
 import json, os, random, re, subprocess, sys, tempfile
 
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'trec_eval')
 RBP = re.compile(r'^rbp(_[^r]\S*)? *\t')
 
 TREC_EVAL = os.path.abspath(sys.argv[1])
+TREC_EVAL_9 = os.path.abspath(sys.argv[2])
 
 
 def ranking_case(seed):
@@ -174,12 +182,12 @@ HAND = [
 ]
 
 
-def record(name, args, files, stdin=None):
+def record(name, args, files, stdin=None, binary=None, version=None):
     with tempfile.TemporaryDirectory() as d:
         for f, text in files.items():
             with open(os.path.join(d, f), 'w', newline='') as h:
                 h.write(text)
-        p = subprocess.run(['trec_eval'] + args, executable=TREC_EVAL, cwd=d, input=(stdin or '').encode(),
+        p = subprocess.run(['trec_eval'] + args, executable=binary or TREC_EVAL, cwd=d, input=(stdin or '').encode(),
                            capture_output=True)
     code = p.returncode if p.returncode >= 0 else 128 - p.returncode
     stdout = p.stdout.decode('latin-1')
@@ -188,11 +196,30 @@ def record(name, args, files, stdin=None):
     # left out here, and the test leaves them out of Rankscope's output
     kept = [l for l in stdout.splitlines(True) if not RBP.match(l)]
     return {'name': name, 'args': args, 'files': files, 'stdin': stdin, 'stdout': ''.join(kept),
-            'stderr': p.stderr.decode('latin-1'), 'code': code, 'rbp_left_out': len(kept) != len(stdout.splitlines())}
+            'stderr': p.stderr.decode('latin-1'), 'code': code, 'rbp_left_out': len(kept) != len(stdout.splitlines()),
+            'version': version}
+
+
+def for_9(case):
+    """A generated case as 9.0.8 can read it."""
+    name, args, files = case
+    files = {f: ''.join(l for l in t.splitlines(True) if '#' not in l and l.strip()) for f, t in files.items()}
+    kept = []
+    for a in args:
+        if kept and kept[-1] == '-m' and (a.startswith('rbp') or a.startswith('unj')):
+            kept.pop()
+            continue
+        kept.append(a)
+    return name + '-9.0.8', kept, files
 
 
 cases = [record(*h) for h in HAND]
 cases += [record(*ranking_case(s)) for s in range(1, 61)]
 cases += [record(*prefs_case(s)) for s in range(1, 31)]
+cases += [record(*for_9(ranking_case(s)), binary=TREC_EVAL_9, version='9.0.8') for s in range(101, 131)]
+cases += [record(*for_9(prefs_case(s)), binary=TREC_EVAL_9, version='9.0.8') for s in range(101, 111)]
+cases += [record('quicktest-iprec-9.0.8', ['-m', 'all_trec', '-q', 'qrels', 'run'],
+                 {'qrels': open(os.path.join(HERE, 'qrels.test')).read(), 'run': open(os.path.join(HERE, 'results.test')).read()},
+                 binary=TREC_EVAL_9, version='9.0.8')]
 json.dump(cases, sys.stdout, indent=0, ensure_ascii=True)
 print()

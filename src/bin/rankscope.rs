@@ -134,7 +134,20 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
 /// trec_eval 10.0's command line on the same binary: `rankscope trec_eval ARGS`,
 /// or this program installed (linked) under the name `trec_eval`.
 fn trec_eval(args: &[String]) -> ExitCode {
-    let code = rankscope::trec_eval::run(
+    use rankscope::trec_eval::Version;
+    let version = match std::env::var("RANKSCOPE_TREC_EVAL_VERSION") {
+        Err(_) => Version::V10,
+        Ok(v) => match Version::parse(&v) {
+            Some(version) => version,
+            None => {
+                return fail(format!(
+                    "RANKSCOPE_TREC_EVAL_VERSION is '{v}'; it can be 10.0 (the default) or 9.0.x"
+                ))
+            }
+        },
+    };
+    let code = rankscope::trec_eval::run_as(
+        version,
         args,
         &mut std::io::stdin().lock(),
         &mut std::io::stdout().lock(),

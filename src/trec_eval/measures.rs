@@ -96,6 +96,9 @@ pub struct Measure {
 pub struct Ctx {
     pub relevance_level: i64,
     pub num_docs_in_coll: i64,
+    /// trec_eval 9.0.x turns recall points into document counts with
+    /// `(long)(x * R + 0.9)`; 10.0 rounds (`lround`)
+    pub truncated_recall_cutoffs: bool,
 }
 
 const CUTS: &[i64] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
@@ -637,7 +640,13 @@ fn lround(x: f64) -> i64 {
 fn interpolated(ctx: &Ctx, rr: &ResRels, points: &[f64], mut hit: impl FnMut(usize, f64)) {
     let cutoffs: Vec<i64> = points
         .iter()
-        .map(|p| lround(p * rr.num_rel as f64))
+        .map(|p| {
+            if ctx.truncated_recall_cutoffs {
+                c_long(p * rr.num_rel as f64 + 0.9)
+            } else {
+                lround(p * rr.num_rel as f64)
+            }
+        })
         .collect();
     let mut current = cutoffs.len() as i64 - 1;
     while current >= 0 && cutoffs[current as usize] > rr.num_rel_ret {
@@ -1413,7 +1422,27 @@ mod tests {
     const CTX: Ctx = Ctx {
         relevance_level: 1,
         num_docs_in_coll: 0,
+        truncated_recall_cutoffs: false,
     };
+
+    #[test]
+    fn recall_points_round_in_10_and_truncate_in_9() {
+        // R = 7: 0.6 R = 4.2 is 4 documents in 10.0 (lround) and 5 in 9.0.x
+        // ((long)(4.2 + 0.9))
+        let rr = rels(&[1, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 1], &[5, 7]);
+        let points = Params::Floats(vec![0.6]);
+        let mut v10 = [0.0];
+        iprec_at_recall(&CTX, &rr, &points, &mut v10).expect("ok");
+        let ctx9 = Ctx {
+            truncated_recall_cutoffs: true,
+            ..CTX
+        };
+        let mut v9 = [0.0];
+        iprec_at_recall(&ctx9, &rr, &points, &mut v9).expect("ok");
+        // the 4th relevant document is at rank 7 (4/7), the 5th at rank 9 (5/9)
+        assert_eq!(v10[0], 4.0 / 7.0);
+        assert_eq!(v9[0], 5.0 / 9.0);
+    }
 
     #[test]
     fn map_and_precision_by_hand() {

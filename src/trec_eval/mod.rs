@@ -27,8 +27,40 @@ use input::{RelInfo, Results};
 use measures::{Calc, Ctx, Init, Params, Shape, MEASURES, NICKNAMES};
 use std::io::{Read, Write};
 
-/// The version trec_eval 10.0's Makefile compiles in (`VERSIONID`).
-const VERSION: &str = "10.0-rc3";
+/// Which trec_eval to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// trec_eval 10.0 (June 2026), the default
+    V10,
+    /// trec_eval 9.0.x (9.0.8, the version pytrec_eval bundles): recall
+    /// points become document cutoffs by `(long)(x + 0.9)` (iprec_at_recall,
+    /// 11pt_avg), judged queries without results are skipped rather than
+    /// fatal (and `-c` counts them without evaluating a stand-in ranking),
+    /// and rbp, rbp_resid and unj do not exist yet.
+    V9,
+}
+
+impl Version {
+    /// Reads `10.0` (or `10`) and `9.0.x` (`9`, `9.0`, `9.0.8`, ...).
+    pub fn parse(s: &str) -> Option<Version> {
+        match s {
+            "10" | "10.0" => Some(Version::V10),
+            _ if s == "9" || s.starts_with("9.0") => Some(Version::V9),
+            _ => None,
+        }
+    }
+    /// `VERSIONID` as each release's Makefile compiles it in.
+    fn id(self) -> &'static str {
+        match self {
+            Version::V10 => "10.0-rc3",
+            Version::V9 => "9.0.7",
+        }
+    }
+    /// Measures this version does not have.
+    fn lacks(self, measure: &str) -> bool {
+        self == Version::V9 && matches!(measure, "rbp" | "rbp_resid" | "unj")
+    }
+}
 
 /// A failure: what goes to stderr and the exit code.
 struct Exit(String, i32);
@@ -39,6 +71,7 @@ const ABORTED: i32 = 134;
 
 /// The evaluation settings (trec_eval's EPI).
 struct Epi {
+    version: Version,
     query_flag: bool,
     summary_flag: bool,
     debug_query: Option<Vec<u8>>,
@@ -54,10 +87,21 @@ struct Epi {
     meas_args: Vec<(String, String)>,
 }
 
-/// Runs trec_eval with `args` (without the program name). Returns the exit code.
+/// Runs trec_eval 10.0 with `args` (without the program name). Returns the exit code.
 pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    run_as(Version::V10, args, stdin, out, err)
+}
+
+/// Runs the given trec_eval version.
+pub fn run_as(
+    version: Version,
+    args: &[String],
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
     let mut buffer = Vec::new();
-    let code = match main(args, stdin, &mut buffer) {
+    let code = match main(version, args, stdin, &mut buffer) {
         Ok(()) => 0,
         Err(Exit(message, code)) => {
             // stdout is flushed at exit() after stderr, as C's buffered stdout is
@@ -72,8 +116,14 @@ pub fn run(args: &[String], stdin: &mut dyn Read, out: &mut dyn Write, err: &mut
     code
 }
 
-fn main(args: &[String], stdin: &mut dyn Read, out: &mut Vec<u8>) -> Result<(), Exit> {
+fn main(
+    version: Version,
+    args: &[String],
+    stdin: &mut dyn Read,
+    out: &mut Vec<u8>,
+) -> Result<(), Exit> {
     let mut epi = Epi {
+        version,
         query_flag: false,
         summary_flag: true,
         debug_query: None,
@@ -98,7 +148,7 @@ fn main(args: &[String], stdin: &mut dyn Read, out: &mut Vec<u8>) -> Result<(), 
         };
         match c {
             'h' => help = true,
-            'v' => return Err(Exit(format!("trec_eval version {VERSION}\n"), 0)),
+            'v' => return Err(Exit(format!("trec_eval version {}\n", version.id()), 0)),
             'q' => epi.query_flag = true,
             'm' => {
                 mark_measure(&mut epi, &mut marked, &arg)?;
@@ -258,7 +308,11 @@ fn mark_measure(epi: &mut Epi, marked: &mut [bool], arg: &str) -> Result<(), Exi
         None => arg,
     };
     let illegal = || Exit(format!("trec_eval: illegal measure '{name}'\n"), 1);
-    let mut mark = |single: &str| match MEASURES.iter().position(|m| m.name == single) {
+    let version = epi.version;
+    let mut mark = |single: &str| match MEASURES
+        .iter()
+        .position(|m| m.name == single && !version.lacks(single))
+    {
         Some(i) => {
             marked[i] = true;
             Ok(())
@@ -266,7 +320,10 @@ fn mark_measure(epi: &mut Epi, marked: &mut [bool], arg: &str) -> Result<(), Exi
         None => Err(illegal()),
     };
     match NICKNAMES.iter().find(|n| n.0 == name) {
-        Some((_, names)) => names.iter().try_for_each(|n| mark(n)),
+        Some((_, names)) => names
+            .iter()
+            .filter(|n| !version.lacks(n))
+            .try_for_each(|n| mark(n)),
         None => mark(name),
     }
 }
@@ -454,6 +511,7 @@ fn evaluate(
     let ctx = Ctx {
         relevance_level: epi.relevance_level,
         num_docs_in_coll: epi.num_docs_in_coll,
+        truncated_recall_cutoffs: epi.version == Version::V9,
     };
     let join = rels::Join {
         relevance_level: epi.relevance_level,
@@ -475,6 +533,7 @@ fn evaluate(
         let bogus = found.is_none();
         let docs: &[(&[u8], f64)] = match found {
             Some(i) => &results.queries[i].docs,
+            None if epi.version == Version::V9 => continue,
             None if epi.average_complete => &bogus_docs,
             None => {
                 return Err(Exit(

@@ -189,3 +189,51 @@ fn recorded_cases_match_the_c_program() {
         failures.join("\n")
     );
 }
+
+/// pytrec_eval (which bundles trec_eval 9.0.x) per query, within 1e-9, on
+/// every measure it exposes: the reference TREC files, a tie-heavy
+/// generated run, and trec_eval's own test run
+/// (scripts/pytrec_eval_reference.py wrote tests/trec_eval/pytrec_eval.json).
+#[test]
+fn pytrec_eval_agrees_per_query_in_9_0_x_mode() {
+    use rankscope::trec_eval::{query_values, Version};
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let text = std::fs::read_to_string(dir().join("pytrec_eval.json")).expect("pytrec_eval.json");
+    let sets: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let mut compared = 0;
+    for set in sets.as_array().expect("a list") {
+        let path = |key: &str| {
+            tests
+                .join(set[key].as_str().expect("path"))
+                .to_string_lossy()
+                .into_owned()
+        };
+        let args: Vec<String> = ["-q", "-m", "all_trec", &path("qrels"), &path("run")]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        let ours = query_values(Version::V9, &args).expect("evaluates");
+        let reference = set["values"].as_object().expect("per query");
+        for (qid, measures) in reference {
+            for (measure, expected) in measures.as_object().expect("measures") {
+                let expected = expected.as_f64().expect("number");
+                let got = ours
+                    .iter()
+                    .find(|v| &v.qid == qid && &v.measure == measure)
+                    .unwrap_or_else(|| panic!("{measure} for query {qid} of {}", path("run")));
+                assert!(
+                    (got.value - expected).abs() <= 1e-9,
+                    "{measure} of query {qid} ({}): pytrec_eval {expected}, rankscope {}",
+                    path("run"),
+                    got.value
+                );
+                compared += 1;
+            }
+        }
+        // every query pytrec_eval evaluates, and no other
+        let mut ours_qids: Vec<&str> = ours.iter().map(|v| v.qid.as_str()).collect();
+        ours_qids.dedup();
+        assert_eq!(ours_qids.len(), reference.len());
+    }
+    assert!(compared > 4_000, "{compared} values compared");
+}

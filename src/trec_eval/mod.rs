@@ -101,7 +101,7 @@ pub fn run_as(
     err: &mut dyn Write,
 ) -> i32 {
     let mut buffer = Vec::new();
-    let code = match main(version, args, stdin, &mut buffer) {
+    let code = match main(version, args, stdin, &mut buffer, None) {
         Ok(()) => 0,
         Err(Exit(message, code)) => {
             // stdout is flushed at exit() after stderr, as C's buffered stdout is
@@ -116,11 +116,37 @@ pub fn run_as(
     code
 }
 
+/// One query's value of one measure at full precision, as trec_eval holds it
+/// before printing (after `-Z`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryValue {
+    pub qid: String,
+    pub measure: String,
+    pub value: f64,
+}
+
+/// The per-query values a trec_eval command line computes (what `-q`
+/// prints, unrounded), or what it writes to standard error.
+pub fn query_values(version: Version, args: &[String]) -> Result<Vec<QueryValue>, String> {
+    let mut values = Vec::new();
+    let mut out = Vec::new();
+    main(
+        version,
+        args,
+        &mut std::io::empty(),
+        &mut out,
+        Some(&mut values),
+    )
+    .map_err(|Exit(message, _)| message)?;
+    Ok(values)
+}
+
 fn main(
     version: Version,
     args: &[String],
     stdin: &mut dyn Read,
     out: &mut Vec<u8>,
+    values: Option<&mut Vec<QueryValue>>,
 ) -> Result<(), Exit> {
     let mut epi = Epi {
         version,
@@ -282,7 +308,15 @@ fn main(
         mark_measure(&mut epi, &mut marked, "official")?;
     }
     let active = init_measures(&epi, &marked)?;
-    evaluate(&epi, &active, &rel_info, &results, zscores.as_ref(), out)
+    evaluate(
+        &epi,
+        &active,
+        &rel_info,
+        &results,
+        zscores.as_ref(),
+        out,
+        values,
+    )
 }
 
 /// A file's bytes as trec_eval reads them, or None when it cannot be read
@@ -507,6 +541,7 @@ fn evaluate(
     results: &Results,
     zscores: Option<&input::Zscores>,
     out: &mut Vec<u8>,
+    mut values: Option<&mut Vec<QueryValue>>,
 ) -> Result<(), Exit> {
     let ctx = Ctx {
         relevance_level: epi.relevance_level,
@@ -639,6 +674,21 @@ fn evaluate(
         }
         if let Some(zs) = zscores {
             to_zscores(zs, qid, names, &mut q);
+        }
+        if let Some(sink) = values.as_deref_mut() {
+            for a in active
+                .iter()
+                .filter(|a| !matches!(a.m.shape, Shape::Runid | Shape::Relstring))
+            {
+                for k in a.at..a.at + a.len {
+                    let qid = String::from_utf8_lossy(qid).into_owned();
+                    sink.push(QueryValue {
+                        qid,
+                        measure: names[k].clone(),
+                        value: q[k],
+                    });
+                }
+            }
         }
         for a in active {
             for k in a.at..a.at + a.len {

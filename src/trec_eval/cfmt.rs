@@ -82,6 +82,9 @@ pub fn atol(s: &[u8]) -> i64 {
 /// 0 when no prefix is a number. Decimal conversion is correctly rounded
 /// in both Rust and glibc.
 pub fn atof(s: &[u8]) -> f64 {
+    if let Some(v) = plain_decimal(s) {
+        return v;
+    }
     let mut i = 0;
     while i < s.len() && is_space(s[i]) {
         i += 1;
@@ -139,6 +142,44 @@ pub fn atof(s: &[u8]) -> f64 {
         .ok()
         .and_then(|t| t.parse::<f64>().ok())
         .unwrap_or(0.0)
+}
+
+/// A whole field of the form `[-+]digits[.digits]` with at most 15 digits:
+/// its value as `m / 10^k`, both exact in f64, so the one division is
+/// correctly rounded (Clinger's fast path), as strtod's result is.
+fn plain_decimal(s: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let (negative, digits) = match s.first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let mut mantissa: u64 = 0;
+    let mut count = 0;
+    let mut fraction: Option<usize> = None;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                count += 1;
+                if let Some(f) = fraction.as_mut() {
+                    *f += 1;
+                }
+                if count > 15 {
+                    return None;
+                }
+            }
+            b'.' if fraction.is_none() => fraction = Some(0),
+            _ => return None,
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let v = mantissa as f64 / POW10[fraction.unwrap_or(0)];
+    Some(if negative { -v } else { v })
 }
 
 /// The value of hexadecimal digits `h[.h][p[sign]d]` (after `0x`), or None
@@ -245,6 +286,34 @@ mod tests {
         assert_eq!(atof(b"0x"), 0.0);
         assert!(atof(b"nan").is_nan());
         assert_eq!(atof(b"-Infinity"), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn the_plain_decimal_path_is_correctly_rounded() {
+        // against Rust's correctly rounded parser, on seeded digit strings
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 15 + 1) as usize;
+            let point = (x >> 8) as usize % (digits + 1);
+            let mut s = String::new();
+            if x & 1 == 1 {
+                s.push('-');
+            }
+            for k in 0..digits {
+                if k == point && k > 0 {
+                    s.push('.');
+                }
+                s.push(char::from(b'0' + ((x >> (4 + k * 3)) % 10) as u8));
+            }
+            let expected: f64 = s.parse().expect("a number");
+            let got = atof(s.as_bytes());
+            assert_eq!(got.to_bits(), expected.to_bits(), "{s}");
+        }
+        assert_eq!(atof(b"-0.0").to_bits(), (-0.0f64).to_bits());
+        assert_eq!(atof(b"1234567890.123456"), 1234567890.123456);
     }
 
     #[test]

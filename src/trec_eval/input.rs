@@ -10,7 +10,7 @@
 //! reader stops at the NUL, treats empty stdin as an empty file and ends at
 //! the comment.
 
-use super::cfmt::{atof, atol, is_space, msort, strcmp};
+use super::cfmt::{atof, atol, is_space, strcmp};
 use super::prefs::{Pref, PrefsQuery};
 use std::collections::HashMap;
 
@@ -165,28 +165,36 @@ fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
 
 /// `-R qrels`. Err(line) is "Malformed line {line}".
 pub fn qrels(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
-    let mut lines = qrels_lines(buf)?;
-    msort(
-        &mut lines,
-        &|a: &[&[u8]; 4], b: &[&[u8]; 4]| match strcmp(a[0], b[0]) {
-            0 => strcmp(a[2], b[2]),
-            c => c,
-        },
-    );
-    let mut out: Vec<QrelsQuery> = Vec::new();
-    for l in lines {
-        if out.last().is_none_or(|q| q.qid != l[0]) {
-            out.push(QrelsQuery {
-                qid: l[0],
-                docs: Vec::new(),
-            });
-        }
-        out.last_mut()
-            .expect("pushed")
-            .docs
-            .push((l[2], atol(l[3])));
+    let lines = qrels_lines(buf)?;
+    Ok(group(lines.into_iter().map(|l| (l[0], (l[2], atol(l[3])))))
+        .into_iter()
+        .map(|(qid, mut docs)| {
+            docs.sort_by(|a, b| a.0.cmp(b.0));
+            QrelsQuery { qid, docs }
+        })
+        .collect())
+}
+
+/// Lines grouped by their first field in file order, the groups sorted by
+/// it (`strcmp`): with a stable sort inside each group, the order of
+/// trec_eval's sort of all lines by (qid, ...) with glibc's stable qsort.
+fn group<'a, T>(items: impl Iterator<Item = (&'a [u8], T)>) -> Vec<(&'a [u8], Vec<T>)> {
+    let mut index: HashMap<&[u8], usize> = HashMap::new();
+    let mut groups: Vec<(&[u8], Vec<T>)> = Vec::new();
+    let mut last: Option<(&[u8], usize)> = None;
+    for (key, item) in items {
+        let slot = match last {
+            Some((k, slot)) if k == key => slot,
+            _ => *index.entry(key).or_insert_with(|| {
+                groups.push((key, Vec::new()));
+                groups.len() - 1
+            }),
+        };
+        last = Some((key, slot));
+        groups[slot].1.push(item);
     }
-    Ok(out)
+    groups.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    groups
 }
 
 /// Why a qrels_jg file was refused.
@@ -198,13 +206,7 @@ pub enum JgError<'a> {
 /// `-R qrels_jg`: the second field names the judgment group.
 pub fn qrels_jg(buf: &[u8]) -> Result<Vec<JgQuery<'_>>, JgError<'_>> {
     let mut lines = qrels_lines(buf).map_err(JgError::Malformed)?;
-    msort(&mut lines, &|a: &[&[u8]; 4], b: &[&[u8]; 4]| match (
-        strcmp(a[0], b[0]),
-        strcmp(a[1], b[1]),
-    ) {
-        (0, 0) => strcmp(a[2], b[2]),
-        (0, c) | (c, _) => c,
-    });
+    lines.sort_by(|a, b| (a[0], a[1], a[2]).cmp(&(b[0], b[1], b[2])));
     for w in lines.windows(2) {
         if w[0][0] == w[1][0] && w[0][1] == w[1][1] && w[0][2] == w[1][2] {
             return Err(JgError::Duplicate(w[1][2]));
@@ -282,27 +284,17 @@ pub fn prefs(buf: &[u8], qrels: bool) -> Result<Vec<PrefsQuery<'_>>, usize> {
             None => return Err(lines.len() + 1),
         }
     }
-    msort(
-        &mut lines,
-        &|a: &[&[u8]; 5], b: &[&[u8]; 5]| match strcmp(a[0], b[0]) {
-            0 => strcmp(a[3], b[3]),
-            c => c,
-        },
-    );
-    let mut out: Vec<PrefsQuery> = Vec::new();
-    for l in lines {
-        if out.last().is_none_or(|q| q.qid != l[0]) {
-            out.push(PrefsQuery {
-                qid: l[0],
-                lines: Vec::new(),
-            });
-        }
-        out.last_mut()
-            .expect("pushed")
-            .lines
-            .push(Pref::new(l[1], l[2], l[3], atof(l[4])));
-    }
-    Ok(out)
+    Ok(group(
+        lines
+            .into_iter()
+            .map(|l| (l[0], Pref::new(l[1], l[2], l[3], atof(l[4])))),
+    )
+    .into_iter()
+    .map(|(qid, mut lines)| {
+        lines.sort_by(|a, b| a.docno.cmp(b.docno));
+        PrefsQuery { qid, lines }
+    })
+    .collect())
 }
 
 /// `parse_results_line`: qid iter docno rank sim run_id [anything].
@@ -352,8 +344,7 @@ fn results_line<'a>(c: &mut Cursor<'a>) -> Option<(&'a [u8], &'a [u8], &'a [u8],
 /// non-blank byte is '#' are skipped. Err(line) is "Malformed line {line}".
 pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
     let mut c = Cursor { b: buf, p: 0 };
-    let mut index: HashMap<&[u8], usize> = HashMap::new();
-    let mut queries: Vec<ResultsQuery> = Vec::new();
+    let mut lines: Vec<(&[u8], (&[u8], f64))> = Vec::new();
     let mut run_id: &[u8] = b"";
     let mut count = 0;
     while c.p < buf.len() {
@@ -377,16 +368,12 @@ pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
         };
         count += 1;
         run_id = rid;
-        let slot = *index.entry(qid).or_insert_with(|| {
-            queries.push(ResultsQuery {
-                qid,
-                docs: Vec::new(),
-            });
-            queries.len() - 1
-        });
-        queries[slot].docs.push((docno, atof(sim)));
+        lines.push((qid, (docno, atof(sim))));
     }
-    queries.sort_unstable_by(|a, b| a.qid.cmp(b.qid));
+    let queries = group(lines.into_iter())
+        .into_iter()
+        .map(|(qid, docs)| ResultsQuery { qid, docs })
+        .collect();
     Ok(Results { queries, run_id })
 }
 
@@ -405,13 +392,7 @@ pub fn zscores(buf: &[u8]) -> Result<Zscores<'_>, usize> {
             None => return Err(lines.len() + 1),
         }
     }
-    msort(
-        &mut lines,
-        &|a: &[&[u8]; 4], b: &[&[u8]; 4]| match strcmp(a[0], b[0]) {
-            0 => strcmp(a[1], b[1]),
-            c => c,
-        },
-    );
+    lines.sort_by(|a, b| (a[0], a[1]).cmp(&(b[0], b[1])));
     let mut queries: Vec<(&[u8], Vec<(&[u8], f64, f64)>)> = Vec::new();
     for l in lines {
         if queries.last().is_none_or(|q| q.0 != l[0]) {

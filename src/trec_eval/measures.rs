@@ -923,7 +923,7 @@ fn bin_g(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), Strin
     for (i, &r) in rr.rel_list.iter().enumerate() {
         if r >= ctx.relevance_level {
             rel_so_far += 1;
-            sum += 1.0 / ((3 + i as i64 - rel_so_far) as f64).log2();
+            sum += 1.0 / log2_int(3 + i as i64 - rel_so_far);
         }
     }
     if rel_so_far != 0 {
@@ -1031,8 +1031,20 @@ impl<'a> Ideal<'a> {
     }
 }
 
+/// `log2(n)` for the first integers, computed once by the same libm call,
+/// so every value is the bits a fresh call gives.
+fn log2_int(n: i64) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..4096).map(|k| (k as f64).log2()).collect());
+    match usize::try_from(n).ok().and_then(|k| table.get(k)) {
+        Some(&v) => v,
+        None => (n as f64).log2(),
+    }
+}
+
+/// The discount of rank `i + 1`: `log2(i + 2)`.
 fn discount(i: usize) -> f64 {
-    ((i + 2) as f64).log2()
+    log2_int(i as i64 + 2)
 }
 
 /// m_ndcg.c's three values: (dcg, ideal dcg).

@@ -81,28 +81,41 @@ fn comp_sim_docno(a: &(&[u8], f64), b: &(&[u8], f64)) -> i32 {
 
 /// The top `-M` documents of a ranking, or the message of trec_eval's
 /// duplicate check (`docs` = the ranked documents).
-fn top<'a>(ranked: &[(&'a [u8], f64)], join: Join) -> Result<Vec<&'a [u8]>, String> {
+/// The top `-M` documents of a ranking sorted by docno, each with its rank
+/// (0-based), or the message of trec_eval's duplicate check.
+fn top<'a>(ranked: &[(&'a [u8], f64)], join: Join) -> Result<Vec<(&'a [u8], usize)>, String> {
     let n = (ranked.len() as i64).min(join.max_docs).max(0) as usize;
-    let top: Vec<&[u8]> = ranked[..n].iter().map(|d| d.0).collect();
-    let mut sorted = top.clone();
-    sorted.sort_unstable();
-    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+    let mut by_docno: Vec<(&[u8], usize)> = ranked[..n]
+        .iter()
+        .enumerate()
+        .map(|(r, d)| (d.0, r))
+        .collect();
+    by_docno.sort_unstable();
+    if let Some(w) = by_docno.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(format!(
             "trec_eval.form_res_qrels: duplicate docs {}",
-            String::from_utf8_lossy(w[0])
+            String::from_utf8_lossy(w[0].0)
         ));
     }
-    Ok(top)
+    Ok(by_docno)
 }
 
-/// The judgment of a document: its qrels value, UNJUDGED for a negative one,
-/// NONPOOL when absent. `qrels` is sorted by docno.
-fn judge(qrels: &[(&[u8], i64)], docno: &[u8]) -> i64 {
-    match qrels.binary_search_by(|q| q.0.cmp(docno)) {
-        Ok(i) if qrels[i].1 < 0 => UNJUDGED,
-        Ok(i) => qrels[i].1,
-        Err(_) => NONPOOL,
+/// The judgment of every top document in rank order, by one merge of the
+/// two docno-sorted lists (as form_res_rels.c walks them): the qrels
+/// value, UNJUDGED for a negative one, NONPOOL when absent.
+fn judge(qrels: &[(&[u8], i64)], by_docno: &[(&[u8], usize)]) -> Vec<i64> {
+    let mut judged = vec![NONPOOL; by_docno.len()];
+    let mut q = 0;
+    for &(docno, rank) in by_docno {
+        while q < qrels.len() && qrels[q].0 < docno {
+            q += 1;
+        }
+        if q < qrels.len() && qrels[q].0 == docno {
+            judged[rank] = if qrels[q].1 < 0 { UNJUDGED } else { qrels[q].1 };
+            q += 1;
+        }
     }
+    judged
 }
 
 /// Counts of judged documents per level, and the level count.
@@ -123,7 +136,7 @@ fn levels(qrels: &[(&[u8], i64)], max_rel: i64) -> Result<Vec<i64>, String> {
 
 fn finish(
     join: Join,
-    top: &[&[u8]],
+    top: &[(&[u8], usize)],
     qrels: &[(&[u8], i64)],
     levels: Vec<i64>,
     previous_levels: i64,
@@ -133,7 +146,7 @@ fn finish(
         num_rel_levels: previous_levels,
         ..ResRels::default()
     };
-    let judged: Vec<i64> = top.iter().map(|d| judge(qrels, d)).collect();
+    let judged = judge(qrels, top);
     if join.judged_only {
         rr.rel_list = judged.into_iter().filter(|&r| r >= 0).collect();
         rr.num_rel_ret = rr

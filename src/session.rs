@@ -185,6 +185,7 @@ impl ViewState {
             ("precision_denominator", name(&c.precision_denominator)),
             ("f1_aggregation", name(&c.f1_aggregation)),
             ("query_set", name(&c.query_set)),
+            ("trec_eval", name(&c.trec_eval)),
             ("threshold", c.threshold.to_string()),
             ("threshold_rule", name(&c.threshold_rule)),
             ("zero_division", name(&c.zero_division)),
@@ -262,6 +263,7 @@ impl ViewState {
             "precision_denominator" => c.precision_denominator = enumerated(raw)?,
             "f1_aggregation" => c.f1_aggregation = enumerated(raw)?,
             "query_set" => c.query_set = enumerated(raw)?,
+            "trec_eval" => c.trec_eval = enumerated(raw)?,
             "threshold" => {
                 let t: f64 = real(raw)?;
                 if !t.is_finite() {
@@ -374,6 +376,7 @@ pub fn convention_keys(kind: Kind) -> &'static [&'static str] {
             "precision_denominator",
             "f1_aggregation",
             "query_set",
+            "trec_eval",
         ],
         Kind::Binary => &[
             "threshold",
@@ -1026,6 +1029,7 @@ mod tests {
             ("precision_denominator", all::<rm::PrecisionDenominator>()),
             ("f1_aggregation", all::<rm::F1Aggregation>()),
             ("query_set", all::<ranking::QuerySet>()),
+            ("trec_eval", all::<rm::TrecEvalVersion>()),
             ("threshold", vec!["0.3", "0.7", "0"]),
             ("threshold_rule", all::<binary::ThresholdRule>()),
             ("zero_division", all::<binary::ZeroDivision>()),

@@ -160,6 +160,7 @@ fn query_values(
     q: &ranking::QueryView,
     measures: &[Measure],
     level: i32,
+    version: crate::core::ranking_metrics::TrecEvalVersion,
 ) -> Vec<(String, f64, bool)> {
     use Measure::*;
     let ctx = crate::core::ranking_metrics::Ctx {
@@ -183,7 +184,11 @@ fn query_values(
             Bpref => out.push(("bpref".into(), q.bpref(level), false)),
             RecipRank => out.push(("recip_rank".into(), q.reciprocal_rank(None, level), false)),
             IprecAtRecall => {
-                for (i, v) in q.interpolated_precision(level).into_iter().enumerate() {
+                for (i, v) in q
+                    .interpolated_precision(level, version)
+                    .into_iter()
+                    .enumerate()
+                {
                     out.push((format!("iprec_at_recall_{:.2}", i as f64 / 10.0), v, false));
                 }
             }
@@ -248,7 +253,7 @@ pub fn format_run(
     let mut log_sum = 0.0;
     for i in 0..run.num_queries() {
         let qid = data.queries.name(run.selection.evaluated[i]);
-        let values = query_values(&run.query(i), measures, level);
+        let values = query_values(&run.query(i), measures, level, conv.trec_eval);
         for (j, (name, v, integer)) in values.iter().enumerate() {
             if per_query && name != "gm_map" {
                 line(&mut out, name, qid, *v, *integer);
@@ -289,6 +294,7 @@ pub fn format_run(
             },
             measures,
             level,
+            conv.trec_eval,
         )
         .into_iter()
         .map(|(n, _, i)| (n, 0.0, i))

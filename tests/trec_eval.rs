@@ -237,3 +237,49 @@ fn pytrec_eval_agrees_per_query_in_9_0_x_mode() {
     }
     assert!(compared > 4_000, "{compared} values compared");
 }
+
+/// `rankscope eval --format trec_eval` (the core's measures, as the page's
+/// trec_eval export writes them) prints trec_eval 10.0's official output for
+/// trec_eval's test run, and its iprec_at_recall lines follow the
+/// `--trec-eval-version` convention: 10.0's rounding by default, 9.0.x's
+/// truncation on request, as `rankscope trec_eval` in each version.
+#[test]
+fn the_core_s_trec_eval_output_follows_the_version_convention() {
+    let d = dir();
+    let eval = |extra: &[&str]| -> Vec<u8> {
+        let mut args: Vec<String> = vec!["eval".into(), "--format".into(), "trec_eval".into()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args.extend(["--qrels".into(), "qrels.test".into(), "results.test".into()]);
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(&args)
+            .current_dir(&d)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let expected = std::fs::read(d.join("out.test")).expect("out.test");
+    assert_eq!(
+        String::from_utf8_lossy(&eval(&[])),
+        String::from_utf8_lossy(&expected)
+    );
+    let iprec = |bytes: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| l.starts_with("iprec_at_recall"))
+            .map(String::from)
+            .collect()
+    };
+    let args: Vec<String> = ["-q", "-m", "iprec_at_recall", "qrels.test", "results.test"]
+        .map(String::from)
+        .to_vec();
+    let v10 = iprec(&run(&d, &args, None, None).stdout);
+    let v9 = iprec(&run(&d, &args, None, Some("9.0.x")).stdout);
+    assert_ne!(v10, v9, "the test run tells the versions apart");
+    assert_eq!(iprec(&eval(&["-q"])), v10);
+    assert_eq!(iprec(&eval(&["-q", "--trec-eval-version", "9.0.x"])), v9);
+}

@@ -8,7 +8,7 @@ use crate::core::evaluate::Conventions;
 use crate::core::multiclass::{ClassTieRule, ScoreScale};
 use crate::core::ranking::{QuerySet, TieRule};
 use crate::core::ranking_metrics::{
-    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator,
+    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
 };
 use crate::core::registry::Kind;
 use crate::core::Named;
@@ -121,6 +121,16 @@ const RANKING: &[Choice] = &[
                 PrecisionDenominator::K
             }
         },
+    },
+    Choice {
+        id: "trec_eval",
+        label: "trec_eval version",
+        options: &[
+            ("10.0", "10.0 (recall points rounded)"),
+            ("9.0.x", "9.0.x, pytrec_eval (+ 0.9, truncated)"),
+        ],
+        get: |c| c.trec_eval.name(),
+        set: |c, v| c.trec_eval = TrecEvalVersion::named(v).unwrap_or_default(),
     },
     Choice {
         id: "f1_aggregation",

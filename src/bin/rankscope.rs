@@ -10,7 +10,7 @@ use rankscope::core::evaluate::{
 use rankscope::core::multiclass::{ClassTieRule, ScoreScale};
 use rankscope::core::ranking::{QuerySet, TieRule};
 use rankscope::core::ranking_metrics::{
-    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator,
+    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
 };
 use rankscope::core::registry::{self, MetricId};
 use rankscope::core::stats::Correction;
@@ -65,6 +65,8 @@ Several run files = several models; a CSV with several score columns = one model
     --discount log2|jarvelin    1/log2(i+1) or 1/max(1, log2 i)
     --ap-denominator relevant|min     |R| or min(|R|, k)
     --precision-denominator k|min     k or min(k, list length)
+    --trec-eval-version 10.0|9.0.x    recall points of iprec_at_recall rounded (10.0) or
+                                      truncated after + 0.9 (9.0.x, pytrec_eval)
     --f1 per_query|from_means
     --queries qrels|intersection      every qrels query (missing = 0) or run ∩ qrels
   binary conventions (defaults: scikit-learn's)
@@ -317,6 +319,14 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                     "relevant" => ApDenominator::Relevant,
                     "min" => ApDenominator::MinRelevantK,
                     _ => return Err(bad(&v, "relevant, min")),
+                }
+            }
+            "--trec-eval-version" => {
+                let v = value()?;
+                a.conv.trec_eval = match v.as_str() {
+                    "10.0" | "10" => TrecEvalVersion::V10,
+                    "9.0.x" | "9" | "9.0" => TrecEvalVersion::V9,
+                    _ => return Err(bad(&v, "10.0, 9.0.x")),
                 }
             }
             "--precision-denominator" => {

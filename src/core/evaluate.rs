@@ -10,6 +10,7 @@ use super::multiclass::{self, ClassTieRule, MulticlassPredictions, ScoreScale};
 use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
 use super::ranking_metrics::{
     self, agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
+    TrecEvalVersion,
 };
 use super::ratings;
 use super::registry::{Kind, MetricId};
@@ -32,6 +33,9 @@ pub struct Conventions {
     pub binary_scores_are_logits: bool,
     pub class_ties: ClassTieRule,
     pub class_scale: ScoreScale,
+    /// trec_eval's rule for recall points (iprec_at_recall): 10.0 by default
+    #[serde(default)]
+    pub trec_eval: TrecEvalVersion,
 }
 
 impl Default for Conventions {
@@ -51,6 +55,7 @@ impl Default for Conventions {
             binary_scores_are_logits: false,
             class_ties: ClassTieRule::LowerIndexFirst,
             class_scale: ScoreScale::Probabilities,
+            trec_eval: TrecEvalVersion::V10,
         }
     }
 }
@@ -86,6 +91,7 @@ impl Conventions {
                 ),
                 ("f1_aggregation", name_of(&self.f1_aggregation)),
                 ("query_set", name_of(&self.query_set)),
+                ("trec_eval", name_of(&self.trec_eval)),
             ],
             Kind::Binary => vec![
                 ("threshold", self.threshold.to_string()),
@@ -583,7 +589,7 @@ fn evaluate_ranking(
                 for i in 0..n {
                     for (j, v) in p
                         .query(i)
-                        .interpolated_precision(conv.relevance_level)
+                        .interpolated_precision(conv.relevance_level, conv.trec_eval)
                         .into_iter()
                         .enumerate()
                     {

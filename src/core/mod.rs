@@ -114,6 +114,7 @@ mod named_tests {
         agrees::<ranking_metrics::ApDenominator>();
         agrees::<ranking_metrics::PrecisionDenominator>();
         agrees::<ranking_metrics::F1Aggregation>();
+        agrees::<ranking_metrics::TrecEvalVersion>();
         agrees::<multiclass::ClassTieRule>();
         agrees::<multiclass::ScoreScale>();
         agrees::<binary::ThresholdRule>();

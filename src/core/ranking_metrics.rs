@@ -72,6 +72,23 @@ pub enum F1Aggregation {
 
 crate::named!(F1Aggregation { PerQuery = "per_query", FromMeans = "from_means" });
 
+/// Which trec_eval's rule turns a recall point into a number of relevant
+/// documents (`iprec_at_recall`): its values changed in trec_eval 10.0.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum TrecEvalVersion {
+    /// trec_eval 10.0: `lround(level · |R|)`.
+    #[default]
+    #[serde(rename = "10.0")]
+    V10,
+    /// trec_eval 9.0.x and pytrec_eval: `(long)(level · |R| + 0.9)`.
+    #[serde(rename = "9.0.x")]
+    V9,
+}
+
+crate::named!(TrecEvalVersion { V10 = "10.0", V9 = "9.0.x" });
+
 /// Per-query context every kernel needs.
 #[derive(Clone, Copy, Debug)]
 pub struct Ctx {
@@ -620,10 +637,11 @@ impl<'a> QueryView<'a> {
 
     /// Interpolated precision at the 11 recall levels 0.0, 0.1, ..., 1.0
     /// (trec_eval `iprec_at_recall`): max precision at any rank whose recall is
-    /// at least the level. A level is reached after `(long)(level · |R| + 0.9)`
-    /// relevant documents (f64), exactly as trec_eval 9.0.x and pytrec_eval
-    /// compute it; trec_eval's later master rounds instead, which differs for some |R|.
-    pub fn interpolated_precision(&self, level: i32) -> [f64; 11] {
+    /// at least the level. A level is reached after `lround(level · |R|)`
+    /// relevant documents (trec_eval 10.0) or `(long)(level · |R| + 0.9)`
+    /// (9.0.x and pytrec_eval), in f64 as trec_eval computes it; the two
+    /// differ when level · |R| has a fraction in (0.1, 0.5).
+    pub fn interpolated_precision(&self, level: i32, version: TrecEvalVersion) -> [f64; 11] {
         let mut out = [0.0; 11];
         let num_rel = self.num_relevant(level);
         let num_ret = self.len();
@@ -634,7 +652,10 @@ impl<'a> QueryView<'a> {
         const LEVELS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
         let cutoffs: Vec<usize> = LEVELS
             .iter()
-            .map(|&l| (l * num_rel as f64 + 0.9) as usize)
+            .map(|&l| match version {
+                TrecEvalVersion::V10 => (l * num_rel as f64).round() as usize,
+                TrecEvalVersion::V9 => (l * num_rel as f64 + 0.9) as usize,
+            })
             .collect();
         let mut current: isize = 10;
         while current >= 0 && cutoffs[current as usize] > num_rel_ret {

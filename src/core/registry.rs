@@ -419,6 +419,7 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
         (Kind::Ranking, "ap_denominator") => &["map", "gm_map"],
         (Kind::Ranking, "precision_denominator") => &["precision", "f1"],
         (Kind::Ranking, "f1_aggregation") => &["f1"],
+        (Kind::Ranking, "trec_eval") => &["iprec_at_recall"],
         (Kind::Binary, "threshold" | "threshold_rule") => &[
             "accuracy",
             "precision",

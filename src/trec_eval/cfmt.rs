@@ -25,7 +25,9 @@ pub fn fixed(v: f64, width: usize, precision: usize) -> String {
 /// `(long) v` as x86-64 computes it: truncation toward zero, and the
 /// "integer indefinite" value for NaN and out-of-range values.
 pub fn c_long(v: f64) -> i64 {
-    if v.is_nan() || v >= 9.223_372_036_854_775_807e18 || v < -9.223_372_036_854_775_808e18 {
+    // 2^63: the first value out of range; -2^63 itself converts
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if v.is_nan() || !(-LIMIT..LIMIT).contains(&v) {
         i64::MIN
     } else {
         v as i64
@@ -210,8 +212,7 @@ fn hex_float(s: &[u8]) -> Option<f64> {
         let e = atol(&s[i + 1..]);
         let has_digits = s[i + 1..]
             .iter()
-            .skip_while(|c| **c == b'+' || **c == b'-')
-            .next()
+            .find(|c| **c != b'+' && **c != b'-')
             .is_some_and(u8::is_ascii_digit);
         if has_digits {
             exponent = exponent.saturating_add(e);

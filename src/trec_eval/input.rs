@@ -35,6 +35,9 @@ pub enum RelInfo<'a> {
 }
 
 impl RelInfo<'_> {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     pub fn len(&self) -> usize {
         match self {
             RelInfo::Qrels(q) => q.len(),
@@ -50,6 +53,15 @@ impl RelInfo<'_> {
         }
     }
 }
+
+/// A document and its score.
+pub type Scored<'a> = (&'a [u8], f64);
+
+/// A z-score line: measure, mean, standard deviation.
+pub type Zscore<'a> = (&'a [u8], f64, f64);
+
+/// The fields of a results line that trec_eval keeps: qid, docno, sim, run id.
+type ResultsFields<'a> = (&'a [u8], &'a [u8], &'a [u8], &'a [u8]);
 
 /// One query's retrieved documents with their scores, in file order.
 pub struct ResultsQuery<'a> {
@@ -98,7 +110,7 @@ impl<'a> Cursor<'a> {
         }
         &self.b[start..self.p]
     }
-    fn to_line_end(&mut self) {
+    fn skip_line(&mut self) {
         while self.at() != b'\n' {
             self.p += 1;
         }
@@ -149,7 +161,7 @@ fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
     let mut lines = Vec::new();
     while c.p < buf.len() {
         if buf[c.p] == b'#' {
-            c.to_line_end();
+            c.skip_line();
             c.p += 1;
             if c.p >= buf.len() {
                 break;
@@ -268,7 +280,7 @@ pub fn prefs(buf: &[u8], qrels: bool) -> Result<Vec<PrefsQuery<'_>>, usize> {
     let mut lines: Vec<[&[u8]; 5]> = Vec::new();
     while c.p < buf.len() {
         if buf[c.p] == b'#' {
-            c.to_line_end();
+            c.skip_line();
             c.p += 1;
             if c.p >= buf.len() {
                 break;
@@ -298,7 +310,7 @@ pub fn prefs(buf: &[u8], qrels: bool) -> Result<Vec<PrefsQuery<'_>>, usize> {
 }
 
 /// `parse_results_line`: qid iter docno rank sim run_id [anything].
-fn results_line<'a>(c: &mut Cursor<'a>) -> Option<(&'a [u8], &'a [u8], &'a [u8], &'a [u8])> {
+fn results_line<'a>(c: &mut Cursor<'a>) -> Option<ResultsFields<'a>> {
     let qid = c.word();
     if c.at() == b'\n' {
         return None;
@@ -335,7 +347,7 @@ fn results_line<'a>(c: &mut Cursor<'a>) -> Option<(&'a [u8], &'a [u8], &'a [u8],
         return None;
     }
     let run_id = c.word();
-    c.to_line_end();
+    c.skip_line();
     c.p += 1;
     Some((qid, docno, sim, run_id))
 }
@@ -344,7 +356,7 @@ fn results_line<'a>(c: &mut Cursor<'a>) -> Option<(&'a [u8], &'a [u8], &'a [u8],
 /// non-blank byte is '#' are skipped. Err(line) is "Malformed line {line}".
 pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
     let mut c = Cursor { b: buf, p: 0 };
-    let mut lines: Vec<(&[u8], (&[u8], f64))> = Vec::new();
+    let mut lines: Vec<(&[u8], Scored)> = Vec::new();
     let mut run_id: &[u8] = b"";
     let mut count = 0;
     while c.p < buf.len() {
@@ -358,7 +370,7 @@ pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
                 continue;
             }
             Some(b'#') => {
-                c.to_line_end();
+                c.skip_line();
                 continue;
             }
             _ => {}
@@ -380,7 +392,7 @@ pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
 /// A z-score file (`-Z`): qid measure mean stddev per line, sorted by qid
 /// then measure for the binary searches of `convert_zscores.c`.
 pub struct Zscores<'a> {
-    pub queries: Vec<(&'a [u8], Vec<(&'a [u8], f64, f64)>)>,
+    pub queries: Vec<(&'a [u8], Vec<Zscore<'a>>)>,
 }
 
 pub fn zscores(buf: &[u8]) -> Result<Zscores<'_>, usize> {
@@ -393,7 +405,7 @@ pub fn zscores(buf: &[u8]) -> Result<Zscores<'_>, usize> {
         }
     }
     lines.sort_by(|a, b| (a[0], a[1]).cmp(&(b[0], b[1])));
-    let mut queries: Vec<(&[u8], Vec<(&[u8], f64, f64)>)> = Vec::new();
+    let mut queries: Vec<(&[u8], Vec<Zscore>)> = Vec::new();
     for l in lines {
         if queries.last().is_none_or(|q| q.0 != l[0]) {
             queries.push((l[0], Vec::new()));
@@ -430,7 +442,7 @@ mod tests {
     #[test]
     fn qrels_are_grouped_and_sorted_by_strcmp() {
         let buf = prepare(b"2 0 b 1\n10 0 z 0\n2 0 a 3\n".to_vec());
-        let q = qrels(&buf).ok().expect("parses");
+        let q = qrels(&buf).expect("parses");
         let ids: Vec<&[u8]> = q.iter().map(|q| q.qid).collect();
         assert_eq!(ids, vec![&b"10"[..], b"2"]);
         assert_eq!(q[1].docs, vec![(&b"a"[..], 3), (&b"b"[..], 1)]);
@@ -451,7 +463,7 @@ mod tests {
     #[test]
     fn results_skip_blank_and_comment_lines_and_keep_the_last_run_id() {
         let buf = prepare(b"\n  # c\n1 Q0 a 1 0.5 r1\r\n\t\n1 Q0 b 2 0.25 r2 more\n".to_vec());
-        let r = results(&buf).ok().expect("parses");
+        let r = results(&buf).expect("parses");
         assert_eq!(r.run_id, b"r2");
         assert_eq!(r.queries[0].docs, vec![(&b"a"[..], 0.5), (&b"b"[..], 0.25)]);
     }
@@ -459,7 +471,7 @@ mod tests {
     #[test]
     fn crlf_qrels_read_like_lf() {
         let buf = prepare(b"1 0 a 1\r\n1 0 b 0\r\n".to_vec());
-        let q = qrels(&buf).ok().expect("parses");
+        let q = qrels(&buf).expect("parses");
         assert_eq!(q[0].docs.len(), 2);
     }
 }

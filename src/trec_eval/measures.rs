@@ -1313,8 +1313,8 @@ fn ndcg_cut(_: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), Stri
 fn rbp_p(p: &Params) -> f64 {
     p.pairs()
         .iter()
-        .filter(|(name, _)| name == "p")
-        .last()
+        .rev()
+        .find(|(name, _)| name == "p")
         .map_or(0.9, |(_, v)| *v)
 }
 

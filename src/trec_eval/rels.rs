@@ -302,9 +302,8 @@ mod tests {
     #[test]
     fn duplicates_are_reported_with_trec_eval_s_words() {
         let ranked = rank(&[(&b"a"[..], 1.0), (&b"a"[..], 0.5)]);
-        let err = form(JOIN, &[(&b"a"[..], 1)], &ranked, &mut Carry::default())
-            .err()
-            .expect("duplicate");
+        let err =
+            form(JOIN, &[(&b"a"[..], 1)], &ranked, &mut Carry::default()).expect_err("duplicate");
         assert_eq!(err, "trec_eval.form_res_qrels: duplicate docs a");
     }
 }

@@ -632,3 +632,93 @@ proptest! {
         prop_assert_eq!(model.unit_ids.len(), port.iter().map(|v| &v.qid).collect::<std::collections::HashSet<_>>().len());
     }
 }
+
+/// A field value of every kind trec_eval reads: small and huge integers,
+/// special and odd floats, text.
+fn odd_number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (-2i64..5).prop_map(|v| v.to_string()),
+        (-2i64..5).prop_map(|v| v.to_string()),
+        Just("nan".to_string()),
+        Just("-inf".to_string()),
+        Just("1e308".to_string()),
+        Just("0x1p9".to_string()),
+        Just("9223372036854775807".to_string()),
+        Just("99999999".to_string()),
+        Just("2.5".to_string()),
+        Just("x".to_string()),
+    ]
+}
+
+/// Judgments (qrels, qrels_jg, or prefs with `prefs`) and a run covering
+/// their queries, mostly well formed, with a damaged line now and then.
+fn trec_files(prefs: bool) -> impl Strategy<Value = (String, String)> {
+    let judgment = (0u8..4, 0u8..3, 0u8..3, 0u8..12, odd_number(), 0u8..40);
+    let result = (0u8..4, 0u8..14, odd_number(), 0u8..40);
+    (
+        proptest::collection::vec(judgment, 1..40),
+        proptest::collection::vec(result, 1..40),
+    )
+        .prop_map(move |(js, rs)| {
+            let damage = |roll: u8, line: String| match roll {
+                0 => line
+                    .split_whitespace()
+                    .skip(1)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                1 => format!("# {line}"),
+                2 => String::new(),
+                3 => line.replace(' ', "\t") + " extra",
+                _ => line,
+            };
+            let mut qrels = String::new();
+            for (q, g, s, d, rel, roll) in js {
+                let line = if prefs {
+                    format!("q{q} g{g} s{s} d{d} {rel}")
+                } else {
+                    format!("q{q} g{g} d{d} {rel}")
+                };
+                qrels.push_str(&damage(roll, line));
+                qrels.push('\n');
+            }
+            let mut run = String::new();
+            for q in 0..4 {
+                run.push_str(&format!("q{q} Q0 d0 1 0.5 r\n"));
+            }
+            for (q, d, score, roll) in rs {
+                run.push_str(&damage(roll, format!("q{q} Q0 d{d} 1 {score} r")));
+                run.push('\n');
+            }
+            (qrels, run)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// `rankscope trec_eval` ends with an output or a message on any input and
+    /// command line: no panic, whatever the files hold.
+    #[test]
+    fn the_trec_eval_port_never_panics(
+        (files, format) in (0usize..4).prop_flat_map(|f| (trec_files(f == 2), Just(f))),
+        options in proptest::collection::vec(0usize..16, 0..5),
+    ) {
+        let (qrels, run) = files;
+        let (dir, run_path, qrels_path) = scratch_files(&run, &qrels);
+        const OPTIONS: [&[&str]; 16] = [
+            &["-q"], &["-c"], &["-J"], &["-n"], &["-M", "3"], &["-M", "-5"], &["-l", "-9223372036854775808"],
+            &["-l", "9223372036854775807"], &["-N", "9223372036854775807"], &["-m", "all_trec"], &["-m", "all_prefs"],
+            &["-m", "qrels_jg"], &["-m", "ndcg.1=1e300,2=-4"], &["-m", "Rprec_mult.1e300"],
+            &["-m", "iprec_at_recall.1e300,-1"], &["-m", "relstring.1e19"],
+        ];
+        let mut args: Vec<String> = vec!["-R".into(), ["qrels", "qrels_jg", "prefs", "qrels_prefs"][format].into()];
+        for o in options {
+            args.extend(OPTIONS[o].iter().map(|a| a.to_string()));
+        }
+        args.extend([qrels_path, run_path]);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = rankscope::trec_eval::run(&args, &mut std::io::empty(), &mut out, &mut err);
+        std::fs::remove_dir_all(dir).unwrap();
+        prop_assert!(code == 0 || !err.is_empty(), "exit {code} without a message");
+    }
+}

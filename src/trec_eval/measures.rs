@@ -555,7 +555,9 @@ fn rprec(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), Strin
 
 /// bpref's sum before dividing by R (shared by bpref and gm_bpref).
 fn bpref_value(ctx: &Ctx, rr: &ResRels) -> f64 {
-    let num_nonrel: i64 = (0..ctx.relevance_level.max(0)).map(|j| rr.level(j)).sum();
+    // levels below the relevance level (none counted past the highest judged)
+    let below = ctx.relevance_level.clamp(0, rr.rel_levels.len() as i64);
+    let num_nonrel: i64 = (0..below).map(|j| rr.level(j)).sum();
     let mut nonrel_so_far = 0i64;
     let mut bpref = 0.0;
     for &r in &rr.rel_list {
@@ -874,7 +876,13 @@ fn utility(ctx: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), Str
     v[0] = c[0] * rr.num_rel_ret as f64
         + c[1] * (rr.num_ret - rr.num_rel_ret) as f64
         + c[2] * (rr.num_rel - rr.num_rel_ret) as f64
-        + c[3] * (ctx.num_docs_in_coll + rr.num_rel_ret - rr.num_ret - rr.num_rel) as f64;
+        // C's long arithmetic, which wraps on x86-64 for a -N near LONG_MAX
+        + c[3]
+            * ctx
+                .num_docs_in_coll
+                .wrapping_add(rr.num_rel_ret)
+                .wrapping_sub(rr.num_ret)
+                .wrapping_sub(rr.num_rel) as f64;
     Ok(())
 }
 

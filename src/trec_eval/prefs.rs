@@ -11,6 +11,9 @@
 
 use super::cfmt::{msort, strcmp};
 
+/// The most documents with preferences in one query.
+const MAX_JUDGED: usize = 20_000;
+
 /// One preference line.
 #[derive(Clone, Debug)]
 pub struct Pref<'a> {
@@ -201,6 +204,14 @@ pub fn form(
     max_docs: i64,
 ) -> Result<ResultsPrefs, PrefsError> {
     let (prefs, num_judged, num_judged_ret) = ranks(lines, docs, max_docs)?;
+    // trec_eval keeps a num_judged² array of counts per query (and one of
+    // flags per judgment group with sub-groups): past this many documents
+    // that is gigabytes, which trec_eval would fail to allocate
+    if num_judged > MAX_JUDGED {
+        return Err(PrefsError::Fail(format!(
+            "trec_eval.form_prefs_counts: {num_judged} documents have preferences in one query; at most {MAX_JUDGED} fit in memory\n"
+        )));
+    }
     let mut rp = ResultsPrefs {
         jgs: Vec::new(),
         num_judged,

@@ -177,6 +177,11 @@ HAND = [
      {'qrels': '1 0 a 12\n1 0 b 3\n1 0 c 0\n', 'run': RUN}),
     ('prefs-conflict', ['-R', 'prefs', '-m', 'prefs_simp', 'qrels', 'run'],
      {'qrels': '1 j s1 a 2\n1 j s1 b 1\n1 j s2 b 2\n1 j s2 a 1\n', 'run': RUN}),
+    ('prefs-conflict-after-output', ['-q', '-R', 'prefs', '-m', 'all_prefs', 'qrels', 'run'],
+     {'qrels': ''.join('q%02d j s1 d%d %d\n' % (q, d, 5 - d) for q in range(1, 60) for d in range(5))
+               + 'q99 j s1 a 2\nq99 j s1 b 1\nq99 j s2 b 2\nq99 j s2 a 1\n',
+      'run': ''.join('q%02d Q0 d%d 1 %d r\n' % (q, d, d) for q in range(1, 60) for d in range(5))
+             + 'q99 Q0 a 1 1 r\nq99 Q0 b 2 0.5 r\n'}),
     ('prefs-zero-and-nonzero', ['-R', 'prefs', '-m', 'prefs_simp', 'qrels', 'run'],
      {'qrels': '1 j s1 a 2\n1 j s1 b 0\n1 j s2 b 2\n1 j s2 c 1\n', 'run': RUN}),
 ]

@@ -112,7 +112,7 @@ pub const METRICS: &[MetricInfo] = &[
     m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true),
     m("r_precision", Ranking, NoK, "R-precision", "|relevant in top |R|| / |R|", "relevance level", "trec_eval Rprec", true, true, true),
     m("bpref", Ranking, NoK, "bpref", "(1/|R|) Σ_{retrieved relevant r} (1 − min(N_above(r), |R|) / min(|N|, |R|))", "unjudged documents are skipped; trec order", "Buckley & Voorhees 2004; trec_eval bpref", true, true, true),
-    m("iprec_at_recall", Ranking, NoK, "Interpolated precision", "iprec(r) = max{P@i : recall@i ≥ r}, r = 0.0, 0.1, …, 1.0", "trec_eval's rounding of recall cutoffs", "trec_eval iprec_at_recall", true, true, true),
+    m("iprec_at_recall", Ranking, NoK, "Interpolated precision", "iprec(r) = max{P@i : recall@i ≥ r}, r = 0.0, 0.1, …, 1.0", "recall point r reached after lround(r·|R|) relevant documents (trec_eval 10.0; 9.0.x and pytrec_eval: (long)(r·|R| + 0.9), the convention trec_eval)", "trec_eval iprec_at_recall", true, true, true),
     m("num_q", Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false),
     m("num_ret", Ranking, NoK, "Retrieved", "Σ retrieved documents", "", "trec_eval num_ret", true, false, false),
     m("num_rel", Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false),

@@ -101,20 +101,36 @@ pub fn run_as(
     err: &mut dyn Write,
 ) -> i32 {
     let mut buffer = Vec::new();
-    let code = match main(version, args, stdin, &mut buffer, None) {
+    // standard output leaves in whole blocks of C's stdio buffer while the
+    // queries are evaluated (a -q run of millions of lines is not held), so
+    // an abort() loses what C's would: the last, partial block
+    let result = {
+        let mut drain = |buffer: &mut Vec<u8>| {
+            if buffer.len() >= 1 << 20 {
+                let whole = buffer.len() / STDIO_BLOCK * STDIO_BLOCK;
+                let _ = out.write_all(&buffer[..whole]);
+                buffer.drain(..whole);
+            }
+        };
+        main(version, args, stdin, &mut buffer, None, &mut drain)
+    };
+    let code = match result {
         Ok(()) => 0,
         Err(Exit(message, code)) => {
-            // stdout is flushed at exit() after stderr, as C's buffered stdout is
             let _ = err.write_all(message.as_bytes());
             code
         }
     };
-    if code != ABORTED {
-        let _ = out.write_all(&buffer);
+    if code == ABORTED {
+        buffer.truncate(buffer.len() / STDIO_BLOCK * STDIO_BLOCK);
     }
+    let _ = out.write_all(&buffer);
     let _ = out.flush();
     code
 }
+
+/// glibc's stdio buffer for a file or pipe (st_blksize).
+const STDIO_BLOCK: usize = 4096;
 
 /// One query's value of one measure at full precision, as trec_eval holds it
 /// before printing (after `-Z`).
@@ -136,6 +152,7 @@ pub fn query_values(version: Version, args: &[String]) -> Result<Vec<QueryValue>
         &mut std::io::empty(),
         &mut out,
         Some(&mut values),
+        &mut |_| {},
     )
     .map_err(|Exit(message, _)| message)?;
     Ok(values)
@@ -147,6 +164,7 @@ fn main(
     stdin: &mut dyn Read,
     out: &mut Vec<u8>,
     values: Option<&mut Vec<QueryValue>>,
+    drain: &mut dyn FnMut(&mut Vec<u8>),
 ) -> Result<(), Exit> {
     let mut epi = Epi {
         version,
@@ -316,6 +334,7 @@ fn main(
         zscores.as_ref(),
         out,
         values,
+        drain,
     )
 }
 
@@ -542,6 +561,7 @@ fn evaluate(
     zscores: Option<&input::Zscores>,
     out: &mut Vec<u8>,
     mut values: Option<&mut Vec<QueryValue>>,
+    drain: &mut dyn FnMut(&mut Vec<u8>),
 ) -> Result<(), Exit> {
     let ctx = Ctx {
         relevance_level: epi.relevance_level,
@@ -716,6 +736,7 @@ fn evaluate(
             }
         }
         num_queries += 1;
+        drain(out);
     }
     if num_queries == 0 {
         return Err(Exit(

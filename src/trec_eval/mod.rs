@@ -326,16 +326,8 @@ fn main(
         mark_measure(&mut epi, &mut marked, "official")?;
     }
     let active = init_measures(&epi, &marked)?;
-    evaluate(
-        &epi,
-        &active,
-        &rel_info,
-        &results,
-        zscores.as_ref(),
-        out,
-        values,
-        drain,
-    )
+    let sink = Sink { out, values, drain };
+    evaluate(&epi, &active, &rel_info, &results, zscores.as_ref(), sink)
 }
 
 /// A file's bytes as trec_eval reads them, or None when it cannot be read
@@ -553,16 +545,27 @@ fn param_pairs(s: &str) -> Result<Vec<(String, f64)>, String> {
 }
 
 /// The per-query loop and the summary of trec_eval.c's main.
+/// Where the evaluation's results go: trec_eval's lines (drained in
+/// blocks as queries finish) and, when asked, the unrounded values.
+struct Sink<'a> {
+    out: &'a mut Vec<u8>,
+    values: Option<&'a mut Vec<QueryValue>>,
+    drain: &'a mut dyn FnMut(&mut Vec<u8>),
+}
+
 fn evaluate(
     epi: &Epi,
     (active, names): &(Vec<Active>, Vec<String>),
     rel_info: &RelInfo,
     results: &Results,
     zscores: Option<&input::Zscores>,
-    out: &mut Vec<u8>,
-    mut values: Option<&mut Vec<QueryValue>>,
-    drain: &mut dyn FnMut(&mut Vec<u8>),
+    sink: Sink,
 ) -> Result<(), Exit> {
+    let Sink {
+        out,
+        mut values,
+        drain,
+    } = sink;
     let ctx = Ctx {
         relevance_level: epi.relevance_level,
         num_docs_in_coll: epi.num_docs_in_coll,

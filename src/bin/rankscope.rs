@@ -139,7 +139,7 @@ fn trec_eval(args: &[String]) -> ExitCode {
     use rankscope::trec_eval::Version;
     let version = match std::env::var("RANKSCOPE_TREC_EVAL_VERSION") {
         Err(_) => Version::V10,
-        Ok(v) => match Version::parse(&v) {
+        Ok(v) => match rankscope::trec_eval::parse_version(&v) {
             Some(version) => version,
             None => {
                 return fail(format!(
@@ -323,9 +323,11 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--trec-eval-version" => {
                 let v = value()?;
-                a.conv.trec_eval = match v.as_str() {
-                    "10.0" | "10" => TrecEvalVersion::V10,
-                    "9.0.x" | "9" | "9.0" => TrecEvalVersion::V9,
+                // the convention's names (Named), and the short forms 10, 9, 9.0
+                a.conv.trec_eval = match (TrecEvalVersion::named(&v), v.as_str()) {
+                    (Some(version), _) => version,
+                    (None, "10") => TrecEvalVersion::V10,
+                    (None, "9" | "9.0") => TrecEvalVersion::V9,
                     _ => return Err(bad(&v, "10.0, 9.0.x")),
                 }
             }

@@ -110,6 +110,34 @@ impl<'a> Cursor<'a> {
         }
         &self.b[start..self.p]
     }
+    /// A field followed by white space on the same line (C's `skip blanks;
+    /// word; if at newline fail; step over the separator`).
+    fn field(&mut self) -> Option<&'a [u8]> {
+        self.skip_blanks();
+        let w = self.word();
+        if self.at() == b'\n' {
+            return None;
+        }
+        self.p += 1;
+        Some(w)
+    }
+    /// The last field of a line: present, and nothing after it but blanks.
+    fn last_field(&mut self) -> Option<&'a [u8]> {
+        self.skip_blanks();
+        if self.at() == b'\n' {
+            return None;
+        }
+        let w = self.word();
+        if self.at() != b'\n' {
+            self.p += 1;
+            self.skip_blanks();
+            if self.at() != b'\n' {
+                return None;
+            }
+        }
+        self.p += 1;
+        Some(w)
+    }
     fn skip_line(&mut self) {
         while self.at() != b'\n' {
             self.p += 1;
@@ -120,38 +148,7 @@ impl<'a> Cursor<'a> {
 /// `parse_qrels_line`: four fields (the second one ignored or, for
 /// qrels_jg, the group), and nothing after them but white space.
 fn qrels_line<'a>(c: &mut Cursor<'a>) -> Option<[&'a [u8]; 4]> {
-    c.skip_blanks();
-    let qid = c.word();
-    if c.at() == b'\n' {
-        return None;
-    }
-    c.p += 1;
-    c.skip_blanks();
-    let second = c.word();
-    if c.at() == b'\n' {
-        return None;
-    }
-    c.p += 1;
-    c.skip_blanks();
-    let docno = c.word();
-    if c.at() == b'\n' {
-        return None;
-    }
-    c.p += 1;
-    c.skip_blanks();
-    if c.at() == b'\n' {
-        return None;
-    }
-    let rel = c.word();
-    if c.at() != b'\n' {
-        c.p += 1;
-        c.skip_blanks();
-        if c.at() != b'\n' {
-            return None;
-        }
-    }
-    c.p += 1;
-    Some([qid, second, docno, rel])
+    Some([c.field()?, c.field()?, c.field()?, c.last_field()?])
 }
 
 /// The lines of a qrels-like file, as `get_qrels.c` walks them: a line
@@ -247,29 +244,13 @@ pub fn qrels_jg(buf: &[u8]) -> Result<Vec<JgQuery<'_>>, JgError<'_>> {
 
 /// `parse_prefs_line`: qid jg jsg docno rel_level.
 fn prefs_line<'a>(c: &mut Cursor<'a>) -> Option<[&'a [u8]; 5]> {
-    let mut fields = [&b""[..]; 5];
-    for (k, field) in fields.iter_mut().enumerate() {
-        c.skip_blanks();
-        if k == 4 && c.at() == b'\n' {
-            return None;
-        }
-        *field = c.word();
-        if k < 4 {
-            if c.at() == b'\n' {
-                return None;
-            }
-            c.p += 1;
-        }
-    }
-    if c.at() != b'\n' {
-        c.p += 1;
-        c.skip_blanks();
-        if c.at() != b'\n' {
-            return None;
-        }
-    }
-    c.p += 1;
-    Some(fields)
+    Some([
+        c.field()?,
+        c.field()?,
+        c.field()?,
+        c.field()?,
+        c.last_field()?,
+    ])
 }
 
 /// `-R prefs` (qid jg jsg docno rel_level) or, with `qrels` set, `-R
@@ -311,37 +292,11 @@ pub fn prefs(buf: &[u8], qrels: bool) -> Result<Vec<PrefsQuery<'_>>, usize> {
 
 /// `parse_results_line`: qid iter docno rank sim run_id [anything].
 fn results_line<'a>(c: &mut Cursor<'a>) -> Option<ResultsFields<'a>> {
-    let qid = c.word();
-    if c.at() == b'\n' {
-        return None;
-    }
-    c.p += 1;
-    c.skip_blanks();
-    c.word();
-    let was_newline = c.at() == b'\n';
-    c.p += 1;
-    if was_newline {
-        return None;
-    }
-    c.skip_blanks();
-    let docno = c.word();
-    if c.at() == b'\n' {
-        return None;
-    }
-    c.p += 1;
-    c.skip_blanks();
-    c.word();
-    let was_newline = c.at() == b'\n';
-    c.p += 1;
-    if was_newline {
-        return None;
-    }
-    c.skip_blanks();
-    let sim = c.word();
-    if c.at() == b'\n' {
-        return None;
-    }
-    c.p += 1;
+    let qid = c.field()?;
+    c.field()?; // iter
+    let docno = c.field()?;
+    c.field()?; // rank
+    let sim = c.field()?;
     c.skip_blanks();
     if c.at() == b'\n' {
         return None;

@@ -27,39 +27,35 @@ use input::{RelInfo, Results};
 use measures::{Calc, Ctx, Init, Params, Shape, MEASURES, NICKNAMES};
 use std::io::{Read, Write};
 
-/// Which trec_eval to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Version {
-    /// trec_eval 10.0 (June 2026), the default
-    V10,
-    /// trec_eval 9.0.x (9.0.8, the version pytrec_eval bundles): recall
-    /// points become document cutoffs by `(long)(x + 0.9)` (iprec_at_recall,
-    /// 11pt_avg), judged queries without results are skipped rather than
-    /// fatal (and `-c` counts them without evaluating a stand-in ranking),
-    /// and rbp, rbp_resid and unj do not exist yet.
-    V9,
+/// Which trec_eval to be: the core's convention of the same name. 10.0
+/// (the default), or 9.0.x (9.0.8, the version pytrec_eval bundles):
+/// recall points become document cutoffs by `(long)(x + 0.9)`
+/// (iprec_at_recall, 11pt_avg), judged queries without results are skipped
+/// rather than fatal (and `-c` counts them without evaluating a stand-in
+/// ranking), and rbp, rbp_resid and unj do not exist yet.
+pub use crate::core::ranking_metrics::TrecEvalVersion as Version;
+
+/// Reads `10.0` (or `10`) and `9.0.x` (`9`, `9.0`, `9.0.8`, ...), as
+/// `RANKSCOPE_TREC_EVAL_VERSION` may name them.
+pub fn parse_version(s: &str) -> Option<Version> {
+    match s {
+        "10" | "10.0" => Some(Version::V10),
+        _ if s == "9" || s.starts_with("9.0") => Some(Version::V9),
+        _ => None,
+    }
 }
 
-impl Version {
-    /// Reads `10.0` (or `10`) and `9.0.x` (`9`, `9.0`, `9.0.8`, ...).
-    pub fn parse(s: &str) -> Option<Version> {
-        match s {
-            "10" | "10.0" => Some(Version::V10),
-            _ if s == "9" || s.starts_with("9.0") => Some(Version::V9),
-            _ => None,
-        }
+/// `VERSIONID` as each release's Makefile compiles it in.
+fn version_id(version: Version) -> &'static str {
+    match version {
+        Version::V10 => "10.0-rc3",
+        Version::V9 => "9.0.7",
     }
-    /// `VERSIONID` as each release's Makefile compiles it in.
-    fn id(self) -> &'static str {
-        match self {
-            Version::V10 => "10.0-rc3",
-            Version::V9 => "9.0.7",
-        }
-    }
-    /// Measures this version does not have.
-    fn lacks(self, measure: &str) -> bool {
-        self == Version::V9 && matches!(measure, "rbp" | "rbp_resid" | "unj")
-    }
+}
+
+/// Measures a version does not have.
+fn lacks(version: Version, measure: &str) -> bool {
+    version == Version::V9 && matches!(measure, "rbp" | "rbp_resid" | "unj")
 }
 
 /// A failure: what goes to stderr and the exit code.
@@ -192,7 +188,12 @@ fn main(
         };
         match c {
             'h' => help = true,
-            'v' => return Err(Exit(format!("trec_eval version {}\n", version.id()), 0)),
+            'v' => {
+                return Err(Exit(
+                    format!("trec_eval version {}\n", version_id(version)),
+                    0,
+                ))
+            }
             'q' => epi.query_flag = true,
             'm' => {
                 mark_measure(&mut epi, &mut marked, &arg)?;
@@ -356,7 +357,7 @@ fn mark_measure(epi: &mut Epi, marked: &mut [bool], arg: &str) -> Result<(), Exi
     let version = epi.version;
     let mut mark = |single: &str| match MEASURES
         .iter()
-        .position(|m| m.name == single && !version.lacks(single))
+        .position(|m| m.name == single && !lacks(version, single))
     {
         Some(i) => {
             marked[i] = true;
@@ -367,7 +368,7 @@ fn mark_measure(epi: &mut Epi, marked: &mut [bool], arg: &str) -> Result<(), Exi
     match NICKNAMES.iter().find(|n| n.0 == name) {
         Some((_, names)) => names
             .iter()
-            .filter(|n| !version.lacks(n))
+            .filter(|n| !lacks(version, n))
             .try_for_each(|n| mark(n)),
         None => mark(name),
     }
@@ -604,7 +605,9 @@ fn evaluate(
             }
         };
         q.iter_mut().for_each(|v| *v = 0.0);
-        let ranked = rels::rank(docs);
+        // the ranking is sorted only for measures that read it (not num_q, not prefs)
+        let ranking = std::cell::OnceCell::new();
+        let ranked = || ranking.get_or_init(|| rels::rank(docs));
         let mut rr: Option<rels::ResRels> = None;
         let mut jg: Option<Vec<rels::ResRels>> = None;
         let mut pr: Option<prefs::ResultsPrefs> = None;
@@ -632,7 +635,7 @@ fn evaluate(
                             ));
                         };
                         rr = Some(
-                            rels::form(join, &queries[qi].docs, &ranked, &mut carry)
+                            rels::form(join, &queries[qi].docs, ranked(), &mut carry)
                                 .map_err(cannot)?,
                         );
                     }
@@ -650,7 +653,7 @@ fn evaluate(
                             ));
                         };
                         jg = Some(
-                            rels::form_jg(join, &queries[qi].groups, &ranked).map_err(cannot)?,
+                            rels::form_jg(join, &queries[qi].groups, ranked()).map_err(cannot)?,
                         );
                     }
                     f(

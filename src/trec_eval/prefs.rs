@@ -111,17 +111,15 @@ fn ranks<'a>(
             strcmp(a.0, b.0)
         }
     };
-    msort(
-        &mut results,
-        &|a: &(&[u8], f64, i64), b: &(&[u8], f64, i64)| strcmp(a.0, b.0),
-    );
+    // trec_eval's lines arrive sorted by docno; scores that are NaN make
+    // by_sim inconsistent, where glibc's merge sort still fixes the order
+    results.sort_by(|a, b| a.0.cmp(b.0));
     msort(&mut results, &by_sim);
     results.truncate((results.len() as i64).min(max_docs).max(0) as usize);
     for (i, r) in results.iter_mut().enumerate() {
         r.2 = i as i64 + 1;
     }
-    let by_docno = |a: &(&[u8], f64, i64), b: &(&[u8], f64, i64)| strcmp(a.0, b.0);
-    msort(&mut results, &by_docno);
+    results.sort_by(|a, b| a.0.cmp(b.0));
     if let Some(w) = results.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(PrefsError::Fail(format!(
             "trec_eval.form_prefs_counts: duplicate docs {}",
@@ -129,7 +127,7 @@ fn ranks<'a>(
         )));
     }
     let mut prefs = lines.to_vec();
-    msort(&mut prefs, &|a: &Pref, b: &Pref| strcmp(a.docno, b.docno));
+    prefs.sort_by(|a, b| a.docno.cmp(b.docno));
     // retrieved documents without a preference line get rank -1
     let mut p = 0;
     let mut i = 0;
@@ -147,16 +145,13 @@ fn ranks<'a>(
         i += 1;
     }
     results.truncate(i);
-    msort(
-        &mut results,
-        &|a: &(&[u8], f64, i64), b: &(&[u8], f64, i64)| (a.2 - b.2) as i32,
-    );
+    results.sort_by_key(|r| r.2);
     let mut judged: Vec<(&[u8], f64, i64)> = results.into_iter().filter(|r| r.2 > -1).collect();
     for (k, r) in judged.iter_mut().enumerate() {
         r.2 = k as i64;
     }
     let num_judged_ret = judged.len();
-    msort(&mut judged, &by_docno);
+    judged.sort_by(|a, b| a.0.cmp(b.0));
     let mut next = num_judged_ret as i64;
     let mut p = 0;
     let assign = |prefs: &mut Vec<Pref>, p: &mut usize, rank: i64| {

@@ -15,6 +15,7 @@ use super::ranking_metrics::{
 use super::ratings;
 use super::registry::{Kind, MetricId};
 use super::sum;
+use super::trec_measures::MIN_GEO_MEAN;
 
 /// Every convention that changes a value, with the defaults of CONVENTIONS.md.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -512,12 +513,29 @@ pub fn column_names(metrics: &[MetricId]) -> Vec<String> {
     for id in metrics {
         if id.base == "iprec_at_recall" {
             out.extend(IPREC_NAMES.iter().map(|s| s.to_string()));
+        } else if id.base == "rprec_mult" {
+            out.extend(RPREC_MULT_NAMES.iter().map(|s| s.to_string()));
         } else {
             out.push(id.to_string());
         }
     }
     out
 }
+
+/// The columns of `rprec_mult`, one per multiple of |R|
+/// ([`super::trec_measures::RPREC_MULTS`]; trec_eval's `Rprec_mult_0.20`, ...).
+pub const RPREC_MULT_NAMES: [&str; 10] = [
+    "rprec_mult_0.20",
+    "rprec_mult_0.40",
+    "rprec_mult_0.60",
+    "rprec_mult_0.80",
+    "rprec_mult_1.00",
+    "rprec_mult_1.20",
+    "rprec_mult_1.40",
+    "rprec_mult_1.60",
+    "rprec_mult_1.80",
+    "rprec_mult_2.00",
+];
 
 /// The 11 recall levels of `iprec_at_recall`, as trec_eval names them.
 pub const IPREC_NAMES: [&str; 11] = [
@@ -558,6 +576,27 @@ pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> 
         "num_rel" => Box::new(move |q| q.num_relevant(level) as f64),
         "num_rel_ret" => Box::new(move |q| q.num_relevant_retrieved(level) as f64),
         "num_q" => Box::new(|_| 1.0),
+        "set_p" => Box::new(move |q| q.set_precision(level)),
+        "set_recall" => Box::new(move |q| q.set_recall(level)),
+        "set_f" => Box::new(move |q| q.set_f(level)),
+        "set_relative_p" => Box::new(move |q| q.set_relative_precision(level)),
+        "set_map" => Box::new(move |q| q.set_map(level)),
+        "relative_p" => Box::new(move |q| q.relative_precision(k.unwrap_or(1), level)),
+        "unj" => Box::new(move |q| q.unjudged_at(k.unwrap_or(1))),
+        "11pt_avg" => Box::new(move |q| q.eleven_point_average(level, conv.trec_eval)),
+        "infap" => Box::new(move |q| q.inferred_ap(level)),
+        "gm_bpref" => Box::new(move |q| q.bpref(level)),
+        "bin_g" => Box::new(move |q| q.bin_g(level)),
+        "g" => Box::new(|q| q.g()),
+        "ndcg_rel" => Box::new(|q| q.ndcg_rel()),
+        "rndcg" => Box::new(move |q| q.rndcg(level)),
+        "rbp" => Box::new(|q| q.rbp()),
+        "rbp_resid" => Box::new(|q| q.rbp_residual()),
+        "utility" => Box::new(move |q| q.utility(level)),
+        "yaap" => Box::new(move |q| q.yaap(level)),
+        "num_nonrel_judged_ret" => {
+            Box::new(move |q| q.num_nonrelevant_judged_retrieved(level) as f64)
+        }
         _ => return None,
     };
     Some((0..p.num_queries()).map(|i| f(&p.query(i))).collect())
@@ -604,6 +643,22 @@ fn evaluate_ranking(
                     out.per_unit.insert(IPREC_NAMES[j].to_string(), col);
                 }
             }
+            "rprec_mult" => {
+                let mut cols: Vec<Vec<f64>> = (0..10).map(|_| Vec::with_capacity(n)).collect();
+                for i in 0..n {
+                    let values = p.query(i).rprec_mult(conv.relevance_level);
+                    for (col, v) in cols.iter_mut().zip(values) {
+                        col.push(v);
+                    }
+                }
+                for (name, col) in RPREC_MULT_NAMES.iter().zip(cols) {
+                    out.metrics.insert(
+                        name.to_string(),
+                        sum::mean(col.iter().copied()).or(Some(0.0)),
+                    );
+                    out.per_unit.insert(name.to_string(), col);
+                }
+            }
             "fcp" | "spearman" => {
                 let Some(run) = d.runs.iter().find(|r| r.name == p.name) else {
                     continue;
@@ -620,13 +675,13 @@ fn evaluate_ranking(
                     continue;
                 };
                 let value = match base {
-                    "num_q" | "num_ret" | "num_rel" | "num_rel_ret" => {
+                    "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "num_nonrel_judged_ret" => {
                         Some(sum::sum(col.iter().copied()))
                     }
-                    "gm_map" => Some(if n == 0 {
+                    "gm_map" | "gm_bpref" => Some(if n == 0 {
                         0.0
                     } else {
-                        (sum::sum(col.iter().map(|&ap| ap.max(1e-5).ln())) / n as f64).exp()
+                        (sum::sum(col.iter().map(|&v| v.max(MIN_GEO_MEAN).ln())) / n as f64).exp()
                     }),
                     "f1" if conv.f1_aggregation == F1Aggregation::FromMeans => {
                         let pk = MetricId::new("precision", id.k);

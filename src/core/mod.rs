@@ -14,6 +14,7 @@ pub mod raw;
 pub mod registry;
 pub mod stats;
 pub mod sum;
+pub mod trec_measures;
 
 /// Exact powers of ten, 10^0 to 10^22 (every one is a double): the divisors
 /// of a decimal read as `m / 10^k` (the parser's fast path, the binary

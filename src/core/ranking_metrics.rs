@@ -258,7 +258,12 @@ impl<'a> QueryView<'a> {
     /// Σ_{i < k} w(i) · E[v(grade_i)]: the expectation of any metric linear in
     /// per-position values, under the tie rule.
     #[inline]
-    fn linear_sum(&self, k: usize, v: impl Fn(i32) -> f64, w: impl Fn(usize) -> f64) -> f64 {
+    pub(crate) fn linear_sum(
+        &self,
+        k: usize,
+        v: impl Fn(i32) -> f64,
+        w: impl Fn(usize) -> f64,
+    ) -> f64 {
         if !self.average_ties {
             // no tie groups: a plain loop the compiler can vectorise
             return self.grades[..k.min(self.grades.len())]

@@ -119,6 +119,27 @@ pub const METRICS: &[MetricInfo] = &[
     m("num_rel_ret", Ranking, NoK, "Relevant retrieved", "Σ relevant documents retrieved", "relevance level", "trec_eval num_rel_ret", true, false, false),
     m("fcp", Ranking, NoK, "FCP", "Σ concordant / Σ (concordant + discordant) pairs of retrieved documents (score vs grade)", "a tie in score or grade counts as neither; unjudged = grade 0", "Koren 2008", true, true, false),
     m("spearman", Ranking, NoK, "Spearman ρ", "Pearson correlation of the average ranks of score and grade, per query, averaged", "queries with a constant side are skipped", "Spearman 1904; scipy spearmanr", true, false, true),
+    // ranking: trec_eval's other measures (core/trec_measures.rs)
+    m("set_p", Ranking, NoK, "set P", "set_P = |relevant retrieved| / |retrieved|", "the retrieved list as a set; relevance level; 0 with nothing retrieved", "trec_eval set_P", true, true, true),
+    m("set_recall", Ranking, NoK, "set recall", "set_recall = |relevant retrieved| / |R|", "the retrieved list as a set; relevance level; 0 when |R| = 0", "trec_eval set_recall", true, true, true),
+    m("set_f", Ranking, NoK, "set F1", "set_F = 2·set_P·set_recall / (set_P + set_recall)", "β = 1 (trec_eval's default); 0 with no relevant document retrieved", "van Rijsbergen 1979; trec_eval set_F", true, true, true),
+    m("set_relative_p", Ranking, NoK, "set relative P", "|relevant retrieved| / min(|retrieved|, |R|)", "relevance level; 0 when either is 0", "trec_eval set_relative_P", true, true, true),
+    m("set_map", Ranking, NoK, "set MAP", "set_P · set_recall = |relevant retrieved|² / (|retrieved|·|R|)", "relevance level; 0 when either is 0", "trec_eval set_map", true, true, true),
+    m("relative_p", Ranking, K, "relative P@k", "relative_P@k = |relevant in top k| / min(k, |R|)", "relevance level; 0 when |R| = 0", "trec_eval relative_P", true, true, true),
+    m("rprec_mult", Ranking, NoK, "R-prec × m", "P@c, c = (long)(m·|R| + 0.9), m = 0.2, 0.4, …, 2.0", "documents past the list count as non-relevant; 0 when c = 0", "trec_eval Rprec_mult", true, true, true),
+    m("11pt_avg", Ranking, NoK, "11-point average", "(1/11) Σ_{r = 0, 0.1, …, 1} iprec(r)", "iprec_at_recall's recall points (the convention trec_eval); trec order", "trec_eval 11pt_avg; Salton & McGill 1983", true, true, true),
+    m("infap", Ranking, NoK, "infAP", "(1/|R|) Σ_{relevant ranks j} E[P@j],  E[P@j] = 1/j + ((j−1)/j)·(d/(j−1))·((r + ε)/(r + n + 2ε))", "d, r, n: pooled, relevant and judged non-relevant documents above j (pooled = in the qrels, a negative grade being pooled but unjudged); documents absent from the qrels skipped; ε = 0.00001; trec order", "Yilmaz & Aslam 2006; trec_eval infAP", true, true, true),
+    m("gm_bpref", Ranking, NoK, "GM-bpref", "exp(mean(ln max(bpref, 0.00001)))", "relevance level; trec order", "trec_eval gm_bpref", true, true, false),
+    m("bin_g", Ranking, NoK, "binG", "(1/|R|) Σ_{relevant ranks i} 1 / log2(2 + i − rel_i),  rel_i = relevant documents in the top i", "relevance level; trec order", "Kishida 2005; trec_eval binG", true, true, true),
+    m("g", Ranking, NoK, "G", "Σ_i gain_i / log2(2 + cost_i − cg_i) / Σ ideal gains,  cost_i = Σ_{j≤i} max(ideal gain_j, 1), cg_i = Σ_{j≤i} gain_j", "gain = grade (trec_eval's default gains); trec order", "Sakai 2004; trec_eval G", true, true, true),
+    m("ndcg_rel", Ranking, NoK, "nDCG_rel", "(1/|R|) Σ_{relevant d} nDCG@rank(d), nDCG of the whole list for a relevant document not retrieved", "gain = grade; log2 discount; trec order", "trec_eval ndcg_rel", true, true, true),
+    m("rndcg", Ranking, NoK, "Rndcg", "mean of nDCG@i at each rank i where the ideal ranking's gain changes (and at the end of a list longer than the ideal one)", "gain = grade; log2 discount; 0 when |R| = 0; trec order", "trec_eval Rndcg", true, true, true),
+    m("rbp", Ranking, NoK, "RBP", "RBP = (1 − p) Σ_{i≥1} gain_i · p^{i−1},  p = 0.9", "gain = grade, divided by the query's highest judged grade when that is above 1; unjudged documents gain 0", "Moffat & Zobel 2008; trec_eval rbp", true, true, true),
+    m("rbp_resid", Ranking, NoK, "RBP residual", "p^n + (1 − p) Σ_{unjudged i} p^{i−1},  p = 0.9", "the most unjudged and unretrieved documents could add to RBP; 0 when every retrieved document is judged (trec_eval's rule)", "Moffat & Zobel 2008; trec_eval rbp_resid", false, true, true),
+    m("unj", Ranking, K, "Unjudged@k", "unj@k = |documents in top k absent from the qrels or judged negative| / k", "denominator k even for shorter lists", "trec_eval unj", false, true, true),
+    m("utility", Ranking, NoK, "Utility", "|relevant retrieved| − |non-relevant retrieved|", "trec_eval's default coefficients (1, −1, 0, 0); relevance level", "Hull & Robertson 2000 (TREC filtering); trec_eval utility", true, false, true),
+    m("yaap", Ranking, NoK, "yaAP", "ln((1 + S) / (1 + |R| − S)),  S = Σ_{relevant ranks i} P@i", "relevance level; trec order", "Robertson 2008; trec_eval yaap", true, false, true),
+    m("num_nonrel_judged_ret", Ranking, NoK, "Judged non-relevant retrieved", "Σ retrieved documents judged with 0 ≤ grade < level", "relevance level", "trec_eval num_nonrel_judged_ret", false, false, false),
     // binary
     m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false),
     m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false),
@@ -199,6 +220,62 @@ impl MetricInfo {
             (Ranking, "iprec_at_recall") => {
                 r"iprec(r) = \max_{i:\, R@i \ge r} P@i, \quad r \in \{0, 0.1, \ldots, 1\}"
             }
+            (Ranking, "set_p") => {
+                r"\text{set\_P} = \frac{|R \cap \text{retrieved}|}{|\text{retrieved}|}"
+            }
+            (Ranking, "set_recall") => {
+                r"\text{set\_recall} = \frac{|R \cap \text{retrieved}|}{|R|}"
+            }
+            (Ranking, "set_f") => {
+                r"\text{set\_F} = \frac{2 \cdot \text{set\_P} \cdot \text{set\_recall}}{\text{set\_P} + \text{set\_recall}}"
+            }
+            (Ranking, "set_relative_p") => {
+                r"\text{set\_relative\_P} = \frac{|R \cap \text{retrieved}|}{\min(|\text{retrieved}|, |R|)}"
+            }
+            (Ranking, "set_map") => {
+                r"\text{set\_map} = \frac{|R \cap \text{retrieved}|^2}{|\text{retrieved}| \cdot |R|}"
+            }
+            (Ranking, "relative_p") => {
+                r"\text{relative\_P@}k = \frac{|\text{relevant in top } k|}{\min(k, |R|)}"
+            }
+            (Ranking, "rprec_mult") => {
+                r"\text{Rprec\_mult}(m) = P@c, \quad c = \text{trunc}(m \cdot |R| + 0.9), \quad m \in \{0.2, 0.4, \ldots, 2\}"
+            }
+            (Ranking, "11pt_avg") => {
+                r"\text{11pt\_avg} = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} iprec(r)"
+            }
+            (Ranking, "infap") => {
+                r"\text{infAP} = \frac{1}{|R|} \sum_{j:\, rel_j} \left( \frac{1}{j} + \frac{j-1}{j} \cdot \frac{d_j}{j-1} \cdot \frac{r_j + \epsilon}{r_j + n_j + 2\epsilon} \right)"
+            }
+            (Ranking, "gm_bpref") => {
+                r"\text{GM-bpref} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{bpref}(q), 10^{-5}) \right)"
+            }
+            (Ranking, "bin_g") => {
+                r"\text{binG} = \frac{1}{|R|} \sum_{i:\, rel_i} \frac{1}{\log_2(2 + i - r_i)}"
+            }
+            (Ranking, "g") => {
+                r"G = \frac{1}{\sum_j g^{*}_j} \sum_{i} \frac{g_i}{\log_2(2 + c_i - cg_i)}, \quad c_i = \sum_{j \le i} \max(g^{*}_j, 1)"
+            }
+            (Ranking, "ndcg_rel") => {
+                r"\text{nDCG\_rel} = \frac{1}{|R|} \sum_{d \in R} \text{nDCG@}rank(d)"
+            }
+            (Ranking, "rndcg") => {
+                r"\text{Rndcg} = \frac{1}{|C|} \sum_{i \in C} \text{nDCG@}i, \quad C = \text{ranks where the ideal gain changes}"
+            }
+            (Ranking, "rbp") => {
+                r"\text{RBP} = (1 - p) \sum_{i \ge 1} gain_i \, p^{i-1}, \quad p = 0.9"
+            }
+            (Ranking, "rbp_resid") => {
+                r"\text{RBP}_{resid} = p^{n} + (1 - p) \sum_{i:\, \text{unjudged}} p^{i-1}"
+            }
+            (Ranking, "unj") => r"\text{unj@}k = \frac{|\text{unjudged in top } k|}{k}",
+            (Ranking, "utility") => {
+                r"U = |R \cap \text{retrieved}| - |\text{retrieved non-relevant}|"
+            }
+            (Ranking, "yaap") => {
+                r"\text{yaAP} = \ln \frac{1 + S}{1 + |R| - S}, \quad S = \sum_{i:\, rel_i} P@i"
+            }
+            (Ranking, "num_nonrel_judged_ret") => r"\sum_{q} |\text{retrieved}_q \cap N_q|",
             (Ranking, "num_q") => r"|Q|",
             (Ranking, "num_ret") => r"\sum_{q} |\text{retrieved}_q|",
             (Ranking, "num_rel") => r"\sum_{q} |R_q|",
@@ -259,6 +336,82 @@ impl MetricInfo {
             (Ratings, "spearman_per_user") => r"\frac{1}{|U'|} \sum_{u \in U'} \rho_u",
             _ => self.formula,
         }
+    }
+}
+
+impl MetricInfo {
+    /// The name trec_eval 10.0 gives this measure (`-m NAME`), for ranking
+    /// metrics it computes alike; `None` for the others.
+    pub fn trec_name(&self) -> Option<&'static str> {
+        if self.kind != Ranking {
+            return None;
+        }
+        Some(match self.base {
+            "ndcg" if self.cutoff == OptK => "ndcg",
+            "map" => "map",
+            "gm_map" => "gm_map",
+            "precision" => "P",
+            "recall" => "recall",
+            "hit_rate" => "success",
+            "mrr" => "recip_rank",
+            "r_precision" => "Rprec",
+            "bpref" => "bpref",
+            "iprec_at_recall" => "iprec_at_recall",
+            "num_q" => "num_q",
+            "num_ret" => "num_ret",
+            "num_rel" => "num_rel",
+            "num_rel_ret" => "num_rel_ret",
+            "set_p" => "set_P",
+            "set_recall" => "set_recall",
+            "set_f" => "set_F",
+            "set_relative_p" => "set_relative_P",
+            "set_map" => "set_map",
+            "relative_p" => "relative_P",
+            "rprec_mult" => "Rprec_mult",
+            "11pt_avg" => "11pt_avg",
+            "infap" => "infAP",
+            "gm_bpref" => "gm_bpref",
+            "bin_g" => "binG",
+            "g" => "G",
+            "ndcg_rel" => "ndcg_rel",
+            "rndcg" => "Rndcg",
+            "rbp" => "rbp",
+            "rbp_resid" => "rbp_resid",
+            "unj" => "unj",
+            "utility" => "utility",
+            "yaap" => "yaap",
+            "num_nonrel_judged_ret" => "num_nonrel_judged_ret",
+            _ => return None,
+        })
+    }
+
+    /// One of trec_eval's measures beyond the common ones: the page lists
+    /// them apart, and no table shows them unless asked.
+    pub fn is_trec_extra(&self) -> bool {
+        self.kind == Ranking
+            && matches!(
+                self.base,
+                "set_p"
+                    | "set_recall"
+                    | "set_f"
+                    | "set_relative_p"
+                    | "set_map"
+                    | "relative_p"
+                    | "rprec_mult"
+                    | "11pt_avg"
+                    | "infap"
+                    | "gm_bpref"
+                    | "bin_g"
+                    | "g"
+                    | "ndcg_rel"
+                    | "rndcg"
+                    | "rbp"
+                    | "rbp_resid"
+                    | "unj"
+                    | "utility"
+                    | "yaap"
+                    | "num_nonrel_judged_ret"
+            )
     }
 }
 
@@ -330,6 +483,7 @@ impl std::fmt::Display for MetricId {
 /// The metrics whose values are counts (printed without decimals).
 const COUNTS: &[&str] = &[
     "num_q",
+    "num_nonrel_judged_ret",
     "num_ret",
     "num_rel",
     "num_rel_ret",
@@ -350,6 +504,8 @@ pub fn base_of(column: &str) -> &str {
     let base = column.split('@').next().unwrap_or(column);
     if base.starts_with("iprec_at_recall") {
         "iprec_at_recall"
+    } else if base.starts_with("rprec_mult_") {
+        "rprec_mult"
     } else {
         base
     }
@@ -396,7 +552,20 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
         (Kind::Ranking, "ties") => {
             return !matches!(
                 base,
-                "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "idcg" | "fcp" | "spearman"
+                "num_q"
+                    | "num_ret"
+                    | "num_rel"
+                    | "num_rel_ret"
+                    | "idcg"
+                    | "fcp"
+                    | "spearman"
+                    | "set_p"
+                    | "set_recall"
+                    | "set_f"
+                    | "set_relative_p"
+                    | "set_map"
+                    | "utility"
+                    | "num_nonrel_judged_ret"
             )
         }
         (Kind::Ranking, "relevance_level") => &[
@@ -413,13 +582,28 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
             "iprec_at_recall",
             "num_rel",
             "num_rel_ret",
+            "set_p",
+            "set_recall",
+            "set_f",
+            "set_relative_p",
+            "set_map",
+            "relative_p",
+            "rprec_mult",
+            "11pt_avg",
+            "infap",
+            "gm_bpref",
+            "bin_g",
+            "rndcg",
+            "utility",
+            "yaap",
+            "num_nonrel_judged_ret",
         ],
         (Kind::Ranking, "gain") => &["ndcg", "dcg", "idcg"],
         (Kind::Ranking, "discount") => &["ndcg", "ndcg_burges", "dcg", "idcg"],
         (Kind::Ranking, "ap_denominator") => &["map", "gm_map"],
         (Kind::Ranking, "precision_denominator") => &["precision", "f1"],
         (Kind::Ranking, "f1_aggregation") => &["f1"],
-        (Kind::Ranking, "trec_eval") => &["iprec_at_recall"],
+        (Kind::Ranking, "trec_eval") => &["iprec_at_recall", "11pt_avg"],
         (Kind::Binary, "threshold" | "threshold_rule") => &[
             "accuracy",
             "precision",

@@ -358,7 +358,7 @@ mod tests {
             ws.datasets()
                 .iter()
                 .map(|d| {
-                    let metrics = crate::core::registry::default_metrics(d.kind(), &[1, 5, 10]);
+                    let metrics = crate::core::registry::all_metrics(d.kind(), &[1, 5, 10]);
                     format!(
                         "{:?}",
                         evaluate(d, &Conventions::default(), &metrics).models

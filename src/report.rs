@@ -104,7 +104,8 @@ impl Table {
             .map(|i| i.title);
         match (title, column.split_once('@')) {
             (Some(t), Some((_, k))) => format!("{}@{k}", t.split('@').next().unwrap_or(t)),
-            (Some(t), None) if !column.starts_with("iprec_at_recall_") => t.to_string(),
+            // one of a metric's several columns (`iprec_at_recall_0.10`) keeps its name
+            (Some(t), None) if registry::base_of(column) == column => t.to_string(),
             _ => column.to_string(),
         }
     }

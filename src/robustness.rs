@@ -20,7 +20,7 @@ const NAMES: [&str; 8] = [
 
 fn evaluate_all(ws: &Workspace) {
     for d in ws.datasets() {
-        let ids = registry::default_metrics(d.kind(), &[1, 3, 10]);
+        let ids = registry::all_metrics(d.kind(), &[1, 3, 10]);
         let _ = evaluate(&d, &Conventions::default(), &ids);
         let averaged = Conventions {
             ties: TieRule::Average,

@@ -990,7 +990,7 @@ mod tests {
     #[test]
     fn conventions_change_only_the_metrics_they_are_said_to() {
         use crate::core::evaluate::evaluate;
-        use crate::core::registry::{default_metrics, depends_on};
+        use crate::core::registry::{all_metrics, depends_on};
         let mut ws = Workspace::default();
         for (name, bytes) in crate::example::example_files() {
             ws.load_bytes(&name, &bytes, &Default::default()).unwrap();
@@ -1044,7 +1044,7 @@ mod tests {
                 for w in [&ws, &reference, &nothing_predicted] {
                     for data in w.datasets() {
                         let kind = data.kind();
-                        let ids = default_metrics(kind, &[1, 3, 5, 10, 20]);
+                        let ids = all_metrics(kind, &[1, 3, 5, 10, 20]);
                         let before = evaluate(&data, &Conventions::default(), &ids);
                         let after = evaluate(&data, &view.conv, &ids);
                         for (b, a) in before.models.iter().zip(&after.models) {

@@ -551,7 +551,7 @@ fn tie_warning_flags_the_queries_whose_values_depend_on_tie_order() {
     let o = oracle();
     let ws = workspace(&["ranking.qrels", "ranking.run"]);
     let data = ws.ranking.as_ref().unwrap();
-    let metrics = registry::default_metrics(Kind::Ranking, &[1, 3, 5, 10, 20]);
+    let metrics = registry::all_metrics(Kind::Ranking, &[1, 3, 5, 10, 20]);
     let trec = prepare(data, 0, TieRule::Trec, QuerySet::Qrels);
     let file = prepare(data, 0, TieRule::File, QuerySet::Qrels);
     let flagged = queries_with_mixed_ties(&trec);

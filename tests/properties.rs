@@ -49,7 +49,7 @@ fn load(run: &str, qrels: &str) -> Workspace {
 }
 
 fn all_ranking_metrics() -> Vec<MetricId> {
-    registry::default_metrics(Kind::Ranking, &[1, 2, 3, 5, 10, 20])
+    registry::all_metrics(Kind::Ranking, &[1, 2, 3, 5, 10, 20])
 }
 
 proptest! {
@@ -219,7 +219,7 @@ proptest! {
             ..Default::default()
         };
         let p = prepare(data, 0, conv.ties, QuerySet::Qrels);
-        let metrics = registry::default_metrics(Kind::Ranking, &[1, 2, 3, 5, 10, 20]);
+        let metrics = registry::all_metrics(Kind::Ranking, &[1, 2, 3, 5, 10, 20]);
         let report = evaluate_prepared(data, [&p], &conv, &metrics);
         let mut checked = 0;
         for id in &metrics {
@@ -594,7 +594,7 @@ proptest! {
         prop_assume!(!qrels.is_empty());
         let ws = load(&run, &qrels);
         let conv = Conventions { trec_eval: if v9 { TrecEvalVersion::V9 } else { TrecEvalVersion::V10 }, ..Default::default() };
-        let metrics = registry::default_metrics(Kind::Ranking, &[1, 3, 5, 10]);
+        let metrics = registry::all_metrics(Kind::Ranking, &[1, 3, 5, 10]);
         let report = evaluate(&Dataset::Ranking(ws.ranking.as_ref().unwrap()), &conv, &metrics);
         let model = &report.models[0];
         let (dir, run_path, qrels_path) = scratch_files(&run, &qrels);

@@ -15,8 +15,13 @@ fn header_help(kind: Kind, id: &str) -> String {
     let base = registry::base_of(id);
     match registry::info(base, kind) {
         Some(i) => format!(
-            "{}\n{}\nConventions: {}\nReference: {}",
-            i.title, i.formula, i.conventions, i.reference
+            "{}\n{}\nConventions: {}\nReference: {}{}",
+            i.title,
+            i.formula,
+            i.conventions,
+            i.reference,
+            i.trec_name()
+                .map_or(String::new(), |t| format!("\ntrec_eval: -m {t}"))
         ),
         None => id.to_string(),
     }
@@ -223,14 +228,51 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
 #[component]
 fn ColumnPicker(kind: Kind) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let chips = registry::METRICS.iter().filter(move |m| m.kind == kind && !matches!(m.base, "tp" | "fp" | "tn" | "fn")).map(move |m| {
+    let chip = move |m: &'static registry::MetricInfo| {
         let base = m.base;
         let on = move || state.bases.with(|b| b.contains(&(kind, base)));
-        let toggle = move |_| state.bases.update(|b| {
-            if let Some(i) = b.iter().position(|x| *x == (kind, base)) { b.remove(i); } else { b.push((kind, base)); }
+        let toggle = move |_| {
+            state.bases.update(|b| {
+                if let Some(i) = b.iter().position(|x| *x == (kind, base)) {
+                    b.remove(i);
+                } else {
+                    b.push((kind, base));
+                }
+            })
+        };
+        view! { <button class="chip" class:on=on aria-pressed=move || on().to_string() on:click=toggle title=m.formula data-metric=base>{m.title}</button> }
+    };
+    let listed = move |extra: bool| {
+        registry::METRICS.iter().filter(move |m| {
+            m.kind == kind
+                && m.is_trec_extra() == extra
+                && !matches!(m.base, "tp" | "fp" | "tn" | "fn")
+        })
+    };
+    let chips = listed(false).map(chip).collect_view();
+    // trec_eval's less common measures, folded away until wanted (open while one is shown)
+    let extras: Vec<&'static registry::MetricInfo> = listed(true).collect();
+    let any_extra_on = move || {
+        state.bases.with(|b| {
+            b.iter()
+                .any(|&(k, base)| registry::info(base, k).is_some_and(|i| i.is_trec_extra()))
+        })
+    };
+    let more = (!extras.is_empty()).then(|| {
+        let count = extras.len();
+        let chips = extras.into_iter().map(chip).collect_view();
+        let open = RwSignal::new(false);
+        Effect::new(move |_| {
+            if any_extra_on() {
+                open.set(true);
+            }
         });
-        view! { <button class="chip" class:on=on aria-pressed=move || on().to_string() on:click=toggle title=m.formula>{m.title}</button> }
-    }).collect_view();
+        let toggle = move |ev: leptos::ev::MouseEvent| {
+            ev.prevent_default();
+            open.update(|o| *o = !*o);
+        };
+        view! { <details class="more-metrics" prop:open=open><summary on:click=toggle>{format!("trec_eval's other measures ({count})")}</summary>{chips}</details> }
+    });
     let has_cutoffs = registry::METRICS
         .iter()
         .any(|m| m.kind == kind && m.cutoff != registry::Cutoff::None);
@@ -261,6 +303,7 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
     view! {
         <div class="picker">
             {chips}
+            {more}
             {has_cutoffs.then(|| view! { <label class="cutoffs">"k = " <input type="text" size="14" prop:value=cutoffs_text on:change=set_cutoffs aria-label="cutoffs"/></label> })}
         </div>
     }

@@ -52,7 +52,9 @@ binary CSV, multi-class matrix or top-k CSV, ratings CSV, optionally .gz).
 Several run files = several models; a CSV with several score columns = one model per column.
 
     -k, --cutoffs 1,5,10        cutoffs for @k metrics (default 1,3,5,10,20,100,1000)
-    --metrics ID,ID,...         metric ids (default: every metric of the kind), e.g. ndcg@10,map,mrr
+    --metrics ID,ID,...         metric ids, e.g. ndcg@10,map,mrr,infap (default: every metric
+                                 of the kind but trec_eval's less common measures; `all`:
+                                 every one; `rankscope metrics` lists them)
     --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
     --per-query                 per-query (per-user) values too
     --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv json_run json_qrels
@@ -200,19 +202,23 @@ fn main() -> ExitCode {
         },
         Some("generate") => generate(&argv[1..]),
         Some("metrics") => {
+            let mut list = String::new();
             for m in registry::METRICS {
                 let id = match m.cutoff {
                     registry::Cutoff::None => m.base.to_string(),
                     registry::Cutoff::Required => format!("{}@k", m.base),
                     registry::Cutoff::Optional => format!("{}[@k]", m.base),
                 };
-                println!(
-                    "{:<12} {:<22} {}",
+                list.push_str(&format!(
+                    "{:<12} {:<24} {:<32} {}\n",
                     format!("{:?}", m.kind).to_lowercase(),
                     id,
+                    m.trec_name().map_or(String::new(), |t| format!("trec_eval {t}")),
                     m.formula
-                );
+                ));
             }
+            // a closed pipe (`| head`) ends the listing quietly
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), list.as_bytes());
             ExitCode::SUCCESS
         }
         Some(other) => fail(format!("unknown command '{other}'; see rankscope --help")),
@@ -731,6 +737,7 @@ fn run_eval(mut a: Args) -> ExitCode {
     }
     let kind = data.kind();
     let metrics: Vec<MetricId> = match &a.metrics {
+        Some(ids) if ids.len() == 1 && ids[0] == "all" => registry::all_metrics(kind, &a.cutoffs),
         Some(ids) => match ids
             .iter()
             .map(|s| MetricId::parse(s, kind))

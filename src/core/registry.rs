@@ -626,10 +626,24 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     bases.contains(&base)
 }
 
-/// The full default metric list of a kind at the given cutoffs.
+/// The default metric list of a kind at the given cutoffs: every metric but
+/// trec_eval's less common measures ([`MetricInfo::is_trec_extra`]), which are
+/// computed when asked for by name.
 pub fn default_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
+    metrics_at(kind, ks, false)
+}
+
+/// Every metric of a kind at the given cutoffs.
+pub fn all_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
+    metrics_at(kind, ks, true)
+}
+
+fn metrics_at(kind: Kind, ks: &[usize], extras: bool) -> Vec<MetricId> {
     let mut out = Vec::new();
-    for info in METRICS.iter().filter(|m| m.kind == kind) {
+    for info in METRICS
+        .iter()
+        .filter(|m| m.kind == kind && (extras || !m.is_trec_extra()))
+    {
         match info.cutoff {
             Cutoff::None => out.push(MetricId::new(info.base, None)),
             Cutoff::Optional => {
@@ -684,7 +698,7 @@ mod tests {
     #[test]
     fn every_kind_has_a_default_list() {
         for kind in [Kind::Ranking, Kind::Binary, Kind::Multiclass, Kind::Ratings] {
-            let list = default_metrics(kind, &[1, 10]);
+            let list = all_metrics(kind, &[1, 10]);
             assert!(!list.is_empty());
             for id in list {
                 assert_eq!(MetricId::parse(&id.to_string(), kind).unwrap(), id);

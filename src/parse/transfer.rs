@@ -397,7 +397,7 @@ mod tests {
         }
         let conv = crate::core::evaluate::Conventions::default();
         for (a, b) in direct.datasets().iter().zip(via.datasets()) {
-            let ids = crate::core::registry::default_metrics(a.kind(), &[1, 5, 10]);
+            let ids = crate::core::registry::all_metrics(a.kind(), &[1, 5, 10]);
             let ra = crate::core::evaluate::evaluate(a, &conv, &ids);
             let rb = crate::core::evaluate::evaluate(&b, &conv, &ids);
             assert_eq!(

@@ -1,0 +1,96 @@
+// trec_eval's other measures in the page: offered apart in the metric picker,
+// with the values `rankscope trec_eval` (the port of trec_eval 10.0's C) prints
+// for the same files, on trec_eval's own test files (graded, with judged -1).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, drop, root, cells, waitForModels, clearAll, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const trecFile = (name) => path.join(root, 'tests/trec_eval', name);
+
+function trecEval(args) {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  const out = execFileSync(bin, ['trec_eval', ...args, trecFile('qrels.rel_level'), trecFile('results.test')], { encoding: 'utf8' });
+  const values = {};
+  for (const line of out.trim().split('\n')) {
+    const [name, q, v] = line.split('\t');
+    (values[q] ??= {})[name.trim()] = v;
+  }
+  return values;
+}
+
+// the page's column for a trec_eval output name
+function column(name) {
+  const fixed = {
+    set_P: 'set_p', set_F: 'set_f', set_relative_P: 'set_relative_p', set_recall: 'set_recall', set_map: 'set_map',
+    infAP: 'infap', gm_bpref: 'gm_bpref', binG: 'bin_g', G: 'g', ndcg_rel: 'ndcg_rel', Rndcg: 'rndcg',
+    rbp: 'rbp', rbp_resid: 'rbp_resid', utility: 'utility', yaap: 'yaap', '11pt_avg': '11pt_avg',
+    num_nonrel_judged_ret: 'num_nonrel_judged_ret',
+  };
+  if (fixed[name]) return fixed[name];
+  if (name.startsWith('Rprec_mult_')) return name.toLowerCase();
+  const m = name.match(/^(relative_P|unj)_(\d+)$/);
+  if (m) return `${m[1] === 'unj' ? 'unj' : 'relative_p'}@${m[2]}`;
+  return null;
+}
+
+async function showEveryExtra(page) {
+  await page.click('.more-metrics > summary');
+  for (const chip of await page.$$('.more-metrics button.chip:not(.on)')) await chip.click();
+}
+
+test("trec_eval's other measures are offered apart and equal rankscope trec_eval's values, at two relevance levels and per query", async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 900 } });
+  await clearAll(page);
+  const file = (name) => ({ name, data: fs.readFileSync(trecFile(name)) });
+  await drop(page, [file('qrels.rel_level'), file('results.test')]);
+  await waitForModels(page, ['STANDARD']);
+  // folded away at first: the table shows none of them
+  assert.equal(await page.$eval('.more-metrics', (d) => d.open), false);
+  assert.ok(!Object.keys((await cells(page)).STANDARD).some((c) => c.startsWith('infap')));
+  await showEveryExtra(page);
+  const chips = await page.$$eval('.more-metrics button.chip', (bs) => bs.map((b) => [b.dataset.metric, b.classList.contains('on')]));
+  assert.equal(chips.length, 20);
+  assert.ok(chips.every(([, on]) => on), 'every chip on');
+  await shot(page, 'trec-measures.png');
+
+  const ks = await page.$eval('.cutoffs input', (i) => i.value);
+  const args = ['-m', 'all_trec', '-m', 'yaap', '-m', `relative_P.${ks}`, '-m', `unj.${ks}`];
+  for (const level of ['1', '2']) {
+    if (level !== '1') {
+      await page.fill('#conv-relevance_level', level);
+      await page.dispatchEvent('#conv-relevance_level', 'change');
+      await page.waitForFunction(() => !document.querySelector('section.loading'));
+    }
+    const want = trecEval(level === '1' ? args : ['-l', level, ...args]).all;
+    const got = (await cells(page)).STANDARD;
+    let compared = 0;
+    for (const [name, v] of Object.entries(want)) {
+      const id = column(name);
+      if (!id) continue;
+      assert.ok(id in got, `the page shows ${id} (trec_eval ${name})`);
+      // trec_eval prints %6.4f (counts as integers): the page's value rounds to it
+      assert.ok(Math.abs(got[id] - Number(v)) <= 0.5e-4 + 1e-12, `${id} at level ${level}: page ${got[id]}, trec_eval ${name} ${v}`);
+      compared++;
+    }
+    // 27 measures of all_trec and yaap, and relative_P and unj at each cutoff
+    assert.equal(compared, 27 + 2 * ks.split(',').length, `measures compared at level ${level}`);
+  }
+
+  // per query: the per-query table's infAP is trec_eval -q's
+  const perQuery = trecEval(['-l', '2', '-q', '-m', 'infAP']);
+  await page.selectOption('#per-query-metric', 'infap');
+  await page.waitForFunction(() => document.querySelector('table.rr thead')?.textContent.includes('STANDARD: infap'));
+  const rows = await page.$$eval('table.rr tbody tr', (trs) => trs.map((tr) => [tr.dataset.query, Number(tr.querySelector('td[data-per-query]').dataset.perQuery)]));
+  assert.equal(rows.length, Object.keys(perQuery).length - 1, "every query but all");
+  for (const [q, v] of rows) assert.ok(Math.abs(v - Number(perQuery[q].infAP)) <= 0.5e-4 + 1e-12, `infAP of query ${q}: page ${v}, trec_eval ${perQuery[q].infAP}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -5,82 +5,111 @@
 //! Like trec_eval, queries are those in both run and qrels; with `-c` the means
 //! are divided by the number of qrels queries instead (missing queries score 0).
 
-use crate::core::evaluate::Conventions;
+use crate::core::evaluate::{ranking_query_value, Conventions, IPREC_NAMES, RPREC_MULT_NAMES};
 use crate::core::ranking::{self, PreparedRun, QuerySet, RankingData};
-use crate::core::ranking_metrics::{Discount, Gain};
+use crate::core::registry::{self, MetricId, TrecMeasure, TREC_MEASURES};
 
-const DEFAULT_CUTOFFS: &[usize] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
-
-/// A trec_eval measure with its parameters, in trec_eval's table order.
+/// A trec_eval measure with its cutoffs (empty for a measure without), in
+/// trec_eval's table order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Measure {
     Runid,
     NumQ,
-    NumRet,
-    NumRel,
-    NumRelRet,
-    Map,
-    GmMap,
-    Rprec,
-    Bpref,
-    RecipRank,
-    IprecAtRecall,
-    P(Vec<usize>),
-    Recall(Vec<usize>),
-    Ndcg,
-    NdcgCut(Vec<usize>),
-    MapCut(Vec<usize>),
-    Success(Vec<usize>),
+    Core(&'static TrecMeasure, Vec<usize>),
 }
 
 impl Measure {
-    fn order(&self) -> usize {
-        use Measure::*;
+    fn order(&self) -> u8 {
         match self {
-            Runid => 0,
-            NumQ => 1,
-            NumRet => 2,
-            NumRel => 3,
-            NumRelRet => 4,
-            Map => 5,
-            GmMap => 6,
-            Rprec => 7,
-            Bpref => 8,
-            RecipRank => 9,
-            IprecAtRecall => 10,
-            P(_) => 11,
-            Recall(_) => 13,
-            Ndcg => 23,
-            NdcgCut(_) => 26,
-            MapCut(_) => 27,
-            Success(_) => 29,
+            Measure::Runid => 0,
+            Measure::NumQ => 1,
+            Measure::Core(t, _) => t.order,
         }
+    }
+
+    /// trec_eval's measure `name` at its default cutoffs.
+    pub fn named(name: &str) -> Option<Measure> {
+        match name {
+            "runid" => Some(Measure::Runid),
+            "num_q" => Some(Measure::NumQ),
+            _ => TREC_MEASURES
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| Measure::Core(t, t.cuts.unwrap_or_default().to_vec())),
+        }
+    }
+
+    /// The measure that prints a core metric (`ndcg@10` is `ndcg_cut` at 10).
+    pub fn of(id: &MetricId) -> Option<Measure> {
+        let t = TREC_MEASURES
+            .iter()
+            .find(|t| t.base == id.base && t.cuts.is_some() == id.k.is_some())?;
+        Some(Measure::Core(t, id.k.into_iter().collect()))
     }
 }
 
 /// trec_eval's "official" set (its default).
 pub fn official() -> Vec<Measure> {
-    use Measure::*;
-    vec![
-        Runid,
-        NumQ,
-        NumRet,
-        NumRel,
-        NumRelRet,
-        Map,
-        GmMap,
-        Rprec,
-        Bpref,
-        RecipRank,
-        IprecAtRecall,
-        P(DEFAULT_CUTOFFS.to_vec()),
+    [
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall",
+        "P",
     ]
+    .iter()
+    .filter_map(|n| Measure::named(n))
+    .collect()
 }
 
-/// Parses `-m` arguments: `official`, `all_trec` (the supported part), or
-/// `name[.c1,c2,...]`. Unknown or unsupported measures are an error.
+/// Adds `m` to `out`, or, if `out` has the measure, gives it `m`'s cutoffs
+/// (trec_eval's rule for a measure named twice); then orders `out` as trec_eval does.
+pub fn add(out: &mut Vec<Measure>, m: Measure) {
+    let same = |x: &Measure| match (x, &m) {
+        (Measure::Core(a, _), Measure::Core(b, _)) => a.name == b.name,
+        _ => std::mem::discriminant(x) == std::mem::discriminant(&m),
+    };
+    match out.iter_mut().find(|x| same(x)) {
+        Some(slot) => *slot = m,
+        // in table order, without a sort of its own (each costs the page's wasm KBs)
+        None => {
+            let at = out.partition_point(|x| x.order() <= m.order());
+            out.insert(at, m);
+        }
+    }
+}
+
+/// trec_eval's official measures and the measures of `columns` (a table's
+/// metric ids) it has, each at the union of their cutoffs.
+pub fn official_and(columns: &[MetricId]) -> Vec<Measure> {
+    let mut out = official();
+    for m in columns.iter().filter_map(Measure::of) {
+        let Measure::Core(t, cuts) = m else { continue };
+        match out
+            .iter_mut()
+            .find(|x| matches!(x, Measure::Core(u, _) if u.name == t.name))
+        {
+            Some(Measure::Core(_, have)) => {
+                have.extend(cuts);
+                *have = crate::core::ascending(have);
+                have.dedup();
+            }
+            _ => add(&mut out, Measure::Core(t, cuts)),
+        }
+    }
+    out
+}
+
+/// Parses `-m` arguments: `official`, `all_trec` (all but `relstring`),
+/// `set`, or `name[.c1,c2,...]`. Unknown or unsupported measures are an error.
 pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
-    use Measure::*;
     if args.is_empty() {
         return Ok(official());
     }
@@ -90,10 +119,44 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
             Some((n, p)) => (n, Some(p)),
             None => (a.as_str(), None),
         };
-        let cutoffs = |default: &[usize]| -> Result<Vec<usize>, String> {
-            match params {
-                None => Ok(default.to_vec()),
-                Some(p) => {
+        let nickname: Vec<Measure> = match name {
+            "official" => official(),
+            "all_trec" => [Measure::Runid, Measure::NumQ]
+                .into_iter()
+                .chain(
+                    TREC_MEASURES
+                        .iter()
+                        .filter(|t| t.all_trec)
+                        .map(|t| Measure::Core(t, t.cuts.unwrap_or_default().to_vec())),
+                )
+                .collect(),
+            "set" => [
+                "runid",
+                "num_q",
+                "num_ret",
+                "num_rel",
+                "num_rel_ret",
+                "utility",
+                "set_P",
+                "set_recall",
+                "set_relative_P",
+                "set_map",
+                "set_F",
+            ]
+            .iter()
+            .filter_map(|n| Measure::named(n))
+            .collect(),
+            _ => Vec::new(),
+        };
+        if !nickname.is_empty() {
+            for m in nickname {
+                add(&mut out, m);
+            }
+            continue;
+        }
+        let m = match Measure::named(name) {
+            Some(Measure::Core(t, cuts)) => match (t.cuts, params) {
+                (Some(_), Some(p)) => {
                     let mut v: Vec<usize> = p
                         .split(',')
                         .map(|x| {
@@ -107,122 +170,70 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
                     }
                     v.sort_unstable();
                     v.dedup();
-                    Ok(v)
+                    Measure::Core(t, v)
                 }
+                (None, Some(_)) => {
+                    return Err(format!(
+                        "-m {a}: Rankscope computes {name} with trec_eval's default parameters only (rankscope trec_eval takes any)"
+                    ))
+                }
+                _ => Measure::Core(t, cuts),
+            },
+            Some(m) => m,
+            None => {
+                let known: Vec<&str> = TREC_MEASURES.iter().map(|t| t.name).collect();
+                return Err(format!(
+                    "-m {name}: not a trec_eval measure Rankscope evaluates (known: official, all_trec, set, runid, num_q, {}; rankscope trec_eval has them all)",
+                    known.join(", ")
+                ));
             }
         };
-        let m = match name {
-            "official" => {
-                out.extend(official());
-                continue;
-            }
-            "all_trec" => {
-                out.extend(official());
-                out.extend([Recall(DEFAULT_CUTOFFS.to_vec()), Ndcg, NdcgCut(DEFAULT_CUTOFFS.to_vec()), MapCut(DEFAULT_CUTOFFS.to_vec()), Success(vec![1, 5, 10])]);
-                continue;
-            }
-            "runid" => Runid,
-            "num_q" => NumQ,
-            "num_ret" => NumRet,
-            "num_rel" => NumRel,
-            "num_rel_ret" => NumRelRet,
-            "map" => Map,
-            "gm_map" => GmMap,
-            "Rprec" => Rprec,
-            "bpref" => Bpref,
-            "recip_rank" => RecipRank,
-            "iprec_at_recall" => IprecAtRecall,
-            "P" => P(cutoffs(DEFAULT_CUTOFFS)?),
-            "recall" => Recall(cutoffs(DEFAULT_CUTOFFS)?),
-            "ndcg" => Ndcg,
-            "ndcg_cut" => NdcgCut(cutoffs(DEFAULT_CUTOFFS)?),
-            "map_cut" => MapCut(cutoffs(DEFAULT_CUTOFFS)?),
-            "success" => Success(cutoffs(&[1, 5, 10])?),
-            other => return Err(format!("-m {other}: not a trec_eval measure Rankscope computes (supported: official, all_trec, runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank, iprec_at_recall, P, recall, ndcg, ndcg_cut, map_cut, success)")),
-        };
-        // a later -m of the same measure replaces its parameters, as in trec_eval
-        if let Some(slot) = out
-            .iter_mut()
-            .find(|x| std::mem::discriminant(*x) == std::mem::discriminant(&m))
-        {
-            *slot = m;
-        } else {
-            out.push(m);
-        }
+        add(&mut out, m);
     }
-    out.sort_by_key(Measure::order);
-    out.dedup();
     Ok(out)
 }
 
-/// One query's (name, value) lines for the selected measures; integer measures flagged.
+/// The measures written as geometric means (their per-query lines are not printed).
+fn geometric(base: &str) -> bool {
+    matches!(base, "gm_map" | "gm_bpref")
+}
+
+/// One query's (name, value) lines for the selected measures; counts flagged.
 fn query_values(
     q: &ranking::QueryView,
     measures: &[Measure],
-    level: i32,
-    version: crate::core::ranking_metrics::TrecEvalVersion,
+    conv: &Conventions,
 ) -> Vec<(String, f64, bool)> {
-    use Measure::*;
-    let ctx = crate::core::ranking_metrics::Ctx {
-        relevance_level: level,
-        ..Default::default()
-    };
     let mut out = Vec::new();
     for m in measures {
-        match m {
-            Runid | NumQ => {}
-            NumRet => out.push(("num_ret".into(), q.len() as f64, true)),
-            NumRel => out.push(("num_rel".into(), q.num_relevant(level) as f64, true)),
-            NumRelRet => out.push((
-                "num_rel_ret".into(),
-                q.num_relevant_retrieved(level) as f64,
-                true,
-            )),
-            Map => out.push(("map".into(), q.average_precision(None, &ctx), false)),
-            GmMap => out.push(("gm_map".into(), q.average_precision(None, &ctx), false)),
-            Rprec => out.push(("Rprec".into(), q.r_precision(level), false)),
-            Bpref => out.push(("bpref".into(), q.bpref(level), false)),
-            RecipRank => out.push(("recip_rank".into(), q.reciprocal_rank(None, level), false)),
-            IprecAtRecall => {
-                for (i, v) in q
-                    .interpolated_precision(level, version)
-                    .into_iter()
-                    .enumerate()
-                {
-                    out.push((format!("iprec_at_recall_{:.2}", i as f64 / 10.0), v, false));
-                }
+        let Measure::Core(t, cuts) = m else {
+            continue;
+        };
+        let count = registry::is_count(t.base);
+        let value = |k: Option<usize>| {
+            ranking_query_value(q, conv, &MetricId::new(t.base, k)).unwrap_or_default()
+        };
+        match t.base {
+            "iprec_at_recall" => {
+                let values = q.interpolated_precision(conv.relevance_level, conv.trec_eval);
+                out.extend(
+                    IPREC_NAMES
+                        .iter()
+                        .zip(values)
+                        .map(|(n, v)| (n.to_string(), v, false)),
+                );
             }
-            P(ks) => out.extend(
-                ks.iter()
-                    .map(|&k| (format!("P_{k}"), q.precision(Some(k), &ctx), false)),
+            "rprec_mult" => out.extend(
+                RPREC_MULT_NAMES
+                    .iter()
+                    .zip(q.rprec_mult(conv.relevance_level))
+                    .map(|(n, v)| (n.replace("rprec_mult", "Rprec_mult"), v, false)),
             ),
-            Recall(ks) => out.extend(
-                ks.iter()
-                    .map(|&k| (format!("recall_{k}"), q.recall(Some(k), level), false)),
+            _ if t.cuts.is_some() => out.extend(
+                cuts.iter()
+                    .map(|&k| (format!("{}_{k}", t.name), value(Some(k)), count)),
             ),
-            Ndcg => out.push((
-                "ndcg".into(),
-                q.ndcg(None, Gain::Linear, Discount::Log2),
-                false,
-            )),
-            NdcgCut(ks) => out.extend(ks.iter().map(|&k| {
-                (
-                    format!("ndcg_cut_{k}"),
-                    q.ndcg(Some(k), Gain::Linear, Discount::Log2),
-                    false,
-                )
-            })),
-            MapCut(ks) => out.extend(ks.iter().map(|&k| {
-                (
-                    format!("map_cut_{k}"),
-                    q.average_precision(Some(k), &ctx),
-                    false,
-                )
-            })),
-            Success(ks) => out.extend(
-                ks.iter()
-                    .map(|&k| (format!("success_{k}"), q.hit(Some(k), level), false)),
-            ),
+            _ => out.push((t.name.to_string(), value(None), count)),
         }
     }
     out
@@ -247,22 +258,29 @@ pub fn format_run(
 ) -> String {
     // trec_eval orders ties by docno descending and evaluates queries in run ∩ qrels
     let run: PreparedRun = ranking::prepare(data, run_index, conv.ties, QuerySet::Intersection);
-    let level = conv.relevance_level;
+    // trec_eval's conventions, but for the ones it has a switch for
+    let conv = &Conventions {
+        ties: conv.ties,
+        relevance_level: conv.relevance_level,
+        trec_eval: conv.trec_eval,
+        ..Conventions::default()
+    };
     let mut out = String::new();
     let mut sums: Vec<(String, f64, bool)> = Vec::new();
-    let mut log_sum = 0.0;
+    let mut log_sums: Vec<f64> = Vec::new();
     for i in 0..run.num_queries() {
         let qid = data.queries.name(run.selection.evaluated[i]);
-        let values = query_values(&run.query(i), measures, level, conv.trec_eval);
+        let values = query_values(&run.query(i), measures, conv);
         for (j, (name, v, integer)) in values.iter().enumerate() {
-            if per_query && name != "gm_map" {
+            if per_query && !geometric(name) {
                 line(&mut out, name, qid, *v, *integer);
-            }
-            if name == "gm_map" {
-                log_sum += v.max(1e-5).ln();
             }
             if sums.len() <= j {
                 sums.push((name.clone(), 0.0, *integer));
+                log_sums.push(0.0);
+            }
+            if geometric(name) {
+                log_sums[j] += v.max(1e-5).ln();
             }
             sums[j].1 += v;
         }
@@ -293,17 +311,21 @@ pub fn format_run(
                 average_ties: false,
             },
             measures,
-            level,
-            conv.trec_eval,
+            conv,
         )
         .into_iter()
         .map(|(n, _, i)| (n, 0.0, i))
         .collect();
     }
-    for (name, total, integer) in sums {
-        let value = if integer {
+    log_sums.resize(sums.len(), 0.0);
+    for ((name, total, integer), log_sum) in sums.into_iter().zip(log_sums) {
+        let value = if complete && name == "num_rel" {
+            // trec_eval -c counts every judgment with a grade above 0,
+            // whatever the relevance level (m_num_rel.c)
+            data.qrels.grades.iter().filter(|&&g| g > 0).count() as f64
+        } else if integer {
             total
-        } else if name == "gm_map" {
+        } else if geometric(&name) {
             if denom > 0 {
                 ((log_sum + (denom - n) as f64 * 1e-5f64.ln()) / denom as f64).exp()
             } else {
@@ -326,9 +348,43 @@ mod tests {
     #[test]
     fn measure_arguments() {
         let m = parse_measures(&["ndcg_cut.10,5".into(), "P.5".into()]).unwrap();
-        assert_eq!(m, vec![Measure::P(vec![5]), Measure::NdcgCut(vec![5, 10])]);
-        assert!(parse_measures(&["infAP".into()]).is_err());
+        let named = |n: &str| match Measure::named(n) {
+            Some(Measure::Core(t, _)) => t,
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            m,
+            vec![
+                Measure::Core(named("P"), vec![5]),
+                Measure::Core(named("ndcg_cut"), vec![5, 10])
+            ]
+        );
+        assert!(parse_measures(&["infAP".into()]).is_ok());
+        assert!(parse_measures(&["relstring".into()]).is_err());
+        assert!(parse_measures(&["infAP.3".into()]).is_err());
         assert!(parse_measures(&["P.0".into()]).is_err());
         assert_eq!(parse_measures(&[]).unwrap(), official());
+        // named twice: the later cutoffs win, and the order is trec_eval's
+        let m = parse_measures(&["P.5".into(), "map".into(), "P.7".into()]).unwrap();
+        assert_eq!(
+            m,
+            vec![
+                Measure::Core(named("map"), vec![]),
+                Measure::Core(named("P"), vec![7])
+            ]
+        );
+        // a table's columns join the official set, cutoffs merged
+        let ids: Vec<MetricId> = ["precision@3", "precision@10", "infap", "ndcg@10", "f1@5"]
+            .iter()
+            .map(|s| MetricId::parse(s, registry::Kind::Ranking).unwrap())
+            .collect();
+        let m = official_and(&ids);
+        assert!(m.contains(&Measure::Core(
+            named("P"),
+            vec![3, 5, 10, 15, 20, 30, 100, 200, 500, 1000]
+        )));
+        assert!(m.contains(&Measure::Core(named("infAP"), vec![])));
+        assert!(m.contains(&Measure::Core(named("ndcg_cut"), vec![10])));
+        assert_eq!(m.len(), official().len() + 2);
     }
 }

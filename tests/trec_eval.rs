@@ -283,3 +283,92 @@ fn the_core_s_trec_eval_output_follows_the_version_convention() {
     assert_eq!(iprec(&eval(&["-q"])), v10);
     assert_eq!(iprec(&eval(&["-q", "--trec-eval-version", "9.0.x"])), v9);
 }
+
+/// `rankscope eval --format trec_eval -m all_trec` (the core's measures, the
+/// registry's trec_eval names) prints what `rankscope trec_eval` prints, but
+/// for `relstring` (text, not a metric), on trec_eval's own test files: the
+/// binary and the graded judgments (with -1 = pooled, unjudged), per query and
+/// `all`, at relevance levels 1 and 2, with `-c`, and for measures outside
+/// all_trec; and the registry's table order is trec_eval's.
+#[test]
+fn the_core_s_trec_eval_output_equals_the_port_s_for_every_measure() {
+    let d = dir();
+    for t in rankscope::core::registry::TREC_MEASURES {
+        let at = rankscope::trec_eval::measures::MEASURES
+            .iter()
+            .position(|m| m.name == t.name);
+        assert_eq!(
+            at,
+            Some(t.order as usize),
+            "{} in trec_eval's table",
+            t.name
+        );
+    }
+    let measures = [
+        "-m",
+        "all_trec",
+        "-m",
+        "yaap",
+        "-m",
+        "dcg",
+        "-m",
+        "ideal_dcg",
+        "-m",
+        "set",
+    ];
+    let mut compared = 0;
+    for (qrels, results) in [
+        ("qrels.test", "results.test"),
+        ("qrels.rel_level", "results.test"),
+        ("qrels-302.test", "results-302.test"),
+    ] {
+        for flags in [
+            &[][..],
+            &["-q"],
+            &["-q", "-l2"],
+            &["-c", "-l2"],
+            &["-q", "-l3"],
+        ] {
+            let mut args: Vec<String> = flags
+                .iter()
+                .chain(&measures)
+                .map(|a| a.to_string())
+                .collect();
+            args.extend([qrels.to_string(), results.to_string()]);
+            let port = run(&d, &args, None, None);
+            assert_eq!(port.code, 0, "{}", String::from_utf8_lossy(&port.stderr));
+            let want: String = String::from_utf8_lossy(&port.stdout)
+                .lines()
+                .filter(|l| !l.starts_with("relstring"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let mut eval: Vec<String> = vec!["eval".into(), "--format".into(), "trec_eval".into()];
+            for f in flags {
+                match f.strip_prefix("-l") {
+                    Some(l) if !l.is_empty() => eval.extend(["--relevance-level".into(), l.into()]),
+                    _ => eval.push(f.to_string()),
+                }
+            }
+            eval.extend(measures.iter().map(|a| a.to_string()));
+            eval.extend(["--qrels".into(), qrels.into(), results.into()]);
+            let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+                .args(&eval)
+                .current_dir(&d)
+                .output()
+                .expect("runs");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let got = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                got == want,
+                "{qrels} {results} {flags:?}: {}",
+                first_difference(want.as_bytes(), got.as_bytes())
+            );
+            compared += want.lines().count();
+        }
+    }
+    assert!(compared > 2_000, "{compared} lines compared");
+}

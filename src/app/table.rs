@@ -82,11 +82,11 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 "json" => download(&format!("{name}.json"), "application/json", &t.to_json()),
                 "md" => download(&format!("{name}.md"), "text/markdown", &t.to_markdown(4)),
                 // trec_eval's -q lines of every shown run (its official
-                // measures, under the conventions in force)
+                // measures and those of the table, under the conventions in force)
                 "trec" => {
                     let conv = state.conv.get();
                     let complete = conv.query_set == crate::core::ranking::QuerySet::Qrels;
-                    let measures = crate::trec_format::official();
+                    let measures = crate::trec_format::official_and(&state.columns(kind));
                     let text: String = state.ws.with(|w| {
                         w.ranking
                             .iter()

@@ -554,10 +554,29 @@ pub const IPREC_NAMES: [&str; 11] = [
 
 /// Per-query values of one ranking metric id (`None` when it is not a per-query mean).
 pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> Option<Vec<f64>> {
+    let f = query_metric(conv, id)?;
+    Some((0..p.num_queries()).map(|i| f(&p.query(i))).collect())
+}
+
+/// One query's value of one single-column ranking metric id (`None` for
+/// the metrics of several columns or pooled over queries).
+pub fn ranking_query_value(
+    q: &ranking::QueryView,
+    conv: &Conventions,
+    id: &MetricId,
+) -> Option<f64> {
+    query_metric(conv, id).map(|f| f(q))
+}
+
+type QueryMetric = Box<dyn Fn(&ranking::QueryView) -> f64>;
+
+/// The kernel of a single-column ranking metric id, its conventions bound.
+fn query_metric(conv: &Conventions, id: &MetricId) -> Option<QueryMetric> {
     let ctx = conv.ranking_ctx();
     let level = conv.relevance_level;
+    let version = conv.trec_eval;
     let k = id.k;
-    let f: Box<dyn Fn(&ranking::QueryView) -> f64> = match id.base.as_str() {
+    Some(match id.base.as_str() {
         "ndcg" => Box::new(move |q| q.ndcg(k, ctx.gain, ctx.discount)),
         "ndcg_burges" => Box::new(move |q| q.ndcg(k, Gain::Exponential, ctx.discount)),
         "dcg" => Box::new(move |q| q.dcg(k, ctx.gain, ctx.discount)),
@@ -583,7 +602,7 @@ pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> 
         "set_map" => Box::new(move |q| q.set_map(level)),
         "relative_p" => Box::new(move |q| q.relative_precision(k.unwrap_or(1), level)),
         "unj" => Box::new(move |q| q.unjudged_at(k.unwrap_or(1))),
-        "11pt_avg" => Box::new(move |q| q.eleven_point_average(level, conv.trec_eval)),
+        "11pt_avg" => Box::new(move |q| q.eleven_point_average(level, version)),
         "infap" => Box::new(move |q| q.inferred_ap(level)),
         "gm_bpref" => Box::new(move |q| q.bpref(level)),
         "bin_g" => Box::new(move |q| q.bin_g(level)),
@@ -598,8 +617,7 @@ pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> 
             Box::new(move |q| q.num_nonrelevant_judged_retrieved(level) as f64)
         }
         _ => return None,
-    };
-    Some((0..p.num_queries()).map(|i| f(&p.query(i))).collect())
+    })
 }
 
 fn evaluate_ranking(

@@ -339,50 +339,100 @@ impl MetricInfo {
     }
 }
 
+/// One of trec_eval 10.0's measures the core computes alike: its `-m` name,
+/// the core metric, its default cutoffs when it takes some (they become
+/// `name_k` lines), whether `-m all_trec` includes it, and its place in
+/// trec_eval's measure table (`te_trec_measures`), which orders its output.
+#[derive(Debug, PartialEq)]
+pub struct TrecMeasure {
+    pub name: &'static str,
+    pub base: &'static str,
+    pub cuts: Option<&'static [usize]>,
+    pub all_trec: bool,
+    pub order: u8,
+}
+
+const fn tm(
+    name: &'static str,
+    base: &'static str,
+    cuts: Option<&'static [usize]>,
+    all_trec: bool,
+    order: u8,
+) -> TrecMeasure {
+    TrecMeasure {
+        name,
+        base,
+        cuts,
+        all_trec,
+        order,
+    }
+}
+
+/// trec_eval's default cutoffs of P, recall, ndcg_cut, map_cut, relative_P.
+pub const TREC_CUTS: &[usize] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
+
+/// trec_eval's measures the core computes, in its table's order (its
+/// `runid`, `num_q` and `relstring` are output, not metrics; its preference
+/// and judgment-group measures need their own relation formats: both are
+/// `rankscope trec_eval`'s).
+pub const TREC_MEASURES: &[TrecMeasure] = &[
+    tm("num_ret", "num_ret", None, true, 2),
+    tm("num_rel", "num_rel", None, true, 3),
+    tm("num_rel_ret", "num_rel_ret", None, true, 4),
+    tm("map", "map", None, true, 5),
+    tm("gm_map", "gm_map", None, true, 6),
+    tm("Rprec", "r_precision", None, true, 7),
+    tm("bpref", "bpref", None, true, 8),
+    tm("recip_rank", "mrr", None, true, 9),
+    tm("iprec_at_recall", "iprec_at_recall", None, true, 10),
+    tm("P", "precision", Some(TREC_CUTS), true, 11),
+    tm("recall", "recall", Some(TREC_CUTS), true, 13),
+    tm("infAP", "infap", None, true, 14),
+    tm("gm_bpref", "gm_bpref", None, true, 15),
+    tm("Rprec_mult", "rprec_mult", None, true, 16),
+    tm("utility", "utility", None, true, 17),
+    tm("11pt_avg", "11pt_avg", None, true, 18),
+    tm("binG", "bin_g", None, true, 19),
+    tm("G", "g", None, true, 20),
+    tm("dcg", "dcg", None, false, 21),
+    tm("ideal_dcg", "idcg", None, false, 22),
+    tm("ndcg", "ndcg", None, true, 23),
+    tm("ndcg_rel", "ndcg_rel", None, true, 24),
+    tm("Rndcg", "rndcg", None, true, 25),
+    tm("ndcg_cut", "ndcg", Some(TREC_CUTS), true, 26),
+    tm("map_cut", "map", Some(TREC_CUTS), true, 27),
+    tm("relative_P", "relative_p", Some(TREC_CUTS), true, 28),
+    tm("success", "hit_rate", Some(&[1, 5, 10]), true, 29),
+    tm("set_P", "set_p", None, true, 30),
+    tm("set_relative_P", "set_relative_p", None, true, 31),
+    tm("set_recall", "set_recall", None, true, 32),
+    tm("set_map", "set_map", None, true, 33),
+    tm("set_F", "set_f", None, true, 34),
+    tm(
+        "num_nonrel_judged_ret",
+        "num_nonrel_judged_ret",
+        None,
+        true,
+        35,
+    ),
+    tm("yaap", "yaap", None, false, 53),
+    tm("rbp", "rbp", None, true, 54),
+    tm("rbp_resid", "rbp_resid", None, true, 55),
+    tm("unj", "unj", Some(&[5, 10, 20]), true, 56),
+];
+
 impl MetricInfo {
-    /// The name trec_eval 10.0 gives this measure (`-m NAME`), for ranking
+    /// The name trec_eval 10.0 gives this measure (`-m NAME`; with a cutoff,
+    /// `ndcg` and `map` are its `ndcg_cut` and `map_cut`), for the ranking
     /// metrics it computes alike; `None` for the others.
     pub fn trec_name(&self) -> Option<&'static str> {
         if self.kind != Ranking {
             return None;
         }
-        Some(match self.base {
-            "ndcg" if self.cutoff == OptK => "ndcg",
-            "map" => "map",
-            "gm_map" => "gm_map",
-            "precision" => "P",
-            "recall" => "recall",
-            "hit_rate" => "success",
-            "mrr" => "recip_rank",
-            "r_precision" => "Rprec",
-            "bpref" => "bpref",
-            "iprec_at_recall" => "iprec_at_recall",
-            "num_q" => "num_q",
-            "num_ret" => "num_ret",
-            "num_rel" => "num_rel",
-            "num_rel_ret" => "num_rel_ret",
-            "set_p" => "set_P",
-            "set_recall" => "set_recall",
-            "set_f" => "set_F",
-            "set_relative_p" => "set_relative_P",
-            "set_map" => "set_map",
-            "relative_p" => "relative_P",
-            "rprec_mult" => "Rprec_mult",
-            "11pt_avg" => "11pt_avg",
-            "infap" => "infAP",
-            "gm_bpref" => "gm_bpref",
-            "bin_g" => "binG",
-            "g" => "G",
-            "ndcg_rel" => "ndcg_rel",
-            "rndcg" => "Rndcg",
-            "rbp" => "rbp",
-            "rbp_resid" => "rbp_resid",
-            "unj" => "unj",
-            "utility" => "utility",
-            "yaap" => "yaap",
-            "num_nonrel_judged_ret" => "num_nonrel_judged_ret",
-            _ => return None,
-        })
+        TREC_MEASURES
+            .iter()
+            .find(|t| t.base == self.base)
+            .map(|t| t.name)
     }
 
     /// One of trec_eval's measures beyond the common ones: the page lists

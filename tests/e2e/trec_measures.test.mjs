@@ -84,6 +84,23 @@ test("trec_eval's other measures are offered apart and equal rankscope trec_eval
     assert.equal(compared, 27 + 2 * ks.split(',').length, `measures compared at level ${level}`);
   }
 
+  // the trec_eval -q export holds the table's measures, line for line trec_eval's
+  // (the page's default "which queries count" is trec_eval -c)
+  const [trec] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="trec"]')]);
+  const exported = fs.readFileSync(await trec.path(), 'utf8').trim().split('\n');
+  const bin = path.join(root, 'target/debug/rankscope');
+  const port = execFileSync(bin, ['trec_eval', '-q', '-c', '-l', '2', ...args, trecFile('qrels.rel_level'), trecFile('results.test')], { encoding: 'utf8' }).trim().split('\n');
+  const portLines = new Set(port);
+  let same = 0;
+  for (const line of exported) {
+    const name = line.split('\t')[0].trim();
+    if (!column(name)) continue;
+    assert.ok(portLines.has(line), `exported line ${JSON.stringify(line)} is trec_eval's`);
+    same++;
+  }
+  // every per-query and all line of those measures (3 queries + all)
+  assert.equal(same, port.filter((l) => column(l.split('\t')[0].trim()) && !l.startsWith('gm_bpref') || l.startsWith('gm_bpref') && l.includes('\tall\t')).length);
+
   // per query: the per-query table's infAP is trec_eval -q's
   const perQuery = trecEval(['-l', '2', '-q', '-m', 'infAP']);
   await page.selectOption('#per-query-metric', 'infap');

@@ -1039,3 +1039,124 @@ fn mcnemar_tests_hits_on_the_discordant_queries() {
     assert_eq!(c[1]["metric"], "ndcg@10");
     assert!(c[1]["mcnemar"].is_null(), "nDCG is not a hit: {}", c[1]);
 }
+
+/// trec_eval's other relation files evaluated by `rankscope eval`: detected
+/// (preferences, z-scores) or chosen (`--input-format trec_qrels_prefs`,
+/// `trec_qrels_jg`), each against the run with `--format trec_eval` prints
+/// what `rankscope trec_eval` prints for the same files, byte for byte, and
+/// the table has their `all` values.
+#[test]
+fn relation_files_are_evaluated_as_rankscope_trec_eval_does() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/trec_eval");
+    let run = |args: &[&str]| -> (bool, String, String) {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (eval, trec_eval) in [
+        (
+            &["eval", "prefs.results.test", "prefs.test"][..],
+            &[
+                "trec_eval",
+                "-q",
+                "-R",
+                "prefs",
+                "-m",
+                "all_prefs",
+                "prefs.test",
+                "prefs.results.test",
+            ][..],
+        ),
+        (
+            &[
+                "eval",
+                "results.test",
+                "--qrels",
+                "qrels.test",
+                "--input-format",
+                "trec_qrels_prefs",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-R",
+                "qrels_prefs",
+                "-m",
+                "all_prefs",
+                "qrels.test",
+                "results.test",
+            ],
+        ),
+        (
+            &[
+                "eval",
+                "results.test",
+                "--qrels",
+                "qrels.123",
+                "--input-format",
+                "trec_qrels_jg",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-R",
+                "qrels_jg",
+                "-m",
+                "qrels_jg",
+                "qrels.123",
+                "results.test",
+            ],
+        ),
+        (
+            &[
+                "eval",
+                "results.test",
+                "--qrels",
+                "qrels.test",
+                "zscores_file",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-Z",
+                "zscores_file",
+                "-m",
+                "all_trec",
+                "qrels.test",
+                "results.test",
+            ],
+        ),
+    ] {
+        let (ok, want, err) = run(trec_eval);
+        assert!(ok, "{err}");
+        let mut args = eval.to_vec();
+        args.extend(["--format", "trec_eval"]);
+        let (ok, got, err) = run(&args);
+        assert!(ok, "{eval:?}: {err}");
+        assert!(
+            got == want,
+            "{eval:?}: {} lines, trec_eval {}",
+            got.lines().count(),
+            want.lines().count()
+        );
+        assert!(!err.contains("No relevance judgments"), "{err}");
+        let (ok, table, _) = run(eval);
+        assert!(ok);
+        let all = want
+            .lines()
+            .find(|l| l.contains("\tall\t") && !l.starts_with("runid") && !l.starts_with("num_q"))
+            .unwrap();
+        let value = all.rsplit('\t').next().unwrap();
+        assert!(table.contains(value), "{eval:?}: {value} in\n{table}");
+    }
+    // without a run there is nothing to evaluate them against
+    let (ok, _, err) = run(&["eval", "prefs.test"]);
+    assert!(!ok && err.contains("give the run files too"), "{err}");
+}

@@ -661,8 +661,12 @@ fn run_eval(mut a: Args) -> ExitCode {
         .chain(&a.files)
         .map(|path| {
             let mut options = a.options.clone();
+            // a relation format names what the judgments are; runs are detected
+            let relation = a.options.format.filter(|f| f.is_relation());
             if a.qrels.contains(path) {
-                options.format = Some(Format::TrecQrels);
+                options.format = Some(relation.unwrap_or(Format::TrecQrels));
+            } else if relation.is_some() {
+                options.format = None;
             }
             (path, options)
         })
@@ -684,6 +688,9 @@ fn run_eval(mut a: Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    if !ws.relations.is_empty() {
+        return eval_relations(&a, &ws, &warnings);
     }
     let datasets = ws.datasets();
     let data = match datasets.as_slice() {
@@ -884,6 +891,113 @@ fn run_eval(mut a: Args) -> ExitCode {
         for w in &warnings {
             eprintln!("warning: {}", terminal_safe(w));
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Preference, judgment-group and z-score files evaluated against every run
+/// by `rankscope trec_eval` (`-R prefs -m all_prefs`, `-R qrels_jg -m
+/// qrels_jg`, `-Z -m all_trec`): its lines with `--format trec_eval`, else a
+/// table (or JSON) of its `all` values per (run, file) pair.
+fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
+    use rankscope::trec_eval::relations;
+    let results = relations::evaluate(&ws.to_files(), a.conv.trec_eval);
+    if results.is_empty() {
+        return fail("preferences, judgment groups and z-scores are evaluated against runs: give the run files too");
+    }
+    let mut evaluated = Vec::new();
+    for (name, result) in results {
+        match result {
+            Ok(e) => evaluated.push(e),
+            Err(e) => return fail(format!("{name}: {e}")),
+        }
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let terminal = std::io::IsTerminal::is_terminal(&out);
+    let text = match a.format.as_str() {
+        "trec_eval" => evaluated
+            .iter()
+            .map(|e| String::from_utf8_lossy(&e.stdout).into_owned())
+            .collect::<String>(),
+        "json" => {
+            let models: Vec<serde_json::Value> = evaluated
+                .iter()
+                .map(|e| {
+                    let p = &e.values;
+                    let all: serde_json::Map<String, serde_json::Value> = p
+                        .measure_names()
+                        .into_iter()
+                        .filter_map(|m| Some((m.to_string(), serde_json::json!(p.get(m, "all")?))))
+                        .collect();
+                    let mut model = serde_json::json!({ "name": p.name, "metrics": all });
+                    if a.per_query {
+                        let mut per = serde_json::Map::new();
+                        for i in 0..p.m.len() {
+                            let qid = p.queries.name(p.q[i]);
+                            if qid != "all" {
+                                let entry = per
+                                    .entry(qid.to_string())
+                                    .or_insert_with(|| serde_json::json!({}));
+                                entry[p.measures.name(p.m[i])] = serde_json::json!(p.value[i]);
+                            }
+                        }
+                        model["per_query"] = serde_json::Value::Object(per);
+                    }
+                    model
+                })
+                .collect();
+            serde_json::to_string_pretty(&serde_json::json!({ "models": models }))
+                .unwrap_or_default()
+                + "\n"
+        }
+        format => {
+            let mut columns: Vec<String> = Vec::new();
+            for e in &evaluated {
+                for m in e.values.measure_names() {
+                    if !columns.iter().any(|c| c == m) {
+                        columns.push(m.to_string());
+                    }
+                }
+            }
+            let t = Table {
+                rows: evaluated
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.values.name.clone(),
+                            columns.iter().map(|c| e.values.get(c, "all")).collect(),
+                        )
+                    })
+                    .collect(),
+                columns,
+                conventions: Vec::new(),
+                marks: Vec::new(),
+                marks_note: String::new(),
+                kind: None,
+                baseline: None,
+            };
+            match format {
+                "markdown" => t.to_markdown(4),
+                "latex" => t.to_latex(4),
+                _ => t.to_text(4),
+            }
+        }
+    };
+    let _ = out.write_all(
+        if terminal {
+            terminal_safe(&text)
+        } else {
+            text.as_str().into()
+        }
+        .as_bytes(),
+    );
+    // a run's judgments are the relation files here
+    for w in warnings
+        .iter()
+        .filter(|w| !w.contains("No relevance judgments yet"))
+    {
+        eprintln!("warning: {}", terminal_safe(w));
     }
     ExitCode::SUCCESS
 }

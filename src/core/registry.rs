@@ -534,6 +534,9 @@ impl std::fmt::Display for MetricId {
 const COUNTS: &[&str] = &[
     "num_q",
     "num_nonrel_judged_ret",
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
     "num_ret",
     "num_rel",
     "num_rel_ret",

@@ -91,6 +91,34 @@ pub enum Parsed {
         names: Interner,
         parsed: Box<Parsed>,
     },
+    /// Preferences, judgment groups or z-scores, for trec_eval's measures of
+    /// them (last, so the encodings above are unchanged).
+    Relations(Relations),
+}
+
+/// How `rankscope trec_eval` evaluates a relation file: its option
+/// (`-R prefs`, `-Z`) and its measures.
+pub fn relations_command(format: Format) -> (&'static str, &'static str) {
+    match format {
+        Format::TrecPrefs => ("-R prefs", "all_prefs"),
+        Format::TrecQrelsPrefs => ("-R qrels_prefs", "all_prefs"),
+        Format::TrecQrelsJg => ("-R qrels_jg", "qrels_jg"),
+        _ => ("-Z", "all_trec"),
+    }
+}
+
+/// A file in one of trec_eval's other relation formats (preferences,
+/// qrels read as preferences, judgment groups, z-scores): its lines as
+/// checked (fields joined by one space), which `rankscope trec_eval`
+/// evaluates against the runs (`crate::trec_eval::relations`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Relations {
+    /// The file it came from.
+    pub name: String,
+    pub format: Format,
+    pub queries: usize,
+    pub rows: usize,
+    pub text: Vec<u8>,
 }
 
 impl Parsed {
@@ -112,6 +140,7 @@ impl Parsed {
             Parsed::Multiclass(m) => m.models.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Ratings(r) => r.models.iter_mut().for_each(|m| show(&mut m.0)),
             Parsed::Measures(p) => show(&mut p.name),
+            Parsed::Relations(r) => show(&mut r.name),
             Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => {
                 parsed.show_hidden_in_names()
             }
@@ -172,6 +201,7 @@ impl Parsed {
             Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
             Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
             Parsed::Measures(p) => p.value.len() as u64,
+            Parsed::Relations(r) => r.rows as u64,
             Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => parsed.values(),
         }
     }

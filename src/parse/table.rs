@@ -25,10 +25,18 @@ pub enum Format {
     JsonQrels,
     /// trec_eval output (`-q`): `measure qid|all value` lines computed elsewhere.
     TrecEvalOutput,
+    /// trec_eval's preferences (`-R prefs`): `qid jg subgroup docno rel_level`.
+    TrecPrefs,
+    /// qrels read as preferences (`-R qrels_prefs`): chosen, never detected.
+    TrecQrelsPrefs,
+    /// qrels with judgment groups (`-R qrels_jg`): `qid jg docno rel`.
+    TrecQrelsJg,
+    /// trec_eval's z-scores (`-Z`): `qid measure mean stddev`.
+    TrecZscores,
 }
 
 impl Format {
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 14] = [
         Format::TrecRun,
         Format::TrecQrels,
         Format::RankingCsv,
@@ -39,6 +47,10 @@ impl Format {
         Format::JsonRun,
         Format::JsonQrels,
         Format::TrecEvalOutput,
+        Format::TrecPrefs,
+        Format::TrecQrelsPrefs,
+        Format::TrecQrelsJg,
+        Format::TrecZscores,
     ];
 
     pub fn label(self) -> &'static str {
@@ -53,6 +65,10 @@ impl Format {
             Format::JsonRun => "JSON run (ranx: query -> document -> score)",
             Format::JsonQrels => "JSON qrels (ranx: query -> document -> grade)",
             Format::TrecEvalOutput => "trec_eval output (measure, query, value)",
+            Format::TrecPrefs => "trec_eval preferences (qid jg subgroup docno rel_level)",
+            Format::TrecQrelsPrefs => "qrels read as trec_eval preferences",
+            Format::TrecQrelsJg => "qrels with judgment groups (qid jg docno rel)",
+            Format::TrecZscores => "trec_eval z-scores (qid measure mean stddev)",
         }
     }
 
@@ -68,7 +84,19 @@ impl Format {
             Format::JsonRun => "json_run",
             Format::JsonQrels => "json_qrels",
             Format::TrecEvalOutput => "trec_eval_output",
+            Format::TrecPrefs => "trec_prefs",
+            Format::TrecQrelsPrefs => "trec_qrels_prefs",
+            Format::TrecQrelsJg => "trec_qrels_jg",
+            Format::TrecZscores => "trec_zscores",
         }
+    }
+
+    /// One of trec_eval's other relation formats (kept for `rankscope trec_eval`).
+    pub fn is_relation(self) -> bool {
+        matches!(
+            self,
+            Format::TrecPrefs | Format::TrecQrelsPrefs | Format::TrecQrelsJg | Format::TrecZscores
+        )
     }
 
     pub fn from_id(id: &str) -> Option<Format> {
@@ -307,7 +335,95 @@ pub enum State {
     Run(RunState),
     Qrels(QrelsState),
     Measures(MeasuresState),
+    Relations(RelationsState),
     Table(Box<TableState>),
+}
+
+/// A file of trec_eval's other relation formats (preferences, judgment
+/// groups, z-scores): each line checked, then kept as text for
+/// `rankscope trec_eval` (`crate::trec_eval::relations`), which evaluates them.
+pub struct RelationsState {
+    format: Format,
+    text: Vec<u8>,
+    queries: Interner,
+    rows: usize,
+}
+
+impl RelationsState {
+    fn new(format: Format) -> Self {
+        RelationsState {
+            format,
+            text: Vec::new(),
+            queries: Interner::default(),
+            rows: 0,
+        }
+    }
+
+    fn row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
+        let (fields, expected) = match self.format {
+            Format::TrecPrefs => (5, "5 whitespace-separated fields: qid jg subgroup docno rel_level (trec_eval's prefs)"),
+            Format::TrecZscores => (4, "4 whitespace-separated fields: qid measure mean stddev (trec_eval's z-scores)"),
+            _ => (4, "4 whitespace-separated fields: qid jg docno relevance"),
+        };
+        if f.len() != fields {
+            return Err(problem(
+                n,
+                f.len().min(fields) + 1,
+                expected,
+                count(f.len(), "field"),
+                None,
+            ));
+        }
+        let q = fields::id(&f[0]).ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
+        match self.format {
+            Format::TrecPrefs => {
+                fields::number(&f[4]).ok_or_else(|| {
+                    problem(n, 5, "a relevance level (a number)", shown(&f[4]), None)
+                })?;
+            }
+            Format::TrecZscores => {
+                if !is_measure_name(&f[1]) {
+                    return Err(problem(
+                        n,
+                        2,
+                        "a trec_eval measure name (e.g. map, P_10)",
+                        shown(&f[1]),
+                        None,
+                    ));
+                }
+                for c in [2, 3] {
+                    fields::number(&f[c]).ok_or_else(|| {
+                        problem(
+                            n,
+                            c + 1,
+                            if c == 2 {
+                                "a mean (a number)"
+                            } else {
+                                "a standard deviation (a number)"
+                            },
+                            shown(&f[c]),
+                            None,
+                        )
+                    })?;
+                }
+            }
+            _ => {
+                fields::integer(&f[3]).ok_or_else(|| {
+                    problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
+                })?;
+            }
+        }
+        self.queries.intern(q);
+        self.rows += 1;
+        for i in 0..f.len() {
+            if i > 0 {
+                self.text.push(b' ');
+            }
+            self.text.extend_from_slice(&f[i]);
+        }
+        self.text.push(b'\n');
+        Ok(())
+    }
 }
 
 #[derive(Default)]
@@ -331,9 +447,11 @@ pub struct MeasuresState {
     runid: Option<String>,
 }
 
-/// A trec_eval measure name: `map`, `P_10`, `ndcg_cut_5`, `iprec_at_recall_0.10`, ...
+/// A trec_eval measure name: `map`, `P_10`, `ndcg_cut_5`,
+/// `iprec_at_recall_0.10`, `11pt_avg`, ... (a letter somewhere: never a number).
 fn is_measure_name(f: &[u8]) -> bool {
-    f.first().is_some_and(u8::is_ascii_alphabetic)
+    f.first().is_some_and(u8::is_ascii_alphanumeric)
+        && f.iter().any(u8::is_ascii_alphabetic)
         && f.iter()
             .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-')
 }
@@ -436,8 +554,36 @@ impl State {
             && ws.len() == 3
             && is_measure_name(&ws[0])
             && (&ws[0] == b"runid" || fields::number(&ws[2]).is_some());
+        // trec_eval's preferences: five whitespace fields, a number last (its
+        // group ids may hold commas, `F:Ret,C:Not`, but fewer than a CSV's fields)
+        let commas = line.iter().filter(|&&b| b == b',').count();
+        let looks_prefs = ws.len() == 5
+            && !line.contains(&b';')
+            && commas + 1 < ws.len()
+            && !named_run
+            && fields::number(&ws[4]).is_some();
+        // trec_eval's z-scores: a measure name second, two numbers after it
+        let looks_zscores = !csv_like
+            && ws.len() == 4
+            && is_measure_name(&ws[1])
+            && &ws[1] != b"Q0"
+            && fields::number(&ws[2]).is_some()
+            && fields::number(&ws[3]).is_some()
+            && fields::integer(&ws[3]).is_none();
         let forced = options.format;
         match forced {
+            Some(
+                f @ (Format::TrecPrefs
+                | Format::TrecQrelsPrefs
+                | Format::TrecQrelsJg
+                | Format::TrecZscores),
+            ) => return Ok(State::Relations(RelationsState::new(f))),
+            None if looks_prefs => {
+                return Ok(State::Relations(RelationsState::new(Format::TrecPrefs)))
+            }
+            None if looks_zscores => {
+                return Ok(State::Relations(RelationsState::new(Format::TrecZscores)))
+            }
             Some(Format::TrecRun) => return Ok(State::Run(RunState::default())),
             Some(Format::TrecQrels) => return Ok(State::Qrels(QrelsState::default())),
             Some(Format::TrecEvalOutput) => return Ok(State::Measures(Default::default())),
@@ -619,6 +765,8 @@ impl State {
                     } else {
                         None
                     };
+                    let prefs_like = f.len() == 5 && fields::number(&f[4]).is_some();
+                    let hint = hint.or_else(|| prefs_like.then(|| "Five fields are trec_eval's preferences (qid jg subgroup docno rel_level): read it as such (--input-format trec_prefs, or as a file of its own rather than --qrels).".to_string()));
                     return Err(problem(
                         n,
                         f.len().min(4) + 1,
@@ -636,6 +784,7 @@ impl State {
                 r.grade.push(g);
                 Ok(())
             }
+            State::Relations(r) => r.row(n, f),
             State::Table(t) => t.row(n, f, options),
         }
     }
@@ -689,6 +838,15 @@ impl State {
                     .map_err(|p| errors.push(p))
                     .ok()
             }
+            State::Relations(r) => (r.rows > 0).then(|| {
+                Parsed::Relations(crate::parse::Relations {
+                    name: file.to_string(),
+                    format: r.format,
+                    queries: r.queries.len(),
+                    rows: r.rows,
+                    text: r.text,
+                })
+            }),
             State::Table(t) => t.finish(file, errors),
         }
     }
@@ -1115,7 +1273,11 @@ impl TableState {
             | Format::TrecQrels
             | Format::JsonRun
             | Format::JsonQrels
-            | Format::TrecEvalOutput => {}
+            | Format::TrecEvalOutput
+            | Format::TrecPrefs
+            | Format::TrecQrelsPrefs
+            | Format::TrecQrelsJg
+            | Format::TrecZscores => {}
         }
         Ok(())
     }
@@ -1265,7 +1427,11 @@ impl TableState {
             | Format::TrecQrels
             | Format::JsonRun
             | Format::JsonQrels
-            | Format::TrecEvalOutput => None,
+            | Format::TrecEvalOutput
+            | Format::TrecPrefs
+            | Format::TrecQrelsPrefs
+            | Format::TrecQrelsJg
+            | Format::TrecZscores => None,
         }
     }
 }

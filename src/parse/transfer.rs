@@ -264,6 +264,23 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
             sound(&p.queries, "query")?;
             no_nan(&p.value, "value")
         }
+        Parsed::Relations(r) => {
+            use crate::parse::Format;
+            let relational = matches!(
+                r.format,
+                Format::TrecPrefs
+                    | Format::TrecQrelsPrefs
+                    | Format::TrecQrelsJg
+                    | Format::TrecZscores
+            );
+            // lines of printable text, as the reader keeps them
+            let lines = r.text.iter().filter(|&&b| b == b'\n').count();
+            if relational && lines == r.rows && r.text.last().is_none_or(|&b| b == b'\n') {
+                Ok(())
+            } else {
+                Err("a relation file's lines are damaged".into())
+            }
+        }
     }
 }
 
@@ -347,6 +364,7 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             }
             Ok(())
         }
+        Parsed::Relations(_) => Ok(()),
         Parsed::Measures(p) => {
             same_length(&[p.m.len(), p.q.len(), p.value.len()])?;
             ids_within(&p.m, &p.measures, "measure")?;

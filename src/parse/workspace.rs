@@ -20,6 +20,12 @@ pub struct Workspace {
     pub ratings: Option<RatingsData>,
     /// trec_eval output files, shown as they are.
     pub precomputed: Vec<super::Precomputed>,
+    /// Preference, judgment-group and z-score files, evaluated by
+    /// `rankscope trec_eval` against the runs (`crate::trec_eval::relations`).
+    pub relations: Vec<super::Relations>,
+    /// Their evaluations (trec_eval's output per relation file and run),
+    /// shown beside `precomputed`; derived, so never saved.
+    pub derived: Vec<super::Precomputed>,
     /// Names of the files loaded, in order.
     pub files: Vec<String>,
     /// The file each model came from, as (file, kind, model), kept through
@@ -39,6 +45,8 @@ impl Default for Workspace {
             multiclass: None,
             ratings: None,
             precomputed: Vec::new(),
+            relations: Vec::new(),
+            derived: Vec::new(),
             files: Vec::new(),
             origins: Vec::new(),
             max_values: cfg!(target_arch = "wasm32").then_some(super::WORKSPACE_VALUES),
@@ -124,6 +132,13 @@ impl Workspace {
             && self.multiclass.is_none()
             && self.ratings.is_none()
             && self.precomputed.is_empty()
+            && self.relations.is_empty()
+    }
+
+    /// The trec_eval outputs to show: the files of values computed elsewhere,
+    /// then the evaluations of the relation files.
+    pub fn measure_files(&self) -> impl Iterator<Item = &super::Precomputed> {
+        self.precomputed.iter().chain(&self.derived)
     }
 
     /// Values held, the measure of [`Workspace::max_values`]: one per score of
@@ -155,6 +170,7 @@ impl Workspace {
                 .iter()
                 .map(|p| p.value.len() as u64)
                 .sum::<u64>()
+            + self.relations.iter().map(|r| r.rows as u64).sum::<u64>()
     }
 
     /// Merges a parsed file. On error nothing changes.
@@ -324,6 +340,18 @@ impl Workspace {
                 if dups > 0 {
                     summary.warnings.push(format!("{dups} (query, item) pairs appear more than once; the last grade of each is kept."));
                 }
+            }
+            Parsed::Relations(mut r) => {
+                let names: Vec<String> = self.relations.iter().map(|r| r.name.clone()).collect();
+                r.name = unique_name(&names, &r.name);
+                let (option, measures) = crate::parse::relations_command(r.format);
+                summary.format = r.format.label().into();
+                summary.rows = r.rows;
+                summary.details.push(format!(
+                    "{} lines, {} queries; evaluated against every run by rankscope trec_eval {option} -m {measures}",
+                    r.rows, r.queries
+                ));
+                self.relations.push(r);
             }
             Parsed::Measures(mut p) => {
                 let names: Vec<String> = self.precomputed.iter().map(|p| p.name.clone()).collect();
@@ -785,6 +813,9 @@ impl Workspace {
         }
         for p in &self.precomputed {
             out.push((p.name.clone(), Parsed::Measures(p.clone())));
+        }
+        for r in &self.relations {
+            out.push((r.name.clone(), Parsed::Relations(r.clone())));
         }
         out
     }

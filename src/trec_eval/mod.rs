@@ -19,6 +19,7 @@ pub mod cfmt;
 pub mod input;
 pub mod measures;
 pub mod prefs;
+pub mod relations;
 pub mod rels;
 mod text;
 
@@ -108,7 +109,15 @@ pub fn run_as(
                 buffer.drain(..whole);
             }
         };
-        main(version, args, stdin, &mut buffer, None, &mut drain)
+        main(
+            version,
+            args,
+            &read_file,
+            stdin,
+            &mut buffer,
+            None,
+            &mut drain,
+        )
     };
     let code = match result {
         Ok(()) => 0,
@@ -145,6 +154,7 @@ pub fn query_values(version: Version, args: &[String]) -> Result<Vec<QueryValue>
     main(
         version,
         args,
+        &read_file,
         &mut std::io::empty(),
         &mut out,
         Some(&mut values),
@@ -154,9 +164,36 @@ pub fn query_values(version: Version, args: &[String]) -> Result<Vec<QueryValue>
     Ok(values)
 }
 
+/// What a trec_eval command line prints to standard output, its files read
+/// from `files` (name, bytes) instead of the disk (the page's worker has
+/// none), or what it writes to standard error.
+pub fn in_memory(
+    version: Version,
+    args: &[String],
+    files: &[(&str, &[u8])],
+) -> Result<Vec<u8>, String> {
+    let read = |path: &str| -> Option<Vec<u8>> {
+        let (_, bytes) = files.iter().find(|(name, _)| *name == path)?;
+        (!bytes.is_empty()).then(|| input::prepare(bytes.to_vec()))
+    };
+    let mut out = Vec::new();
+    main(
+        version,
+        args,
+        &read,
+        &mut std::io::empty(),
+        &mut out,
+        None,
+        &mut |_| {},
+    )
+    .map_err(|Exit(message, _)| message)?;
+    Ok(out)
+}
+
 fn main(
     version: Version,
     args: &[String],
+    read_file: &dyn Fn(&str) -> Option<Vec<u8>>,
     stdin: &mut dyn Read,
     out: &mut Vec<u8>,
     values: Option<&mut Vec<QueryValue>>,

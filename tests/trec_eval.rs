@@ -372,3 +372,37 @@ fn the_core_s_trec_eval_output_equals_the_port_s_for_every_measure() {
     }
     assert!(compared > 2_000, "{compared} lines compared");
 }
+
+/// Relation files travel in sessions (their evaluations, derived, do not),
+/// and what their evaluations depend on changes with the runs and the files,
+/// not with the evaluations themselves (the page re-evaluates on a change).
+#[test]
+fn relation_files_travel_in_sessions_and_key_their_evaluations() {
+    use rankscope::parse::{LoadOptions, Workspace};
+    let d = dir();
+    let read = |name: &str| std::fs::read(d.join(name)).unwrap();
+    let mut ws = Workspace::default();
+    ws.load_bytes("results.test", &read("results.test"), &LoadOptions::default())
+        .unwrap();
+    assert_eq!(ws.relations_key(), 0, "no relation file");
+    let summary = ws
+        .load_bytes("prefs.test", &read("prefs.test"), &LoadOptions::default())
+        .unwrap();
+    assert!(summary.details[0].contains("-R prefs -m all_prefs"), "{summary:?}");
+    let key = ws.relations_key();
+    assert_ne!(key, 0);
+    ws.derived.push(Default::default());
+    assert_eq!(ws.relations_key(), key, "its own results change nothing");
+    let bytes = rankscope::session::encode_session(&ws, &Default::default());
+    let (back, _, _) = rankscope::session::decode_session(&bytes).unwrap();
+    assert_eq!(back.relations.len(), 1);
+    assert_eq!(back.relations[0].text, ws.relations[0].text);
+    assert!(back.derived.is_empty());
+    assert_eq!(back.relations_key(), key);
+    let mut renamed = ws.clone();
+    assert!(renamed.rename(rankscope::core::registry::Kind::Ranking, "STANDARD", "other"));
+    assert_ne!(renamed.relations_key(), key);
+    ws.load_bytes("zscores_file", &read("zscores_file"), &LoadOptions::default())
+        .unwrap();
+    assert_ne!(ws.relations_key(), key);
+}

@@ -45,9 +45,13 @@ fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     share::startup(state);
+    let relations = precomputed::Relations::default();
 
-    // theme: follow the system unless chosen
+    // the page-wide watchers, in one effect (each effect is its own 1.5 KB
+    // of wasm): the theme follows the system unless chosen; the relation
+    // files' evaluations follow the workspace and the trec_eval version
     Effect::new(move |_| {
+        relations.watch(state);
         let theme = state.theme.get();
         if let Some(root) = web_sys::window()
             .and_then(|w| w.document())
@@ -191,9 +195,9 @@ fn App() -> impl IntoView {
                         data-tab=format!("{k:?}").to_ascii_lowercase() on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
                 }).collect_view()}
             </nav>
-            {move || state.ws.with(|w| !w.precomputed.is_empty()).then(|| view! { <precomputed::PrecomputedPanel/> })}
+            {move || state.ws.with(|w| w.measure_files().next().is_some()).then(|| view! { <precomputed::PrecomputedPanel/> })}
             {move || match active.get() {
-                None if state.ws.with(|w| !w.precomputed.is_empty()) => ().into_any(),
+                None if state.ws.with(|w| w.measure_files().next().is_some() || !w.relations.is_empty()) => ().into_any(),
                 None => view! { <section class="card empty"><h2>"Nothing loaded"</h2><p>"Drop prediction files here, open them, or load the example."</p></section> }.into_any(),
                 Some(kind) => view! { <KindView kind=kind/> }.into_any(),
             }}

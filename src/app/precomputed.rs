@@ -1,12 +1,14 @@
-//! trec_eval output files (`measure qid value`), shown as they were computed
-//! elsewhere: a summary table (the `all` lines) and the per-query values of one
-//! measure. Nothing here is recomputed, and the panel says so.
+//! trec_eval output: files of it (`measure qid value`), shown as they were
+//! computed elsewhere, and the evaluations of the relation files
+//! (preferences, judgment groups, z-scores) by `rankscope trec_eval` in a
+//! loading worker: a summary table (the `all` lines) and the per-query
+//! values of one measure. The panel says which is which.
 
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 
-use super::state::AppState;
-use crate::parse::Precomputed;
+use super::state::{AppState, Level};
+use crate::parse::{Parsed, Precomputed};
 
 /// Per-query rows shown at most (filter to find others).
 const SHOWN: usize = 200;
@@ -29,8 +31,7 @@ pub fn PrecomputedPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let names = Memo::new(move |_| {
         state.ws.with(|w| {
-            w.precomputed
-                .iter()
+            w.measure_files()
                 .map(|p| p.name.clone())
                 .collect::<Vec<_>>()
         })
@@ -39,7 +40,7 @@ pub fn PrecomputedPanel() -> impl IntoView {
     let summary = Memo::new(move |_| {
         state.ws.with(|w| {
             let mut measures: Vec<String> = Vec::new();
-            for p in &w.precomputed {
+            for p in w.measure_files() {
                 for m in p.measure_names() {
                     if !measures.iter().any(|x| x == m) {
                         measures.push(m.to_string());
@@ -47,8 +48,7 @@ pub fn PrecomputedPanel() -> impl IntoView {
                 }
             }
             let per_file: Vec<(&Precomputed, BTreeMap<u32, f64>)> = w
-                .precomputed
-                .iter()
+                .measure_files()
                 .map(|p| (p, values_of(p, "all")))
                 .collect();
             measures
@@ -79,8 +79,8 @@ pub fn PrecomputedPanel() -> impl IntoView {
         let f = filter.get();
         state.ws.with(|w| {
             let mut rows: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
-            let n = w.precomputed.len();
-            for (j, p) in w.precomputed.iter().enumerate() {
+            let n = w.measure_files().count();
+            for (j, p) in w.measure_files().enumerate() {
                 let Some(mid) = p.measures.get(&m) else {
                     continue;
                 };
@@ -106,13 +106,17 @@ pub fn PrecomputedPanel() -> impl IntoView {
     };
     view! {
         <section class="card precomputed">
-            <h2>"Precomputed results (trec_eval output)"</h2>
-            <p class="muted small">"Values as written in the files, computed by another tool; Rankscope does not recompute them. Drop the run and qrels to evaluate here."</p>
+            <h2>"trec_eval results"</h2>
+            {move || state.ws.with(|w| (!w.precomputed.is_empty()).then(|| view! { <p class="muted small">"Files of trec_eval output: values as written, computed by another tool; Rankscope does not recompute them. Drop the run and qrels to evaluate here."</p> }))}
+            <p class="muted small relations">{move || state.ws.with(|w| w.relations.iter().map(|r| {
+                let (option, measures) = crate::parse::relations_command(r.format());
+                format!("{}: each run evaluated here by rankscope trec_eval {option} -m {measures} (trec_eval 10.0's code, in Rust) under the trec_eval version in force. ", r.name)
+            }).collect::<String>())}</p>
             <table class="metrics">
                 <thead><tr><th>"measure"</th>
                     {move || names.get().into_iter().map(|n| {
                         let n2 = n.clone();
-                        view! { <th>{n}" "<button class="small" aria-label=format!("remove {n2}") on:click=move |_| state.ws.update(|w| w.precomputed.retain(|p| p.name != n2))>"×"</button></th> }
+                        view! { <th>{n}" "<button class="small" aria-label=format!("remove {n2}") on:click=move |_| state.ws.update(|w| { w.precomputed.retain(|p| p.name != n2); w.derived.retain(|p| p.name != n2); })>"×"</button></th> }
                     }).collect_view()}
                 </tr></thead>
                 <tbody>
@@ -145,5 +149,74 @@ pub fn PrecomputedPanel() -> impl IntoView {
             </table>
             <p class="muted small">{move || { let (shown, total) = (per_query.with(|p| p.0.len()), per_query.with(|p| p.1)); if total > shown { format!("{shown} of {total} queries shown; filter to find others.") } else { format!("{total} queries.") } }}</p>
         </section>
+    }
+}
+
+/// Keeps the relation files' evaluations current: when the relation files,
+/// the runs, the judgments or the trec_eval version change, a loading worker
+/// runs `rankscope trec_eval` on every (file, run) pair of the workspace
+/// (sent as a session: the page's wasm has no trec_eval) and the results
+/// replace the earlier ones; what trec_eval says instead is a notice.
+#[derive(Clone, Copy)]
+pub struct Relations {
+    /// What the last evaluation was of ([`crate::parse::Workspace::relations_key`]
+    /// and the version), 0 for none.
+    last: StoredValue<u64>,
+}
+
+impl Default for Relations {
+    fn default() -> Self {
+        Relations {
+            last: StoredValue::new(0),
+        }
+    }
+}
+
+impl Relations {
+    /// Called from an effect: tracks the workspace and the conventions.
+    pub fn watch(self, state: AppState) {
+        use crate::core::Named;
+        let last = self.last;
+        let version = state.conv.with(|c| c.trec_eval);
+        let key = state.ws.with(|w| w.relations_key());
+        let key = if key == 0 { 0 } else { key ^ version as u64 };
+        if key == last.get_value() {
+            return;
+        }
+        last.set_value(key);
+        if key == 0 {
+            state.ws.update(|w| w.derived.clear());
+            return;
+        }
+        // the workspace as a session (its view is not read)
+        let bytes = super::share::session_bytes(state);
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = super::worker::relations(&bytes, version.name()).await;
+            // a newer evaluation is on its way
+            if last.get_value() != key {
+                return;
+            }
+            let (mut derived, mut problems) = (Vec::new(), Vec::new());
+            match answer {
+                Ok(outcomes) => {
+                    for (_, outcome) in outcomes {
+                        match outcome {
+                            Ok(Parsed::Measures(p)) => derived.push(p),
+                            Ok(_) => {}
+                            Err(e) => problems.push(e.to_string()),
+                        }
+                    }
+                }
+                Err(why) => problems.push(why),
+            }
+            state.ws.update(|w| w.derived = derived);
+            if !problems.is_empty() {
+                state.say(
+                    Level::Warning,
+                    "trec_eval could not evaluate every relation file",
+                    problems,
+                );
+            }
+        });
     }
 }

@@ -319,7 +319,10 @@ pub fn is_session_name(name: &str) -> bool {
 fn holds_own_data(state: AppState) -> bool {
     !state.example_loaded.get_untracked()
         && state.ws.with_untracked(|w| {
-            !w.datasets().is_empty() || !w.precomputed.is_empty() || !w.files.is_empty()
+            !w.datasets().is_empty()
+                || !w.precomputed.is_empty()
+                || !w.relations.is_empty()
+                || !w.files.is_empty()
         })
 }
 
@@ -384,7 +387,7 @@ pub async fn import_session(state: AppState, file: web_sys::File) {
     }
 }
 
-fn session_bytes(state: AppState) -> Vec<u8> {
+pub(super) fn session_bytes(state: AppState) -> Vec<u8> {
     let view = state.view();
     state
         .ws

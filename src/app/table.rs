@@ -261,17 +261,13 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
     let more = (!extras.is_empty()).then(|| {
         let count = extras.len();
         let chips = extras.into_iter().map(chip).collect_view();
-        let open = RwSignal::new(false);
-        Effect::new(move |_| {
-            if any_extra_on() {
-                open.set(true);
-            }
-        });
+        // open when asked, and always while one of them is shown
+        let asked = RwSignal::new(false);
         let toggle = move |ev: leptos::ev::MouseEvent| {
             ev.prevent_default();
-            open.update(|o| *o = !*o);
+            asked.update(|o| *o = !*o);
         };
-        view! { <details class="more-metrics" prop:open=open><summary on:click=toggle>{format!("trec_eval's other measures ({count})")}</summary>{chips}</details> }
+        view! { <details class="more-metrics" prop:open=move || asked.get() || any_extra_on()><summary on:click=toggle>{format!("trec_eval's other measures ({count})")}</summary>{chips}</details> }
     });
     let has_cutoffs = registry::METRICS
         .iter()

@@ -63,6 +63,10 @@ pub fn worker_main() {
                 answer_compare(&reply, &data);
                 return;
             }
+            if get(&data, "type").as_string().as_deref() == Some("relations") {
+                answer_relations(&reply, &data);
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("warm") {
                 warm_up();
                 // for the end-to-end tests: this spare met its job warm
@@ -207,6 +211,48 @@ fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
             )
         }
         None => message("failed", &[("why", "the test request is damaged".into())]),
+    };
+    let _ = reply.post_message(&msg);
+}
+
+/// Evaluates the relation files of the request's workspace (a session's
+/// bytes) against its runs with
+/// `rankscope trec_eval` ([`crate::trec_eval::relations::evaluate`]), and
+/// answers with one outcome per (file, run) pair: its values, or what
+/// trec_eval said.
+fn answer_relations(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
+    use crate::core::Named;
+    let bytes = get(data, "data")
+        .dyn_into::<Uint8Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let version = get(data, "version")
+        .as_string()
+        .and_then(|v| crate::core::ranking_metrics::TrecEvalVersion::named(&v))
+        .unwrap_or_default();
+    let msg = match crate::session::decode_session(&bytes) {
+        Ok((ws, _, _)) => {
+            let outcomes: Vec<(String, Outcome)> =
+                crate::trec_eval::relations::evaluate(&ws.to_files(), version)
+                    .into_iter()
+                    .map(|(name, result)| {
+                        let outcome = result.map(|e| Parsed::Measures(e.values)).map_err(|why| {
+                            LoadError::single(
+                                &name,
+                                0,
+                                0,
+                                "trec_eval to evaluate it",
+                                why.trim_end().to_string(),
+                                None,
+                            )
+                        });
+                        (name, outcome)
+                    })
+                    .collect();
+            let array = Uint8Array::from(&transfer::encode_many(&outcomes)[..]);
+            message("done", &[("data", array.into())])
+        }
+        Err(why) => message("failed", &[("why", why.into())]),
     };
     let _ = reply.post_message(&msg);
 }
@@ -1209,6 +1255,29 @@ pub async fn compare(
         )),
         futures::future::Either::Left((Job::Broken(why), _)) => Err(why),
         _ => Err(String::new()),
+    }
+}
+
+/// Runs `rankscope trec_eval` on the relation files among `files`
+/// ([`transfer::encode_many`] bytes) against their runs in a worker of its
+/// own: one outcome per (file, run) pair.
+pub async fn relations(files: &[u8], version: &str) -> Result<Vec<(String, Outcome)>, String> {
+    let request = message(
+        "relations",
+        &[
+            ("data", Uint8Array::from(files).into()),
+            ("version", version.into()),
+        ],
+    );
+    match run(&request, &mut |_, _| {}, true).await {
+        Job::Done(data) => transfer::decode_many(
+            &get(&data, "data")
+                .dyn_into::<Uint8Array>()
+                .map(|a| a.to_vec())
+                .unwrap_or_default(),
+        ),
+        Job::Broken(why) => Err(why),
+        Job::Cancelled => Err(String::new()),
     }
 }
 

@@ -115,10 +115,21 @@ pub fn relations_command(format: Format) -> (&'static str, &'static str) {
 pub struct Relations {
     /// The file it came from.
     pub name: String,
-    pub format: Format,
+    /// Its format's id ([`Format::id`]; the enum's serde code would cost the
+    /// page's wasm more than the string's).
+    pub format_id: String,
     pub queries: usize,
     pub rows: usize,
     pub text: Vec<u8>,
+}
+
+impl Relations {
+    /// Its format: one of the relation formats (checked on decoding).
+    pub fn format(&self) -> Format {
+        Format::from_id(&self.format_id)
+            .filter(|f| f.is_relation())
+            .unwrap_or(Format::TrecPrefs)
+    }
 }
 
 impl Parsed {

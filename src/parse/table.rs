@@ -570,7 +570,15 @@ impl State {
             && fields::number(&ws[2]).is_some()
             && fields::number(&ws[3]).is_some()
             && fields::integer(&ws[3]).is_none();
-        let forced = options.format;
+        // the relation formats that are qrels in form, chosen by name
+        let named_relation = if lower.contains("qrels_jg") {
+            Some(Format::TrecQrelsJg)
+        } else if lower.contains("qrels_prefs") {
+            Some(Format::TrecQrelsPrefs)
+        } else {
+            None
+        };
+        let forced = options.format.or(named_relation.filter(|_| looks_qrels));
         match forced {
             Some(
                 f @ (Format::TrecPrefs
@@ -841,7 +849,7 @@ impl State {
             State::Relations(r) => (r.rows > 0).then(|| {
                 Parsed::Relations(crate::parse::Relations {
                     name: file.to_string(),
-                    format: r.format,
+                    format_id: r.format.id().to_string(),
                     queries: r.queries.len(),
                     rows: r.rows,
                     text: r.text,
@@ -893,7 +901,11 @@ fn no_duplicate(queries: &Interner, q: &[u32], docs: &Names, what: &str) -> Resu
             a + 1,
             b + 1
         ),
-        Some("Remove one of the two lines.".into()),
+        Some(if what == "qrels" {
+            "Remove one of the two lines; or, if the second column names judgment groups (trec_eval's qrels_jg), name the file *.qrels_jg (command line: --input-format trec_qrels_jg).".into()
+        } else {
+            "Remove one of the two lines.".into()
+        }),
     ))
 }
 

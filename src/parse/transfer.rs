@@ -265,14 +265,8 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
             no_nan(&p.value, "value")
         }
         Parsed::Relations(r) => {
-            use crate::parse::Format;
-            let relational = matches!(
-                r.format,
-                Format::TrecPrefs
-                    | Format::TrecQrelsPrefs
-                    | Format::TrecQrelsJg
-                    | Format::TrecZscores
-            );
+            let relational =
+                crate::parse::Format::from_id(&r.format_id).is_some_and(|f| f.is_relation());
             // lines of printable text, as the reader keeps them
             let lines = r.text.iter().filter(|&&b| b == b'\n').count();
             if relational && lines == r.rows && r.text.last().is_none_or(|&b| b == b'\n') {

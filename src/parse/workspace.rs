@@ -135,6 +135,31 @@ impl Workspace {
             && self.relations.is_empty()
     }
 
+    /// What the relation files' evaluations depend on (the relation files,
+    /// the runs and the judgments), as one number: 0 without relation files.
+    pub fn relations_key(&self) -> u64 {
+        if self.relations.is_empty() {
+            return 0;
+        }
+        // FNV-1a over the names and sizes
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut add = |bytes: &[u8], n: usize| {
+            for &b in bytes.iter().chain(&n.to_le_bytes()) {
+                h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+            }
+        };
+        for r in &self.relations {
+            add(r.name.as_bytes(), r.rows);
+        }
+        if let Some(d) = &self.ranking {
+            add(b"", d.qrels.grades.len());
+            for run in &d.runs {
+                add(run.name.as_bytes(), run.rows.len());
+            }
+        }
+        h | 1
+    }
+
     /// The trec_eval outputs to show: the files of values computed elsewhere,
     /// then the evaluations of the relation files.
     pub fn measure_files(&self) -> impl Iterator<Item = &super::Precomputed> {
@@ -344,8 +369,8 @@ impl Workspace {
             Parsed::Relations(mut r) => {
                 let names: Vec<String> = self.relations.iter().map(|r| r.name.clone()).collect();
                 r.name = unique_name(&names, &r.name);
-                let (option, measures) = crate::parse::relations_command(r.format);
-                summary.format = r.format.label().into();
+                let (option, measures) = crate::parse::relations_command(r.format());
+                summary.format = r.format().label().into();
                 summary.rows = r.rows;
                 summary.details.push(format!(
                     "{} lines, {} queries; evaluated against every run by rankscope trec_eval {option} -m {measures}",

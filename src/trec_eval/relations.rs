@@ -97,12 +97,12 @@ pub fn evaluate(
         let Parsed::Relations(r) = parsed.data() else {
             continue;
         };
-        let (option, measures) = relations_command(r.format);
+        let (option, measures) = relations_command(r.format());
         for (run, results) in &runs {
             let name = format!("{run} × {}", r.name);
             let (rel_name, results_name) = (r.name.as_str(), format!("{run}.run"));
             let mut args: Vec<String> = vec!["-q".into()];
-            let rel: &[u8] = if r.format == Format::TrecZscores {
+            let rel: &[u8] = if r.format() == Format::TrecZscores {
                 let Some(qrels) = &qrels else {
                     out.push((name, Err(format!("{}: z-scores standardise the values of runs evaluated with their qrels; load the qrels too", r.name))));
                     continue;
@@ -113,7 +113,7 @@ pub fn evaluate(
                 args.extend(option.split(' ').map(String::from));
                 &r.text
             };
-            let judged = if r.format == Format::TrecZscores {
+            let judged = if r.format() == Format::TrecZscores {
                 "qrels"
             } else {
                 rel_name

@@ -111,3 +111,77 @@ test("trec_eval's other measures are offered apart and equal rankscope trec_eval
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// what `rankscope trec_eval` prints for a command line: {qid: {measure: value}}
+function port(args) {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  const values = {};
+  for (const line of execFileSync(bin, ['trec_eval', ...args], { cwd: path.join(root, 'tests/trec_eval'), encoding: 'utf8' }).trim().split('\n')) {
+    const [name, q, v] = line.split('\t');
+    (values[q] ??= {})[name.trim()] = v;
+  }
+  return values;
+}
+
+// the panel's cells: {model: {measure: value}} of the `all` lines
+async function panelValues(page) {
+  return page.$$eval('section.precomputed table.metrics:not(.per-query) td[data-measure]', (tds) => {
+    const out = {};
+    for (const td of tds) (out[td.dataset.model] ??= {})[td.dataset.measure] = td.dataset.value === '' ? null : Number(td.dataset.value);
+    return out;
+  });
+}
+
+test("preference, judgment-group and z-score files dropped beside a run are evaluated by rankscope trec_eval in a worker, with its values; a damaged one is refused by line", async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 900 } });
+  await clearAll(page);
+  const file = (name, as = name) => ({ name: as, data: fs.readFileSync(trecFile(name)) });
+  // preferences: detected from their five fields
+  await drop(page, [file('prefs.results.test'), file('prefs.test')]);
+  await page.waitForSelector('section.precomputed td[data-measure="prefs_simp"]', { timeout: 20000 });
+  let got = await panelValues(page);
+  const prefs = port(['-q', '-R', 'prefs', '-m', 'all_prefs', 'prefs.test', 'prefs.results.test']);
+  const pair = 'STANDARD × prefs.test';
+  assert.ok(got[pair], `the pair's column (${Object.keys(got)})`);
+  let compared = 0;
+  for (const [m, v] of Object.entries(prefs.all)) {
+    if (m === 'runid') continue;
+    assert.ok(Math.abs(got[pair][m] - Number(v)) <= 0.5e-4 + 1e-12, `${m}: page ${got[pair][m]}, trec_eval ${v}`);
+    compared++;
+  }
+  assert.equal(compared, 15);
+  assert.match(await page.$eval('section.precomputed p.relations', (p) => p.textContent), /-R prefs -m all_prefs/);
+
+  // judgment groups (named *.qrels_jg) and z-scores against trec_eval's test run with its qrels
+  await clearAll(page);
+  await drop(page, [file('qrels.test'), file('results.test'), file('qrels.123', 'groups.qrels_jg'), file('zscores_file')]);
+  // one column per (file, run) pair, once both files are in
+  await page.waitForFunction(() => {
+    const heads = [...document.querySelectorAll('section.precomputed table.metrics:not(.per-query) thead th')].map((th) => th.textContent);
+    return heads.some((h) => h.includes('groups.qrels_jg')) && heads.some((h) => h.includes('zscores_file'));
+  }, null, { timeout: 20000 });
+  got = await panelValues(page);
+  const jg = port(['-q', '-R', 'qrels_jg', '-m', 'qrels_jg', 'qrels.123', 'results.test']).all;
+  const z = port(['-q', '-Z', 'zscores_file', '-m', 'all_trec', 'qrels.test', 'results.test']).all;
+  for (const [pairName, want, n] of [['STANDARD × groups.qrels_jg', jg, 21], ['STANDARD × zscores_file', z, 98]]) {
+    let seen = 0;
+    for (const [m, v] of Object.entries(want)) {
+      if (m === 'runid' || m === 'relstring') continue;
+      assert.ok(Math.abs(got[pairName][m] - Number(v)) <= 0.5e-4 + 1e-12, `${pairName} ${m}: page ${got[pairName][m]}, trec_eval ${v}`);
+      seen++;
+    }
+    assert.ok(seen >= n, `${pairName}: ${seen} measures`);
+  }
+  // the ranking table is the core's, beside them
+  assert.ok(Object.keys((await cells(page)).STANDARD).includes('map'));
+  await shot(page, 'trec-relations.png');
+
+  // a damaged preference file is refused by line, and what was loaded stays
+  const before = await panelValues(page);
+  await drop(page, [{ name: 'bad.prefs', data: Buffer.from('q1 a b d1 1\nq1 a b d2 x\n') }]);
+  await page.waitForFunction(() => [...document.querySelectorAll('.messages li, .message li, [role="alert"] li')].some((li) => li.textContent.includes('bad.prefs:2:5')) || document.body.textContent.includes('bad.prefs:2:5'));
+  assert.deepEqual(await panelValues(page), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

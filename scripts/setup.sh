@@ -32,6 +32,10 @@ if [ ! -x tools/node_modules/.bin/wasm-opt ] || [ ! -d tools/node_modules/playwr
 fi
 
 if [ "${1:-}" = "--test" ]; then
+  if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    say "adding rustfmt and clippy"
+    rustup component add rustfmt clippy
+  fi
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Debian chromium and chromium-driver"
     export DEBIAN_FRONTEND=noninteractive

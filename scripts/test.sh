@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Set-up command 2: install test dependencies and run every test:
-# native unit, integration and property tests; the core in wasm under headless
+# formatting and lints; native unit, integration and property tests; the core in wasm under headless
 # Chromium (wasm-bindgen-test); browser end-to-end tests against the built dist/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh --test
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "format and lints (cargo fmt --check; clippy -D warnings, native and wasm)"
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown --bins -- -D warnings
 
 step "native tests (cargo test)"
 cargo test --locked

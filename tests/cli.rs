@@ -1160,3 +1160,76 @@ fn relation_files_are_evaluated_as_rankscope_trec_eval_does() {
     let (ok, _, err) = run(&["eval", "prefs.test"]);
     assert!(!ok && err.contains("give the run files too"), "{err}");
 }
+
+/// Every convention flag takes the names links, sessions and the panel write
+/// (each value's `Named` name), and the command line's older short names
+/// keep working.
+#[test]
+fn convention_flags_take_the_stable_names_and_the_old_ones() {
+    use rankscope::core::binary::{ThresholdRule, ZeroDivision};
+    use rankscope::core::multiclass::ClassTieRule;
+    use rankscope::core::ranking::{QuerySet, TieRule};
+    use rankscope::core::ranking_metrics::{
+        ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
+    };
+    use rankscope::core::Named;
+    fn names<T: Named>() -> Vec<&'static str> {
+        T::ALL.iter().map(|t| t.name()).collect()
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+    let mut cases: Vec<(&str, &str)> = Vec::new();
+    for (flag, values) in [
+        ("--ties", names::<TieRule>()),
+        ("--gain", names::<Gain>()),
+        ("--discount", names::<Discount>()),
+        ("--ap-denominator", names::<ApDenominator>()),
+        ("--precision-denominator", names::<PrecisionDenominator>()),
+        ("--f1", names::<F1Aggregation>()),
+        ("--queries", names::<QuerySet>()),
+        ("--trec-eval-version", names::<TrecEvalVersion>()),
+        ("--threshold-rule", names::<ThresholdRule>()),
+        ("--zero-division", names::<ZeroDivision>()),
+        ("--class-ties", names::<ClassTieRule>()),
+    ] {
+        cases.extend(values.into_iter().map(|v| (flag, v)));
+    }
+    cases.extend([
+        ("--gain", "rel"),
+        ("--gain", "exp"),
+        ("--discount", "jarvelin"),
+        ("--ap-denominator", "min"),
+        ("--precision-denominator", "min"),
+        ("--trec-eval-version", "9"),
+        ("--class-ties", "lower"),
+        ("--class-ties", "higher"),
+    ]);
+    for (flag, value) in cases {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args([
+                "eval",
+                "ranking.run",
+                "--qrels",
+                "ranking.qrels",
+                "--metrics",
+                "ndcg@10",
+            ])
+            .args([flag, value])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{flag} {value}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["eval", "ranking.run", "--discount", "bogus"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "rankscope: --discount bogus: expected one of log2, jarvelin_b2"
+    );
+}

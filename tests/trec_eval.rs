@@ -382,13 +382,20 @@ fn relation_files_travel_in_sessions_and_key_their_evaluations() {
     let d = dir();
     let read = |name: &str| std::fs::read(d.join(name)).unwrap();
     let mut ws = Workspace::default();
-    ws.load_bytes("results.test", &read("results.test"), &LoadOptions::default())
-        .unwrap();
+    ws.load_bytes(
+        "results.test",
+        &read("results.test"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
     assert_eq!(ws.relations_key(), 0, "no relation file");
     let summary = ws
         .load_bytes("prefs.test", &read("prefs.test"), &LoadOptions::default())
         .unwrap();
-    assert!(summary.details[0].contains("-R prefs -m all_prefs"), "{summary:?}");
+    assert!(
+        summary.details[0].contains("-R prefs -m all_prefs"),
+        "{summary:?}"
+    );
     let key = ws.relations_key();
     assert_ne!(key, 0);
     ws.derived.push(Default::default());
@@ -400,9 +407,17 @@ fn relation_files_travel_in_sessions_and_key_their_evaluations() {
     assert!(back.derived.is_empty());
     assert_eq!(back.relations_key(), key);
     let mut renamed = ws.clone();
-    assert!(renamed.rename(rankscope::core::registry::Kind::Ranking, "STANDARD", "other"));
+    assert!(renamed.rename(
+        rankscope::core::registry::Kind::Ranking,
+        "STANDARD",
+        "other"
+    ));
     assert_ne!(renamed.relations_key(), key);
-    ws.load_bytes("zscores_file", &read("zscores_file"), &LoadOptions::default())
-        .unwrap();
+    ws.load_bytes(
+        "zscores_file",
+        &read("zscores_file"),
+        &LoadOptions::default(),
+    )
+    .unwrap();
     assert_ne!(ws.relations_key(), key);
 }

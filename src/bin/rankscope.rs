@@ -3,14 +3,13 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rankscope::core::binary::{ThresholdRule, ZeroDivision};
 use rankscope::core::evaluate::{
     column_names, evaluate, evaluate_prepared, prepare_runs, Conventions, Dataset, Report,
 };
 use rankscope::core::multiclass::{ClassTieRule, ScoreScale};
-use rankscope::core::ranking::{QuerySet, TieRule};
+use rankscope::core::ranking::QuerySet;
 use rankscope::core::ranking_metrics::{
-    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
+    ApDenominator, Discount, Gain, PrecisionDenominator, TrecEvalVersion,
 };
 use rankscope::core::registry::{self, MetricId};
 use rankscope::core::stats::Correction;
@@ -57,16 +56,18 @@ Several run files = several models; a CSV with several score columns = one model
                                  every one; `rankscope metrics` lists them)
     --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
     --per-query                 per-query (per-user) values too
-    --input-format FMT          force: trec_run trec_qrels ranking_csv binary_csv multiclass_matrix multiclass_topk ratings_csv json_run json_qrels
+    --input-format FMT          force one of: {formats}
+                                 (trec_prefs, trec_qrels_prefs, trec_qrels_jg and trec_zscores
+                                 name what the --qrels files are)
     --max-inflated SIZE         the most text a .gz file may inflate to (default 16G; e.g. 500M, 64G, none)
     FILE may be - (standard input) or a pipe (e.g. <(zcat run.gz)): read once, front to back.
   ranking conventions (defaults: trec_eval's with -c)
     --ties trec|file|average    tie order inside a query
     --relevance-level L         relevant if grade >= L (default 1)
     --gain linear|exponential   nDCG gain rel or 2^rel-1
-    --discount log2|jarvelin    1/log2(i+1) or 1/max(1, log2 i)
-    --ap-denominator relevant|min     |R| or min(|R|, k)
-    --precision-denominator k|min     k or min(k, list length)
+    --discount log2|jarvelin_b2 1/log2(i+1) or 1/max(1, log2 i)
+    --ap-denominator relevant|min_relevant_k   |R| or min(|R|, k)
+    --precision-denominator k|min_k_length     k or min(k, list length)
     --trec-eval-version 10.0|9.0.x    recall points of iprec_at_recall rounded (10.0) or
                                       truncated after + 0.9 (9.0.x, pytrec_eval)
     --f1 per_query|from_means
@@ -80,7 +81,7 @@ Several run files = several models; a CSV with several score columns = one model
     --logits                    scores are logits: apply the sigmoid for log loss and Brier
     --positive-label VALUE      the label value that is positive
   multi-class conventions
-    --class-ties lower|higher|optimistic|pessimistic
+    --class-ties lower_index_first|higher_index_first|optimistic|pessimistic
     --class-logits              the matrix holds logits (log-softmax first)
   trec_eval format options (as trec_eval)
     -q                          per-query lines
@@ -172,7 +173,7 @@ fn main() -> ExitCode {
     match argv.first().map(String::as_str) {
         Some("trec_eval") => trec_eval(&argv[1..]),
         None | Some("-h" | "--help" | "help") => {
-            print!("{HELP}");
+            print!("{}", help());
             ExitCode::SUCCESS
         }
         Some("-V" | "--version") => {
@@ -182,7 +183,7 @@ fn main() -> ExitCode {
         Some("eval" | "compare" | "generate" | "metrics")
             if argv[1..].iter().any(|a| a == "-h" || a == "--help") =>
         {
-            print!("{HELP}");
+            print!("{}", help());
             ExitCode::SUCCESS
         }
         Some("eval") => match parse_eval(&argv[1..]) {
@@ -223,6 +224,31 @@ fn main() -> ExitCode {
         }
         Some(other) => fail(format!("unknown command '{other}'; see rankscope --help")),
     }
+}
+
+/// The input formats' ids, from the one list of them.
+fn format_ids() -> String {
+    Format::ALL.map(|f| f.id()).join(", ")
+}
+
+/// The help, with the input formats filled in.
+fn help() -> String {
+    HELP.replace("{formats}", &format_ids())
+}
+
+/// A convention's value by its stable name (the one links, sessions and the
+/// panel use) or by one of the command line's older short names.
+fn convention<T: rankscope::core::Named + PartialEq>(
+    flag: &str,
+    v: &str,
+    aliases: &[(&str, T)],
+) -> Result<T, String> {
+    T::named(v)
+        .or_else(|| aliases.iter().find(|(a, _)| *a == v).map(|(_, t)| *t))
+        .ok_or_else(|| {
+            let names: Vec<&str> = T::ALL.iter().map(|t| t.name()).collect();
+            format!("{flag} {v}: expected one of {}", names.join(", "))
+        })
 }
 
 fn parse_eval(argv: &[String]) -> Result<Args, String> {
@@ -284,16 +310,11 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             "-m" => a.trec_measures.push(value()?),
             "--input-format" => {
                 let v = value()?;
-                a.options.format = Some(Format::from_id(&v).ok_or_else(|| bad(&v, "trec_run, trec_qrels, ranking_csv, binary_csv, multiclass_matrix, multiclass_topk, ratings_csv"))?);
+                a.options.format = Some(Format::from_id(&v).ok_or_else(|| bad(&v, &format_ids()))?);
             }
             "--ties" => {
                 let v = value()?;
-                a.conv.ties = match v.as_str() {
-                    "trec" => TieRule::Trec,
-                    "file" => TieRule::File,
-                    "average" => TieRule::Average,
-                    _ => return Err(bad(&v, "trec, file, average")),
-                }
+                a.conv.ties = convention(flag, &v, &[])?
             }
             "--relevance-level" | "-l" => {
                 let v = value()?;
@@ -305,62 +326,47 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--gain" => {
                 let v = value()?;
-                a.conv.gain = match v.as_str() {
-                    "linear" | "rel" => Gain::Linear,
-                    "exponential" | "exp" => Gain::Exponential,
-                    _ => return Err(bad(&v, "linear, exponential")),
-                }
+                a.conv.gain = convention(
+                    flag,
+                    &v,
+                    &[("rel", Gain::Linear), ("exp", Gain::Exponential)],
+                )?
             }
             "--discount" => {
                 let v = value()?;
-                a.conv.discount = match v.as_str() {
-                    "log2" => Discount::Log2,
-                    "jarvelin" => Discount::JarvelinB2,
-                    _ => return Err(bad(&v, "log2, jarvelin")),
-                }
+                a.conv.discount = convention(flag, &v, &[("jarvelin", Discount::JarvelinB2)])?
             }
             "--ap-denominator" => {
                 let v = value()?;
-                a.conv.ap_denominator = match v.as_str() {
-                    "relevant" => ApDenominator::Relevant,
-                    "min" => ApDenominator::MinRelevantK,
-                    _ => return Err(bad(&v, "relevant, min")),
-                }
+                a.conv.ap_denominator =
+                    convention(flag, &v, &[("min", ApDenominator::MinRelevantK)])?
             }
             "--trec-eval-version" => {
                 let v = value()?;
                 // the convention's names (Named), and the short forms 10, 9, 9.0
-                a.conv.trec_eval = match (TrecEvalVersion::named(&v), v.as_str()) {
-                    (Some(version), _) => version,
-                    (None, "10") => TrecEvalVersion::V10,
-                    (None, "9" | "9.0") => TrecEvalVersion::V9,
-                    _ => return Err(bad(&v, "10.0, 9.0.x")),
-                }
+                a.conv.trec_eval = convention(
+                    flag,
+                    &v,
+                    &[
+                        ("10", TrecEvalVersion::V10),
+                        ("9", TrecEvalVersion::V9),
+                        ("9.0", TrecEvalVersion::V9),
+                    ],
+                )?
             }
             "--precision-denominator" => {
                 let v = value()?;
-                a.conv.precision_denominator = match v.as_str() {
-                    "k" => PrecisionDenominator::K,
-                    "min" => PrecisionDenominator::MinKLength,
-                    _ => return Err(bad(&v, "k, min")),
-                }
+                a.conv.precision_denominator =
+                    convention(flag, &v, &[("min", PrecisionDenominator::MinKLength)])?
             }
             "--f1" => {
                 let v = value()?;
-                a.conv.f1_aggregation = match v.as_str() {
-                    "per_query" => F1Aggregation::PerQuery,
-                    "from_means" => F1Aggregation::FromMeans,
-                    _ => return Err(bad(&v, "per_query, from_means")),
-                }
+                a.conv.f1_aggregation = convention(flag, &v, &[])?
             }
             "--queries" => {
                 let v = value()?;
                 a.queries_set_explicitly = true;
-                a.conv.query_set = match v.as_str() {
-                    "qrels" => QuerySet::Qrels,
-                    "intersection" => QuerySet::Intersection,
-                    _ => return Err(bad(&v, "qrels, intersection")),
-                }
+                a.conv.query_set = convention(flag, &v, &[])?
             }
             "--threshold" => {
                 let v = value()?;
@@ -372,16 +378,11 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--threshold-rule" => {
                 let v = value()?;
-                a.conv.threshold_rule = match v.as_str() {
-                    ">=" => ThresholdRule::AtLeast,
-                    ">" => ThresholdRule::Above,
-                    _ => return Err(bad(&v, "'>=', '>'")),
-                }
+                a.conv.threshold_rule = convention(flag, &v, &[])?
             }
             "--zero-division" => {
                 let v = value()?;
-                a.conv.zero_division =
-                    ZeroDivision::named(&v).ok_or_else(|| bad(&v, "nan, 0, 1"))?;
+                a.conv.zero_division = convention(flag, &v, &[])?;
             }
             "--baseline" => {
                 a.compare.get_or_insert_with(Default::default).baseline = Some(value()?)
@@ -438,13 +439,14 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             "--positive-label" => a.options.positive_label = Some(value()?),
             "--class-ties" => {
                 let v = value()?;
-                a.conv.class_ties = match v.as_str() {
-                    "lower" => ClassTieRule::LowerIndexFirst,
-                    "higher" => ClassTieRule::HigherIndexFirst,
-                    "optimistic" => ClassTieRule::Optimistic,
-                    "pessimistic" => ClassTieRule::Pessimistic,
-                    _ => return Err(bad(&v, "lower, higher, optimistic, pessimistic")),
-                }
+                a.conv.class_ties = convention(
+                    flag,
+                    &v,
+                    &[
+                        ("lower", ClassTieRule::LowerIndexFirst),
+                        ("higher", ClassTieRule::HigherIndexFirst),
+                    ],
+                )?
             }
             "--class-logits" => a.conv.class_scale = ScoreScale::Logits,
             "-" => a.files.push("-".into()),

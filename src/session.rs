@@ -3,7 +3,7 @@
 //! transfer form of [`crate::parse::transfer`]). Pure Rust, tested natively;
 //! the page (`app/share.rs`) only reads and writes the browser's side of it.
 //!
-//! Fragment: `#tab=binary&threshold=0.3&k=1,5,10&hidden=Binary/model_b`.
+//! Fragment: `#tab=binary&threshold=0.3&k=1,5,10&hidden=binary/model_b`.
 //! Only settings that differ from the defaults are written; keys are the field
 //! names below and the conventions' names (CONVENTIONS.md), values are the
 //! ones shown in the conventions panel; list items are separated by commas
@@ -26,7 +26,7 @@ pub struct ViewState {
     pub metrics: Vec<String>,
     /// The cutoffs of the metric columns.
     pub k: Vec<usize>,
-    /// Hidden models, as `Kind/name` (e.g. `Ranking/bm25`).
+    /// Hidden models, as `kind/name` ([`hidden_key`], e.g. `ranking/bm25`).
     pub hidden: Vec<String>,
     /// The baseline model of the difference columns.
     pub baseline: Option<String>,
@@ -103,6 +103,29 @@ pub const DEFAULT_METRICS: &[&str] = &[
 /// Percent-encodes everything but unreserved characters (RFC 3986) and the
 /// few that read well in a fragment (`/`, `:`, `@`); `,` is always encoded so
 /// list items may contain it.
+/// The key of a hidden model in links and sessions: the kind's stable name
+/// ([`crate::core::Named`]), a slash, the model's name.
+pub fn hidden_key(kind: Kind, name: &str) -> String {
+    format!("{}/{name}", kind.name())
+}
+
+/// A hidden model's key as earlier links and sessions spelled it (the
+/// kind's Rust name, `Ranking/bm25`), in today's form; others as they are.
+fn stable_hidden_key(key: String) -> String {
+    let old = [
+        ("Ranking/", Kind::Ranking),
+        ("Binary/", Kind::Binary),
+        ("Multiclass/", Kind::Multiclass),
+        ("Ratings/", Kind::Ratings),
+    ];
+    for (prefix, kind) in old {
+        if let Some(name) = key.strip_prefix(prefix) {
+            return hidden_key(kind, name);
+        }
+    }
+    key
+}
+
 pub fn percent_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
@@ -242,7 +265,7 @@ impl ViewState {
                     .map(|k| k.trim().parse().map_err(|_| false))
                     .collect::<Result<_, _>>()?
             }
-            "hidden" => self.hidden = items(),
+            "hidden" => self.hidden = items().into_iter().map(stable_hidden_key).collect(),
             "baseline" => self.baseline = optional(),
             "theme" => {
                 let theme = percent_decode(raw);
@@ -693,6 +716,22 @@ pub fn from_base64(text: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Links and sessions saved before the kinds' stable names hid models as
+    /// `Binary/model_b`: they hide the same models now (`binary/model_b`).
+    #[test]
+    fn hidden_models_of_earlier_links_stay_hidden() {
+        let (view, skipped) =
+            ViewState::from_fragment("#hidden=Binary/model_b,Ranking/bm25,ratings/x,Other/y");
+        assert!(skipped.is_empty());
+        assert_eq!(
+            view.hidden,
+            ["binary/model_b", "ranking/bm25", "ratings/x", "Other/y"]
+        );
+        assert_eq!(hidden_key(Kind::Multiclass, "m"), "multiclass/m");
+        let (again, _) = ViewState::from_fragment(&view.to_fragment());
+        assert_eq!(again.hidden, view.hidden);
+    }
     use crate::core::ranking::TieRule;
 
     #[test]
@@ -706,7 +745,7 @@ mod tests {
         let mut v = ViewState {
             tab: Some(Kind::Binary),
             k: vec![1, 3, 100],
-            hidden: vec!["Ranking/a,b & c".into(), "Binary/<img src=x>".into()],
+            hidden: vec!["ranking/a,b & c".into(), "binary/<img src=x>".into()],
             baseline: Some("model #1".into()),
             theme: "dark".into(),
             curve: CurveMetric::Recall,

@@ -192,7 +192,7 @@ fn App() -> impl IntoView {
             <nav class="tabs" role="tablist">
                 {move || kinds.get().into_iter().map(|k| view! {
                     <button role="tab" class:active=move || active.get() == Some(k) aria-selected=move || (active.get() == Some(k)).to_string()
-                        data-tab=format!("{k:?}").to_ascii_lowercase() on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
+                        data-tab=crate::core::Named::name(k) on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
                 }).collect_view()}
             </nav>
             {move || state.ws.with(|w| w.measure_files().next().is_some()).then(|| view! { <precomputed::PrecomputedPanel/> })}
@@ -305,7 +305,7 @@ fn Models(kind: Kind) -> impl IntoView {
                         let name = name.clone();
                         Signal::derive(move || state.is_hidden(kind, &name))
                     };
-                    let key = format!("{kind:?}/{name}");
+                    let key = crate::session::hidden_key(kind, &name);
                     let k2 = key.clone();
                     let old = name.clone();
                     let old2 = name.clone();

@@ -297,7 +297,7 @@ impl AppState {
         let conv = self.conv.get();
         let metrics = self.columns(kind);
         let hidden = self.hidden.get();
-        let visible = |name: &str| !hidden.contains(&format!("{kind:?}/{name}"));
+        let visible = |name: &str| !hidden.contains(&crate::session::hidden_key(kind, name));
         let mut report = match kind {
             Kind::Ranking => {
                 let prepared = self.prepared.get();
@@ -399,7 +399,7 @@ impl AppState {
 
     pub fn is_hidden(&self, kind: Kind, name: &str) -> bool {
         self.hidden
-            .with(|h| h.contains(&format!("{kind:?}/{name}")))
+            .with(|h| h.contains(&crate::session::hidden_key(kind, name)))
     }
 
     /// Index of a model among all models of its kind (its colour).

@@ -503,6 +503,8 @@ fn placements(labels: &[bool], scores: &[f64], m: usize, n: usize) -> (Vec<f64>,
         .enumerate()
         .map(|(i, (&x, &l))| (key(x + 0.0), i as u32 | (l as u32) << 31))
         .collect();
+    // (radsort's LSD radix sort by the key alone measured 12 % slower on
+    // 10M rows: 16-byte rows, six or seven passes)
     order.sort_unstable();
     // each row's place among the positives (or the negatives) in file order
     let mut slot = vec![0u32; labels.len()];

@@ -152,6 +152,10 @@ pub fn PrecomputedPanel() -> impl IntoView {
     }
 }
 
+/// The most values ([`crate::parse::Workspace::values`]) a workspace holds
+/// for the page to evaluate its relation files.
+const RELATIONS_VALUES: u64 = 12_000_000;
+
 /// Keeps the relation files' evaluations current: when the relation files,
 /// the runs, the judgments or the trec_eval version change, a loading worker
 /// runs `rankscope trec_eval` on every (file, run) pair of the workspace
@@ -186,6 +190,17 @@ impl Relations {
         last.set_value(key);
         if key == 0 {
             state.ws.update(|w| w.derived.clear());
+            return;
+        }
+        // the workspace travels to the worker as a session: a copy of it in
+        // the page's 32-bit memory, so only for workspaces of modest size
+        if state.ws.with_untracked(|w| w.values()) > RELATIONS_VALUES {
+            state.ws.update(|w| w.derived.clear());
+            state.say(
+                Level::Warning,
+                "Relation files not evaluated in the page",
+                vec![format!("The loaded runs hold more than {RELATIONS_VALUES} values; evaluate them with the command line: rankscope eval RUN… PREFS (or rankscope trec_eval).")],
+            );
             return;
         }
         // the workspace as a session (its view is not read)

@@ -717,6 +717,93 @@ pub fn from_base64(text: &[u8]) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
+    /// docs/CONVENTIONS.md names every convention key of every kind, with
+    /// each enum value's stable name and the default of each.
+    #[test]
+    fn the_conventions_page_names_every_key_and_value() {
+        use crate::core::binary::{ThresholdRule, ZeroDivision};
+        use crate::core::multiclass::{ClassTieRule, ScoreScale};
+        use crate::core::ranking::{QuerySet, TieRule};
+        use crate::core::ranking_metrics::{
+            ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
+        };
+        fn names<T: Named>() -> Vec<&'static str> {
+            T::ALL.iter().map(|t| t.name()).collect()
+        }
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/CONVENTIONS.md"),
+        )
+        .unwrap();
+        let row = |key: &str| -> &str {
+            page.lines()
+                .find(|l| l.starts_with(&format!("| `{key}` |")))
+                .unwrap_or_else(|| panic!("no row for {key}"))
+        };
+        for kind in [Kind::Ranking, Kind::Binary, Kind::Multiclass] {
+            for key in convention_keys(kind) {
+                row(key);
+            }
+        }
+        let conv = Conventions::default();
+        for (key, values, default) in [
+            ("ties", names::<TieRule>(), conv.ties.name()),
+            ("gain", names::<Gain>(), conv.gain.name()),
+            ("discount", names::<Discount>(), conv.discount.name()),
+            (
+                "ap_denominator",
+                names::<ApDenominator>(),
+                conv.ap_denominator.name(),
+            ),
+            (
+                "precision_denominator",
+                names::<PrecisionDenominator>(),
+                conv.precision_denominator.name(),
+            ),
+            (
+                "f1_aggregation",
+                names::<F1Aggregation>(),
+                conv.f1_aggregation.name(),
+            ),
+            ("query_set", names::<QuerySet>(), conv.query_set.name()),
+            (
+                "trec_eval",
+                names::<TrecEvalVersion>(),
+                conv.trec_eval.name(),
+            ),
+            (
+                "threshold_rule",
+                names::<ThresholdRule>(),
+                conv.threshold_rule.name(),
+            ),
+            (
+                "zero_division",
+                names::<ZeroDivision>(),
+                conv.zero_division.name(),
+            ),
+            (
+                "class_ties",
+                names::<ClassTieRule>(),
+                conv.class_ties.name(),
+            ),
+            (
+                "class_scale",
+                names::<ScoreScale>(),
+                conv.class_scale.name(),
+            ),
+        ] {
+            let cells: Vec<&str> = row(key).split(" | ").collect();
+            for v in values {
+                assert!(
+                    cells[2].contains(&format!("`{v}`")),
+                    "{key}: value {v} not named"
+                );
+            }
+            assert_eq!(cells[3], format!("`{default}`"), "{key}: default");
+        }
+        assert_eq!(row("relevance_level").split(" | ").nth(3), Some("`1`"));
+        assert_eq!(row("threshold").split(" | ").nth(3), Some("`0.5`"));
+    }
+
     /// Links and sessions saved before the kinds' stable names hid models as
     /// `Binary/model_b`: they hide the same models now (`binary/model_b`).
     #[test]

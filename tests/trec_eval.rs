@@ -47,6 +47,23 @@ fn run(cwd: &Path, args: &[String], stdin: Option<&str>, version: Option<&str>) 
     }
 }
 
+/// `rankscope eval --format trec_eval ARGS` in `cwd`: its standard output
+/// (it must succeed).
+fn eval_trec_format(cwd: &Path, args: &[String]) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["eval", "--format", "trec_eval"])
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// The first differing line of two outputs, for the failure message.
 fn first_difference(expected: &[u8], got: &[u8]) -> String {
     let (e, g) = (
@@ -247,20 +264,9 @@ fn pytrec_eval_agrees_per_query_in_9_0_x_mode() {
 fn the_core_s_trec_eval_output_follows_the_version_convention() {
     let d = dir();
     let eval = |extra: &[&str]| -> Vec<u8> {
-        let mut args: Vec<String> = vec!["eval".into(), "--format".into(), "trec_eval".into()];
-        args.extend(extra.iter().map(|a| a.to_string()));
+        let mut args: Vec<String> = extra.iter().map(|a| a.to_string()).collect();
         args.extend(["--qrels".into(), "qrels.test".into(), "results.test".into()]);
-        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-            .args(&args)
-            .current_dir(&d)
-            .output()
-            .expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        eval_trec_format(&d, &args)
     };
     let expected = std::fs::read(d.join("out.test")).expect("out.test");
     assert_eq!(
@@ -342,7 +348,7 @@ fn the_core_s_trec_eval_output_equals_the_port_s_for_every_measure() {
                 .filter(|l| !l.starts_with("relstring"))
                 .map(|l| format!("{l}\n"))
                 .collect();
-            let mut eval: Vec<String> = vec!["eval".into(), "--format".into(), "trec_eval".into()];
+            let mut eval: Vec<String> = Vec::new();
             for f in flags {
                 match f.strip_prefix("-l") {
                     Some(l) if !l.is_empty() => eval.extend(["--relevance-level".into(), l.into()]),
@@ -351,17 +357,8 @@ fn the_core_s_trec_eval_output_equals_the_port_s_for_every_measure() {
             }
             eval.extend(measures.iter().map(|a| a.to_string()));
             eval.extend(["--qrels".into(), qrels.into(), results.into()]);
-            let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-                .args(&eval)
-                .current_dir(&d)
-                .output()
-                .expect("runs");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let got = String::from_utf8_lossy(&out.stdout);
+            let out = eval_trec_format(&d, &eval);
+            let got = String::from_utf8_lossy(&out);
             assert!(
                 got == want,
                 "{qrels} {results} {flags:?}: {}",

@@ -719,8 +719,6 @@ fn run_eval(mut a: Args) -> ExitCode {
             Ok(m) => m,
             Err(e) => return fail(e),
         };
-        // trec_eval's bytes exactly for scripts; made safe to show on a terminal
-        let terminal = std::io::IsTerminal::is_terminal(&out);
         for i in 0..d.runs.len() {
             let lines = rankscope::trec_format::format_run(
                 d,
@@ -730,14 +728,7 @@ fn run_eval(mut a: Args) -> ExitCode {
                 a.per_query,
                 a.complete,
             );
-            let _ = out.write_all(
-                if terminal {
-                    terminal_safe(&lines)
-                } else {
-                    lines.as_str().into()
-                }
-                .as_bytes(),
-            );
+            emit(&mut out, &lines);
         }
         return ExitCode::SUCCESS;
     }
@@ -883,18 +874,36 @@ fn run_eval(mut a: Args) -> ExitCode {
             }
         );
         // the table is for people: names from the files never act on a terminal
-        let t = Table::from_report(&report, None);
-        let table = match a.format.as_str() {
-            "markdown" => t.to_markdown(4),
-            "latex" => t.to_latex(4),
-            _ => t.to_text(4),
-        };
+        let table = table_text(&Table::from_report(&report, None), &a.format);
         let _ = write!(out, "{}", terminal_safe(&table));
         for w in &warnings {
             eprintln!("warning: {}", terminal_safe(w));
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A table as text in the chosen `--format` (markdown, latex, else plain).
+fn table_text(t: &Table, format: &str) -> String {
+    match format {
+        "markdown" => t.to_markdown(4),
+        "latex" => t.to_latex(4),
+        _ => t.to_text(4),
+    }
+}
+
+/// Output for scripts: the bytes as they are when piped (trec_eval's exactly),
+/// made safe to show when standard output is a terminal.
+fn emit(out: &mut std::io::StdoutLock, text: &str) {
+    let terminal = std::io::IsTerminal::is_terminal(&*out);
+    let _ = out.write_all(
+        if terminal {
+            terminal_safe(text)
+        } else {
+            text.into()
+        }
+        .as_bytes(),
+    );
 }
 
 /// Preference, judgment-group and z-score files evaluated against every run
@@ -914,9 +923,6 @@ fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
             Err(e) => return fail(format!("{name}: {e}")),
         }
     }
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    let terminal = std::io::IsTerminal::is_terminal(&out);
     let text = match a.format.as_str() {
         "trec_eval" => evaluated
             .iter()
@@ -979,21 +985,10 @@ fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
                 kind: None,
                 baseline: None,
             };
-            match format {
-                "markdown" => t.to_markdown(4),
-                "latex" => t.to_latex(4),
-                _ => t.to_text(4),
-            }
+            table_text(&t, format)
         }
     };
-    let _ = out.write_all(
-        if terminal {
-            terminal_safe(&text)
-        } else {
-            text.as_str().into()
-        }
-        .as_bytes(),
-    );
+    emit(&mut std::io::stdout().lock(), &text);
     // a run's judgments are the relation files here
     for w in warnings
         .iter()

@@ -898,10 +898,11 @@ pub mod agreement {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn view<'a>(
+    /// A query view of literal columns, for the kernels' tests.
+    pub(crate) fn view<'a>(
         grades: &'a [i32],
         ties: &'a [bool],
         judged: &'a [i32],
@@ -965,7 +966,8 @@ mod tests {
         assert!((q.reciprocal_rank(Some(2), 2) - sums[5] / n).abs() < 1e-12);
     }
 
-    fn permute(v: &mut Vec<usize>, i: usize, out: &mut Vec<Vec<usize>>) {
+    /// Every ordering of `v[i..]`, appended to `out`.
+    pub(crate) fn permute(v: &mut Vec<usize>, i: usize, out: &mut Vec<Vec<usize>>) {
         if i == v.len() {
             out.push(v.clone());
             return;

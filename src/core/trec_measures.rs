@@ -440,20 +440,7 @@ fn persistence_weights(n: usize, p: f64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn view<'a>(
-        grades: &'a [i32],
-        ties: &'a [bool],
-        judged: &'a [i32],
-        avg: bool,
-    ) -> QueryView<'a> {
-        QueryView {
-            grades,
-            tied_with_prev: ties,
-            judged_desc: judged,
-            average_ties: avg,
-        }
-    }
+    use crate::core::ranking_metrics::tests::{permute, view};
 
     const U: i32 = NOT_JUDGED;
 
@@ -561,18 +548,6 @@ mod tests {
         close(q.relative_precision(2, 2), sums[4] / n);
         for (a, b) in q.rprec_mult(1).iter().zip(mult) {
             close(*a, b / n);
-        }
-    }
-
-    fn permute(v: &mut Vec<usize>, i: usize, out: &mut Vec<Vec<usize>>) {
-        if i == v.len() {
-            out.push(v.clone());
-            return;
-        }
-        for j in i..v.len() {
-            v.swap(i, j);
-            permute(v, i + 1, out);
-            v.swap(i, j);
         }
     }
 }

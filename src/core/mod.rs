@@ -3,6 +3,7 @@
 
 pub mod binary;
 pub mod curves;
+pub mod diagnostics;
 pub mod evaluate;
 pub mod explain;
 pub mod ids;

@@ -261,6 +261,147 @@ pub fn f1_average(targets: &[u32], predicted: &[u32], weighted: bool) -> f64 {
     }
 }
 
+/// One class's line of scikit-learn's `classification_report`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ClassLine {
+    pub class: u32,
+    /// `None` where the denominator is 0 and `zero_division` leaves it undefined.
+    pub precision: Option<f64>,
+    pub recall: Option<f64>,
+    pub f1: Option<f64>,
+    pub support: u64,
+}
+
+/// scikit-learn's `classification_report` of predicted vs true classes:
+/// one line per class present in either (ascending), accuracy, and the macro
+/// and support-weighted averages of precision, recall and F1. A value whose
+/// denominator is 0 becomes what `zero_division` says (scikit-learn's default
+/// is 0); left undefined, it is skipped by the averages, as scikit-learn's
+/// `zero_division=np.nan` skips it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ClassReport {
+    pub classes: Vec<ClassLine>,
+    pub accuracy: f64,
+    pub macro_avg: [Option<f64>; 3],
+    pub weighted_avg: [Option<f64>; 3],
+    pub rows: u64,
+}
+
+pub fn classification_report(
+    targets: &[u32],
+    predicted: &[u32],
+    zero_division: super::binary::ZeroDivision,
+) -> ClassReport {
+    let ratio = |n: u64, d: u64| zero_division.apply((d > 0).then(|| n as f64 / d as f64));
+    let classes: Vec<ClassLine> = class_counts(targets, predicted)
+        .into_iter()
+        .map(|(class, (tp, fp, fn_))| ClassLine {
+            class,
+            precision: ratio(tp, tp + fp),
+            recall: ratio(tp, tp + fn_),
+            f1: ratio(2 * tp, 2 * tp + fp + fn_),
+            support: tp + fn_,
+        })
+        .collect();
+    let rows = targets.len() as u64;
+    let hits = targets
+        .iter()
+        .zip(predicted)
+        .filter(|(t, p)| t == p)
+        .count();
+    let average = |weighted: bool, pick: fn(&ClassLine) -> Option<f64>| {
+        let (mut s, mut w) = (Sum::new(), 0.0);
+        for c in &classes {
+            let weight = if weighted { c.support as f64 } else { 1.0 };
+            if let Some(v) = pick(c) {
+                s.add(v * weight);
+                w += weight;
+            }
+        }
+        (w > 0.0).then(|| s.value() / w)
+    };
+    let picks: [fn(&ClassLine) -> Option<f64>; 3] = [|c| c.precision, |c| c.recall, |c| c.f1];
+    ClassReport {
+        accuracy: hits as f64 / rows.max(1) as f64,
+        macro_avg: picks.map(|p| average(false, p)),
+        weighted_avg: picks.map(|p| average(true, p)),
+        classes,
+        rows,
+    }
+}
+
+/// The confusion matrix over `classes` (ascending): row = true class,
+/// column = predicted class (scikit-learn's `confusion_matrix`); a row whose
+/// true or predicted class is not listed is left out.
+pub fn confusion_matrix(targets: &[u32], predicted: &[u32], classes: &[u32]) -> Vec<Vec<u64>> {
+    let k = classes.len();
+    let mut m = vec![vec![0u64; k]; k];
+    let at = |c: u32| classes.binary_search(&c).ok();
+    for (&t, &p) in targets.iter().zip(predicted) {
+        if let (Some(i), Some(j)) = (at(t), at(p)) {
+            m[i][j] += 1;
+        }
+    }
+    m
+}
+
+/// Multi-class ROC AUC from each class's score column (`scores[c][row]`),
+/// as scikit-learn's `roc_auc_score(multi_class=...)`: one-vs-rest (each
+/// class against the others, `ovo = false`) or one-vs-one (Hand & Till
+/// 2001: each pair of classes on its own rows, the mean of both
+/// directions), averaged unweighted (macro) or weighted by support
+/// (one-vs-rest) or by the pair's share of the rows (one-vs-one). The
+/// classes are those present in `targets`; `None` with fewer than two.
+pub fn multiclass_roc_auc(
+    targets: &[u32],
+    scores: &[Vec<f64>],
+    ovo: bool,
+    weighted: bool,
+) -> Option<f64> {
+    use super::binary::BinaryCurve;
+    let mut present: Vec<u32> = targets.to_vec();
+    present.sort_unstable();
+    present.dedup();
+    if present.len() < 2 || present.iter().any(|&c| c as usize >= scores.len()) {
+        return None;
+    }
+    let auc = |rows: &[usize], class: u32, column: u32| {
+        let labels: Vec<bool> = rows.iter().map(|&r| targets[r] == class).collect();
+        let s: Vec<f64> = rows.iter().map(|&r| scores[column as usize][r]).collect();
+        BinaryCurve::new(&labels, &s).roc_auc()
+    };
+    let (mut total, mut weights) = (Sum::new(), 0.0);
+    let all: Vec<usize> = (0..targets.len()).collect();
+    for (i, &a) in present.iter().enumerate() {
+        if !ovo {
+            let w = if weighted {
+                targets.iter().filter(|&&t| t == a).count() as f64
+            } else {
+                1.0
+            };
+            total.add(auc(&all, a, a)? * w);
+            weights += w;
+            continue;
+        }
+        for &b in &present[i + 1..] {
+            let rows: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&r| targets[r] == a || targets[r] == b)
+                .collect();
+            let pair = (auc(&rows, a, a)? + auc(&rows, b, b)?) / 2.0;
+            let w = if weighted {
+                rows.len() as f64 / targets.len() as f64
+            } else {
+                1.0
+            };
+            total.add(pair * w);
+            weights += w;
+        }
+    }
+    Some(total.value() / weights)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,249 @@
+//! Classifier diagnostics against scikit-learn, scipy and numpy on the cases
+//! of `tests/reference/extra/diagnostics.json` (written by
+//! `scripts/reference/diagnostics_reference.py`): calibration bins, ECE,
+//! MCE and Murphy's decomposition, KS, gains and lift, the DET curve,
+//! operating points; the multi-class report, confusion matrix and AUCs.
+
+use rankscope::core::binary::{BinaryCurve, ZeroDivision};
+use rankscope::core::diagnostics::{self, BinStrategy, Target};
+use rankscope::core::multiclass;
+use rankscope::core::Named;
+use serde_json::Value;
+
+fn near(got: f64, want: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+        "{what}: {got} vs reference {want}"
+    );
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap_or(f64::INFINITY))
+        .collect()
+}
+
+fn reference() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/extra/diagnostics.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn binary_diagnostics_match_the_references() {
+    let json = reference();
+    let cases = json["binary"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let labels: Vec<bool> = floats(&case["labels"]).iter().map(|&y| y == 1.0).collect();
+        let curve = BinaryCurve::new(&labels, &floats(&case["scores"]));
+        for want in case["calibration"].as_array().unwrap() {
+            let bins = want["bins"].as_u64().unwrap() as usize;
+            let strategy = BinStrategy::named(want["strategy"].as_str().unwrap()).unwrap();
+            let what = format!("{name}, {bins} {} bins", strategy.name());
+            let cal = diagnostics::calibration(&curve, bins, strategy, |p| p).unwrap();
+            let got = |f: fn(&diagnostics::CalibrationBin) -> f64| -> Vec<f64> {
+                cal.bins.iter().map(f).collect()
+            };
+            let counts: Vec<f64> = cal.bins.iter().map(|b| b.rows as f64).collect();
+            assert_eq!(counts, floats(&want["counts"]), "{what}: counts");
+            for (key, values) in [
+                ("prob_true", got(|b| b.fraction_positive)),
+                ("prob_pred", got(|b| b.mean_predicted)),
+            ] {
+                for (g, w) in values.iter().zip(floats(&want[key])) {
+                    near(*g, w, &format!("{what}: {key}"));
+                }
+            }
+            for (key, value) in [
+                ("ece", cal.ece),
+                ("mce", cal.mce),
+                ("reliability", cal.reliability),
+                ("resolution", cal.resolution),
+                ("uncertainty", cal.uncertainty),
+                (
+                    "brier_binned",
+                    cal.reliability - cal.resolution + cal.uncertainty,
+                ),
+            ] {
+                near(
+                    value,
+                    want[key].as_f64().unwrap(),
+                    &format!("{what}: {key}"),
+                );
+            }
+        }
+        let (ks, _) = diagnostics::ks(&curve).unwrap();
+        near(ks, case["ks"].as_f64().unwrap(), &format!("{name}: KS"));
+        for (q, want) in case["gains"].as_object().unwrap() {
+            let fraction = q.parse::<f64>().unwrap() / 100.0;
+            let want = want.as_f64().unwrap();
+            near(
+                diagnostics::gains_at(&curve, fraction).unwrap(),
+                want,
+                &format!("{name}: gains@{q}"),
+            );
+            let lift = diagnostics::lift_at(&curve, fraction).unwrap();
+            near(lift, want / fraction, &format!("{name}: lift@{q}"));
+        }
+        let det = diagnostics::det_points(&curve).unwrap();
+        let want = &case["det"];
+        let columns = [
+            floats(&want["fpr"]),
+            floats(&want["fnr"]),
+            floats(&want["thresholds"]),
+        ];
+        assert_eq!(det.len(), columns[0].len(), "{name}: DET points");
+        for (i, &(fpr, fnr, t)) in det.iter().enumerate() {
+            near(fpr, columns[0][i], &format!("{name}: DET fpr {i}"));
+            near(fnr, columns[1][i], &format!("{name}: DET fnr {i}"));
+            assert_eq!(t, columns[2][i], "{name}: DET threshold {i}");
+        }
+        let ops = &case["operating_points"];
+        let check = |key: &str, target: Target| {
+            let got = diagnostics::operating_point(&curve, target);
+            let want = &ops[key];
+            match (got, want) {
+                (None, Value::Null) => {}
+                (Some(p), Value::Array(pair)) => {
+                    near(
+                        p.value,
+                        pair[0].as_f64().unwrap(),
+                        &format!("{name}: {key}"),
+                    );
+                    assert_eq!(
+                        p.threshold,
+                        pair[1].as_f64().unwrap(),
+                        "{name}: {key} threshold"
+                    );
+                }
+                (Some(p), Value::Number(w)) => {
+                    near(p.value, w.as_f64().unwrap(), &format!("{name}: {key}"))
+                }
+                (got, want) => panic!("{name}: {key}: {got:?} vs {want}"),
+            }
+        };
+        check("precision_at_recall_0.5", Target::PrecisionAtRecall(0.5));
+        check("precision_at_recall_0.9", Target::PrecisionAtRecall(0.9));
+        check("recall_at_precision_0.5", Target::RecallAtPrecision(0.5));
+        check("recall_at_precision_0.8", Target::RecallAtPrecision(0.8));
+        check("fpr_at_tpr_0.95", Target::FprAtTpr(0.95));
+        check("youden", Target::Youden);
+        check("max_f_1.0", Target::MaxF(1.0));
+        check("max_f_2.0", Target::MaxF(2.0));
+        let cost = |prevalence| Target::MinCost {
+            fp: 1.0,
+            fn_: 5.0,
+            prevalence,
+        };
+        check("min_cost_1_5", cost(None));
+        check("min_cost_1_5_prevalence_0.1", cost(Some(0.1)));
+    }
+}
+
+/// The reference matrix: targets and one score column per class.
+fn matrix() -> (Vec<u32>, Vec<Vec<f64>>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/multiclass_probs.csv"
+    );
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let (mut targets, mut columns) = (Vec::new(), Vec::<Vec<f64>>::new());
+    for row in reader.records() {
+        let row = row.unwrap();
+        targets.push(row[0].parse().unwrap());
+        columns.resize(row.len() - 1, Vec::new());
+        for (c, v) in row.iter().skip(1).enumerate() {
+            columns[c].push(v.parse().unwrap());
+        }
+    }
+    (targets, columns)
+}
+
+#[test]
+fn multiclass_report_and_aucs_match_scikit_learn() {
+    let json = reference();
+    let want = &json["multiclass"];
+    let (targets, columns) = matrix();
+    let argmax = |r: usize| {
+        (0..columns.len()).fold(0, |best, c| {
+            if columns[c][r] > columns[best][r] {
+                c
+            } else {
+                best
+            }
+        }) as u32
+    };
+    let predicted: Vec<u32> = (0..targets.len()).map(argmax).collect();
+    let labels: Vec<u32> = floats(&want["labels"]).iter().map(|&c| c as u32).collect();
+    let matrix = multiclass::confusion_matrix(&targets, &predicted, &labels);
+    let want_matrix: Vec<Vec<u64>> =
+        serde_json::from_value(want["confusion_matrix"].clone()).unwrap();
+    assert_eq!(matrix, want_matrix);
+    for (rule, key) in [
+        (ZeroDivision::Zero, "zero"),
+        (ZeroDivision::Undefined, "undefined"),
+    ] {
+        let report = multiclass::classification_report(&targets, &predicted, rule);
+        let sk = &want["report"][key];
+        assert_eq!(report.classes.len(), labels.len());
+        let value = |v: Option<f64>, w: &Value, what: &str| match (v, w.as_f64()) {
+            (Some(v), Some(w)) => near(v, w, what),
+            (None, None) => {}
+            (v, _) => panic!("{what}: {v:?} vs {w}"),
+        };
+        for line in &report.classes {
+            let s = &sk[line.class.to_string()];
+            let what = format!("{key}: class {}", line.class);
+            value(line.precision, &s["precision"], &what);
+            value(line.recall, &s["recall"], &what);
+            value(line.f1, &s["f1-score"], &what);
+            assert_eq!(
+                line.support as f64,
+                s["support"].as_f64().unwrap(),
+                "{what}"
+            );
+        }
+        near(
+            report.accuracy,
+            sk["accuracy"].as_f64().unwrap(),
+            "accuracy",
+        );
+        for (avg, name) in [
+            (report.macro_avg, "macro avg"),
+            (report.weighted_avg, "weighted avg"),
+        ] {
+            for (v, m) in avg.iter().zip(["precision", "recall", "f1-score"]) {
+                value(*v, &sk[name][m], &format!("{key}: {name} {m}"));
+            }
+        }
+    }
+    // scikit-learn wants a column per class present, rows summing to 1
+    let present: Vec<u32> = floats(&want["present"]).iter().map(|&c| c as u32).collect();
+    let mut sub: Vec<Vec<f64>> = present
+        .iter()
+        .map(|&c| columns[c as usize].clone())
+        .collect();
+    for r in 0..targets.len() {
+        let total: f64 = sub.iter().map(|col| col[r]).sum();
+        sub.iter_mut().for_each(|col| col[r] /= total);
+    }
+    let index: Vec<u32> = targets
+        .iter()
+        .map(|t| present.binary_search(t).unwrap() as u32)
+        .collect();
+    for (ovo, weighted, key) in [
+        (false, false, "ovr_macro"),
+        (false, true, "ovr_weighted"),
+        (true, false, "ovo_macro"),
+        (true, true, "ovo_weighted"),
+    ] {
+        let got = multiclass::multiclass_roc_auc(&index, &sub, ovo, weighted).unwrap();
+        near(got, want["roc_auc"][key].as_f64().unwrap(), key);
+    }
+}

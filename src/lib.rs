@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod core;
+pub mod diagnose;
 pub mod example;
 pub mod math;
 pub mod parse;

@@ -247,3 +247,108 @@ fn multiclass_report_and_aucs_match_scikit_learn() {
         near(got, want["roc_auc"][key].as_f64().unwrap(), key);
     }
 }
+
+/// `rankscope diagnose FILE --format json ARGS`, which must succeed.
+fn diagnose(file: &str, args: &[&str]) -> Value {
+    let path = format!("{}/tests/reference/{file}", env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["diagnose", &path, "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_command_line_prints_the_references_values() {
+    let json = reference();
+    let case = &json["binary"][0];
+    let model = &diagnose(
+        "binary.csv",
+        &["--bins", "15", "--strategy", "quantile", "--cost-fn", "5"],
+    )["models"][0];
+    let want = &case["calibration"][5];
+    assert_eq!(
+        (want["bins"].as_u64(), want["strategy"].as_str()),
+        (Some(15), Some("quantile"))
+    );
+    let cal = &model["calibration"];
+    for key in ["ece", "mce", "reliability", "resolution", "uncertainty"] {
+        near(cal[key].as_f64().unwrap(), want[key].as_f64().unwrap(), key);
+    }
+    near(
+        model["brier"].as_f64().unwrap(),
+        case["brier"].as_f64().unwrap(),
+        "brier",
+    );
+    near(
+        model["ks"][0].as_f64().unwrap(),
+        case["ks"].as_f64().unwrap(),
+        "ks",
+    );
+    for top in model["top"].as_array().unwrap() {
+        let q = top[0].as_u64().unwrap().to_string();
+        near(
+            top[1].as_f64().unwrap(),
+            case["gains"][&q].as_f64().unwrap(),
+            "gains",
+        );
+    }
+    let point = |m: &Value, name: &str| -> Value {
+        m["operating_points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let ops = &case["operating_points"];
+    let cost = point(model, "min_cost");
+    near(
+        cost["value"].as_f64().unwrap(),
+        ops["min_cost_1_5"][0].as_f64().unwrap(),
+        "min_cost",
+    );
+    assert_eq!(cost["threshold"], ops["min_cost_1_5"][1]);
+    assert!(
+        point(model, "recall_at_precision")["value"].is_null(),
+        "precision 0.9 is never reached"
+    );
+    // the same predictions under the > rule: the next lower score as threshold
+    let strict = &diagnose("binary.csv", &["--threshold-rule", ">"])["models"][0];
+    let (at_least, above) = (point(model, "youden"), point(strict, "youden"));
+    assert_eq!(at_least["confusion"], above["confusion"]);
+    assert!(above["threshold"].as_f64().unwrap() < at_least["threshold"].as_f64().unwrap());
+    // logits: the calibration of the sigmoid of the scores
+    let logits = &diagnose("binary.csv", &["--logits"])["models"][0];
+    let plain = &diagnose("binary.csv", &[])["models"][0];
+    assert_ne!(logits["calibration"]["ece"], plain["calibration"]["ece"]);
+    assert_eq!(logits["ks"], plain["ks"]);
+    // multi-class: the report and, from the matrix's own columns, the AUCs
+    let model = &diagnose("multiclass_probs.csv", &["--zero-division", "0"])["models"][0];
+    let sk = &json["multiclass"]["report"]["zero"];
+    near(
+        model["report"]["accuracy"].as_f64().unwrap(),
+        sk["accuracy"].as_f64().unwrap(),
+        "accuracy",
+    );
+    near(
+        model["report"]["macro_avg"][2].as_f64().unwrap(),
+        sk["macro avg"]["f1-score"].as_f64().unwrap(),
+        "macro F1",
+    );
+    assert_eq!(
+        model["confusion_matrix"],
+        json["multiclass"]["confusion_matrix"]
+    );
+    let columns = floats(&json["multiclass"]["roc_auc_columns"]);
+    for (got, want) in model["roc_auc"].as_array().unwrap().iter().zip(columns) {
+        near(got.as_f64().unwrap(), want, "multi-class ROC AUC");
+    }
+}

@@ -157,6 +157,19 @@ multiclass = {
         for mc in ("ovr", "ovo") for avg in ("macro", "weighted")
     },
 }
+# the matrix's own columns, as Rankscope reads them (no renormalisation):
+# each class's binary AUC, averaged by hand as scikit-learn averages them
+ovr = [roc_auc_score(target == c, probs[:, c]) for c in present]
+support = [(target == c).sum() for c in present]
+pairs, shares = [], []
+for i, a in enumerate(present):
+    for b in present[i + 1:]:
+        rows = (target == a) | (target == b)
+        pairs.append((roc_auc_score(target[rows] == a, probs[rows, a])
+                      + roc_auc_score(target[rows] == b, probs[rows, b])) / 2)
+        shares.append(rows.mean())
+multiclass["roc_auc_columns"] = [float(np.mean(ovr)), float(np.average(ovr, weights=support)),
+                                 float(np.mean(pairs)), float(np.average(pairs, weights=shares))]
 out = {"binary": cases, "multiclass": multiclass}
 (ref / "extra" / "diagnostics.json").write_text(json.dumps(out, allow_nan=False))
 print("wrote", len(cases), "binary cases")

@@ -39,6 +39,20 @@ USAGE:
                                  --test's adjusted p < --alpha (t, 0.05)
     rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
                                  (parsed: the example's files parsed, as the page loads them: example.bin)
+    rankscope diagnose FILE... [--bins N] [--strategy uniform|quantile] [--recall R] [--precision P]
+                      [--tpr T] [--beta B] [--cost-fp C] [--cost-fn C] [--prevalence PI] [--curves]
+                      [--format table|json] [OPTIONS]
+                                 a classifier's diagnostics per model. Binary: calibration in N bins
+                                 (default 10; uniform widths or quantile: equal counts; empty bins
+                                 dropped, as scikit-learn's calibration_curve) with ECE, MCE and the
+                                 Brier score's reliability − resolution + uncertainty; KS; gains and
+                                 lift at the top 1/5/10/20%; operating points: precision at recall
+                                 >= R (0.9), recall at precision >= P (0.9), FPR at TPR >= T (0.95),
+                                 Youden's J, max F1, max F-beta (B = 2), least expected cost (FP and
+                                 FN cost C, 1 each; at prevalence PI if given), each with its
+                                 threshold under --threshold-rule; --curves: the DET and gains
+                                 curves in the JSON. Multi-class: classification_report, confusion
+                                 matrix, one-vs-rest and one-vs-one ROC AUC (probability matrices)
     rankscope metrics            list every metric id with its formula
     rankscope trec_eval [trec_eval's options] QRELS RESULTS
                                  trec_eval 10.0 itself: its options, measures (-m all_trec,
@@ -107,6 +121,8 @@ struct Args {
     max_inflated: Option<u64>,
     /// `rankscope compare`: paired tests against a baseline instead of the table.
     compare: Option<rankscope::compare::Options>,
+    /// `rankscope diagnose`'s options, when one was given.
+    diagnose: Option<rankscope::diagnose::Options>,
 }
 
 /// The CLI's default limit on the text a gzip file inflates to.
@@ -180,7 +196,7 @@ fn main() -> ExitCode {
             println!("rankscope {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        Some("eval" | "compare" | "generate" | "metrics")
+        Some("eval" | "compare" | "diagnose" | "generate" | "metrics")
             if argv[1..].iter().any(|a| a == "-h" || a == "--help") =>
         {
             print!("{}", help());
@@ -190,6 +206,9 @@ fn main() -> ExitCode {
             Ok(args) if args.compare.is_some() => {
                 fail("--baseline, --test, --alpha, --seed, --resamples and --correction belong to rankscope compare")
             }
+            Ok(args) if args.diagnose.is_some() => fail(
+                "--bins, --strategy, --recall, --precision, --tpr, --beta, --cost-fp, --cost-fn, --prevalence and --curves belong to rankscope diagnose",
+            ),
             Ok(args) => run_eval(args),
             Err(e) => fail(e),
         },
@@ -199,6 +218,14 @@ fn main() -> ExitCode {
                 run_eval(args)
             }
             Ok(_) => fail("compare needs --metrics (e.g. --metrics ndcg@10,map)"),
+            Err(e) => fail(e),
+        },
+        Some("diagnose") => match parse_eval(&argv[1..]) {
+            Ok(mut args) if args.compare.is_none() => {
+                args.diagnose.get_or_insert_with(Default::default);
+                run_diagnose(args)
+            }
+            Ok(_) => fail("diagnose runs no paired tests: see rankscope compare"),
             Err(e) => fail(e),
         },
         Some("generate") => generate(&argv[1..]),
@@ -266,6 +293,7 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
         queries_set_explicitly: false,
         max_inflated: Some(DEFAULT_MAX_INFLATED),
         compare: None,
+        diagnose: None,
     };
     let mut i = 0;
     while i < argv.len() {
@@ -435,6 +463,49 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                     format!("{flag} {v}: expected a size in bytes (e.g. 500M, 16G, 1T) or none")
                 })?;
             }
+            "--bins" => {
+                let v = value()?;
+                a.diagnose.get_or_insert_with(Default::default).bins = v
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| (1..=1000).contains(&n))
+                    .ok_or_else(|| format!("{flag} {v}: expected a whole number from 1 to 1000"))?;
+            }
+            "--strategy" => {
+                let v = value()?;
+                a.diagnose.get_or_insert_with(Default::default).strategy =
+                    convention(flag, &v, &[])?;
+            }
+            "--recall" | "--precision" | "--tpr" | "--prevalence" => {
+                let v = value()?;
+                let x = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| (0.0..=1.0).contains(x))
+                    .ok_or_else(|| format!("{flag} {v}: expected a number from 0 to 1"))?;
+                let o = a.diagnose.get_or_insert_with(Default::default);
+                match flag {
+                    "--recall" => o.recall = x,
+                    "--precision" => o.precision = x,
+                    "--tpr" => o.tpr = x,
+                    _ => o.prevalence = Some(x),
+                }
+            }
+            "--beta" | "--cost-fp" | "--cost-fn" => {
+                let v = value()?;
+                let x = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| format!("{flag} {v}: expected a number >= 0"))?;
+                let o = a.diagnose.get_or_insert_with(Default::default);
+                match flag {
+                    "--beta" => o.beta = x,
+                    "--cost-fp" => o.cost_fp = x,
+                    _ => o.cost_fn = x,
+                }
+            }
+            "--curves" => a.diagnose.get_or_insert_with(Default::default).curves = true,
             "--logits" => a.conv.binary_scores_are_logits = true,
             "--positive-label" => a.options.positive_label = Some(value()?),
             "--class-ties" => {
@@ -651,9 +722,13 @@ fn parse_stream(mut parser: Parser, mut reader: impl std::io::Read) -> Result<Pa
     parser.finish()
 }
 
-fn run_eval(mut a: Args) -> ExitCode {
+/// Reads and merges every file of `a` (qrels first), with the warnings of
+/// each; the exit code of the failure otherwise.
+fn load(a: &Args) -> Result<(Workspace, Vec<String>), ExitCode> {
     if a.files.iter().chain(&a.qrels).filter(|f| *f == "-").count() > 1 {
-        return fail("standard input (-) can be read only once: give it as one file");
+        return Err(fail(
+            "standard input (-) can be read only once: give it as one file",
+        ));
     }
     let mut ws = Workspace::default();
     let mut warnings = Vec::new();
@@ -679,7 +754,7 @@ fn run_eval(mut a: Args) -> ExitCode {
         let added = match parsed {
             Ok(Ok(parsed)) => ws.add(path, parsed),
             Ok(Err(e)) => Err(e),
-            Err(e) => return fail(format!("{path}: cannot read the file ({e})")),
+            Err(e) => return Err(fail(format!("{path}: cannot read the file ({e})"))),
         };
         match added {
             Ok(summary) => {
@@ -687,27 +762,36 @@ fn run_eval(mut a: Args) -> ExitCode {
             }
             Err(e) => {
                 eprintln!("{}", terminal_safe(&e.to_string()));
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         }
     }
+    Ok((ws, warnings))
+}
+
+/// The one data set of a workspace, or why there is not exactly one.
+fn one_dataset(ws: &Workspace) -> Result<Dataset<'_>, String> {
+    match ws.datasets().as_slice() {
+        [d] => Ok(*d),
+        [] if !ws.precomputed.is_empty() => Err(
+            "these files are trec_eval output (values computed elsewhere): the app shows them as they are; the CLI evaluates runs with their qrels".into(),
+        ),
+        [] => Err("nothing to evaluate: a run needs its qrels (--qrels), and qrels need a run".into()),
+        _ => Err("the files hold different kinds of data; evaluate one kind at a time".into()),
+    }
+}
+
+fn run_eval(mut a: Args) -> ExitCode {
+    let (ws, mut warnings) = match load(&a) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
     if !ws.relations.is_empty() {
         return eval_relations(&a, &ws, &warnings);
     }
-    let datasets = ws.datasets();
-    let data = match datasets.as_slice() {
-        [d] => *d,
-        [] if !ws.precomputed.is_empty() => {
-            return fail(
-                "these files are trec_eval output (values computed elsewhere): the app shows them as they are; the CLI evaluates runs with their qrels",
-            )
-        }
-        [] => {
-            return fail(
-                "nothing to evaluate: a run needs its qrels (--qrels), and qrels need a run",
-            )
-        }
-        _ => return fail("the files hold different kinds of data; evaluate one kind at a time"),
+    let data = match one_dataset(&ws) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
     };
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -1060,4 +1144,69 @@ fn generate(argv: &[String]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(format!("generate: {e}")),
     }
+}
+
+/// `rankscope diagnose`: [`rankscope::diagnose`] on the loaded classifier.
+fn run_diagnose(a: Args) -> ExitCode {
+    use rankscope::diagnose;
+    let (ws, warnings) = match load(&a) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let mut o = a.diagnose.clone().unwrap_or_default();
+    o.logits = a.conv.binary_scores_are_logits;
+    o.rule = a.conv.threshold_rule;
+    o.zero_division = a.conv.zero_division;
+    let (models, text) =
+        match one_dataset(&ws) {
+            Ok(Dataset::Binary(d)) => {
+                let models = diagnose::binary(d, &o);
+                let text = diagnose::binary_text(&models, &o);
+                (serde_json::to_value(models), text)
+            }
+            Ok(Dataset::Multiclass(d)) => {
+                // a probability matrix's columns, read again one class at a time
+                // (the parse keeps only each row's summary)
+                let columns = |i: usize| -> Option<Vec<Vec<f64>>> {
+                    let path = a.files.get(i).filter(|_| a.files.len() == d.models.len())?;
+                    (!d.models[i].is_list() && path != "-").then_some(())?;
+                    (0..d.num_classes as u32)
+                        .map(|c| {
+                            let options = LoadOptions {
+                                one_vs_rest: Some(c),
+                                ..a.options.clone()
+                            };
+                            let parsed = parse_files(&[(path, options)], a.max_inflated).pop()?;
+                            let mut ovr = Workspace::default();
+                            ovr.add(path, parsed.ok()?.ok()?).ok()?;
+                            let scores = ovr.binary.as_ref()?.models.first()?.1.clone();
+                            Some(scores)
+                        })
+                        .collect()
+                };
+                let models = diagnose::multiclass(d, &o, columns);
+                let text = diagnose::multiclass_text(&models);
+                (serde_json::to_value(models), text)
+            }
+            Ok(_) => return fail(
+                "diagnose reads classifiers: a binary CSV or a multi-class matrix or top-k file",
+            ),
+            Err(e) => return fail(e),
+        };
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    if a.format == "json" {
+        let doc = serde_json::json!({ "models": models.unwrap_or_default(), "warnings": warnings });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    } else {
+        let _ = write!(out, "{}", terminal_safe(&text));
+        for w in &warnings {
+            eprintln!("warning: {}", terminal_safe(w));
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -1,0 +1,353 @@
+//! `rankscope diagnose`: a classifier's diagnostics per model, as one JSON
+//! document or as text. Binary models: calibration (reliability bins, ECE,
+//! MCE, Murphy's decomposition), KS, gains and lift at the top 1/5/10/20%,
+//! operating points (each with its threshold under the chosen rule and its
+//! confusion matrix), and with `curves` the DET and gains curves. Multi-class
+//! models: scikit-learn's `classification_report`, the confusion matrix and,
+//! for probability matrices, one-vs-rest and one-vs-one ROC AUC.
+
+use crate::core::binary::{sigmoid, BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
+use crate::core::diagnostics::{self, BinStrategy, Calibration, OperatingPoint, Target};
+use crate::core::evaluate::{BinaryData, MulticlassData};
+use crate::core::multiclass::{self, ClassReport};
+use crate::core::Named;
+
+/// What `diagnose` is asked for; the defaults are the page's.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub bins: usize,
+    pub strategy: BinStrategy,
+    /// Targets of the operating points: recall, precision, TPR, β.
+    pub recall: f64,
+    pub precision: f64,
+    pub tpr: f64,
+    pub beta: f64,
+    /// Costs of a false positive and a false negative, and the prevalence the
+    /// cost is taken at (`None`: the data's own).
+    pub cost_fp: f64,
+    pub cost_fn: f64,
+    pub prevalence: Option<f64>,
+    /// The DET and gains curves too.
+    pub curves: bool,
+    pub logits: bool,
+    pub rule: ThresholdRule,
+    pub zero_division: ZeroDivision,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            bins: 10,
+            strategy: BinStrategy::Uniform,
+            recall: 0.9,
+            precision: 0.9,
+            tpr: 0.95,
+            beta: 2.0,
+            cost_fp: 1.0,
+            cost_fn: 1.0,
+            prevalence: None,
+            curves: false,
+            logits: false,
+            rule: ThresholdRule::AtLeast,
+            zero_division: ZeroDivision::Undefined,
+        }
+    }
+}
+
+/// The fractions of the rows at which gains and lift are read.
+pub const TOP_PERCENT: [u32; 4] = [1, 5, 10, 20];
+
+/// One operating point as reported: its name, the target, the threshold
+/// under the chosen rule and the confusion matrix there (all `None` when no
+/// threshold reaches the target).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Point {
+    pub name: &'static str,
+    /// What the point is chosen for, in words.
+    pub target: String,
+    pub threshold: Option<f64>,
+    pub value: Option<f64>,
+    pub confusion: Option<Confusion>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BinaryModel {
+    pub name: String,
+    pub rows: u64,
+    pub positives: u64,
+    /// `None` when the scores are not probabilities (mark logits).
+    pub calibration: Option<Calibration>,
+    pub brier: Option<f64>,
+    /// (statistic, threshold where it is largest).
+    pub ks: Option<(f64, f64)>,
+    /// (percent of the rows from the top, share of the positives, lift).
+    pub top: Vec<(u32, f64, f64)>,
+    pub operating_points: Vec<Point>,
+    /// (false-positive rate, false-negative rate, threshold) per threshold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub det: Option<Vec<(f64, f64, f64)>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gains: Option<Vec<(f64, f64)>>,
+}
+
+/// The operating points `options` asks for, named as the CLI and the page
+/// name them.
+pub fn targets(o: &Options) -> Vec<(&'static str, String, Target)> {
+    let prevalence = o
+        .prevalence
+        .map_or(String::new(), |p| format!(" at prevalence {p}"));
+    vec![
+        (
+            "precision_at_recall",
+            format!("highest precision with recall ≥ {}", o.recall),
+            Target::PrecisionAtRecall(o.recall),
+        ),
+        (
+            "recall_at_precision",
+            format!("highest recall with precision ≥ {}", o.precision),
+            Target::RecallAtPrecision(o.precision),
+        ),
+        (
+            "fpr_at_tpr",
+            format!("lowest FPR with TPR ≥ {}", o.tpr),
+            Target::FprAtTpr(o.tpr),
+        ),
+        (
+            "youden",
+            "largest Youden's J = TPR − FPR".into(),
+            Target::Youden,
+        ),
+        ("max_f1", "largest F1".into(), Target::MaxF(1.0)),
+        (
+            "max_fbeta",
+            format!("largest F-beta, beta = {}", o.beta),
+            Target::MaxF(o.beta),
+        ),
+        (
+            "min_cost",
+            format!(
+                "least expected cost per row, FP costs {}, FN costs {}{prevalence}",
+                o.cost_fp, o.cost_fn
+            ),
+            Target::MinCost {
+                fp: o.cost_fp,
+                fn_: o.cost_fn,
+                prevalence: o.prevalence,
+            },
+        ),
+    ]
+}
+
+pub fn binary_model(name: &str, curve: &BinaryCurve, o: &Options) -> BinaryModel {
+    let logits = o.logits;
+    let probability = move |s: f64| if logits { sigmoid(s) } else { s };
+    let calibration = diagnostics::calibration(curve, o.bins, o.strategy, probability);
+    let above = o.rule == ThresholdRule::Above;
+    let point = |(name, target, t): (&'static str, String, Target)| {
+        let p: Option<OperatingPoint> = diagnostics::operating_point(curve, t);
+        Point {
+            name,
+            target,
+            threshold: p.map(|p| p.threshold_for(curve, above)),
+            value: p.map(|p| p.value),
+            confusion: p.map(|p| p.confusion),
+        }
+    };
+    BinaryModel {
+        name: name.to_string(),
+        rows: curve.positives + curve.negatives,
+        positives: curve.positives,
+        brier: calibration
+            .as_ref()
+            .and_then(|_| curve.probability_loss(true, probability)),
+        calibration,
+        ks: diagnostics::ks(curve),
+        top: TOP_PERCENT
+            .iter()
+            .filter_map(|&q| {
+                let f = q as f64 / 100.0;
+                Some((
+                    q,
+                    diagnostics::gains_at(curve, f)?,
+                    diagnostics::lift_at(curve, f)?,
+                ))
+            })
+            .collect(),
+        operating_points: targets(o).into_iter().map(point).collect(),
+        det: o.curves.then(|| diagnostics::det_points(curve)).flatten(),
+        gains: o.curves.then(|| diagnostics::gains_points(curve)),
+    }
+}
+
+pub fn binary(d: &BinaryData, o: &Options) -> Vec<BinaryModel> {
+    (0..d.models.len())
+        .map(|i| binary_model(&d.models[i].0, &d.curve(i), o))
+        .collect()
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MulticlassModel {
+    pub name: String,
+    /// Class ids as the file names them, in the report's order.
+    pub class_names: Vec<String>,
+    pub report: ClassReport,
+    /// Rows: true class, columns: predicted class, over the report's classes.
+    pub confusion_matrix: Vec<Vec<u64>>,
+    /// One-vs-rest and one-vs-one ROC AUC, macro and weighted, for a
+    /// probability matrix (`None` for top-k lists).
+    pub roc_auc: Option<[Option<f64>; 4]>,
+}
+
+/// `scores(model)`: each class's score column of a probability matrix, when
+/// the caller can read them (the CLI reads the file again per class).
+pub fn multiclass(
+    d: &MulticlassData,
+    o: &Options,
+    scores: impl Fn(usize) -> Option<Vec<Vec<f64>>>,
+) -> Vec<MulticlassModel> {
+    d.models
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let predicted = m.predicted();
+            let report = multiclass::classification_report(&d.targets, &predicted, o.zero_division);
+            let classes: Vec<u32> = report.classes.iter().map(|c| c.class).collect();
+            let roc_auc = scores(i).map(|columns| {
+                let auc = |ovo, weighted| {
+                    multiclass::multiclass_roc_auc(&d.targets, &columns, ovo, weighted)
+                };
+                [
+                    auc(false, false),
+                    auc(false, true),
+                    auc(true, false),
+                    auc(true, true),
+                ]
+            });
+            MulticlassModel {
+                name: m.name.clone(),
+                class_names: classes.iter().map(|&c| d.class_name(c)).collect(),
+                confusion_matrix: multiclass::confusion_matrix(&d.targets, &predicted, &classes),
+                report,
+                roc_auc,
+            }
+        })
+        .collect()
+}
+
+fn number(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{v:.4}"))
+}
+
+/// The binary diagnostics as text.
+pub fn binary_text(models: &[BinaryModel], o: &Options) -> String {
+    let mut s = String::new();
+    for m in models {
+        s.push_str(&format!(
+            "{} ({} rows, {} positive)\n",
+            m.name, m.rows, m.positives
+        ));
+        match &m.calibration {
+            Some(c) => {
+                s.push_str(&format!(
+                    "  calibration, {} {} bins (empty bins dropped): ECE {:.4}  MCE {:.4}\n",
+                    o.bins,
+                    o.strategy.name(),
+                    c.ece,
+                    c.mce
+                ));
+                s.push_str(&format!(
+                    "  Brier {} = reliability {:.4} − resolution {:.4} + uncertainty {:.4} on the binned probabilities\n",
+                    number(m.brier),
+                    c.reliability,
+                    c.resolution,
+                    c.uncertainty
+                ));
+                s.push_str("    bin                  rows  positives  mean p  fraction positive\n");
+                for b in &c.bins {
+                    s.push_str(&format!(
+                        "    ({:.4}, {:.4}]  {:>8} {:>10}  {:.4}  {:.4}\n",
+                        b.lo, b.hi, b.rows, b.positives, b.mean_predicted, b.fraction_positive
+                    ));
+                }
+            }
+            None => s.push_str("  calibration: the scores are not probabilities in [0, 1] (--logits if they are logits)\n"),
+        }
+        if let Some((ks, t)) = m.ks {
+            s.push_str(&format!("  KS {ks:.4} at threshold {t}\n"));
+        }
+        for (q, g, l) in &m.top {
+            s.push_str(&format!(
+                "  top {q:>2}%: {:.4} of the positives, lift {l:.4}\n",
+                g
+            ));
+        }
+        s.push_str(&format!(
+            "  operating points (positive iff score {} threshold)\n",
+            o.rule.name()
+        ));
+        for p in &m.operating_points {
+            let at = match (p.threshold, p.confusion) {
+                (Some(t), Some(c)) => {
+                    format!(
+                        "threshold {t}  TP {} FP {} FN {} TN {}",
+                        c.tp, c.fp, c.fn_, c.tn
+                    )
+                }
+                _ => "no threshold reaches it".into(),
+            };
+            s.push_str(&format!(
+                "    {:<20} {:<7} {at}  ({})\n",
+                p.name,
+                number(p.value),
+                p.target
+            ));
+        }
+    }
+    s
+}
+
+/// The multi-class diagnostics as text.
+pub fn multiclass_text(models: &[MulticlassModel]) -> String {
+    let mut s = String::new();
+    for m in models {
+        let r = &m.report;
+        s.push_str(&format!(
+            "{} ({} rows)\n  class        precision  recall  f1      support\n",
+            m.name, r.rows
+        ));
+        for (line, name) in r.classes.iter().zip(&m.class_names) {
+            s.push_str(&format!(
+                "  {:<12} {:<10} {:<7} {:<7} {}\n",
+                name,
+                number(line.precision),
+                number(line.recall),
+                number(line.f1),
+                line.support
+            ));
+        }
+        s.push_str(&format!("  accuracy {:.4}\n", r.accuracy));
+        for (label, avg) in [("macro avg", r.macro_avg), ("weighted avg", r.weighted_avg)] {
+            s.push_str(&format!(
+                "  {label:<12} {:<10} {:<7} {:<7}\n",
+                number(avg[0]),
+                number(avg[1]),
+                number(avg[2])
+            ));
+        }
+        if let Some(auc) = m.roc_auc {
+            s.push_str(&format!(
+                "  ROC AUC one-vs-rest macro {} weighted {}; one-vs-one macro {} weighted {}\n",
+                number(auc[0]),
+                number(auc[1]),
+                number(auc[2]),
+                number(auc[3])
+            ));
+        }
+        s.push_str("  confusion matrix (rows: true class, columns: predicted)\n");
+        for (row, name) in m.confusion_matrix.iter().zip(&m.class_names) {
+            let cells: Vec<String> = row.iter().map(|c| c.to_string()).collect();
+            s.push_str(&format!("  {:<12} {}\n", name, cells.join(" ")));
+        }
+    }
+    s
+}

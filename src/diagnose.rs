@@ -32,6 +32,8 @@ pub struct Options {
     pub logits: bool,
     pub rule: ThresholdRule,
     pub zero_division: ZeroDivision,
+    /// Groups of models shown as one (folds, seeds): (name, pattern with `*`).
+    pub groups: Vec<(String, String)>,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             logits: false,
             rule: ThresholdRule::AtLeast,
             zero_division: ZeroDivision::Undefined,
+            groups: Vec::new(),
         }
     }
 }
@@ -183,6 +186,110 @@ pub fn binary(d: &BinaryData, o: &Options) -> Vec<BinaryModel> {
     (0..d.models.len())
         .map(|i| binary_model(&d.models[i].0, &d.curve(i), o))
         .collect()
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any text.
+pub fn glob(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return name == pattern;
+    }
+    if !name.starts_with(first) || name.len() < first.len() + last.len() || !name.ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// One number of a group's members, read from a member's curve or diagnostics.
+type GroupNumber = fn(&BinaryCurve, &BinaryModel) -> Option<f64>;
+
+/// A group of models (folds or seeds of one model) shown as one.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Group {
+    pub name: String,
+    pub members: Vec<String>,
+    /// The members' ROC curves averaged vertically with a ±1 sd band.
+    pub averaged_roc: Option<diagnostics::AveragedRoc>,
+    /// Per number: (name, mean, standard deviation over the members, ddof 0).
+    pub mean_sd: Vec<(&'static str, f64, f64)>,
+}
+
+/// The groups `o.groups` names, over `models` (from [`binary`] on `d`);
+/// a pattern no model matches is an error naming the models there are.
+pub fn groups(d: &BinaryData, models: &[BinaryModel], o: &Options) -> Result<Vec<Group>, String> {
+    o.groups
+        .iter()
+        .map(|(name, pattern)| {
+            let members: Vec<usize> = (0..d.models.len())
+                .filter(|&i| glob(pattern, &d.models[i].0))
+                .collect();
+            if members.is_empty() {
+                let names: Vec<&str> = d.models.iter().map(|m| m.0.as_str()).collect();
+                return Err(format!(
+                    "group {name}: no model matches '{pattern}' (the models: {})",
+                    names.join(", ")
+                ));
+            }
+            let curves: Vec<_> = members.iter().map(|&i| d.curve(i)).collect();
+            let refs: Vec<&BinaryCurve> = curves.iter().map(|c| c.as_ref()).collect();
+            let numbers: [(&'static str, GroupNumber); 5] = [
+                ("roc_auc", |c, _| c.roc_auc()),
+                ("average_precision", |c, _| c.average_precision()),
+                ("brier", |_, m| m.brier),
+                ("ece", |_, m| m.calibration.as_ref().map(|c| c.ece)),
+                ("ks", |_, m| m.ks.map(|k| k.0)),
+            ];
+            let mean_sd = numbers
+                .iter()
+                .filter_map(|(label, f)| {
+                    let values: Option<Vec<f64>> = members
+                        .iter()
+                        .zip(&refs)
+                        .map(|(&i, c)| f(c, &models[i]))
+                        .collect();
+                    let (m, sd) = diagnostics::mean_sd(&values?)?;
+                    Some((*label, m, sd))
+                })
+                .collect();
+            Ok(Group {
+                name: name.clone(),
+                members: members.iter().map(|&i| d.models[i].0.clone()).collect(),
+                averaged_roc: diagnostics::averaged_roc(&refs, 100),
+                mean_sd,
+            })
+        })
+        .collect()
+}
+
+/// The groups as text.
+pub fn groups_text(groups: &[Group]) -> String {
+    let mut s = String::new();
+    for g in groups {
+        s.push_str(&format!(
+            "group {} ({} models: {})\n",
+            g.name,
+            g.members.len(),
+            g.members.join(", ")
+        ));
+        for (label, m, sd) in &g.mean_sd {
+            s.push_str(&format!("  {label:<18} {m:.4} ± {sd:.4}\n"));
+        }
+        if let Some(roc) = &g.averaged_roc {
+            s.push_str(&format!(
+                "  averaged ROC (vertical, 100 FPR points, ±1 sd): AUC of the mean curve {:.4}\n",
+                roc.auc_of_mean
+            ));
+        }
+    }
+    s
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -350,4 +457,21 @@ pub fn multiclass_text(models: &[MulticlassModel]) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn glob_stars_stand_for_any_text() {
+        assert!(glob("gbdt_fold*", "gbdt_fold1"));
+        assert!(glob("*fold*", "gbdt_fold1"));
+        assert!(glob("a*b*c", "a-b-c"));
+        assert!(glob("exact", "exact"));
+        assert!(!glob("exact", "exact2"));
+        assert!(!glob("a*b", "ab-c"));
+        assert!(!glob("ab*ba", "aba"));
+        assert!(glob("*", ""));
+    }
 }

@@ -352,3 +352,89 @@ fn the_command_line_prints_the_references_values() {
         near(got.as_f64().unwrap(), want, "multi-class ROC AUC");
     }
 }
+
+#[test]
+fn folds_average_as_scikit_learns_cross_validation_example() {
+    let json = reference();
+    let want = &json["averaged_roc"];
+    let curves: Vec<BinaryCurve> = want["folds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let labels: Vec<bool> = floats(&f["labels"]).iter().map(|&y| y == 1.0).collect();
+            BinaryCurve::new(&labels, &floats(&f["scores"]))
+        })
+        .collect();
+    let refs: Vec<&BinaryCurve> = curves.iter().collect();
+    let got = diagnostics::averaged_roc(&refs, 100).unwrap();
+    for (key, values) in [
+        ("mean_tpr", &got.mean_tpr),
+        ("lower", &got.lower),
+        ("upper", &got.upper),
+    ] {
+        let w = floats(&want[key]);
+        assert_eq!(values.len(), w.len());
+        for (i, (g, w)) in values.iter().zip(w).enumerate() {
+            near(*g, w, &format!("{key}[{i}]"));
+        }
+    }
+    for (key, value) in [
+        ("auc_of_mean", got.auc_of_mean),
+        ("auc_mean", got.auc_mean),
+        ("auc_sd", got.auc_sd),
+    ] {
+        near(value, want[key].as_f64().unwrap(), key);
+    }
+}
+
+#[test]
+fn five_seed_columns_group_into_one_model() {
+    let json = reference();
+    let want = &json["grouped_seeds"];
+    let out = diagnose("extra/seeds.csv", &["--group", "model_a=model_a_seed*"]);
+    let group = &out["groups"][0];
+    let members: Vec<&str> = group["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        members,
+        (1..=5)
+            .map(|k| format!("model_a_seed{k}"))
+            .collect::<Vec<_>>()
+    );
+    for row in group["mean_sd"].as_array().unwrap() {
+        let key = row[0].as_str().unwrap();
+        if let Some(w) = want.get(key) {
+            near(
+                row[1].as_f64().unwrap(),
+                w[0].as_f64().unwrap(),
+                &format!("{key} mean"),
+            );
+            near(
+                row[2].as_f64().unwrap(),
+                w[1].as_f64().unwrap(),
+                &format!("{key} sd"),
+            );
+        }
+    }
+    let mean_tpr = floats(&group["averaged_roc"]["mean_tpr"]);
+    for (g, w) in mean_tpr.iter().zip(floats(&want["mean_tpr"])) {
+        near(*g, w, "averaged ROC");
+    }
+    // a pattern nothing matches is refused, naming the models
+    let path = format!(
+        "{}/tests/reference/extra/seeds.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["diagnose", &path, "--group", "c=model_c*"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("no model matches 'model_c*' (the models: model_a_seed1"));
+}

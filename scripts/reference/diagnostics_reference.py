@@ -170,6 +170,60 @@ for i, a in enumerate(present):
         shares.append(rows.mean())
 multiclass["roc_auc_columns"] = [float(np.mean(ovr)), float(np.average(ovr, weights=support)),
                                  float(np.mean(pairs)), float(np.average(pairs, weights=shares))]
-out = {"binary": cases, "multiclass": multiclass}
+# five folds of one model (different rows each, scores to 3 decimals), averaged
+# as scikit-learn's "ROC with cross validation" example averages them
+from sklearn.metrics import auc
+folds, tprs, aucs = [], [], []
+mean_fpr = np.linspace(0, 1, 100)
+for k in range(5):
+    n = 400 + 37 * k
+    y = rng.random(n) < 0.35
+    p = np.round(1 / (1 + np.exp(-(rng.normal(0, 1, n) + (1.0 + 0.15 * k) * y))), 3)
+    fpr, tpr, _ = roc_curve(y, p)
+    interp_tpr = np.interp(mean_fpr, fpr, tpr)
+    interp_tpr[0] = 0.0
+    tprs.append(interp_tpr)
+    aucs.append(auc(fpr, tpr))
+    folds.append({"labels": y.astype(int).tolist(), "scores": p.tolist()})
+mean_tpr = np.mean(tprs, axis=0)
+mean_tpr[-1] = 1.0
+std_tpr = np.std(tprs, axis=0)
+averaged = {
+    "folds": folds,
+    "mean_tpr": mean_tpr.tolist(),
+    "lower": np.maximum(mean_tpr - std_tpr, 0).tolist(),
+    "upper": np.minimum(mean_tpr + std_tpr, 1).tolist(),
+    "auc_of_mean": float(auc(mean_fpr, mean_tpr)),
+    "auc_mean": float(np.mean(aucs)),
+    "auc_sd": float(np.std(aucs)),
+}
+# five seeds of one model as columns of one CSV (the same rows), for
+# `rankscope diagnose --group`
+from sklearn.metrics import average_precision_score
+n = 600
+y = rng.random(n) < 0.3
+seeds = {f"model_a_seed{k}": np.round(1 / (1 + np.exp(-(rng.normal(0, 1, n) + 1.4 * y))), 4)
+         for k in range(1, 6)}
+seeds["model_b"] = np.round(rng.random(n), 4)
+lines = ["label," + ",".join(seeds)]
+lines += [",".join([str(int(y[i]))] + [f"{seeds[c][i]:.4f}" for c in seeds]) for i in range(n)]
+(ref / "extra" / "seeds.csv").write_text("\n".join(lines) + "\n")
+members = [seeds[f"model_a_seed{k}"] for k in range(1, 6)]
+tprs = []
+for p in members:
+    fpr, tpr, _ = roc_curve(y, p)
+    t = np.interp(mean_fpr, fpr, tpr)
+    t[0] = 0.0
+    tprs.append(t)
+mean_tpr = np.mean(tprs, axis=0)
+mean_tpr[-1] = 1.0
+grouped = {
+    "mean_tpr": mean_tpr.tolist(),
+    "roc_auc": [float(np.mean([roc_auc_score(y, p) for p in members])), float(np.std([roc_auc_score(y, p) for p in members]))],
+    "average_precision": [float(np.mean([average_precision_score(y, p) for p in members])),
+                          float(np.std([average_precision_score(y, p) for p in members]))],
+    "brier": [float(np.mean([brier_score_loss(y, p) for p in members])), float(np.std([brier_score_loss(y, p) for p in members]))],
+}
+out = {"binary": cases, "multiclass": multiclass, "averaged_roc": averaged, "grouped_seeds": grouped}
 (ref / "extra" / "diagnostics.json").write_text(json.dumps(out, allow_nan=False))
 print("wrote", len(cases), "binary cases")

@@ -41,7 +41,7 @@ USAGE:
                                  (parsed: the example's files parsed, as the page loads them: example.bin)
     rankscope diagnose FILE... [--bins N] [--strategy uniform|quantile] [--recall R] [--precision P]
                       [--tpr T] [--beta B] [--cost-fp C] [--cost-fn C] [--prevalence PI] [--curves]
-                      [--format table|json] [OPTIONS]
+                      [--group NAME=PATTERN] [--format table|json] [OPTIONS]
                                  a classifier's diagnostics per model. Binary: calibration in N bins
                                  (default 10; uniform widths or quantile: equal counts; empty bins
                                  dropped, as scikit-learn's calibration_curve) with ECE, MCE and the
@@ -51,7 +51,10 @@ USAGE:
                                  Youden's J, max F1, max F-beta (B = 2), least expected cost (FP and
                                  FN cost C, 1 each; at prevalence PI if given), each with its
                                  threshold under --threshold-rule; --curves: the DET and gains
-                                 curves in the JSON. Multi-class: classification_report, confusion
+                                 curves in the JSON; --group gbdt=gbdt_fold*: the matching models as
+                                 one (ROC averaged vertically with a ±1 sd band, as scikit-learn's
+                                 cross-validation example; AUC, AP, Brier, ECE, KS as mean ± sd,
+                                 ddof 0). Multi-class: classification_report, confusion
                                  matrix, one-vs-rest and one-vs-one ROC AUC (probability matrices)
     rankscope metrics            list every metric id with its formula
     rankscope trec_eval [trec_eval's options] QRELS RESULTS
@@ -207,7 +210,7 @@ fn main() -> ExitCode {
                 fail("--baseline, --test, --alpha, --seed, --resamples and --correction belong to rankscope compare")
             }
             Ok(args) if args.diagnose.is_some() => fail(
-                "--bins, --strategy, --recall, --precision, --tpr, --beta, --cost-fp, --cost-fn, --prevalence and --curves belong to rankscope diagnose",
+                "--bins, --strategy, --recall, --precision, --tpr, --beta, --cost-fp, --cost-fn, --prevalence, --curves and --group belong to rankscope diagnose",
             ),
             Ok(args) => run_eval(args),
             Err(e) => fail(e),
@@ -506,6 +509,17 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                 }
             }
             "--curves" => a.diagnose.get_or_insert_with(Default::default).curves = true,
+            "--group" => {
+                let v = value()?;
+                let (name, pattern) = v
+                    .split_once('=')
+                    .filter(|(n, p)| !n.is_empty() && !p.is_empty())
+                    .ok_or_else(|| {
+                        format!("{flag} {v}: expected NAME=PATTERN, e.g. gbdt=gbdt_fold*")
+                    })?;
+                let o = a.diagnose.get_or_insert_with(Default::default);
+                o.groups.push((name.to_string(), pattern.to_string()));
+            }
             "--logits" => a.conv.binary_scores_are_logits = true,
             "--positive-label" => a.options.positive_label = Some(value()?),
             "--class-ties" => {
@@ -1157,12 +1171,21 @@ fn run_diagnose(a: Args) -> ExitCode {
     o.logits = a.conv.binary_scores_are_logits;
     o.rule = a.conv.threshold_rule;
     o.zero_division = a.conv.zero_division;
+    let mut groups_json = None;
     let (models, text) =
         match one_dataset(&ws) {
             Ok(Dataset::Binary(d)) => {
                 let models = diagnose::binary(d, &o);
-                let text = diagnose::binary_text(&models, &o);
+                let groups = match diagnose::groups(d, &models, &o) {
+                    Ok(g) => g,
+                    Err(e) => return fail(e),
+                };
+                let text = diagnose::binary_text(&models, &o) + &diagnose::groups_text(&groups);
+                groups_json = serde_json::to_value(groups).ok();
                 (serde_json::to_value(models), text)
+            }
+            Ok(Dataset::Multiclass(_)) if !o.groups.is_empty() => {
+                return fail("--group averages binary models (folds or seeds of one classifier)")
             }
             Ok(Dataset::Multiclass(d)) => {
                 // a probability matrix's columns, read again one class at a time
@@ -1196,7 +1219,11 @@ fn run_diagnose(a: Args) -> ExitCode {
     let out = std::io::stdout();
     let mut out = out.lock();
     if a.format == "json" {
-        let doc = serde_json::json!({ "models": models.unwrap_or_default(), "warnings": warnings });
+        let mut doc =
+            serde_json::json!({ "models": models.unwrap_or_default(), "warnings": warnings });
+        if let Some(groups) = groups_json {
+            doc["groups"] = groups;
+        }
         let _ = writeln!(
             out,
             "{}",

@@ -502,6 +502,96 @@ pub fn operating_point(curve: &BinaryCurve, target: Target) -> Option<OperatingP
     })
 }
 
+/// Several models' ROC curves averaged vertically (folds or seeds of one
+/// model), as scikit-learn's "ROC with cross validation" example does: each
+/// curve's TPR read at `grid` evenly spaced FPRs (numpy's `interp`: on a
+/// vertical step, the step's top), TPR at FPR 0 set to 0 and the mean's
+/// last to 1; the band is ±1 standard deviation (numpy's `std`, ddof 0)
+/// clipped to [0, 1]; the mean curve's AUC by the trapezoid rule, with the
+/// mean and standard deviation of the members' own AUCs.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AveragedRoc {
+    pub fpr: Vec<f64>,
+    pub mean_tpr: Vec<f64>,
+    pub lower: Vec<f64>,
+    pub upper: Vec<f64>,
+    /// AUC of the mean curve.
+    pub auc_of_mean: f64,
+    /// Mean and standard deviation (ddof 0) of the members' AUCs.
+    pub auc_mean: f64,
+    pub auc_sd: f64,
+}
+
+/// `None` unless every curve has both classes (and there is one at least).
+pub fn averaged_roc(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedRoc> {
+    if curves.is_empty() || grid < 2 {
+        return None;
+    }
+    let step = 1.0 / (grid - 1) as f64;
+    let fpr: Vec<f64> = (0..grid)
+        .map(|i| if i == grid - 1 { 1.0 } else { i as f64 * step })
+        .collect();
+    let mut tprs = Vec::with_capacity(curves.len());
+    let mut aucs = Vec::with_capacity(curves.len());
+    for curve in curves {
+        aucs.push(curve.roc_auc().filter(|_| curve.negatives > 0)?);
+        let points = curve.roc_points();
+        let mut tpr: Vec<f64> = fpr.iter().map(|&x| interp(x, &points)).collect();
+        tpr[0] = 0.0;
+        tprs.push(tpr);
+    }
+    let stats: Vec<(f64, f64)> = (0..grid)
+        .filter_map(|i| mean_sd(&tprs.iter().map(|t| t[i]).collect::<Vec<_>>()))
+        .collect();
+    let mut mean_tpr: Vec<f64> = stats.iter().map(|s| s.0).collect();
+    mean_tpr[grid - 1] = 1.0;
+    let lower = (0..grid)
+        .map(|i| (mean_tpr[i] - stats[i].1).max(0.0))
+        .collect();
+    let upper = (0..grid)
+        .map(|i| (mean_tpr[i] + stats[i].1).min(1.0))
+        .collect();
+    let auc_of_mean = (1..grid)
+        .map(|i| (fpr[i] - fpr[i - 1]) * (mean_tpr[i] + mean_tpr[i - 1]) / 2.0)
+        .sum();
+    let (auc_mean, auc_sd) = mean_sd(&aucs)?;
+    Some(AveragedRoc {
+        fpr,
+        mean_tpr,
+        lower,
+        upper,
+        auc_of_mean,
+        auc_mean,
+        auc_sd,
+    })
+}
+
+/// numpy's `interp(x, xp, fp)` on increasing (not strictly) `points`.
+fn interp(x: f64, points: &[(f64, f64)]) -> f64 {
+    // the last point at or left of x
+    let j = points.partition_point(|p| p.0 <= x);
+    let Some(j) = j.checked_sub(1) else {
+        return points[0].1;
+    };
+    if j + 1 == points.len() || points[j].0 == x {
+        return points[j].1;
+    }
+    let (a, b) = (points[j], points[j + 1]);
+    let slope = (b.1 - a.1) / (b.0 - a.0);
+    slope * (x - a.0) + a.1
+}
+
+/// Mean and standard deviation (ddof 0, numpy's `std`) of `values`, as a
+/// group of folds or seeds is shown (`None` for no values).
+pub fn mean_sd(values: &[f64]) -> Option<(f64, f64)> {
+    let n = values.len() as f64;
+    (!values.is_empty()).then(|| {
+        let m = super::sum::sum(values.iter().copied()) / n;
+        let var = super::sum::sum(values.iter().map(|x| (x - m) * (x - m))) / n;
+        (m, var.sqrt())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

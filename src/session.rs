@@ -44,6 +44,9 @@ pub struct ViewState {
     /// The significance tests and the Compare view's pair (`test`,
     /// `correction`, `alpha`, `seed`, `ci`, `vs`, `on`).
     pub tests: crate::compare::page::Settings,
+    /// The Diagnostics panel's options (`diag`: `crate::diagnose::Options`'
+    /// text, only what differs from the defaults).
+    pub diagnose: String,
 }
 
 impl Default for ViewState {
@@ -61,6 +64,7 @@ impl Default for ViewState {
             files: Vec::new(),
             conv: Conventions::default(),
             tests: Default::default(),
+            diagnose: String::new(),
         }
     }
 }
@@ -222,6 +226,7 @@ impl ViewState {
             ("ci", flag(self.tests.ci)),
             ("vs", percent_encode(self.tests.vs.as_deref().unwrap_or(""))),
             ("on", percent_encode(self.tests.on.as_deref().unwrap_or(""))),
+            ("diag", percent_encode(&self.diagnose)),
         ]
     }
 
@@ -319,6 +324,7 @@ impl ViewState {
             "ci" => self.tests.ci = boolean(raw)?,
             "vs" => self.tests.vs = optional(),
             "on" => self.tests.on = optional(),
+            "diag" => self.diagnose = optional().unwrap_or_default(),
             _ => return Err(true),
         }
         Ok(())

@@ -4,10 +4,13 @@
 use leptos::prelude::*;
 
 use super::chart::Chart;
-use super::state::AppState;
+use super::state::{AppState, Level};
 use super::util::ink;
+use wasm_bindgen::JsCast;
+
 use crate::core::binary::ThresholdRule;
 use crate::core::registry::Kind;
+use crate::core::Named;
 use crate::plot::{display_points, iso_f1_curves, series_hex, LineChart, Marker, Series};
 use crate::report::fixed;
 
@@ -28,22 +31,7 @@ pub fn BinaryPanel() -> impl IntoView {
             })
             .collect::<Vec<_>>()
     };
-    let score_range = Memo::new(move |_| {
-        let prepared = state.binary.get();
-        let lo = prepared
-            .iter()
-            .filter_map(|p| p.curve.thresholds.last().copied())
-            .fold(f64::INFINITY, f64::min);
-        let hi = prepared
-            .iter()
-            .filter_map(|p| p.curve.thresholds.first().copied())
-            .fold(f64::NEG_INFINITY, f64::max);
-        if lo >= 0.0 && hi <= 1.0 || !lo.is_finite() {
-            (0.0, 1.0)
-        } else {
-            (lo, hi)
-        }
-    });
+    let score_range = Memo::new(move |_| score_range(&state.binary.get()));
     let threshold = move || state.conv.with(|c| c.threshold);
     let rule = move || state.conv.with(|c| c.threshold_rule);
     // the curves change with the models, not with the threshold: built once
@@ -155,6 +143,43 @@ pub fn BinaryPanel() -> impl IntoView {
         ((hi - lo) / 1000.0).max(1e-6)
     };
     let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
+    let option_changed = move |ev: web_sys::Event| {
+        let id = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id())
+            .unwrap_or_default();
+        // `key:value` replaces the key's pair; the worker reads the text
+        // (`diagnose::Options::from_text`) and skips what is not valid
+        if let Some(key) = id.strip_prefix(crate::diagnose::html::CONTROL_PREFIX) {
+            let mut text = String::new();
+            for pair in state.diagnose.get_untracked().split(';') {
+                if pair
+                    .split(':')
+                    .next()
+                    .is_some_and(|k| !k.is_empty() && k != key)
+                {
+                    text += pair;
+                    text.push(';');
+                }
+            }
+            text += key;
+            text.push(':');
+            text += &event_target_value(&ev).replace(';', ",");
+            state.diagnose.set(text);
+        }
+    };
+    // "set threshold" of an operating point
+    let point_clicked = move |ev: web_sys::MouseEvent| {
+        let t = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.get_attribute("data-threshold"))
+            .and_then(|t| crate::text::parse_f64(&t));
+        if let Some(t) = t.filter(|t| t.is_finite()) {
+            set_t(t);
+        }
+    };
     view! {
         <section class="card">
             <div class="card-head">
@@ -190,6 +215,10 @@ pub fn BinaryPanel() -> impl IntoView {
                 }).collect_view()}
             </div>
         </section>
+        <section class="card" id="diagnostics">
+            <div class="diag-body" on:change=option_changed on:click=point_clicked
+                inner_html=move || state.diagnostics.get()></div>
+        </section>
     }
 }
 
@@ -204,5 +233,97 @@ impl std::ops::Deref for Model {
     type Target = crate::core::evaluate::BinaryPrepared;
     fn deref(&self) -> &Self::Target {
         &self.0[self.1]
+    }
+}
+
+/// The threshold slider's range, which the Diagnostics panel's score axis
+/// shares: [0, 1] for probabilities, else the scores' own range.
+fn score_range(prepared: &[crate::core::evaluate::BinaryPrepared]) -> (f64, f64) {
+    let lo = prepared
+        .iter()
+        .filter_map(|p| p.curve.thresholds.last().copied())
+        .fold(f64::INFINITY, f64::min);
+    let hi = prepared
+        .iter()
+        .filter_map(|p| p.curve.thresholds.first().copied())
+        .fold(f64::NEG_INFINITY, f64::max);
+    if lo >= 0.0 && hi <= 1.0 || !lo.is_finite() {
+        (0.0, 1.0)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// Asks a worker for the Diagnostics panel ([`crate::diagnose::html`]) of
+/// the shown binary models, from the page-wide effect (`app/mod.rs`) while
+/// the binary tab is open: again when the models, their colours, the
+/// options, the score scale or the threshold rule change, not when the
+/// threshold moves (the panel's threshold line follows `--thr`).
+#[derive(Clone, Copy)]
+pub struct Diagnostics {
+    /// What the last request was of (a hash), 0 for none.
+    last: StoredValue<u64>,
+}
+
+impl Default for Diagnostics {
+    fn default() -> Self {
+        Diagnostics {
+            last: StoredValue::new(0),
+        }
+    }
+}
+
+impl Diagnostics {
+    /// Returns the threshold's place on the score axis (0 to 1), which the
+    /// panel's threshold lines read from `--thr` on the page's root.
+    pub fn watch(self, state: AppState, open: bool) -> Option<f64> {
+        if !open {
+            return None;
+        }
+        let prepared = state.binary.get();
+        let range = score_range(&prepared);
+        let t = state.conv.with(|c| c.threshold);
+        let at = Some(((t - range.0) / (range.1 - range.0)).clamp(0.0, 1.0));
+        let options = state.diagnose.get();
+        let (logits, rule) = state
+            .conv
+            .with(|c| (c.binary_scores_are_logits, c.threshold_rule));
+        let mut models = Vec::new();
+        for p in prepared.iter() {
+            if !state.is_hidden(Kind::Binary, &p.name) {
+                let color = state.color_index(Kind::Binary, &p.name);
+                models.push((p.name.clone(), color, p.curve.clone()));
+            }
+        }
+        // FNV-1a over what the panel depends on (the curves by address: a
+        // changed curve is a new one)
+        let mut key = 0xcbf2_9ce4_8422_2325u64;
+        let mut mix = |v: u64| key = (key ^ v).wrapping_mul(0x0100_0000_01b3);
+        options.bytes().for_each(|b| mix(b as u64));
+        mix(logits as u64 | (rule as u64) << 1);
+        for (name, color, curve) in &models {
+            name.bytes().for_each(|b| mix(b as u64));
+            mix(*color as u64);
+            mix(std::sync::Arc::as_ptr(curve) as usize as u64);
+        }
+        let key = key | 1;
+        if key == self.last.get_value() {
+            return at;
+        }
+        self.last.set_value(key);
+        let last = self.last;
+        wasm_bindgen_futures::spawn_local(async move {
+            let html = super::worker::diagnose(&models, &options, logits, rule.name(), range).await;
+            if last.get_value() == key {
+                match html {
+                    Ok(html) => state.diagnostics.set(html),
+                    Err(why) if !why.is_empty() => {
+                        state.say(Level::Error, "The diagnostics failed", vec![why])
+                    }
+                    Err(_) => {}
+                }
+            }
+        });
+        at
     }
 }

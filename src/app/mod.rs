@@ -47,24 +47,6 @@ fn App() -> impl IntoView {
     share::startup(state);
     let relations = precomputed::Relations::default();
 
-    // the page-wide watchers, in one effect (each effect is its own 1.5 KB
-    // of wasm): the theme follows the system unless chosen; the relation
-    // files' evaluations follow the workspace and the trec_eval version
-    Effect::new(move |_| {
-        relations.watch(state);
-        let theme = state.theme.get();
-        if let Some(root) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-        {
-            let _ = match theme {
-                Theme::System => root.remove_attribute("data-theme"),
-                Theme::Light => root.set_attribute("data-theme", "light"),
-                Theme::Dark => root.set_attribute("data-theme", "dark"),
-            };
-        }
-    });
-
     // Escape (wherever the focus is in the app) closes the explanation and any open menu
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() != "Escape" {
@@ -120,6 +102,29 @@ fn App() -> impl IntoView {
         match state.tab.get() {
             Some(t) if k.contains(&t) => Some(t),
             _ => k.first().copied(),
+        }
+    });
+    // the page-wide watchers, in one effect (each effect is its own 1.5 KB
+    // of wasm): the theme follows the system unless chosen; the relation
+    // files' evaluations follow the workspace and the trec_eval version;
+    // the Diagnostics panel follows the shown binary models and its options
+    let diagnostics = binary_view::Diagnostics::default();
+    Effect::new(move |_| {
+        relations.watch(state);
+        let threshold_at = diagnostics.watch(state, active.get() == Some(Kind::Binary));
+        let theme = state.theme.get();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            if let Some(at) = threshold_at {
+                let _ = root.set_attribute("style", &format!("--thr:{at}"));
+            }
+            let _ = match theme {
+                Theme::System => root.remove_attribute("data-theme"),
+                Theme::Light => root.set_attribute("data-theme", "light"),
+                Theme::Dark => root.set_attribute("data-theme", "dark"),
+            };
         }
     });
     let pending = move || {

@@ -214,16 +214,23 @@ pub fn RatingsPanel() -> impl IntoView {
     }
 }
 
-/// One-vs-rest ROC and PR curves for one class of a probability matrix: the
-/// matrices are read again by a worker for that class (only reduced rows are
-/// kept after loading), then each becomes exact binary curves in the core.
+/// One class of a probability matrix against the rest: the matrices are
+/// read again by a worker for that class (only reduced rows are kept after
+/// loading), each becomes exact binary curves, and a worker writes their
+/// ROC and PR curves, AUC and AP, and the binary diagnostics
+/// ([`crate::diagnose::html`], one-vs-rest mode).
 #[component]
 pub fn OneVsRest() -> impl IntoView {
-    use crate::core::evaluate::{prepare_binary, BinaryPrepared};
     let state = expect_context::<AppState>();
     let class = RwSignal::new(0u32);
-    let status = RwSignal::new(String::new());
-    let result = RwSignal::new(None::<(u32, std::sync::Arc<Vec<BinaryPrepared>>)>);
+    // the worker's panel, or what is happening (escaped) in its place
+    let result = RwSignal::new(String::new());
+    let status = move |text: String| {
+        result.set(format!(
+            "<p class=\"muted\" role=\"status\">{}</p>",
+            crate::text::html(&text)
+        ))
+    };
     let num_classes = move || {
         state
             .ws
@@ -238,87 +245,32 @@ pub fn OneVsRest() -> impl IntoView {
             vec![]
         };
         if files.is_empty() && example.is_empty() {
-            status.set("No probability matrix to read again: drop the multi-class file.".into());
+            status("No probability matrix to read again: drop the multi-class file.".into());
             return;
         }
-        status.set(format!("Reading class {c} against the rest…"));
+        status(format!("Reading class {c} against the rest…"));
         leptos::task::spawn_local(async move {
-            match super::worker::one_vs_rest(c, files, example).await {
+            let html = match super::worker::one_vs_rest(c, files, example).await {
                 Ok(sets) => {
+                    let mut models = Vec::new();
+                    for b in &sets {
+                        for (i, (name, _)) in b.models.iter().enumerate() {
+                            models.push((name.clone(), models.len(), b.curve(i)));
+                        }
+                    }
+                    let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
                     let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
-                    let prepared: Vec<BinaryPrepared> = sets
-                        .iter()
-                        .flat_map(|b| prepare_binary(b, logits))
-                        .collect();
-                    status.set(String::new());
-                    result.set(Some((c, std::sync::Arc::new(prepared))));
+                    super::worker::diagnose(&models, &options, logits, ">=", (0.0, 1.0)).await
                 }
-                Err(why) => status.set(format!("One-vs-rest failed: {why}")),
+                Err(why) => Err(why),
+            };
+            match html {
+                Ok(html) => {
+                    result.set(html);
+                }
+                Err(why) => status(format!("One-vs-rest failed: {why}")),
             }
         });
-    };
-    let charts = move || {
-        let (c, prepared) = result.get()?;
-        let series = |roc: bool| -> Vec<Series> {
-            prepared
-                .iter()
-                .enumerate()
-                .map(|(i, p)| Series {
-                    name: p.name.clone(),
-                    color: i,
-                    faint: false,
-                    steps: !roc,
-                    points: if roc {
-                        p.curve.roc_points()
-                    } else {
-                        p.curve.pr_points()
-                    }
-                    .into(),
-                })
-                .collect()
-        };
-        let chart = |roc: bool| LineChart {
-            title: if roc {
-                format!("ROC, class {c} vs rest")
-            } else {
-                format!("Precision–recall, class {c} vs rest")
-            },
-            x_label: if roc { "false positive rate" } else { "recall" }.into(),
-            y_label: if roc {
-                "true positive rate"
-            } else {
-                "precision"
-            }
-            .into(),
-            x_range: (0.0, 1.0),
-            y_range: (0.0, 1.0),
-            series: series(roc),
-            markers: vec![],
-            diagonal: roc,
-            ink: ink(),
-        };
-        let (roc, pr) = (chart(true), chart(false));
-        let rows = prepared
-            .iter()
-            .map(|p| {
-                let auc = p.curve.roc_auc();
-                let ap = p.curve.average_precision();
-                let show = |v: Option<f64>| v.map_or("undefined (one class only)".into(), |v| format!("{v:.4}"));
-                let raw = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
-                view! { <tr><td>{p.name.clone()}</td>
-                    <td class="num" data-ovr-metric="roc_auc" data-ovr-class=c.to_string() data-value=raw(auc)>{show(auc)}</td>
-                    <td class="num" data-ovr-metric="average_precision" data-ovr-class=c.to_string() data-value=raw(ap)>{show(ap)}</td>
-                    <td class="num">{format!("{} of {}", p.curve.positives, p.curve.positives + p.curve.negatives)}</td></tr> }
-            })
-            .collect_view();
-        Some(view! {
-            <div class="charts">
-                <Chart chart=Signal::derive(move || roc.clone()) label=format!("one-vs-rest ROC class {c}")/>
-                <Chart chart=Signal::derive(move || pr.clone()) label=format!("one-vs-rest PR class {c}")/>
-            </div>
-            <table class="small-table"><thead><tr><th>"model"</th><th>"ROC AUC"</th><th>"average precision"</th><th>"positives"</th></tr></thead>
-                <tbody>{rows}</tbody></table>
-        })
     };
     view! {
         <section class="card">
@@ -332,8 +284,7 @@ pub fn OneVsRest() -> impl IntoView {
                 <button id="ovr-run" on:click=run>"ROC and PR for this class"</button>
                 <span class="muted small">"scikit-learn convention: label = (target == class), score = that class's column"</span>
             </div>
-            <p class="muted" aria-live="polite">{move || status.get()}</p>
-            {charts}
+            <div class="ovr-body" aria-live="polite" inner_html=move || result.get()></div>
         </section>
     }
 }

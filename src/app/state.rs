@@ -129,6 +129,10 @@ pub struct AppState {
     pub next_message: StoredValue<u64>,
     /// The significance tests' settings, the Compare view's model and metric.
     pub tests: RwSignal<crate::compare::page::Settings>,
+    /// The Diagnostics panel's options (`crate::diagnose::Options::to_text`)
+    /// and the panel, as the worker wrote it (`binary_view::Diagnostics`).
+    pub diagnose: RwSignal<String>,
+    pub diagnostics: RwSignal<String>,
     /// The worker's last answer for the shown report, and its progress
     /// (`bytes`: steps done of `total`).
     pub tested: RwSignal<Option<Shared<super::compare_view::Tested>>>,
@@ -233,6 +237,8 @@ impl AppState {
             explain: RwSignal::new(None),
             next_message: StoredValue::new(0),
             tests: RwSignal::new(Default::default()),
+            diagnose: RwSignal::new(String::new()),
+            diagnostics: RwSignal::new(String::new()),
             tested: RwSignal::new(None),
             testing: RwSignal::new(None),
             base,
@@ -367,6 +373,7 @@ impl AppState {
             },
             conv: self.conv.get(),
             tests: self.tests.get(),
+            diagnose: self.diagnose.get(),
         }
     }
 
@@ -395,6 +402,7 @@ impl AppState {
         self.per_query.set(v.per_query);
         self.conv.set(v.conv.clone());
         self.tests.set(v.tests.clone());
+        self.diagnose.set(v.diagnose.clone());
     }
 
     pub fn is_hidden(&self, kind: Kind, name: &str) -> bool {

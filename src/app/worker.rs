@@ -67,6 +67,14 @@ pub fn worker_main() {
                 answer_relations(&reply, &data);
                 return;
             }
+            if get(&data, "type").as_string().as_deref() == Some("diagnose") {
+                let msg = match answer_diagnose(&data) {
+                    Ok(html) => message("done", &[("html", html.into())]),
+                    Err(why) => message("failed", &[("why", why.into())]),
+                };
+                let _ = reply.post_message(&msg);
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("warm") {
                 warm_up();
                 // for the end-to-end tests: this spare met its job warm
@@ -213,6 +221,59 @@ fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
         None => message("failed", &[("why", "the test request is damaged".into())]),
     };
     let _ = reply.post_message(&msg);
+}
+
+/// The Diagnostics panel ([`crate::diagnose::html`]) of the request's
+/// curves: each model as `[name, colour, thresholds, tps, fps]` (the
+/// columns as little-endian bytes), the options' text, the score scale,
+/// the threshold rule and the score axis.
+fn answer_diagnose(data: &JsValue) -> Result<String, String> {
+    use crate::core::binary::BinaryCurve;
+    use crate::core::Named;
+    use crate::diagnose::{self, html};
+    let bytes = |v: JsValue| {
+        v.dyn_into::<Uint8Array>()
+            .map(|a| a.to_vec())
+            .unwrap_or_default()
+    };
+    let mut curves = Vec::new();
+    let mut colors = Vec::new();
+    for entry in js_sys::Array::from(&get(data, "curves")).iter() {
+        let entry = js_sys::Array::from(&entry);
+        let column = |i: u32| -> Vec<u8> { bytes(entry.get(i)) };
+        let (t, tp, fp) = (column(2), column(3), column(4));
+        let curve = BinaryCurve::from_parts(
+            bytemuck::pod_collect_to_vec(&t[..t.len() / 8 * 8]),
+            bytemuck::pod_collect_to_vec(&tp[..tp.len() / 8 * 8]),
+            bytemuck::pod_collect_to_vec(&fp[..fp.len() / 8 * 8]),
+        )?;
+        curves.push((
+            entry.get(0).as_string().unwrap_or_default(),
+            std::sync::Arc::new(curve),
+        ));
+        colors.push(entry.get(1).as_f64().unwrap_or(0.0) as usize);
+    }
+    let mut options =
+        diagnose::Options::from_text(&get(data, "options").as_string().unwrap_or_default());
+    options.logits = get(data, "logits").as_bool().unwrap_or(false);
+    options.rule = crate::core::binary::ThresholdRule::named(
+        &get(data, "rule").as_string().unwrap_or_default(),
+    )
+    .unwrap_or(crate::core::binary::ThresholdRule::AtLeast);
+    let (lo, hi) = (
+        get(data, "lo").as_f64().unwrap_or(0.0),
+        get(data, "hi").as_f64().unwrap_or(1.0),
+    );
+    let models = diagnose::binary(&curves, &options);
+    let groups = diagnose::groups(&curves, &models, &options);
+    Ok(html::panel(&html::View {
+        curves: &curves,
+        colors: &colors,
+        models: &models,
+        groups: &groups,
+        options: &options,
+        range: (lo, hi),
+    }))
 }
 
 /// Evaluates the relation files of the request's workspace (a session's
@@ -1276,6 +1337,49 @@ pub async fn relations(files: &[u8], version: &str) -> Result<Vec<(String, Outco
                 .map(|a| a.to_vec())
                 .unwrap_or_default(),
         ),
+        Job::Broken(why) => Err(why),
+        Job::Cancelled => Err(String::new()),
+    }
+}
+
+/// The Diagnostics panel of `models` (name, colour index, curve) from a
+/// worker of its own ([`answer_diagnose`]); `Err("")` when it stopped.
+pub async fn diagnose(
+    models: &[(
+        String,
+        usize,
+        std::sync::Arc<crate::core::binary::BinaryCurve>,
+    )],
+    options: &str,
+    logits: bool,
+    rule: &str,
+    (lo, hi): (f64, f64),
+) -> Result<String, String> {
+    let curves = js_sys::Array::new();
+    for (name, color, c) in models {
+        let entry = js_sys::Array::new();
+        entry.push(&name.into());
+        entry.push(&(*color as f64).into());
+        entry.push(&Uint8Array::from(bytemuck::cast_slice::<f64, u8>(
+            &c.thresholds,
+        )));
+        entry.push(&Uint8Array::from(bytemuck::cast_slice::<u64, u8>(&c.tps)));
+        entry.push(&Uint8Array::from(bytemuck::cast_slice::<u64, u8>(&c.fps)));
+        curves.push(&entry);
+    }
+    let request = message(
+        "diagnose",
+        &[
+            ("curves", curves.into()),
+            ("options", options.into()),
+            ("logits", logits.into()),
+            ("rule", rule.into()),
+            ("lo", lo.into()),
+            ("hi", hi.into()),
+        ],
+    );
+    match run(&request, &mut |_, _| {}, true).await {
+        Job::Done(data) => Ok(get(&data, "html").as_string().unwrap_or_default()),
         Job::Broken(why) => Err(why),
         Job::Cancelled => Err(String::new()),
     }

@@ -1175,8 +1175,9 @@ fn run_diagnose(a: Args) -> ExitCode {
     let (models, text) =
         match one_dataset(&ws) {
             Ok(Dataset::Binary(d)) => {
-                let models = diagnose::binary(d, &o);
-                let groups = match diagnose::groups(d, &models, &o) {
+                let curves = diagnose::curves(d);
+                let models = diagnose::binary(&curves, &o);
+                let groups = match diagnose::groups(&curves, &models, &o) {
                     Ok(g) => g,
                     Err(e) => return fail(e),
                 };

@@ -117,6 +117,42 @@ impl BinaryCurve {
         Self::counted(labels, scores).unwrap_or_else(|| Self::sorted(labels, scores))
     }
 
+    /// A curve from its columns, as another program (the page, for a
+    /// worker) sends them: refused unless the thresholds strictly descend
+    /// (none NaN) and both counts grow by at least one row per threshold.
+    pub fn from_parts(
+        thresholds: Vec<f64>,
+        tps: Vec<u64>,
+        fps: Vec<u64>,
+    ) -> Result<BinaryCurve, String> {
+        let n = thresholds.len();
+        let sound = tps.len() == n
+            && fps.len() == n
+            && thresholds.windows(2).all(|w| w[0] > w[1])
+            && !thresholds.first().is_some_and(|t| t.is_nan())
+            && (0..n).all(|i| {
+                let (tp0, fp0) = if i == 0 {
+                    (0, 0)
+                } else {
+                    (tps[i - 1], fps[i - 1])
+                };
+                tps[i] >= tp0
+                    && fps[i] >= fp0
+                    && tps[i].checked_add(fps[i]).is_some_and(|n| n > tp0 + fp0)
+            });
+        if !sound {
+            return Err("the curve's columns are damaged".into());
+        }
+        Ok(BinaryCurve {
+            positives: tps.last().copied().unwrap_or(0),
+            negatives: fps.last().copied().unwrap_or(0),
+            thresholds,
+            tps,
+            fps,
+            summaries: Summaries::default(),
+        })
+    }
+
     /// The curve by one sort of (score, label) keys, descending.
     pub fn sorted(labels: &[bool], scores: &[f64]) -> BinaryCurve {
         // key: order-preserving bits, lowest bit of a separate vector for labels
@@ -782,6 +818,24 @@ pub fn sigmoid(z: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_curve_rebuilt_from_its_columns_is_the_same_and_damage_is_refused() {
+        let c = BinaryCurve::new(&[true, false, true, false], &[0.9, 0.5, 0.5, 0.1]);
+        let back =
+            BinaryCurve::from_parts(c.thresholds.clone(), c.tps.clone(), c.fps.clone()).unwrap();
+        assert_eq!(
+            (back.positives, back.negatives, back.roc_auc()),
+            (2, 2, c.roc_auc())
+        );
+        let bad =
+            |t: Vec<f64>, tp: Vec<u64>, fp: Vec<u64>| BinaryCurve::from_parts(t, tp, fp).is_err();
+        assert!(bad(vec![0.5, 0.9], vec![1, 2], vec![0, 1]));
+        assert!(bad(vec![f64::NAN], vec![1], vec![0]));
+        assert!(bad(vec![0.9, 0.5], vec![1, 1], vec![0, 0]));
+        assert!(bad(vec![0.9], vec![1, 2], vec![0]));
+        assert!(BinaryCurve::from_parts(vec![], vec![], vec![]).is_ok());
+    }
+
     use super::*;
 
     #[test]

@@ -502,6 +502,26 @@ pub fn operating_point(curve: &BinaryCurve, target: Target) -> Option<OperatingP
     })
 }
 
+/// The scores' histogram per class: (positives, negatives) in each of
+/// `bins` equal widths over [`lo`, `hi`] (a score on an inner edge in the
+/// upper bin, `hi` in the last; scores outside in the end bins).
+pub fn histogram(curve: &BinaryCurve, lo: f64, hi: f64, bins: usize) -> Vec<(u64, u64)> {
+    let mut out = vec![(0u64, 0u64); bins.max(1)];
+    let last = out.len() - 1;
+    let width = (hi - lo) / out.len() as f64;
+    for (t, tp, fp) in curve.steps() {
+        let at = ((t - lo) / width).floor();
+        let b = if at.is_nan() || at < 0.0 {
+            0
+        } else {
+            (at as usize).min(last)
+        };
+        out[b].0 += tp;
+        out[b].1 += fp;
+    }
+    out
+}
+
 /// Several models' ROC curves averaged vertically (folds or seeds of one
 /// model), as scikit-learn's "ROC with cross validation" example does: each
 /// curve's TPR read at `grid` evenly spaced FPRs (numpy's `interp`: on a
@@ -658,6 +678,23 @@ mod tests {
         let c = curve(&[(0.5, true), (0.5, true), (0.5, false), (0.5, false)]);
         assert_eq!(gains_at(&c, 0.5), Some(0.5));
         assert_eq!(lift_at(&c, 0.5), Some(1.0));
+    }
+
+    #[test]
+    fn histogram_counts_each_class_per_bin() {
+        let c = curve(&[
+            (0.0, false),
+            (0.25, true),
+            (0.5, false),
+            (0.5, true),
+            (1.0, true),
+            (2.0, false),
+        ]);
+        assert_eq!(
+            histogram(&c, 0.0, 1.0, 4),
+            vec![(0, 1), (1, 0), (1, 1), (1, 1)]
+        );
+        assert_eq!(histogram(&c, 0.0, 0.0, 2), vec![(0, 1), (3, 2)]);
     }
 
     #[test]

@@ -94,7 +94,19 @@ test('one-vs-rest ROC and PR for a chosen class match scikit-learn', async () =>
     assert.ok(Math.abs(got.roc_auc - want[cls]['sklearn.roc_auc_score']) < 1e-9, `AUC class ${cls}: ${got.roc_auc}`);
     assert.ok(Math.abs(got.average_precision - want[cls]['sklearn.average_precision_score']) < 1e-9, `AP class ${cls}`);
   }
+  // the class's binary diagnostics come with its curves: both drawn
+  for (const cls of ['roc', 'pr', 'reliability', 'det']) {
+    const drawn = await page.$$eval(`.ovr-body figure.${cls} path.line`, (ps) => ps.filter((p) => (p.getAttribute('d') || '').includes('L')).length);
+    assert.ok(drawn >= 1, `one-vs-rest ${cls} drawn`);
+  }
+  assert.ok(await page.$('.ovr-body .diag-numbers td[data-key="ece"]'));
   await shot(page, 'multiclass-ovr-light.png');
+  // a class the matrix does not have gets a message, and no stale curves
+  await page.fill('#ovr-class', '77');
+  await page.press('#ovr-class', 'Enter');
+  await page.click('#ovr-run');
+  await page.waitForFunction(() => /One-vs-rest failed: .*class 77/.test(document.querySelector('#ovr-class').closest('section').textContent));
+  assert.equal(await page.$('.ovr-body figure'), null);
   assert.deepEqual(errors, []);
   await page.close();
 });

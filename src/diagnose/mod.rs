@@ -8,6 +8,10 @@
 
 use crate::core::binary::{sigmoid, BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use crate::core::diagnostics::{self, BinStrategy, Calibration, OperatingPoint, Target};
+pub mod html;
+
+use std::sync::Arc;
+
 use crate::core::evaluate::{BinaryData, MulticlassData};
 use crate::core::multiclass::{self, ClassReport};
 use crate::core::Named;
@@ -34,6 +38,10 @@ pub struct Options {
     pub zero_division: ZeroDivision,
     /// Groups of models shown as one (folds, seeds): (name, pattern with `*`).
     pub groups: Vec<(String, String)>,
+    /// The models are one class of a multi-class matrix against the rest
+    /// (the page's one-vs-rest view): the panel leads with their ROC and PR
+    /// curves and has no controls or threshold of its own. Not in links.
+    pub one_vs_rest: Option<u32>,
 }
 
 impl Default for Options {
@@ -53,6 +61,108 @@ impl Default for Options {
             rule: ThresholdRule::AtLeast,
             zero_division: ZeroDivision::Undefined,
             groups: Vec::new(),
+            one_vs_rest: None,
+        }
+    }
+}
+
+impl Options {
+    /// The options that are not the defaults as `key:value` pairs joined by
+    /// `;` (a group as `group:NAME=PATTERN`): the page's link and session
+    /// key `diag`. The defaults give an empty text.
+    pub fn to_text(&self) -> String {
+        let d = Options::default();
+        let mut parts = Vec::new();
+        let mut put = |key: &str, v: String, default: String| {
+            if v != default {
+                parts.push(format!("{key}:{v}"));
+            }
+        };
+        put("bins", self.bins.to_string(), d.bins.to_string());
+        put(
+            "strategy",
+            self.strategy.name().into(),
+            d.strategy.name().into(),
+        );
+        put("recall", self.recall.to_string(), d.recall.to_string());
+        put(
+            "precision",
+            self.precision.to_string(),
+            d.precision.to_string(),
+        );
+        put("tpr", self.tpr.to_string(), d.tpr.to_string());
+        put("beta", self.beta.to_string(), d.beta.to_string());
+        put("cost_fp", self.cost_fp.to_string(), d.cost_fp.to_string());
+        put("cost_fn", self.cost_fn.to_string(), d.cost_fn.to_string());
+        let prevalence = |p: Option<f64>| p.map_or(String::new(), |p| p.to_string());
+        put("prevalence", prevalence(self.prevalence), String::new());
+        for (name, pattern) in &self.groups {
+            parts.push(format!("group:{name}={pattern}"));
+        }
+        parts.join(";")
+    }
+
+    /// The options of [`Options::to_text`]'s text; a pair that is not a
+    /// known key with a valid value is skipped (a link from elsewhere).
+    pub fn from_text(text: &str) -> Options {
+        let mut o = Options::default();
+        let mut groups = Vec::new();
+        for part in text.split(';') {
+            match part.split_once(':') {
+                Some(("group", g)) => groups.push(g),
+                Some((key, value)) => {
+                    o.set(key, value);
+                }
+                None => {}
+            }
+        }
+        o.set("group", &groups.join(","));
+        o
+    }
+
+    /// Sets one option from its text; `false` (nothing changed) when the
+    /// key is unknown or the value invalid. `group` takes every group as
+    /// `NAME=PATTERN` pairs separated by commas (empty: none), replacing
+    /// the groups there were.
+    pub fn set(&mut self, key: &str, value: &str) -> bool {
+        let value = value.trim();
+        let unit = || crate::text::parse_f64(value).filter(|x| (0.0..=1.0).contains(x));
+        let cost = || crate::text::parse_f64(value).filter(|x| x.is_finite() && *x >= 0.0);
+        let ok = |x: Option<f64>, slot: &mut f64| x.map(|x| *slot = x).is_some();
+        match key {
+            "bins" => crate::text::parse_f64(value)
+                .filter(|b| b.fract() == 0.0 && (1.0..=1000.0).contains(b))
+                .map(|b| self.bins = b as usize)
+                .is_some(),
+            "strategy" => BinStrategy::named(value)
+                .map(|s| self.strategy = s)
+                .is_some(),
+            "recall" => ok(unit(), &mut self.recall),
+            "precision" => ok(unit(), &mut self.precision),
+            "tpr" => ok(unit(), &mut self.tpr),
+            "beta" => ok(cost(), &mut self.beta),
+            "cost_fp" => ok(cost(), &mut self.cost_fp),
+            "cost_fn" => ok(cost(), &mut self.cost_fn),
+            "prevalence" if value.is_empty() => {
+                self.prevalence = None;
+                true
+            }
+            "prevalence" => unit().map(|p| self.prevalence = Some(p)).is_some(),
+            "one_vs_rest" => value.parse().map(|c| self.one_vs_rest = Some(c)).is_ok(),
+            "group" => {
+                let groups: Option<Vec<(String, String)>> = value
+                    .split(',')
+                    .filter(|g| !g.trim().is_empty())
+                    .map(|g| {
+                        let (n, p) = g.split_once('=')?;
+                        let (n, p) = (n.trim(), p.trim());
+                        (!n.is_empty() && !p.is_empty() && !(n.to_string() + p).contains(';'))
+                            .then(|| (n.to_string(), p.to_string()))
+                    })
+                    .collect();
+                groups.map(|g| self.groups = g).is_some()
+            }
+            _ => false,
         }
     }
 }
@@ -182,9 +292,17 @@ pub fn binary_model(name: &str, curve: &BinaryCurve, o: &Options) -> BinaryModel
     }
 }
 
-pub fn binary(d: &BinaryData, o: &Options) -> Vec<BinaryModel> {
+/// Each model of `d` with its curve (built once, or taken from the data).
+pub fn curves(d: &BinaryData) -> Vec<(String, Arc<BinaryCurve>)> {
     (0..d.models.len())
-        .map(|i| binary_model(&d.models[i].0, &d.curve(i), o))
+        .map(|i| (d.models[i].0.clone(), d.curve(i)))
+        .collect()
+}
+
+pub fn binary(curves: &[(String, Arc<BinaryCurve>)], o: &Options) -> Vec<BinaryModel> {
+    curves
+        .iter()
+        .map(|(name, curve)| binary_model(name, curve, o))
         .collect()
 }
 
@@ -218,28 +336,32 @@ pub struct Group {
     pub members: Vec<String>,
     /// The members' ROC curves averaged vertically with a ±1 sd band.
     pub averaged_roc: Option<diagnostics::AveragedRoc>,
-    /// Per number: (name, mean, standard deviation over the members, ddof 0).
-    pub mean_sd: Vec<(&'static str, f64, f64)>,
+    /// Per number: (name, mean, standard deviation over the members (ddof
+    /// 0), each member's value).
+    pub mean_sd: Vec<(&'static str, f64, f64, Vec<f64>)>,
 }
 
-/// The groups `o.groups` names, over `models` (from [`binary`] on `d`);
-/// a pattern no model matches is an error naming the models there are.
-pub fn groups(d: &BinaryData, models: &[BinaryModel], o: &Options) -> Result<Vec<Group>, String> {
+/// The groups `o.groups` names, over `curves` and their `models` (from
+/// [`binary`]); a pattern no model matches is an error naming the models.
+pub fn groups(
+    curves: &[(String, Arc<BinaryCurve>)],
+    models: &[BinaryModel],
+    o: &Options,
+) -> Result<Vec<Group>, String> {
     o.groups
         .iter()
         .map(|(name, pattern)| {
-            let members: Vec<usize> = (0..d.models.len())
-                .filter(|&i| glob(pattern, &d.models[i].0))
+            let members: Vec<usize> = (0..curves.len())
+                .filter(|&i| glob(pattern, &curves[i].0))
                 .collect();
             if members.is_empty() {
-                let names: Vec<&str> = d.models.iter().map(|m| m.0.as_str()).collect();
+                let names: Vec<&str> = curves.iter().map(|m| m.0.as_str()).collect();
                 return Err(format!(
                     "group {name}: no model matches '{pattern}' (the models: {})",
                     names.join(", ")
                 ));
             }
-            let curves: Vec<_> = members.iter().map(|&i| d.curve(i)).collect();
-            let refs: Vec<&BinaryCurve> = curves.iter().map(|c| c.as_ref()).collect();
+            let refs: Vec<&BinaryCurve> = members.iter().map(|&i| curves[i].1.as_ref()).collect();
             let numbers: [(&'static str, GroupNumber); 5] = [
                 ("roc_auc", |c, _| c.roc_auc()),
                 ("average_precision", |c, _| c.average_precision()),
@@ -255,13 +377,14 @@ pub fn groups(d: &BinaryData, models: &[BinaryModel], o: &Options) -> Result<Vec
                         .zip(&refs)
                         .map(|(&i, c)| f(c, &models[i]))
                         .collect();
-                    let (m, sd) = diagnostics::mean_sd(&values?)?;
-                    Some((*label, m, sd))
+                    let values = values?;
+                    let (m, sd) = diagnostics::mean_sd(&values)?;
+                    Some((*label, m, sd, values))
                 })
                 .collect();
             Ok(Group {
                 name: name.clone(),
-                members: members.iter().map(|&i| d.models[i].0.clone()).collect(),
+                members: members.iter().map(|&i| curves[i].0.clone()).collect(),
                 averaged_roc: diagnostics::averaged_roc(&refs, 100),
                 mean_sd,
             })
@@ -279,7 +402,7 @@ pub fn groups_text(groups: &[Group]) -> String {
             g.members.len(),
             g.members.join(", ")
         ));
-        for (label, m, sd) in &g.mean_sd {
+        for (label, m, sd, _) in &g.mean_sd {
             s.push_str(&format!("  {label:<18} {m:.4} ± {sd:.4}\n"));
         }
         if let Some(roc) = &g.averaged_roc {
@@ -461,7 +584,7 @@ pub fn multiclass_text(models: &[MulticlassModel]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::glob;
+    use super::{glob, Options};
 
     #[test]
     fn glob_stars_stand_for_any_text() {
@@ -473,5 +596,34 @@ mod tests {
         assert!(!glob("a*b", "ab-c"));
         assert!(!glob("ab*ba", "aba"));
         assert!(glob("*", ""));
+    }
+
+    #[test]
+    fn options_travel_as_text() {
+        let mut o = Options::default();
+        assert_eq!(o.to_text(), "");
+        assert!(
+            o.set("bins", "15") && o.set("strategy", "quantile") && o.set("prevalence", "0.02")
+        );
+        assert!(o.set("group", "a=model_a*, b=model_b_seed*"));
+        assert!(
+            !o.set("bins", "0")
+                && !o.set("recall", "2")
+                && !o.set("group", "a")
+                && !o.set("what", "1")
+        );
+        let text = o.to_text();
+        assert_eq!(
+            text,
+            "bins:15;strategy:quantile;prevalence:0.02;group:a=model_a*;group:b=model_b_seed*"
+        );
+        let back = Options::from_text(&text);
+        assert_eq!(back.to_text(), text);
+        assert_eq!(back.groups.len(), 2);
+        // damaged or foreign pairs are skipped
+        assert_eq!(
+            Options::from_text("bins:x;nonsense;beta:-1;tpr:0.5").to_text(),
+            "tpr:0.5"
+        );
     }
 }

@@ -1,0 +1,110 @@
+// Classifier diagnostics in the page: the Diagnostics panel (written by a
+// worker) shows the numbers `rankscope diagnose --format json` prints on the
+// same file, draws every chart, moves the threshold line with the slider,
+// sets the threshold from an operating point, groups seed columns into one
+// model, and keeps its options in the link.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, drop, reference, root, waitForModels, clearAll, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+function cli(args) {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  return JSON.parse(execFileSync(bin, args, { maxBuffer: 1 << 26 }));
+}
+
+const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(Math.abs(want), 1), `${what}: ${got} vs ${want}`);
+
+// the panel's numbers: per model, key -> value
+const shown = (page) => page.$$eval('.diag-numbers tbody tr', (rows) => rows.map((r) => ({
+  model: r.dataset.model,
+  values: Object.fromEntries([...r.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, td.dataset.value === '' ? null : Number(td.dataset.value)])),
+})));
+
+async function panelWith(page, pred) {
+  await page.waitForFunction(pred, null, { timeout: 20000 });
+}
+
+test('the Diagnostics panel equals rankscope diagnose and draws every chart', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
+  await clearAll(page);
+  const file = path.join(reference, 'extra', 'seeds.csv');
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  const names = ['model_a_seed1', 'model_a_seed2', 'model_a_seed3', 'model_a_seed4', 'model_a_seed5', 'model_b'];
+  await waitForModels(page, names);
+  await panelWith(page, () => document.querySelectorAll('.diag-numbers tbody tr').length === 6);
+  const json = cli(['diagnose', file, '--format', 'json']);
+  let rows = await shown(page);
+  for (const m of json.models) {
+    const row = rows.find((r) => r.model === m.name);
+    assert.ok(row, m.name);
+    near(row.values.ece, m.calibration.ece, `${m.name} ECE`);
+    near(row.values.mce, m.calibration.mce, `${m.name} MCE`);
+    near(row.values.brier, m.brier, `${m.name} Brier`);
+    near(row.values.reliability, m.calibration.reliability, `${m.name} reliability`);
+    near(row.values.ks, m.ks[0], `${m.name} KS`);
+    for (const [q, , lift] of m.top) near(row.values[`lift@${q}`], lift, `${m.name} lift@${q}`);
+  }
+  // every chart has ink: a path with points per model
+  for (const cls of ['reliability', 'distribution', 'gains', 'lift', 'det']) {
+    const drawn = await page.$$eval(`.diag-panel figure.${cls} path.line`, (ps) => ps.filter((p) => (p.getAttribute('d') || '').split('L').length > 2).length);
+    assert.ok(drawn >= 1, `${cls} drawn`);
+  }
+  // the threshold line follows the slider (--thr on the panel)
+  const thr = () => page.$eval('.diag-body', (e) => Number(getComputedStyle(e).getPropertyValue('--thr')));
+  assert.equal(await thr(), 0.5);
+  // an operating point's button sets the threshold: the confusion matrix follows
+  const youden = json.models[0].operating_points.find((p) => p.name === 'youden');
+  await page.click(`.diag-points tr[data-model="model_a_seed1"][data-point="youden"] button[data-threshold]`);
+  // (the range input snaps to its step; the number beside it holds the value)
+  await page.waitForFunction((t) => Number(document.querySelector('.threshold-value').value) === t, youden.threshold);
+  const tp = await page.$eval('table.confusion[data-cm-model="model_a_seed1"] td[data-cm="tp"]', (e) => Number(e.textContent));
+  assert.equal(tp, youden.confusion.tp);
+  near(await thr(), youden.threshold, 'threshold line');
+  // options: quantile bins and a group, as the CLI's
+  await page.selectOption('#diag-strategy', 'quantile');
+  await page.fill('#diag-bins', '15');
+  await page.press('#diag-bins', 'Enter');
+  await page.fill('#diag-group', 'model_a=model_a_seed*');
+  await page.press('#diag-group', 'Enter');
+  await panelWith(page, () => document.querySelector('.diag-groups') && document.querySelector('#diag-bins')?.value === '15');
+  const grouped = cli(['diagnose', file, '--format', 'json', '--bins', '15', '--strategy', 'quantile', '--group', 'model_a=model_a_seed*']);
+  rows = await shown(page);
+  near(rows[0].values.ece, grouped.models[0].calibration.ece, 'quantile ECE');
+  const groupCells = await page.$$eval('.diag-groups td[data-sd]', (tds) => tds.map((td) => [td.closest('tr').dataset.key, Number(td.dataset.value), Number(td.dataset.sd)]));
+  for (const [key, mean, sd] of grouped.groups[0].mean_sd) {
+    const cell = groupCells.find((c) => c[0] === key);
+    assert.ok(cell, key);
+    near(cell[1], mean, `${key} mean`);
+    near(cell[2], sd, `${key} sd`);
+  }
+  assert.ok(await page.$('.diag-panel figure.averaged-roc path.band'));
+  // the options are in the link, and a reload restores them
+  await page.waitForFunction(() => location.hash.includes('diag='));
+  const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+  assert.match(hash, /bins:15/);
+  assert.match(hash, /group:model_a=model_a_seed\*/);
+  await shot(page, 'diagnostics.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a group that matches nothing says so, and the rest stays', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(path.join(reference, 'extra', 'seeds.csv')) }]);
+  await panelWith(page, () => document.querySelectorAll('.diag-numbers tbody tr').length === 6);
+  await page.fill('#diag-group', 'x=nothing*');
+  await page.press('#diag-group', 'Enter');
+  await panelWith(page, () => /no model matches 'nothing\*'/.test(document.querySelector('.diag-panel')?.textContent || ''));
+  assert.equal(await page.$$eval('.diag-numbers tbody tr', (r) => r.length), 6);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -347,6 +347,18 @@ fn the_command_line_prints_the_references_values() {
         model["confusion_matrix"],
         json["multiclass"]["confusion_matrix"]
     );
+    // each class against the rest, from its own column
+    let want = json["multiclass"]["per_class"].as_array().unwrap();
+    let got = model["per_class"].as_array().unwrap();
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g["class"], w["class"]);
+        assert_eq!(g["positives"], w["positives"]);
+        for key in ["roc_auc", "average_precision", "ece", "mce", "brier", "ks"] {
+            let what = format!("class {} {key}", w["class"]);
+            near(g[key].as_f64().unwrap(), w[key].as_f64().unwrap(), &what);
+        }
+    }
     let columns = floats(&json["multiclass"]["roc_auc_columns"]);
     for (got, want) in model["roc_auc"].as_array().unwrap().iter().zip(columns) {
         near(got.as_f64().unwrap(), want, "multi-class ROC AUC");

@@ -224,6 +224,20 @@ grouped = {
                           float(np.std([average_precision_score(y, p) for p in members]))],
     "brier": [float(np.mean([brier_score_loss(y, p) for p in members])), float(np.std([brier_score_loss(y, p) for p in members]))],
 }
+# each class present against the rest, its own column as the scores
+from sklearn.metrics import average_precision_score as _ap
+per_class = []
+for c in present:
+    y = (target == c).astype(int)
+    p = probs[:, c]
+    cal = calibration(y, p, 10, "uniform")
+    per_class.append({
+        "class": str(c), "positives": int(y.sum()),
+        "roc_auc": float(roc_auc_score(y, p)), "average_precision": float(_ap(y, p)),
+        "ece": cal["ece"], "mce": cal["mce"], "brier": float(brier_score_loss(y, p)),
+        "ks": float(stats.ks_2samp(p[y == 1], p[y == 0]).statistic),
+    })
+multiclass["per_class"] = per_class
 out = {"binary": cases, "multiclass": multiclass, "averaged_roc": averaged, "grouped_seeds": grouped}
 (ref / "extra" / "diagnostics.json").write_text(json.dumps(out, allow_nan=False))
 print("wrote", len(cases), "binary cases")

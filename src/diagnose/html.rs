@@ -429,10 +429,11 @@ fn distributions(s: &mut String, v: &View) {
             );
         }
         let caption = format!(
-            "{} {}: scores of the positives ({}) and of the negatives (dashed), each as a share of its class in {HISTOGRAM_BINS} bins; the KS statistic at its threshold (dotted), the threshold (solid)",
+            "{} {}: scores of the positives ({}) and of the negatives (dashed), each as a share of its class in {HISTOGRAM_BINS} bins; the KS statistic at its threshold (dotted){}",
             swatch(&color),
             esc(name),
-            curve.positives
+            curve.positives,
+            if v.options.one_vs_rest.is_none() { ", the threshold (solid)" } else { "" }
         );
         s.push_str(&figure(
             "distribution",

@@ -426,6 +426,22 @@ pub struct MulticlassModel {
     /// One-vs-rest and one-vs-one ROC AUC, macro and weighted, for a
     /// probability matrix (`None` for top-k lists).
     pub roc_auc: Option<[Option<f64>; 4]>,
+    /// Each class present against the rest, for a probability matrix: its
+    /// column as the scores of (target == class), with the binary numbers.
+    pub per_class: Vec<ClassAgainstRest>,
+}
+
+/// One class of a probability matrix against the rest.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClassAgainstRest {
+    pub class: String,
+    pub positives: u64,
+    pub roc_auc: Option<f64>,
+    pub average_precision: Option<f64>,
+    pub ece: Option<f64>,
+    pub mce: Option<f64>,
+    pub brier: Option<f64>,
+    pub ks: Option<f64>,
 }
 
 /// `scores(model)`: each class's score column of a probability matrix, when
@@ -442,9 +458,10 @@ pub fn multiclass(
             let predicted = m.predicted();
             let report = multiclass::classification_report(&d.targets, &predicted, o.zero_division);
             let classes: Vec<u32> = report.classes.iter().map(|c| c.class).collect();
-            let roc_auc = scores(i).map(|columns| {
+            let columns = scores(i);
+            let roc_auc = columns.as_ref().map(|columns| {
                 let auc = |ovo, weighted| {
-                    multiclass::multiclass_roc_auc(&d.targets, &columns, ovo, weighted)
+                    multiclass::multiclass_roc_auc(&d.targets, columns, ovo, weighted)
                 };
                 [
                     auc(false, false),
@@ -453,12 +470,38 @@ pub fn multiclass(
                     auc(true, true),
                 ]
             });
+            let per_class = columns.map_or(Vec::new(), |columns| {
+                // the classes some row targets, each with a column
+                let mut present: Vec<u32> = d.targets.clone();
+                present.sort_unstable();
+                present.dedup();
+                present
+                    .into_iter()
+                    .filter_map(|c| {
+                        let labels: Vec<bool> = d.targets.iter().map(|&t| t == c).collect();
+                        let curve = BinaryCurve::new(&labels, columns.get(c as usize)?);
+                        let m = binary_model("", &curve, o);
+                        let cal = m.calibration.as_ref();
+                        Some(ClassAgainstRest {
+                            class: d.class_name(c),
+                            positives: curve.positives,
+                            roc_auc: curve.roc_auc(),
+                            average_precision: curve.average_precision(),
+                            ece: cal.map(|c| c.ece),
+                            mce: cal.map(|c| c.mce),
+                            brier: m.brier,
+                            ks: m.ks.map(|k| k.0),
+                        })
+                    })
+                    .collect()
+            });
             MulticlassModel {
                 name: m.name.clone(),
                 class_names: classes.iter().map(|&c| d.class_name(c)).collect(),
                 confusion_matrix: multiclass::confusion_matrix(&d.targets, &predicted, &classes),
                 report,
                 roc_auc,
+                per_class,
             }
         })
         .collect()
@@ -572,6 +615,22 @@ pub fn multiclass_text(models: &[MulticlassModel]) -> String {
                 number(auc[2]),
                 number(auc[3])
             ));
+        }
+        if !m.per_class.is_empty() {
+            s.push_str("  each class against the rest (its column as the scores)\n  class        positives  ROC AUC  AP       ECE      MCE      Brier    KS\n");
+            for c in &m.per_class {
+                s.push_str(&format!(
+                    "  {:<12} {:<10} {:<8} {:<8} {:<8} {:<8} {:<8} {}\n",
+                    c.class,
+                    c.positives,
+                    number(c.roc_auc),
+                    number(c.average_precision),
+                    number(c.ece),
+                    number(c.mce),
+                    number(c.brier),
+                    number(c.ks)
+                ));
+            }
         }
         s.push_str("  confusion matrix (rows: true class, columns: predicted)\n");
         for (row, name) in m.confusion_matrix.iter().zip(&m.class_names) {

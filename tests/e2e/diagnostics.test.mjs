@@ -92,6 +92,15 @@ test('the Diagnostics panel equals rankscope diagnose and draws every chart', as
   assert.match(hash, /bins:15/);
   assert.match(hash, /group:model_a=model_a_seed\*/);
   await shot(page, 'diagnostics.png');
+  // a new page opened on the link (the files dropped again) shows the same options and group
+  const link = await page.evaluate(() => location.href);
+  const again = await open(browser, link);
+  await drop(again.page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  await again.page.waitForSelector('.diag-groups td[data-sd]', { timeout: 20000 });
+  assert.equal(await again.page.$eval('#diag-bins', (e) => e.value), '15');
+  assert.equal(await again.page.$eval('#diag-strategy', (e) => e.value), 'quantile');
+  assert.deepEqual(again.errors, []);
+  await again.page.close();
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -450,3 +450,60 @@ fn five_seed_columns_group_into_one_model() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("no model matches 'model_c*' (the models: model_a_seed1"));
 }
+
+#[test]
+fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
+    let json = reference();
+    let want = &json["grouped_seeds"];
+    let path = format!(
+        "{}/tests/reference/extra/seeds.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args([
+            "eval",
+            &path,
+            "--format",
+            "json",
+            "--group",
+            "model_a=model_a_seed*",
+        ])
+        .args(["--metrics", "roc_auc,average_precision,brier"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let group = &doc["groups"][0];
+    assert_eq!(group["members"].as_array().unwrap().len(), 5);
+    for row in group["metrics"].as_array().unwrap() {
+        let key = row[0].as_str().unwrap();
+        near(
+            row[1][0].as_f64().unwrap(),
+            want[key][0].as_f64().unwrap(),
+            &format!("{key} mean"),
+        );
+        near(
+            row[1][1].as_f64().unwrap(),
+            want[key][1].as_f64().unwrap(),
+            &format!("{key} sd"),
+        );
+        assert_eq!(row[2].as_array().unwrap().len(), 5);
+    }
+    // compare runs no groups
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args([
+            "compare",
+            &path,
+            "--metrics",
+            "roc_auc",
+            "--group",
+            "a=model_a*",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

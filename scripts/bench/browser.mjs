@@ -133,6 +133,16 @@ for (const set of sets) {
       const observer = new MutationObserver(check);
       observer.observe(document, { subtree: true, childList: true, attributes: true });
     });
+    // binary: when the worker's Diagnostics panel shows the dropped model
+    globalThis.rankscopeDiagnostics = new Promise((resolve) => {
+      const check = () => {
+        if (!document.querySelector('.diag-numbers tbody tr[data-model]') || !document.querySelector(sel)) return;
+        observer.disconnect();
+        resolve(performance.now());
+      };
+      const observer = new MutationObserver(check);
+      observer.observe(document, { subtree: true, childList: true });
+    });
   }, modelSel);
   const harness0 = await page.evaluate(() => performance.now());
   await page.setInputFiles('#file-input', set.files.map((f) => path.join(dir, f)));
@@ -167,6 +177,9 @@ for (const set of sets) {
   row.rss_before_mb = Math.round(baseline / 1024);
   row.page_wasm_mb = { before: wasmBefore, after: await wasmMb() };
   if (set.kind === 'binary') {
+    // the Diagnostics panel is written by a worker after the dashboard shows
+    const diag = await page.evaluate(() => Promise.race([globalThis.rankscopeDiagnostics, new Promise((r) => setTimeout(() => r(null), 60000))]));
+    row.diagnostics_after_dashboard_s = diag === null ? null : +((diag - t1) / 1000).toFixed(3);
     row.threshold_update_ms = +(await timeUpdate(page,
       "const s = document.querySelector('#threshold'); s.value = String(0.3 + 0.02 * i); s.dispatchEvent(new Event('input', { bubbles: true }));",
       'td[data-cm]')).toFixed(2);

@@ -274,16 +274,23 @@ impl Default for Diagnostics {
 }
 
 impl Diagnostics {
-    /// Returns the threshold's place on the score axis (0 to 1), which the
-    /// panel's threshold lines read from `--thr` on the page's root.
-    pub fn watch(self, state: AppState, open: bool) -> Option<f64> {
+    /// Also places the panel's threshold lines: `--thr`, the threshold's
+    /// place on the score axis (0 to 1), on the panel's own root, so a
+    /// moved threshold restyles the panel only.
+    pub fn watch(self, state: AppState, open: bool) {
         if !open {
-            return None;
+            return;
         }
         let prepared = state.binary.get();
         let range = score_range(&prepared);
         let t = state.conv.with(|c| c.threshold);
-        let at = Some(((t - range.0) / (range.1 - range.0)).clamp(0.0, 1.0));
+        let at = ((t - range.0) / (range.1 - range.0)).clamp(0.0, 1.0);
+        if let Some(panel) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".diag-body>.diag-panel").ok().flatten())
+        {
+            let _ = panel.set_attribute("style", &format!("--thr:{at}"));
+        }
         let options = state.diagnose.get();
         let (logits, rule) = state
             .conv
@@ -308,12 +315,13 @@ impl Diagnostics {
         }
         let key = key | 1;
         if key == self.last.get_value() {
-            return at;
+            return;
         }
         self.last.set_value(key);
         let last = self.last;
         wasm_bindgen_futures::spawn_local(async move {
-            let html = super::worker::diagnose(&models, &options, logits, rule.name(), range).await;
+            let html =
+                super::worker::diagnose(&models, &options, logits, rule.name(), range, at).await;
             if last.get_value() == key {
                 match html {
                     Ok(html) => state.diagnostics.set(html),
@@ -324,6 +332,5 @@ impl Diagnostics {
                 }
             }
         });
-        at
     }
 }

@@ -111,15 +111,12 @@ fn App() -> impl IntoView {
     let diagnostics = binary_view::Diagnostics::default();
     Effect::new(move |_| {
         relations.watch(state);
-        let threshold_at = diagnostics.watch(state, active.get() == Some(Kind::Binary));
+        diagnostics.watch(state, active.get() == Some(Kind::Binary));
         let theme = state.theme.get();
         if let Some(root) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
         {
-            if let Some(at) = threshold_at {
-                let _ = root.set_attribute("style", &format!("--thr:{at}"));
-            }
             let _ = match theme {
                 Theme::System => root.remove_attribute("data-theme"),
                 Theme::Light => root.set_attribute("data-theme", "light"),

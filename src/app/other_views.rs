@@ -260,7 +260,7 @@ pub fn OneVsRest() -> impl IntoView {
                     }
                     let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
                     let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
-                    super::worker::diagnose(&models, &options, logits, ">=", (0.0, 1.0)).await
+                    super::worker::diagnose(&models, &options, logits, ">=", (0.0, 1.0), 0.0).await
                 }
                 Err(why) => Err(why),
             };

@@ -264,6 +264,10 @@ fn answer_diagnose(data: &JsValue) -> Result<String, String> {
         get(data, "lo").as_f64().unwrap_or(0.0),
         get(data, "hi").as_f64().unwrap_or(1.0),
     );
+    let at = get(data, "at")
+        .as_f64()
+        .filter(|a| (0.0..=1.0).contains(a))
+        .unwrap_or(0.0);
     let models = diagnose::binary(&curves, &options);
     let groups = diagnose::groups(&curves, &models, &options);
     Ok(html::panel(&html::View {
@@ -273,6 +277,7 @@ fn answer_diagnose(data: &JsValue) -> Result<String, String> {
         groups: &groups,
         options: &options,
         range: (lo, hi),
+        at,
     }))
 }
 
@@ -1354,6 +1359,7 @@ pub async fn diagnose(
     logits: bool,
     rule: &str,
     (lo, hi): (f64, f64),
+    at: f64,
 ) -> Result<String, String> {
     let curves = js_sys::Array::new();
     for (name, color, c) in models {
@@ -1376,6 +1382,7 @@ pub async fn diagnose(
             ("rule", rule.into()),
             ("lo", lo.into()),
             ("hi", hi.into()),
+            ("at", at.into()),
         ],
     );
     match run(&request, &mut |_, _| {}, true).await {

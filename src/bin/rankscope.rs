@@ -73,6 +73,9 @@ Several run files = several models; a CSV with several score columns = one model
                                  every one; `rankscope metrics` lists them)
     --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
     --per-query                 per-query (per-user) values too
+    --group NAME=PATTERN        the models whose names match PATTERN (* for any text), e.g.
+                                 folds or seeds of one model, as one more block: each metric's
+                                 mean ± sd over them (ddof 0; every member's value in the JSON)
     --input-format FMT          force one of: {formats}
                                  (trec_prefs, trec_qrels_prefs, trec_qrels_jg and trec_zscores
                                  name what the --qrels files are)
@@ -126,6 +129,8 @@ struct Args {
     compare: Option<rankscope::compare::Options>,
     /// `rankscope diagnose`'s options, when one was given.
     diagnose: Option<rankscope::diagnose::Options>,
+    /// Models shown as one (folds, seeds): `--group NAME=PATTERN`.
+    groups: Vec<(String, String)>,
 }
 
 /// The CLI's default limit on the text a gzip file inflates to.
@@ -210,12 +215,15 @@ fn main() -> ExitCode {
                 fail("--baseline, --test, --alpha, --seed, --resamples and --correction belong to rankscope compare")
             }
             Ok(args) if args.diagnose.is_some() => fail(
-                "--bins, --strategy, --recall, --precision, --tpr, --beta, --cost-fp, --cost-fn, --prevalence, --curves and --group belong to rankscope diagnose",
+                "--bins, --strategy, --recall, --precision, --tpr, --beta, --cost-fp, --cost-fn, --prevalence and --curves belong to rankscope diagnose",
             ),
             Ok(args) => run_eval(args),
             Err(e) => fail(e),
         },
         Some("compare") => match parse_eval(&argv[1..]) {
+            Ok(args) if !args.groups.is_empty() => {
+                fail("--group belongs to rankscope eval and rankscope diagnose")
+            }
             Ok(mut args) if args.metrics.is_some() => {
                 args.compare.get_or_insert_with(Default::default);
                 run_eval(args)
@@ -297,6 +305,7 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
         max_inflated: Some(DEFAULT_MAX_INFLATED),
         compare: None,
         diagnose: None,
+        groups: Vec::new(),
     };
     let mut i = 0;
     while i < argv.len() {
@@ -517,8 +526,7 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                     .ok_or_else(|| {
                         format!("{flag} {v}: expected NAME=PATTERN, e.g. gbdt=gbdt_fold*")
                     })?;
-                let o = a.diagnose.get_or_insert_with(Default::default);
-                o.groups.push((name.to_string(), pattern.to_string()));
+                a.groups.push((name.to_string(), pattern.to_string()));
             }
             "--logits" => a.conv.binary_scores_are_logits = true,
             "--positive-label" => a.options.positive_label = Some(value()?),
@@ -848,6 +856,10 @@ fn run_eval(mut a: Args) -> ExitCode {
     };
     let report = evaluate_on_threads(&data, &a.conv, &metrics);
     warnings.extend(report.warnings.iter().cloned());
+    let groups = match rankscope::diagnose::metric_groups(&report, &a.groups) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
     if let (Some(options), Dataset::Binary(d)) = (&a.compare, &data) {
         // binary models are compared by ROC AUC on the same rows (DeLong)
         if metrics.iter().any(|m| m.base != "roc_auc") {
@@ -948,7 +960,10 @@ fn run_eval(mut a: Args) -> ExitCode {
                 obj
             })
             .collect();
-        let doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "models": models, "warnings": warnings });
+        let mut doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "models": models, "warnings": warnings });
+        if !groups.is_empty() {
+            doc["groups"] = serde_json::to_value(&groups).unwrap_or_default();
+        }
         let _ = writeln!(
             out,
             "{}",
@@ -974,6 +989,8 @@ fn run_eval(mut a: Args) -> ExitCode {
         // the table is for people: names from the files never act on a terminal
         let table = table_text(&Table::from_report(&report, None), &a.format);
         let _ = write!(out, "{}", terminal_safe(&table));
+        let groups = rankscope::diagnose::metric_groups_text(&groups);
+        let _ = write!(out, "{}", terminal_safe(&groups));
         for w in &warnings {
             eprintln!("warning: {}", terminal_safe(w));
         }
@@ -1168,6 +1185,7 @@ fn run_diagnose(a: Args) -> ExitCode {
         Err(code) => return code,
     };
     let mut o = a.diagnose.clone().unwrap_or_default();
+    o.groups = a.groups.clone();
     o.logits = a.conv.binary_scores_are_logits;
     o.rule = a.conv.threshold_rule;
     o.zero_division = a.conv.zero_division;

@@ -32,6 +32,9 @@ pub struct View<'a> {
     pub options: &'a Options,
     /// The score axis of the distributions (the page's threshold slider's).
     pub range: (f64, f64),
+    /// The threshold's place on that axis (0 to 1) when the panel was
+    /// asked for; the page moves the lines after (`--thr` on the panel).
+    pub at: f64,
 }
 
 fn f4(v: f64) -> String {
@@ -155,7 +158,7 @@ fn figure(class: &str, aria: &str, body: &str, caption: &str) -> String {
 
 /// The Diagnostics panel.
 pub fn panel(v: &View) -> String {
-    let mut s = String::from(r#"<div class="diag-panel">"#);
+    let mut s = format!(r#"<div class="diag-panel" style="--thr:{}">"#, v.at);
     match v.options.one_vs_rest {
         Some(class) => roc_and_pr(&mut s, v, class),
         None => {
@@ -674,6 +677,7 @@ mod tests {
             groups: &groups,
             options,
             range: (0.0, 1.0),
+            at: 0.5,
         })
     }
 

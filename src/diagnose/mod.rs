@@ -392,6 +392,84 @@ pub fn groups(
         .collect()
 }
 
+/// A group of models in a metric table: per column, the mean and standard
+/// deviation (ddof 0) of the members' values (`None` where a member's value
+/// is undefined), and each member's value.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MetricGroup {
+    pub name: String,
+    pub members: Vec<String>,
+    pub metrics: Vec<GroupColumn>,
+}
+
+/// One column of a [`MetricGroup`]: its id, the mean and sd, and the
+/// members' values in `members` order.
+pub type GroupColumn = (String, Option<(f64, f64)>, Vec<Option<f64>>);
+
+/// `groups` (name, pattern) over the models of `report`; a pattern no model
+/// matches is an error naming the models.
+pub fn metric_groups(
+    report: &crate::core::evaluate::Report,
+    groups: &[(String, String)],
+) -> Result<Vec<MetricGroup>, String> {
+    groups
+        .iter()
+        .map(|(name, pattern)| {
+            let members: Vec<_> = report
+                .models
+                .iter()
+                .filter(|m| glob(pattern, &m.name))
+                .collect();
+            if members.is_empty() {
+                let names: Vec<&str> = report.models.iter().map(|m| m.name.as_str()).collect();
+                return Err(format!(
+                    "group {name}: no model matches '{pattern}' (the models: {})",
+                    names.join(", ")
+                ));
+            }
+            let metrics = report
+                .columns
+                .iter()
+                .map(|c| {
+                    let values: Vec<Option<f64>> = members
+                        .iter()
+                        .map(|m| m.metrics.get(c).copied().flatten())
+                        .collect();
+                    let all: Option<Vec<f64>> = values.iter().copied().collect();
+                    (
+                        c.clone(),
+                        all.and_then(|v| diagnostics::mean_sd(&v)),
+                        values,
+                    )
+                })
+                .collect();
+            Ok(MetricGroup {
+                name: name.clone(),
+                members: members.iter().map(|m| m.name.clone()).collect(),
+                metrics,
+            })
+        })
+        .collect()
+}
+
+/// Metric groups as text: one line per column, mean ± sd.
+pub fn metric_groups_text(groups: &[MetricGroup]) -> String {
+    let mut s = String::new();
+    for g in groups {
+        s.push_str(&format!(
+            "group {} (mean ± sd over {} models: {})\n",
+            g.name,
+            g.members.len(),
+            g.members.join(", ")
+        ));
+        for (column, stats, _) in &g.metrics {
+            let shown = stats.map_or("—".into(), |(m, sd)| format!("{m:.4} ± {sd:.4}"));
+            s.push_str(&format!("  {column:<24} {shown}\n"));
+        }
+    }
+    s
+}
+
 /// The groups as text.
 pub fn groups_text(groups: &[Group]) -> String {
     let mut s = String::new();

@@ -58,7 +58,7 @@ test('the Diagnostics panel equals rankscope diagnose and draws every chart', as
     assert.ok(drawn >= 1, `${cls} drawn`);
   }
   // the threshold line follows the slider (--thr on the panel)
-  const thr = () => page.$eval('.diag-body', (e) => Number(getComputedStyle(e).getPropertyValue('--thr')));
+  const thr = () => page.$eval('.diag-body > .diag-panel', (e) => Number(getComputedStyle(e).getPropertyValue('--thr')));
   assert.equal(await thr(), 0.5);
   // an operating point's button sets the threshold: the confusion matrix follows
   const youden = json.models[0].operating_points.find((p) => p.name === 'youden');

@@ -274,9 +274,9 @@ impl Default for Diagnostics {
 }
 
 impl Diagnostics {
-    /// Also places the panel's threshold lines: `--thr`, the threshold's
-    /// place on the score axis (0 to 1), on the panel's own root, so a
-    /// moved threshold restyles the panel only.
+    /// Also places the panel's threshold lines: the panel's own style
+    /// rule for them ([`crate::diagnose::html::threshold_rule`]), so a moved
+    /// threshold restyles those lines only.
     pub fn watch(self, state: AppState, open: bool) {
         if !open {
             return;
@@ -285,11 +285,11 @@ impl Diagnostics {
         let range = score_range(&prepared);
         let t = state.conv.with(|c| c.threshold);
         let at = ((t - range.0) / (range.1 - range.0)).clamp(0.0, 1.0);
-        if let Some(panel) = web_sys::window()
+        if let Some(rule) = web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(".diag-body>.diag-panel").ok().flatten())
+            .and_then(|d| d.get_element_by_id(crate::diagnose::html::THRESHOLD_RULE_ID))
         {
-            let _ = panel.set_attribute("style", &format!("--thr:{at}"));
+            rule.set_text_content(Some(&crate::diagnose::html::threshold_rule(at)));
         }
         let options = state.diagnose.get();
         let (logits, rule) = state

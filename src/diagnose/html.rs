@@ -16,6 +16,19 @@ use crate::core::Named;
 use crate::plot::series_hex;
 use crate::text::html as esc;
 
+/// The id of the panel's `<style>` element that places the threshold lines
+/// (the page rewrites it as the threshold moves).
+pub const THRESHOLD_RULE_ID: &str = "diag-thr";
+
+/// The style rule that puts the distributions' threshold lines at `at`
+/// (0 to 1) of the score axis.
+pub fn threshold_rule(at: f64) -> String {
+    format!(
+        ".diag-panel .thr{{transform:translateX({:.2}px)}}",
+        at * (RIGHT - LEFT)
+    )
+}
+
 /// The prefix of every control's id; the rest is its option's key
 /// ([`Options::set`]).
 pub const CONTROL_PREFIX: &str = "diag-";
@@ -33,7 +46,7 @@ pub struct View<'a> {
     /// The score axis of the distributions (the page's threshold slider's).
     pub range: (f64, f64),
     /// The threshold's place on that axis (0 to 1) when the panel was
-    /// asked for; the page moves the lines after (`--thr` on the panel).
+    /// asked for; the page moves the lines after ([`threshold_rule`]).
     pub at: f64,
 }
 
@@ -158,7 +171,14 @@ fn figure(class: &str, aria: &str, body: &str, caption: &str) -> String {
 
 /// The Diagnostics panel.
 pub fn panel(v: &View) -> String {
-    let mut s = format!(r#"<div class="diag-panel" style="--thr:{}">"#, v.at);
+    let mut s = String::from(r#"<div class="diag-panel">"#);
+    if v.options.one_vs_rest.is_none() {
+        let _ = write!(
+            s,
+            r#"<style id="{THRESHOLD_RULE_ID}">{}</style>"#,
+            threshold_rule(v.at)
+        );
+    }
     match v.options.one_vs_rest {
         Some(class) => roc_and_pr(&mut s, v, class),
         None => {
@@ -427,8 +447,7 @@ fn distributions(s: &mut String, v: &View) {
         if v.options.one_vs_rest.is_none() {
             let _ = write!(
                 body,
-                r#"<line class="thr" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{BOTTOM}" style="transform:translateX(calc(var(--thr, 0) * {}px))"/>"#,
-                RIGHT - LEFT
+                r#"<line class="thr" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{BOTTOM}"/>"#
             );
         }
         let caption = format!(

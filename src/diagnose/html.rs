@@ -299,7 +299,7 @@ fn numbers(s: &mut String, v: &View) {
 
 fn operating_points(s: &mut String, v: &View) {
     s.push_str(r#"<table class="diag-points"><caption>Operating points: each button sets the threshold (shared by the models) to the point's</caption><thead><tr><th>model</th><th>point</th><th>value</th><th>threshold</th><th>TP</th><th>FP</th><th>FN</th><th>TN</th><th></th></tr></thead><tbody>"#);
-    for m in v.models {
+    for m in v.models.iter().take(PER_MODEL) {
         for p in &m.operating_points {
             let _ = write!(
                 s,
@@ -325,6 +325,7 @@ fn operating_points(s: &mut String, v: &View) {
         }
     }
     s.push_str("</tbody></table>");
+    only_first(s, v, "Operating points");
 }
 
 fn legend(v: &View, extra: &str) -> String {
@@ -393,9 +394,24 @@ fn reliability(s: &mut String, v: &View) {
 
 const HISTOGRAM_BINS: usize = 40;
 
+/// Models drawn one chart each (score distributions), and listed in the
+/// operating points: the first ones shown; hiding models shows the others.
+const PER_MODEL: usize = 8;
+
+/// Says which models a per-model part leaves out.
+fn only_first(s: &mut String, v: &View, what: &str) {
+    if v.curves.len() > PER_MODEL {
+        let _ = write!(
+            s,
+            r#"<p class="note">{what}: the first {PER_MODEL} of {} models shown; hide models to see the others.</p>"#,
+            v.curves.len()
+        );
+    }
+}
+
 fn distributions(s: &mut String, v: &View) {
     let (lo, hi) = v.range;
-    for (i, (name, curve)) in v.curves.iter().enumerate() {
+    for (i, (name, curve)) in v.curves.iter().enumerate().take(PER_MODEL) {
         let color = series_hex(v.colors[i]);
         let h = diagnostics::histogram(curve, lo, hi, HISTOGRAM_BINS);
         let share = |k: u64, n: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
@@ -464,6 +480,7 @@ fn distributions(s: &mut String, v: &View) {
             &caption,
         ));
     }
+    only_first(s, v, "Score distributions");
 }
 
 fn gains_and_lift(s: &mut String, v: &View) {
@@ -712,6 +729,36 @@ mod tests {
         }
         assert!(html.contains("data-threshold=") && html.contains(r#"class="thr""#));
         assert!(!html.contains("NaN") && !html.contains("inf"));
+    }
+
+    #[test]
+    fn many_models_draw_the_first_few_and_say_so() {
+        let names: Vec<String> = (0..12).map(|i| format!("m{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let html = view_html(&refs, &Options::default());
+        assert_eq!(
+            html.matches(r#"<figure class="distribution""#).count(),
+            PER_MODEL
+        );
+        assert!(html.contains("the first 8 of 12 models shown"));
+        assert!(html.contains(r#"<tr data-model="m7" data-point"#));
+        assert!(!html.contains(r#"<tr data-model="m8" data-point"#));
+        // a model with one class only: no KS, DET or Youden, and nothing undefined printed as a number
+        let one_class = BinaryCurve::new(&[true, true], &[0.2, 0.9]);
+        let curves = vec![("only".to_string(), Arc::new(one_class))];
+        let o = Options::default();
+        let models = super::super::binary(&curves, &o);
+        let groups = super::super::groups(&curves, &models, &o);
+        let html = panel(&View {
+            curves: &curves,
+            colors: &[0],
+            models: &models,
+            groups: &groups,
+            options: &o,
+            range: (0.0, 1.0),
+            at: 0.0,
+        });
+        assert!(!html.contains("NaN") && html.contains("no threshold reaches it"));
     }
 
     #[test]

@@ -1385,7 +1385,9 @@ pub async fn diagnose(
             ("at", at.into()),
         ],
     );
-    match run(&request, &mut |_, _| {}, true).await {
+    // a spare: after a drop the spares start as its parse ends, so one is
+    // further along than a worker started now (it is not warmed up first)
+    match run(&request, &mut |_, _| {}, false).await {
         Job::Done(data) => Ok(get(&data, "html").as_string().unwrap_or_default()),
         Job::Broken(why) => Err(why),
         Job::Cancelled => Err(String::new()),

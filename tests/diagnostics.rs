@@ -251,11 +251,21 @@ fn multiclass_report_and_aucs_match_scikit_learn() {
 /// `rankscope diagnose FILE --format json ARGS`, which must succeed.
 fn diagnose(file: &str, args: &[&str]) -> Value {
     let path = format!("{}/tests/reference/{file}", env!("CARGO_MANIFEST_DIR"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args(["diagnose", &path, "--format", "json"])
+    let mut all = vec!["diagnose", &path, "--format", "json"];
+    all.extend(args);
+    succeeded(rankscope(&all))
+}
+
+/// The command line run with `args`.
+fn rankscope(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
         .args(args)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The JSON a run printed, which must have succeeded.
+fn succeeded(out: std::process::Output) -> Value {
     assert!(
         out.status.success(),
         "{}",
@@ -442,10 +452,7 @@ fn five_seed_columns_group_into_one_model() {
         "{}/tests/reference/extra/seeds.csv",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args(["diagnose", &path, "--group", "c=model_c*"])
-        .output()
-        .unwrap();
+    let out = rankscope(&["diagnose", &path, "--group", "c=model_c*"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("no model matches 'model_c*' (the models: model_a_seed1"));
@@ -459,24 +466,16 @@ fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
         "{}/tests/reference/extra/seeds.csv",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args([
-            "eval",
-            &path,
-            "--format",
-            "json",
-            "--group",
-            "model_a=model_a_seed*",
-        ])
-        .args(["--metrics", "roc_auc,average_precision,brier"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = succeeded(rankscope(&[
+        "eval",
+        &path,
+        "--format",
+        "json",
+        "--group",
+        "model_a=model_a_seed*",
+        "--metrics",
+        "roc_auc,average_precision,brier",
+    ]));
     let group = &doc["groups"][0];
     assert_eq!(group["members"].as_array().unwrap().len(), 5);
     for row in group["metrics"].as_array().unwrap() {
@@ -494,16 +493,13 @@ fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
         assert_eq!(row[2].as_array().unwrap().len(), 5);
     }
     // compare runs no groups
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args([
-            "compare",
-            &path,
-            "--metrics",
-            "roc_auc",
-            "--group",
-            "a=model_a*",
-        ])
-        .output()
-        .unwrap();
+    let out = rankscope(&[
+        "compare",
+        &path,
+        "--metrics",
+        "roc_auc",
+        "--group",
+        "a=model_a*",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -260,7 +260,12 @@ pub fn OneVsRest() -> impl IntoView {
                     }
                     let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
                     let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
-                    super::worker::diagnose(&models, &options, logits, ">=", (0.0, 1.0), 0.0).await
+                    {
+                        use crate::core::Named;
+                        let rule = crate::core::binary::ThresholdRule::AtLeast.name();
+                        super::worker::diagnose(&models, &options, logits, rule, (0.0, 1.0), 0.0)
+                            .await
+                    }
                 }
                 Err(why) => Err(why),
             };

@@ -345,6 +345,14 @@ pub fn confusion_matrix(targets: &[u32], predicted: &[u32], classes: &[u32]) -> 
     m
 }
 
+/// The classes some row targets, ascending.
+pub fn present_classes(targets: &[u32]) -> Vec<u32> {
+    let mut present = targets.to_vec();
+    present.sort_unstable();
+    present.dedup();
+    present
+}
+
 /// Multi-class ROC AUC from each class's score column (`scores[c][row]`),
 /// as scikit-learn's `roc_auc_score(multi_class=...)`: one-vs-rest (each
 /// class against the others, `ovo = false`) or one-vs-one (Hand & Till
@@ -359,9 +367,7 @@ pub fn multiclass_roc_auc(
     weighted: bool,
 ) -> Option<f64> {
     use super::binary::BinaryCurve;
-    let mut present: Vec<u32> = targets.to_vec();
-    present.sort_unstable();
-    present.dedup();
+    let present = present_classes(targets);
     if present.len() < 2 || present.iter().any(|&c| c as usize >= scores.len()) {
         return None;
     }

@@ -209,7 +209,9 @@ fn controls(s: &mut String, o: &Options) {
             r#"<label>{label} <input id="{p}{key}" type="number" step="{step}" min="0" value="{value}"></label>"#
         )
     };
-    let strategies: String = BinStrategyNames::all()
+    let strategies: String = diagnostics::BinStrategy::ALL
+        .iter()
+        .map(|s| s.name())
         .map(|n| {
             let sel = if n == o.strategy.name() {
                 " selected"
@@ -233,14 +235,6 @@ fn controls(s: &mut String, o: &Options) {
         o.prevalence.map_or(String::new(), |p| p.to_string()),
         esc(&groups.join(", ")),
     );
-}
-
-/// The binning strategies' names, for the select.
-struct BinStrategyNames;
-impl BinStrategyNames {
-    fn all() -> impl Iterator<Item = &'static str> {
-        diagnostics::BinStrategy::ALL.iter().map(|s| s.name())
-    }
 }
 
 fn swatch(color: &str) -> String {

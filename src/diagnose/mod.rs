@@ -294,9 +294,8 @@ pub fn binary_model(name: &str, curve: &BinaryCurve, o: &Options) -> BinaryModel
 
 /// Each model of `d` with its curve (built once, or taken from the data).
 pub fn curves(d: &BinaryData) -> Vec<(String, Arc<BinaryCurve>)> {
-    (0..d.models.len())
-        .map(|i| (d.models[i].0.clone(), d.curve(i)))
-        .collect()
+    let names = d.models.iter().map(|m| m.0.clone());
+    names.zip(crate::core::evaluate::binary_curves(d)).collect()
 }
 
 pub fn binary(curves: &[(String, Arc<BinaryCurve>)], o: &Options) -> Vec<BinaryModel> {
@@ -549,11 +548,7 @@ pub fn multiclass(
                 ]
             });
             let per_class = columns.map_or(Vec::new(), |columns| {
-                // the classes some row targets, each with a column
-                let mut present: Vec<u32> = d.targets.clone();
-                present.sort_unstable();
-                present.dedup();
-                present
+                multiclass::present_classes(&d.targets)
                     .into_iter()
                     .filter_map(|c| {
                         let labels: Vec<bool> = d.targets.iter().map(|&t| t == c).collect();

@@ -366,6 +366,36 @@ impl Table {
     }
 }
 
+/// Per-unit values as the interchange file Rankscope reads back (and a
+/// Spark job or the Python package writes): `query_id,model,metric,value`,
+/// one line per (model, metric, query) in the report's order; ids quoted as
+/// RFC 4180 needs and never altered (no spreadsheet quoting: the ids must
+/// read back as they were), values in the shortest text that reads back to
+/// the same bits.
+pub fn per_query_csv(report: &Report) -> String {
+    let mut out = String::from("query_id,model,metric,value\n");
+    for m in &report.models {
+        for c in &report.columns {
+            let Some(values) = m.per_unit.get(c).filter(|v| v.len() == m.unit_ids.len()) else {
+                continue;
+            };
+            for (unit, v) in m.unit_ids.iter().zip(values) {
+                text::push_csv_field(&mut out, unit);
+                out.push(',');
+                text::push_csv_field(&mut out, &m.name);
+                out.push(',');
+                text::push_csv_field(&mut out, c);
+                out.push(',');
+                if v.is_finite() {
+                    out.push_str(&v.to_string());
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// Rows of cells as aligned text for the terminal: the first column to the
 /// left, the others to the right, two spaces apart.
 pub fn aligned(grid: &[Vec<String>]) -> String {

@@ -3,14 +3,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rankscope::core::evaluate::{
-    column_names, evaluate, evaluate_prepared, prepare_runs, Conventions, Dataset, Report,
-};
-use rankscope::core::multiclass::{ClassTieRule, ScoreScale};
+use rankscope::core::evaluate::{column_names, evaluate_on_threads, Conventions, Dataset};
+use rankscope::core::multiclass::ScoreScale;
 use rankscope::core::ranking::QuerySet;
-use rankscope::core::ranking_metrics::{
-    ApDenominator, Discount, Gain, PrecisionDenominator, TrecEvalVersion,
-};
 use rankscope::core::registry::{self, MetricId};
 use rankscope::core::stats::Correction;
 use rankscope::core::Named;
@@ -71,7 +66,10 @@ Several run files = several models; a CSV with several score columns = one model
     --metrics ID,ID,...         metric ids, e.g. ndcg@10,map,mrr,infap (default: every metric
                                  of the kind but trec_eval's less common measures; `all`:
                                  every one; `rankscope metrics` lists them)
-    --format json|table|trec_eval   output (default table); trec_eval reproduces trec_eval's lines
+    --format json|table|trec_eval|csv|markdown|latex
+                                output (default table); trec_eval reproduces trec_eval's lines;
+                                csv with --per-query: query_id,model,metric,value lines (the
+                                per-query file the page, the CLI and the Python package read)
     --per-query                 per-query (per-user) values too
     --group NAME=PATTERN        the models whose names match PATTERN (* for any text), e.g.
                                  folds or seeds of one model, as one more block: each metric's
@@ -339,8 +337,9 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--format" => {
                 let v = value()?;
-                if !["json", "table", "trec_eval", "markdown", "latex"].contains(&v.as_str()) {
-                    return Err(bad(&v, "json, table, trec_eval, markdown, latex"));
+                if !["json", "table", "trec_eval", "markdown", "latex", "csv"].contains(&v.as_str())
+                {
+                    return Err(bad(&v, "json, table, trec_eval, markdown, latex, csv"));
                 }
                 a.format = v;
             }
@@ -352,77 +351,24 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                 let v = value()?;
                 a.options.format = Some(Format::from_id(&v).ok_or_else(|| bad(&v, &format_ids()))?);
             }
-            "--ties" => {
+            "--ties"
+            | "--relevance-level"
+            | "-l"
+            | "--gain"
+            | "--discount"
+            | "--ap-denominator"
+            | "--precision-denominator"
+            | "--trec-eval-version"
+            | "--f1"
+            | "--queries"
+            | "--threshold"
+            | "--threshold-rule"
+            | "--zero-division"
+            | "--class-ties" => {
                 let v = value()?;
-                a.conv.ties = convention(flag, &v, &[])?
-            }
-            "--relevance-level" | "-l" => {
-                let v = value()?;
-                a.conv.relevance_level = v
-                    .parse()
-                    .ok()
-                    .filter(|&l: &i32| l >= 1)
-                    .ok_or_else(|| format!("{flag} {v}: expected a whole number >= 1"))?;
-            }
-            "--gain" => {
-                let v = value()?;
-                a.conv.gain = convention(
-                    flag,
-                    &v,
-                    &[("rel", Gain::Linear), ("exp", Gain::Exponential)],
-                )?
-            }
-            "--discount" => {
-                let v = value()?;
-                a.conv.discount = convention(flag, &v, &[("jarvelin", Discount::JarvelinB2)])?
-            }
-            "--ap-denominator" => {
-                let v = value()?;
-                a.conv.ap_denominator =
-                    convention(flag, &v, &[("min", ApDenominator::MinRelevantK)])?
-            }
-            "--trec-eval-version" => {
-                let v = value()?;
-                // the convention's names (Named), and the short forms 10, 9, 9.0
-                a.conv.trec_eval = convention(
-                    flag,
-                    &v,
-                    &[
-                        ("10", TrecEvalVersion::V10),
-                        ("9", TrecEvalVersion::V9),
-                        ("9.0", TrecEvalVersion::V9),
-                    ],
-                )?
-            }
-            "--precision-denominator" => {
-                let v = value()?;
-                a.conv.precision_denominator =
-                    convention(flag, &v, &[("min", PrecisionDenominator::MinKLength)])?
-            }
-            "--f1" => {
-                let v = value()?;
-                a.conv.f1_aggregation = convention(flag, &v, &[])?
-            }
-            "--queries" => {
-                let v = value()?;
-                a.queries_set_explicitly = true;
-                a.conv.query_set = convention(flag, &v, &[])?
-            }
-            "--threshold" => {
-                let v = value()?;
-                a.conv.threshold = v
-                    .parse()
-                    .ok()
-                    .filter(|t: &f64| t.is_finite())
-                    .ok_or_else(|| format!("{flag} {v}: expected a number"))?;
-            }
-            "--threshold-rule" => {
-                let v = value()?;
-                a.conv.threshold_rule = convention(flag, &v, &[])?
-            }
-            "--zero-division" => {
-                let v = value()?;
-                a.conv.zero_division = convention(flag, &v, &[])?;
+                a.queries_set_explicitly |= flag == "--queries";
+                rankscope::core::conventions::set(&mut a.conv, flag, &v)
+                    .map_err(|e| format!("{flag} {v}: {e}"))?;
             }
             "--baseline" => {
                 a.compare.get_or_insert_with(Default::default).baseline = Some(value()?)
@@ -530,17 +476,6 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             }
             "--logits" => a.conv.binary_scores_are_logits = true,
             "--positive-label" => a.options.positive_label = Some(value()?),
-            "--class-ties" => {
-                let v = value()?;
-                a.conv.class_ties = convention(
-                    flag,
-                    &v,
-                    &[
-                        ("lower", ClassTieRule::LowerIndexFirst),
-                        ("higher", ClassTieRule::HigherIndexFirst),
-                    ],
-                )?
-            }
             "--class-logits" => a.conv.class_scale = ScoreScale::Logits,
             "-" => a.files.push("-".into()),
             f if f.starts_with('-') && f.len() > 1 => {
@@ -554,42 +489,6 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
         return Err("eval needs at least one file; see rankscope --help".into());
     }
     Ok(a)
-}
-
-/// [`evaluate`], a ranking data set's metrics shared out between two
-/// threads (each metric family, all its cutoffs, on one of them) over runs
-/// prepared once: the same values; on a 10M-line run with every metric the
-/// two threads take 0.33 and 0.42 s, one took 0.6 s. The core itself is
-/// single-threaded (the page runs it in wasm).
-fn evaluate_on_threads(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Report {
-    let Dataset::Ranking(d) = data else {
-        return evaluate(data, conv, metrics);
-    };
-    let prepared = prepare_runs(d, conv);
-    let mut bases: Vec<&str> = Vec::new();
-    for m in metrics {
-        if !bases.contains(&m.base.as_str()) {
-            bases.push(&m.base);
-        }
-    }
-    let (mine, theirs): (Vec<MetricId>, Vec<MetricId>) = metrics
-        .iter()
-        .cloned()
-        .partition(|m| bases.iter().position(|&b| b == m.base).unwrap_or(0) % 2 == 0);
-    let (mut report, other) = std::thread::scope(|s| {
-        let other = s.spawn(|| evaluate_prepared(d, &prepared, conv, &theirs));
-        let report = evaluate_prepared(d, &prepared, conv, &mine);
-        match other.join() {
-            Ok(other) => (report, other),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    });
-    for (model, more) in report.models.iter_mut().zip(other.models) {
-        model.metrics.extend(more.metrics);
-        model.per_unit.extend(more.per_unit);
-    }
-    report.columns = column_names(metrics);
-    report
 }
 
 /// A file read in slices where the parser asks (`split::Source`), each read
@@ -911,6 +810,22 @@ fn run_eval(mut a: Args) -> ExitCode {
             for w in &warnings {
                 eprintln!("warning: {}", terminal_safe(w));
             }
+        }
+        return ExitCode::SUCCESS;
+    }
+    if a.format == "csv" {
+        // for programs: the per-query values (the interchange file) or the means
+        let mut csv = if a.per_query {
+            rankscope::report::per_query_csv(&report)
+        } else {
+            Table::from_report(&report, None).to_csv()
+        };
+        if !csv.ends_with('\n') {
+            csv.push('\n');
+        }
+        emit(&mut out, &csv);
+        for w in &warnings {
+            eprintln!("warning: {}", terminal_safe(w));
         }
         return ExitCode::SUCCESS;
     }

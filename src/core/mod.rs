@@ -2,6 +2,7 @@
 //! benchmarks and the CLI, and to wasm for the page.
 
 pub mod binary;
+pub mod conventions;
 pub mod curves;
 pub mod diagnostics;
 pub mod evaluate;

@@ -1,0 +1,725 @@
+//! `rankscope._rankscope`: the Rankscope core for Python.
+//!
+//! The Python layer (`python/rankscope/`) turns what users hold (file
+//! paths, pandas DataFrames, pyarrow Tables, ranx-style dicts, numpy
+//! arrays) into whole columns: strings as Arrow's large-string buffers
+//! (int64 offsets and UTF-8 bytes), numbers as little-endian bytes. This
+//! module reads those buffers (one bulk copy each, never a Python object
+//! per row), builds the same parsed files the CLI's parsers build, and
+//! merges them through the same [`Workspace`], so every value equals the
+//! CLI's to the last bit. The GIL is released while the core runs.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use rankscope::core::evaluate::{
+    column_names, evaluate_on_threads, BinaryData, Conventions, Dataset, MulticlassData,
+    RatingsData, Report,
+};
+use rankscope::core::ids::{Interner, Names};
+use rankscope::core::multiclass::{MulticlassPredictions, RowSummary};
+use rankscope::core::ranking::{first_duplicate, Qrels};
+use rankscope::core::registry::{self, Kind, MetricId};
+use rankscope::core::Named;
+use rankscope::parse::{Format, LoadOptions, Parsed, Parser, Workspace};
+
+fn error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
+
+/// A string column as Arrow lays it out: `offsets` (n + 1 little-endian
+/// int64, absolute into `data`) and the UTF-8 bytes they index.
+struct Strings<'a> {
+    what: String,
+    offsets: &'a [u8],
+    data: &'a str,
+}
+
+impl<'a> Strings<'a> {
+    fn new(what: String, offsets: &'a [u8], data: &'a [u8]) -> PyResult<Self> {
+        if offsets.len() % 8 != 0 || offsets.is_empty() {
+            return Err(error(format!(
+                "{what}: damaged offsets ({} bytes)",
+                offsets.len()
+            )));
+        }
+        let data = std::str::from_utf8(data)
+            .map_err(|e| error(format!("{what}: not UTF-8 text ({e})")))?;
+        Ok(Strings {
+            what,
+            offsets,
+            data,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.offsets.len() / 8 - 1
+    }
+
+    fn offset(&self, i: usize) -> i64 {
+        let b = &self.offsets[i * 8..i * 8 + 8];
+        i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+    }
+
+    /// Row `i`'s text; an empty id is refused, as every file format refuses it.
+    fn get(&self, i: usize) -> PyResult<&'a str> {
+        let (a, b) = (self.offset(i), self.offset(i + 1));
+        let text = usize::try_from(a)
+            .ok()
+            .zip(usize::try_from(b).ok())
+            .and_then(|(a, b)| self.data.get(a..b))
+            .ok_or_else(|| error(format!("{}: damaged offsets at row {i}", self.what)))?;
+        if text.is_empty() {
+            return Err(error(format!(
+                "{}, row {i}: expected an id, found an empty string",
+                self.what
+            )));
+        }
+        Ok(text)
+    }
+}
+
+/// A string column from Python: (offsets, data) as [`Strings`] reads them.
+type Column<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
+fn bytes<'a>(c: &'a Column<'_>) -> (&'a [u8], &'a [u8]) {
+    (c.0.as_bytes(), c.1.as_bytes())
+}
+
+/// Little-endian `f64`s, every one a number (NaN is refused, as the parsers refuse it).
+fn floats(what: &str, bytes: &[u8], rows: usize) -> PyResult<Vec<f64>> {
+    if bytes.len() != rows * 8 {
+        return Err(error(format!(
+            "{what}: {} values for {rows} rows",
+            bytes.len() / 8
+        )));
+    }
+    let values: Vec<f64> = bytes
+        .chunks_exact(8)
+        .map(|b| f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        .collect();
+    if let Some(i) = values.iter().position(|v| v.is_nan()) {
+        return Err(error(format!(
+            "{what}, row {i}: expected a number, found NaN (a missing value?)"
+        )));
+    }
+    Ok(values)
+}
+
+fn ints(what: &str, bytes: &[u8], rows: usize) -> PyResult<Vec<i64>> {
+    if bytes.len() != rows * 8 {
+        return Err(error(format!(
+            "{what}: {} values for {rows} rows",
+            bytes.len() / 8
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|b| i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        .collect())
+}
+
+/// Interns a string column (query, user or item ids).
+fn interned(col: &Strings) -> PyResult<(Interner, Vec<u32>)> {
+    let mut names = Interner::new();
+    let ids = (0..col.len())
+        .map(|i| col.get(i).map(|s| names.intern(s)))
+        .collect::<PyResult<Vec<u32>>>()?;
+    Ok((names, ids))
+}
+
+fn names(col: &Strings) -> PyResult<Names> {
+    let mut out = Names::default();
+    out.try_reserve(col.len(), col.data.len());
+    for i in 0..col.len() {
+        out.push(col.get(i)?);
+    }
+    Ok(out)
+}
+
+/// A document twice in one query is refused, as trec_eval and the parsers refuse it.
+fn duplicates_refused(
+    what: &str,
+    verb: &str,
+    q: &Strings,
+    qi: &[u32],
+    docs: &Names,
+    num_queries: usize,
+) -> PyResult<()> {
+    match first_duplicate(qi, docs, num_queries) {
+        Some((_, earlier, later)) => Err(error(format!(
+            "{what}, row {later}: document '{}' of query '{}' is {verb} a second time (first at row {earlier})",
+            docs.get(later as usize),
+            q.get(later as usize)?
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A workspace of loaded data, as the CLI and the page hold it.
+#[pyclass(module = "rankscope._rankscope")]
+struct Data {
+    ws: Workspace,
+    warnings: Vec<String>,
+}
+
+impl Data {
+    fn add(&mut self, file: &str, parsed: Parsed) -> PyResult<()> {
+        rankscope::parse::transfer::validate(&parsed).map_err(|e| error(format!("{file}: {e}")))?;
+        let summary = self
+            .ws
+            .add(file, parsed)
+            .map_err(|e| error(e.to_string()))?;
+        self.warnings
+            .extend(summary.warnings.into_iter().map(|w| format!("{file}: {w}")));
+        Ok(())
+    }
+
+    fn dataset(&self) -> PyResult<Dataset<'_>> {
+        match self.ws.datasets().as_slice() {
+            [d] => Ok(*d),
+            [] => Err(error(
+                "nothing to evaluate: a run needs its qrels, and qrels need a run",
+            )),
+            _ => Err(error(
+                "the data holds different kinds; evaluate one kind at a time",
+            )),
+        }
+    }
+}
+
+fn conventions(items: Vec<(String, String)>) -> PyResult<Conventions> {
+    let mut conv = Conventions::default();
+    for (key, value) in items {
+        rankscope::core::conventions::set(&mut conv, &key, &value)
+            .map_err(|e| error(format!("{key}={value}: {e}")))?;
+    }
+    Ok(conv)
+}
+
+fn metric_ids(
+    kind: Kind,
+    metrics: Option<Vec<String>>,
+    cutoffs: &[usize],
+) -> PyResult<Vec<MetricId>> {
+    match metrics {
+        Some(ids) if ids.len() == 1 && ids[0] == "all" => Ok(registry::all_metrics(kind, cutoffs)),
+        Some(ids) => ids
+            .iter()
+            .map(|s| MetricId::parse(s, kind))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(error),
+        None => Ok(registry::default_metrics(kind, cutoffs)),
+    }
+}
+
+fn f64_bytes<'py>(py: Python<'py>, values: &[f64]) -> Bound<'py, PyBytes> {
+    let mut out = Vec::with_capacity(values.len() * 8);
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    PyBytes::new(py, &out)
+}
+
+#[pymethods]
+impl Data {
+    #[new]
+    fn new() -> Self {
+        Data {
+            ws: Workspace::default(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Reads a file as the CLI reads it (`format`: an `--input-format` id;
+    /// `qrels`: the file is judgments).
+    #[pyo3(signature = (path, qrels=false, format=None, positive_label=None))]
+    fn add_path(
+        &mut self,
+        py: Python<'_>,
+        path: &str,
+        qrels: bool,
+        format: Option<&str>,
+        positive_label: Option<String>,
+    ) -> PyResult<()> {
+        let format = match format {
+            Some(f) => Some(Format::from_id(f).ok_or_else(|| {
+                let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
+                error(format!("format {f}: expected one of {}", ids.join(", ")))
+            })?),
+            None if qrels => Some(Format::TrecQrels),
+            None => None,
+        };
+        let options = LoadOptions {
+            format,
+            positive_label,
+            one_vs_rest: None,
+        };
+        let parsed = py.detach(|| -> Result<Result<Parsed, String>, std::io::Error> {
+            use std::io::Read;
+            let mut file = std::fs::File::open(path)?;
+            let mut parser = Parser::new(path, options);
+            let mut buf = vec![0u8; 1 << 20];
+            loop {
+                match file.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        parser.feed(&buf[..n]);
+                        if parser.stopped() {
+                            break;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(parser.finish().map_err(|e| e.to_string()))
+        });
+        let parsed = parsed
+            .map_err(|e| error(format!("{path}: cannot read the file ({e})")))?
+            .map_err(error)?;
+        let summary = self
+            .ws
+            .add(path, parsed)
+            .map_err(|e| error(e.to_string()))?;
+        self.warnings
+            .extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}")));
+        Ok(())
+    }
+
+    /// A run from columns: query ids, document ids (Arrow large-string
+    /// buffers) and scores (little-endian f64), in the order given (a run
+    /// file's order: ties are broken by trec_eval's rules, not by it).
+    fn add_run(
+        &mut self,
+        py: Python<'_>,
+        name: String,
+        queries: Column<'_>,
+        docs: Column<'_>,
+        scores: &[u8],
+    ) -> PyResult<()> {
+        let ((q_offsets, q_data), (d_offsets, d_data)) = (bytes(&queries), bytes(&docs));
+        let parsed = py.detach(|| -> PyResult<Parsed> {
+            let q = Strings::new(format!("run '{name}', query ids"), q_offsets, q_data)?;
+            let d = Strings::new(format!("run '{name}', document ids"), d_offsets, d_data)?;
+            if q.len() != d.len() {
+                return Err(error(format!(
+                    "run '{name}': {} query ids for {} document ids",
+                    q.len(),
+                    d.len()
+                )));
+            }
+            let score = floats(&format!("run '{name}', scores"), scores, q.len())?;
+            let (queries, qi) = interned(&q)?;
+            let docs = names(&d)?;
+            duplicates_refused(
+                &format!("run '{name}'"),
+                "ranked",
+                &q,
+                &qi,
+                &docs,
+                queries.len(),
+            )?;
+            Ok(Parsed::Run {
+                name: name.clone(),
+                tag: String::new(),
+                queries,
+                q: qi,
+                docs,
+                score,
+            })
+        })?;
+        let file = name.clone();
+        self.add(&file, parsed)
+    }
+
+    /// Judgments from columns (as [`Data::add_run`]; grades as little-endian
+    /// int64). A document judged twice for one query is refused, as in a file.
+    fn add_qrels(
+        &mut self,
+        py: Python<'_>,
+        name: String,
+        queries: Column<'_>,
+        docs: Column<'_>,
+        grades: &[u8],
+    ) -> PyResult<()> {
+        let ((q_offsets, q_data), (d_offsets, d_data)) = (bytes(&queries), bytes(&docs));
+        let parsed = py.detach(|| -> PyResult<Parsed> {
+            let q = Strings::new(format!("{name}, query ids"), q_offsets, q_data)?;
+            let d = Strings::new(format!("{name}, document ids"), d_offsets, d_data)?;
+            if q.len() != d.len() {
+                return Err(error(format!(
+                    "{name}: {} query ids for {} document ids",
+                    q.len(),
+                    d.len()
+                )));
+            }
+            let wide = ints(&format!("{name}, relevance"), grades, q.len())?;
+            let grades = wide
+                .iter()
+                .enumerate()
+                .map(|(i, &g)| {
+                    i32::try_from(g).map_err(|_| {
+                        error(format!(
+                            "{name}, relevance, row {i}: expected a whole number that fits 32 bits, found {g}"
+                        ))
+                    })
+                })
+                .collect::<PyResult<Vec<i32>>>()?;
+            let (queries, qi) = interned(&q)?;
+            let docs = names(&d)?;
+            duplicates_refused(&name, "judged", &q, &qi, &docs, queries.len())?;
+            let (judgments, duplicates) =
+                Qrels::from_columns(&qi, &docs, &grades, queries.len());
+            Ok(Parsed::Qrels {
+                queries,
+                judgments,
+                rows: qi.len(),
+                duplicates,
+            })
+        })?;
+        self.add(&name.clone(), parsed)
+    }
+
+    /// Binary labels (one byte each, 0 or 1) and one score column per model.
+    fn add_binary(
+        &mut self,
+        py: Python<'_>,
+        name: String,
+        labels: &[u8],
+        models: Vec<(String, Vec<u8>)>,
+    ) -> PyResult<()> {
+        let parsed = py.detach(|| -> PyResult<Parsed> {
+            let labels = labels
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| match b {
+                    0 => Ok(false),
+                    1 => Ok(true),
+                    _ => Err(error(format!(
+                        "labels, row {i}: expected 0 or 1, found {b}"
+                    ))),
+                })
+                .collect::<PyResult<Vec<bool>>>()?;
+            let models = models
+                .into_iter()
+                .map(|(m, s)| {
+                    let scores = floats(&format!("scores '{m}'"), &s, labels.len())?;
+                    Ok((m, scores))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(Parsed::Binary(BinaryData {
+                labels,
+                models,
+                ..Default::default()
+            }))
+        })?;
+        self.add(&name, parsed)
+    }
+
+    /// A multi-class probability (or logit) matrix per model, row-major
+    /// little-endian f64 with `classes` columns, and the target class per row.
+    fn add_multiclass(
+        &mut self,
+        py: Python<'_>,
+        name: String,
+        targets: &[u8],
+        classes: usize,
+        models: Vec<(String, Vec<u8>)>,
+    ) -> PyResult<()> {
+        let parsed = py.detach(|| -> PyResult<Parsed> {
+            let rows = targets.len() / 8;
+            let targets = ints("targets", targets, rows)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    u32::try_from(t)
+                        .ok()
+                        .filter(|&t| (t as usize) < classes)
+                        .ok_or_else(|| {
+                            error(format!(
+                                "targets, row {i}: expected a class from 0 to {}, found {t}",
+                                classes.saturating_sub(1)
+                            ))
+                        })
+                })
+                .collect::<PyResult<Vec<u32>>>()?;
+            let mut data = MulticlassData {
+                num_classes: classes,
+                targets,
+                ..Default::default()
+            };
+            for (m, bytes) in models {
+                let values = floats(&format!("probabilities '{m}'"), &bytes, rows * classes)?;
+                let mut off_one = 0;
+                let rows: Vec<RowSummary> = values
+                    .chunks_exact(classes.max(1))
+                    .zip(&data.targets)
+                    .map(|(row, &t)| {
+                        let s = RowSummary::from_row(row, t as usize);
+                        if (s.row_sum - 1.0).abs() > 1e-3 {
+                            off_one += 1;
+                        }
+                        s
+                    })
+                    .collect();
+                data.rows_off_one.push(off_one);
+                data.models.push(MulticlassPredictions {
+                    name: m,
+                    rows,
+                    ..Default::default()
+                });
+            }
+            Ok(Parsed::Multiclass(data))
+        })?;
+        self.add(&name, parsed)
+    }
+
+    /// Ratings: user and item ids (Arrow large-string buffers), the true
+    /// ratings and one prediction column per model (little-endian f64).
+    fn add_ratings(
+        &mut self,
+        py: Python<'_>,
+        name: String,
+        users: Column<'_>,
+        items: Column<'_>,
+        ratings: &[u8],
+        models: Vec<(String, Vec<u8>)>,
+    ) -> PyResult<()> {
+        let ((u_offsets, u_data), (i_offsets, i_data)) = (bytes(&users), bytes(&items));
+        let parsed = py.detach(|| -> PyResult<Parsed> {
+            let u = Strings::new("user ids".into(), u_offsets, u_data)?;
+            let it = Strings::new("item ids".into(), i_offsets, i_data)?;
+            let rating = floats("ratings", ratings, u.len())?;
+            let (users, user) = interned(&u)?;
+            let (items, item) = interned(&it)?;
+            if item.len() != user.len() {
+                return Err(error(format!(
+                    "{} user ids for {} item ids",
+                    user.len(),
+                    item.len()
+                )));
+            }
+            let models = models
+                .into_iter()
+                .map(|(m, s)| {
+                    Ok((
+                        m.clone(),
+                        floats(&format!("predictions '{m}'"), &s, user.len())?,
+                    ))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(Parsed::Ratings(RatingsData {
+                users,
+                items,
+                user,
+                item,
+                rating,
+                models,
+            }))
+        })?;
+        self.add(&name, parsed)
+    }
+
+    /// The data's kind (`ranking`, `binary`, `multiclass`, `ratings`).
+    fn kind(&self) -> PyResult<&'static str> {
+        Ok(Kind::name(self.dataset()?.kind()))
+    }
+
+    fn model_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.dataset()?.model_names())
+    }
+
+    /// Every metric of `metrics` (ids; `None`: the kind's defaults; `["all"]`:
+    /// every one) under `conventions` (`(key, value)` pairs): a dict with
+    /// `kind`, `columns`, `conventions`, `models` (`{model: {metric: value
+    /// or None}}`), `warnings` and, with `per_query`, `per_query`: per model
+    /// its unit ids and each metric's per-unit values as little-endian f64.
+    #[pyo3(signature = (metrics=None, cutoffs=None, conventions=vec![], per_query=false))]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        metrics: Option<Vec<String>>,
+        cutoffs: Option<Vec<usize>>,
+        conventions: Vec<(String, String)>,
+        per_query: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let data = self.dataset()?;
+        let conv = self::conventions(conventions)?;
+        let cutoffs = cutoffs.unwrap_or_else(|| registry::DEFAULT_CUTOFFS.to_vec());
+        let ids = metric_ids(data.kind(), metrics, &cutoffs)?;
+        let report: Report = py.detach(|| evaluate_on_threads(&data, &conv, &ids));
+        let out = PyDict::new(py);
+        out.set_item("kind", Kind::name(report.kind))?;
+        out.set_item("columns", column_names(&ids))?;
+        out.set_item("conventions", conv.describe(report.kind))?;
+        let models = PyDict::new(py);
+        for m in &report.models {
+            let values = PyDict::new(py);
+            for c in &report.columns {
+                values.set_item(c, m.metrics.get(c).copied().flatten())?;
+            }
+            models.set_item(&m.name, values)?;
+        }
+        out.set_item("models", models)?;
+        let mut warnings = self.warnings.clone();
+        warnings.extend(report.warnings.iter().cloned());
+        out.set_item("warnings", warnings)?;
+        if per_query {
+            let list = PyList::empty(py);
+            for m in &report.models {
+                let per = PyDict::new(py);
+                per.set_item("model", &m.name)?;
+                per.set_item("units", &m.unit_ids)?;
+                let values = PyDict::new(py);
+                for c in &report.columns {
+                    if let Some(col) = m.per_unit.get(c) {
+                        if col.len() == m.unit_ids.len() {
+                            values.set_item(c, f64_bytes(py, col))?;
+                        }
+                    }
+                }
+                per.set_item("values", values)?;
+                list.append(per)?;
+            }
+            out.set_item("per_query", list)?;
+        }
+        Ok(out)
+    }
+
+    /// `rankscope compare --format json`'s document, as JSON text: every
+    /// model against the baseline on each metric (binary data: ROC AUC by
+    /// DeLong's test).
+    #[pyo3(signature = (metrics, cutoffs=None, conventions=vec![], baseline=None, test="t", correction="holm", alpha=0.05, seed=42, permutations=10_000, bootstrap=1_000))]
+    #[allow(clippy::too_many_arguments)]
+    fn compare(
+        &self,
+        py: Python<'_>,
+        metrics: Vec<String>,
+        cutoffs: Option<Vec<usize>>,
+        conventions: Vec<(String, String)>,
+        baseline: Option<String>,
+        test: &str,
+        correction: &str,
+        alpha: f64,
+        seed: u64,
+        permutations: u64,
+        bootstrap: u64,
+    ) -> PyResult<String> {
+        use rankscope::compare::{Options, Test};
+        use rankscope::core::stats::Correction;
+        let data = self.dataset()?;
+        let conv = self::conventions(conventions)?;
+        let cutoffs = cutoffs.unwrap_or_else(|| registry::DEFAULT_CUTOFFS.to_vec());
+        let ids = metric_ids(data.kind(), Some(metrics), &cutoffs)?;
+        if !(alpha > 0.0 && alpha < 1.0) {
+            return Err(error(format!(
+                "alpha={alpha}: expected a level between 0 and 1"
+            )));
+        }
+        if permutations == 0 || bootstrap == 0 {
+            return Err(error(
+                "permutations and bootstrap: expected a positive whole number",
+            ));
+        }
+        let options = Options {
+            baseline,
+            resamples: permutations,
+            bootstraps: bootstrap,
+            seed,
+            correction: Correction::named(correction).ok_or_else(|| {
+                error(format!("correction={correction}: expected one of holm, bonferroni, bh, none"))
+            })?,
+            test: Test::named(test).ok_or_else(|| {
+                error(format!(
+                    "test={test}: expected one of t, wilcoxon, sign, randomization, bootstrap, mcnemar"
+                ))
+            })?,
+            alpha,
+        };
+        let kind = data.kind();
+        let doc = py.detach(|| -> Result<serde_json::Value, String> {
+            if let Dataset::Binary(d) = data {
+                if ids.iter().any(|m| m.base != "roc_auc") {
+                    return Err(
+                        "compare on binary data tests roc_auc (DeLong's test); give metrics=['roc_auc']"
+                            .into(),
+                    );
+                }
+                let comparisons = rankscope::compare::compare_auc(d, &options)?;
+                return Ok(serde_json::json!({ "kind": kind, "comparisons": comparisons }));
+            }
+            let report = evaluate_on_threads(&data, &conv, &ids);
+            let comparisons =
+                rankscope::compare::compare(&report, &column_names(&ids), &options)?;
+            Ok(serde_json::json!({ "kind": kind, "conventions": report.conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": report.warnings }))
+        });
+        let doc = doc.map_err(error)?;
+        serde_json::to_string(&doc).map_err(|e| error(e.to_string()))
+    }
+}
+
+/// A ranking metric's value over the queries from its per-query values
+/// (little-endian f64, in the core's query order: byte-wise by id), as the
+/// core aggregates them (`core::evaluate::aggregate`).
+/// `None` for `fcp` and `spearman`, whose value is not an aggregate of
+/// per-query values.
+#[pyfunction]
+fn aggregate(metric: &str, values: &[u8]) -> PyResult<Option<f64>> {
+    // a metric id, or a column one expands to (iprec_at_recall_0.50, ...: means)
+    let base = match MetricId::parse(metric, Kind::Ranking) {
+        Ok(id) => id.base,
+        Err(e) => {
+            let all = registry::all_metrics(Kind::Ranking, registry::DEFAULT_CUTOFFS);
+            if !column_names(&all).iter().any(|c| c == metric) {
+                return Err(error(e));
+            }
+            metric.to_string()
+        }
+    };
+    if base == "fcp" || base == "spearman" {
+        return Ok(None);
+    }
+    let n = values.len() / 8;
+    let col = floats(metric, values, n)?;
+    Ok(Some(rankscope::core::evaluate::aggregate(&base, &col)))
+}
+
+/// Every metric id of a kind with its name and formula (the registry's).
+#[pyfunction]
+fn metrics(kind: &str) -> PyResult<Vec<(String, String, String)>> {
+    let kind = Kind::named(kind).ok_or_else(|| {
+        error(format!(
+            "kind {kind}: expected ranking, binary, multiclass or ratings"
+        ))
+    })?;
+    Ok(registry::all_metrics(kind, registry::DEFAULT_CUTOFFS)
+        .iter()
+        .filter_map(|id| {
+            registry::info(&id.base, kind).map(|info| {
+                (
+                    id.to_string(),
+                    info.title.to_string(),
+                    info.formula.to_string(),
+                )
+            })
+        })
+        .collect())
+}
+
+/// The convention keys with their values' stable names.
+#[pyfunction]
+fn conventions_help() -> Vec<&'static str> {
+    rankscope::core::conventions::KEYS.to_vec()
+}
+
+#[pymodule]
+fn _rankscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Data>()?;
+    m.add_function(wrap_pyfunction!(aggregate, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics, m)?)?;
+    m.add_function(wrap_pyfunction!(conventions_help, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

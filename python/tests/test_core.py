@@ -1,0 +1,314 @@
+"""The Python package against the CLI (to the last bit), ranx, and bad input.
+
+Run by scripts/test.sh (pytest in the package's venv) after the CLI is built:
+RANKSCOPE_CLI names the binary (default target/debug/rankscope).
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import rankscope
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+REF = os.path.join(ROOT, "tests", "reference")
+CLI = os.environ.get("RANKSCOPE_CLI", os.path.join(ROOT, "target", "debug", "rankscope"))
+RUN = os.path.join(REF, "ranking.run")
+QRELS = os.path.join(REF, "ranking.qrels")
+
+# every non-default value of every ranking convention (the CLI's flag, the Python keyword)
+RANKING_VARIANTS = [
+    {},
+    {"ties": "file"},
+    {"ties": "average"},
+    {"gain": "exponential"},
+    {"discount": "jarvelin_b2"},
+    {"ap_denominator": "min_relevant_k"},
+    {"precision_denominator": "min_k_length"},
+    {"f1_aggregation": "from_means"},
+    {"query_set": "intersection"},
+    {"relevance_level": 2},
+    {"trec_eval": "9.0.x"},
+]
+
+
+def cli(*args):
+    out = subprocess.run([CLI, *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def cli_json(*args):
+    doc = json.loads(cli(*args, "--format", "json"))
+    return {m["name"]: m["metrics"] for m in doc["models"]}
+
+
+def flags(conv):
+    out = []
+    for k, v in conv.items():
+        out += ["--" + k.replace("_", "-").replace("query-set", "queries").replace("f1-aggregation", "f1").replace("trec-eval", "trec-eval-version"), str(v)]
+    return out
+
+
+def same_bits(a, b):
+    """Equal dicts of {model: {metric: value}}, values equal to the last bit (None = None)."""
+    assert a.keys() == b.keys()
+    for model in a:
+        assert a[model].keys() == b[model].keys(), model
+        for metric, x in a[model].items():
+            y = b[model][metric]
+            if x is None or y is None:
+                assert x is None and y is None, (model, metric, x, y)
+            else:
+                assert x == y or (math.isnan(x) and math.isnan(y)), (model, metric, x, y)
+
+
+def run_frame():
+    return pd.read_csv(RUN, sep=r"\s+", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"],
+                       dtype={"query_id": str, "doc_id": str})
+
+
+def qrels_frame():
+    return pd.read_csv(QRELS, sep=r"\s+", header=None, names=["query_id", "iter", "doc_id", "relevance"],
+                       dtype={"query_id": str, "doc_id": str})
+
+
+@pytest.mark.parametrize("conv", RANKING_VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "defaults")
+def test_ranking_paths_frames_tables_and_dicts_equal_the_cli(conv):
+    want = cli_json("eval", RUN, "--qrels", QRELS, "--metrics", "all", *flags(conv))
+    got = rankscope.evaluate(RUN, QRELS, metrics="all", **conv)
+    same_bits(got, want)
+
+    run, qrels = run_frame(), qrels_frame()
+    same_bits(rankscope.evaluate({"bench": run.drop(columns="tag")}, qrels, metrics="all", **conv), want)
+    # the tag column names the model, as a run file's tag does
+    same_bits(rankscope.evaluate(run, qrels, metrics="all", **conv), want)
+    same_bits(rankscope.evaluate({"bench": pa.Table.from_pandas(run)}, pa.Table.from_pandas(qrels), metrics="all", **conv), want)
+    as_dict = {}
+    for q, d, s in zip(run.query_id, run.doc_id, run.score):
+        as_dict.setdefault(q, {})[d] = s
+    qrels_dict = {}
+    for q, d, g in zip(qrels.query_id, qrels.doc_id, qrels.relevance):
+        qrels_dict.setdefault(q, {})[d] = int(g)
+    same_bits(rankscope.evaluate({"bench": as_dict}, qrels_dict, metrics="all", **conv), want)
+
+
+def test_every_reference_file_equals_the_cli():
+    for name in ["ranking.csv", "binary.csv", "multiclass_probs.csv", "multiclass_topk.csv", "ratings.csv"]:
+        path = os.path.join(REF, name)
+        same_bits(rankscope.evaluate(path, metrics="all"), cli_json("eval", path, "--metrics", "all"))
+
+
+def test_binary_arrays_equal_the_cli_under_every_convention():
+    path = os.path.join(REF, "binary.csv")
+    frame = pd.read_csv(path)
+    for conv, fl in [({}, []), ({"threshold": 0.3}, ["--threshold", "0.3"]), ({"threshold_rule": ">"}, ["--threshold-rule", ">"]),
+                     ({"zero_division": "0"}, ["--zero-division", "0"]), ({"logits": True}, ["--logits"])]:
+        want = cli_json("eval", path, "--metrics", "all", *fl)
+        (model,) = want
+        got = rankscope.binary(frame["label"].to_numpy(), {model: frame["score"].to_numpy()}, metrics="all", **conv)
+        same_bits(got, want)
+        # a pyarrow column and booleans give the same
+        got = rankscope.binary(pa.array(frame["label"] == 1), {model: pa.array(frame["score"])}, metrics="all", **conv)
+        same_bits(got, want)
+
+
+def test_multiclass_and_ratings_arrays_equal_the_cli():
+    path = os.path.join(REF, "multiclass_probs.csv")
+    frame = pd.read_csv(path)
+    want = cli_json("eval", path, "--metrics", "all")
+    (model,) = want
+    probs = frame.drop(columns="target").to_numpy()
+    same_bits(rankscope.multiclass(frame["target"].to_numpy(), {model: probs}, metrics="all"), want)
+    want = cli_json("eval", path, "--metrics", "all", "--class-ties", "pessimistic")
+    same_bits(rankscope.multiclass(frame["target"].to_numpy(), {model: probs}, metrics="all", class_ties="pessimistic"), want)
+
+    path = os.path.join(REF, "ratings.csv")
+    frame = pd.read_csv(path, dtype={"user_id": str, "item_id": str})
+    want = cli_json("eval", path, "--metrics", "all")
+    (model,) = want
+    got = rankscope.ratings(frame.user_id, frame.item_id, frame.rating, {model: frame.prediction}, metrics="all")
+    same_bits(got, want)
+
+
+def test_per_query_values_equal_the_cli_and_their_means_the_table():
+    text = cli("eval", RUN, "--qrels", QRELS, "--metrics", "all", "--per-query", "--format", "csv")
+    want = pd.read_csv(pd.io.common.StringIO(text), dtype={"query_id": str})
+    got = rankscope.evaluate(RUN, QRELS, metrics="all", per_query=True)
+    assert list(got.columns) == ["query_id", "model", "metric", "value"]
+    assert len(got) == len(want) > 0
+    assert (got.query_id.to_numpy() == want.query_id.to_numpy()).all()
+    assert (got.metric.to_numpy() == want.metric.to_numpy()).all()
+    # undefined per-query values (FCP of a query with one judged grade) are NaN, empty in the CSV
+    assert np.array_equal(got.value.to_numpy(), want.value.to_numpy(), equal_nan=True)
+    # the table's values again from the per-query values (shuffled: the order is the core's)
+    table = rankscope.evaluate(RUN, QRELS, metrics="all")
+    means = rankscope.means(got.sample(frac=1.0, random_state=7))
+    assert means["bench"].keys() == table["bench"].keys()
+    for metric, value in means["bench"].items():
+        if metric in ("fcp", "spearman"):
+            assert value is None  # ratios over every pair, not means of per-query values
+        else:
+            assert value == table["bench"][metric], metric
+
+
+def test_compare_equals_the_cli():
+    other = run_frame()
+    other["score"] = other["score"][::-1].to_numpy()
+    other_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "rankscope-py-other.run")
+    with open(other_path, "w") as f:
+        for r in other.itertuples():
+            f.write(f"{r.query_id} Q0 {r.doc_id} {r.rank} {float(r.score)!r} other\n")
+    for test, correction in [("t", "holm"), ("randomization", "bh"), ("wilcoxon", "none")]:
+        want = json.loads(cli("compare", RUN, other_path, "--qrels", QRELS, "--metrics", "ndcg@10,map,mrr",
+                              "--test", test, "--correction", correction, "--format", "json"))
+        got = rankscope.compare([RUN, other_path], QRELS, metrics=["ndcg@10", "map", "mrr"], test=test, correction=correction)
+        assert got["comparisons"] == want["comparisons"]
+        frames = rankscope.compare({"bench": run_frame(), "other": other}, qrels_frame(), metrics="ndcg@10,map,mrr",
+                                   test=test, correction=correction)
+        assert frames["comparisons"] == want["comparisons"]
+
+
+def test_binary_compare_is_delong_as_the_cli():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 400)
+    a = y * 0.8 + rng.normal(0, 0.5, 400)
+    b = y * 0.5 + rng.normal(0, 0.5, 400)
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "rankscope-py-binary.csv")
+    pd.DataFrame({"label": y, "a": a, "b": b}).to_csv(path, index=False, float_format="%.17g")
+    want = json.loads(cli("compare", path, "--metrics", "roc_auc", "--format", "json"))
+    got = rankscope.compare((y, {"a": a, "b": b}), metrics="roc_auc")
+    assert got["comparisons"] == want["comparisons"]
+
+
+def test_ranx_style_dicts_equal_ranx_values_in_the_oracle():
+    oracle = json.load(open(os.path.join(REF, "oracle.json")))["ranking"]
+    run = {}
+    for line in open(RUN):
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    qrels = {}
+    for line in open(QRELS):
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    # ranx breaks ties by the order of the run (a dict's order): ties="file"
+    ids = {"ndcg@{k} gain=rel": ("ndcg@{k}", "ranx ndcg", {}), "ndcg@{k} gain=2^rel-1": ("ndcg@{k}", "ranx ndcg_burges", {"gain": "exponential"}),
+           "map@{k}": ("map@{k}", "ranx map@k (/|R|)", {}), "precision@{k}": ("precision@{k}", "ranx precision@k (/k)", {}),
+           "recall@{k}": ("recall@{k}", "ranx recall@k", {}), "hit_rate@{k}": ("hit_rate@{k}", "ranx hit_rate@k", {}),
+           "mrr@{k}": ("mrr@{k}", "ranx mrr@k", {})}
+    checked = 0
+    for k in [1, 3, 5, 10, 20]:
+        for key, (metric, impl, conv) in ids.items():
+            want = oracle[key.format(k=k)][impl]
+            got = rankscope.evaluate(run, qrels, metrics=[metric.format(k=k)], ties="file", **conv)["run"][metric.format(k=k)]
+            assert abs(got - want) <= 1e-9, (key, k, got, want)
+            checked += 1
+    for key, metric in [("map (no cutoff)", "map"), ("ndcg (no cutoff)", "ndcg"), ("mrr (no cutoff)", "mrr")]:
+        want = oracle[key]["ranx " + metric]
+        got = rankscope.evaluate(run, qrels, metrics=[metric], ties="file")["run"][metric]
+        assert abs(got - want) <= 1e-9, (key, got, want)
+        checked += 1
+    assert checked == 38
+
+
+def test_ranx_itself_on_generated_runs():
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(11)
+    run, qrels = {}, {}
+    for q in range(60):
+        docs = [f"d{i}" for i in rng.choice(400, 40, replace=False)]
+        # distinct scores: ranx orders ties by numpy's unstable quicksort (no
+        # rule to follow); its tie order is checked on the oracle's values above
+        run[f"q{q}"] = {d: float(rng.random()) for d in docs}
+        judged = rng.choice(docs + [f"x{i}" for i in range(5)], 12, replace=False)
+        qrels[f"q{q}"] = {str(d): int(rng.integers(0, 4)) for d in judged}
+    metrics = ["ndcg@10", "map@100", "precision@5", "recall@20", "mrr", "hit_rate@3", "ndcg_burges@10"]
+    want = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metrics)
+    got = rankscope.evaluate(run, qrels, metrics=metrics, ties="file")["run"]
+    for m in metrics:
+        if m == "ndcg_burges@10":
+            g = rankscope.evaluate(run, qrels, metrics=["ndcg@10"], ties="file", gain="exponential")["run"]["ndcg@10"]
+        else:
+            g = got[m]
+        assert abs(g - want[m]) <= 1e-9, (m, g, want[m])
+
+
+def test_bad_input_gets_a_clear_error_and_nothing_else_changes():
+    run, qrels = run_frame(), qrels_frame()
+    bad = run.copy()
+    bad.loc[7, "score"] = float("nan")
+    with pytest.raises(ValueError, match=r"run 'bench', column score, row 7: expected a number, found a missing value"):
+        rankscope.evaluate({"bench": bad}, qrels)
+    dup = pd.concat([run, run.iloc[[3]]], ignore_index=True)
+    with pytest.raises(ValueError, match=r"row 152: document 'd\d+' of query 'q000000' is ranked a second time \(first at row 3\)"):
+        rankscope.evaluate({"bench": dup}, qrels)
+    with pytest.raises(ValueError, match=r"no score column \(expected one of score, .*; the columns: query_id, doc_id\)"):
+        rankscope.evaluate({"bench": run[["query_id", "doc_id"]]}, qrels)
+    empty = run.copy()
+    empty.loc[2, "doc_id"] = ""
+    with pytest.raises(ValueError, match=r"row 2: expected an id, found an empty string"):
+        rankscope.evaluate({"bench": empty}, qrels)
+    missing = run.copy()
+    missing.loc[4, "query_id"] = None
+    with pytest.raises(ValueError, match=r"row 4: expected an id, found a missing value"):
+        rankscope.evaluate({"bench": missing}, qrels)
+    with pytest.raises(ValueError, match=r"gain=cubic: expected one of linear, exponential"):
+        rankscope.evaluate(RUN, QRELS, gain="cubic")
+    with pytest.raises(ValueError, match=r"colour=red: not a convention"):
+        rankscope.evaluate(RUN, QRELS, colour="red")
+    with pytest.raises(ValueError, match=r"unknown metric|not a metric|ndcg@x"):
+        rankscope.evaluate(RUN, QRELS, metrics=["ndcg@x"])
+    with pytest.raises(ValueError, match=r"labels, row 1: expected 0 or 1, found 2"):
+        rankscope.binary([0, 2, 1], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"scores 'model': 2 values for 3 rows"):
+        rankscope.binary([0, 1, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"cannot read the file"):
+        rankscope.evaluate(os.path.join(REF, "no-such-file.run"), QRELS)
+    qdup = pd.concat([qrels, qrels.iloc[[0]]], ignore_index=True)
+    with pytest.raises(ValueError, match=r"is judged a second time"):
+        rankscope.evaluate(RUN, qdup)
+
+
+def test_the_gil_is_released_while_the_core_runs():
+    import threading
+    import time
+
+    n = 2_000_000
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n)
+    s = rng.random(n)
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    start = time.perf_counter()
+    rankscope.binary(y, s, metrics=["roc_auc", "average_precision"])
+    end = time.perf_counter()
+    done.set()
+    t.join()
+    inside = [x for x in ticks if start < x < end]
+    # another Python thread kept running while the core sorted 2M scores
+    assert len(inside) >= 3, (len(inside), end - start)
+
+
+def test_metrics_and_conventions_are_the_registrys():
+    ids = [m[0] for m in rankscope.metrics("ranking")]
+    assert "ndcg@10" in ids and "map" in ids
+    listed = cli("metrics")
+    for i in ["ndcg", "map", "mrr"]:
+        assert i in listed
+    assert "ties" in rankscope.CONVENTIONS and "query_set" in rankscope.CONVENTIONS
+    assert sys.version_info >= (3, 9)

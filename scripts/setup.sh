@@ -42,5 +42,22 @@ if [ "${1:-}" = "--test" ]; then
     apt-get update -qq
     apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  # the Python package's tests: a venv with maturin, pandas, pyarrow, pyspark, ranx
+  if [ ! -x tools/venv/bin/python ]; then
+    say "creating the Python venv tools/venv"
+    python3 -m venv tools/venv
+  fi
+  if ! cmp -s python/requirements-test.txt tools/venv/.requirements-test.txt; then
+    say "installing python/requirements-test.txt into tools/venv (pyspark is large: a few minutes)"
+    tools/venv/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
+    cp python/requirements-test.txt tools/venv/.requirements-test.txt
+  fi
+  # Spark runs on Java 17
+  if ! command -v java >/dev/null 2>&1; then
+    say "installing Debian openjdk-17-jre-headless (for Spark)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+  fi
 fi
 say "tools ready"

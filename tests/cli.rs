@@ -1233,3 +1233,136 @@ fn convention_flags_take_the_stable_names_and_the_old_ones() {
         "rankscope: --discount bogus: expected one of log2, jarvelin_b2"
     );
 }
+
+/// Per-query values are the interchange file (`--per-query --format csv`, the
+/// Python package's and its Spark job's output): read back, they give the
+/// table's values to the last bit (means as the core aggregates them) and
+/// the same paired tests as the runs themselves; trec_eval `-q` output files
+/// are read the same way (their `all` lines are the values).
+#[test]
+fn per_query_files_give_the_tables_values_and_the_same_tests() {
+    let dir = scratch("per-query");
+    let (run, qrels) = (reference("ranking.run"), reference("ranking.qrels"));
+    let reversed = dir.join("reversed.run");
+    let text = std::fs::read_to_string(&run).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for (line, other) in lines.iter().zip(lines.iter().rev()) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let score = other.split_whitespace().nth(4).unwrap();
+        out.push_str(&format!("{} Q0 {} {} {score} reversed\n", f[0], f[2], f[3]));
+    }
+    std::fs::write(&reversed, out).unwrap();
+    let runs = [
+        run.as_os_str(),
+        reversed.as_os_str(),
+        "--qrels".as_ref(),
+        qrels.as_os_str(),
+    ];
+    let metrics = "ndcg@10,map,gm_map,mrr,num_ret,precision@5,fcp";
+    let with = |first: &[&std::ffi::OsStr], rest: &[&str]| -> Vec<std::ffi::OsString> {
+        first
+            .iter()
+            .map(|s| s.to_os_string())
+            .chain(rest.iter().map(|s| s.into()))
+            .collect()
+    };
+    let csv = stdout_of(
+        &with(&["eval".as_ref()], &[])
+            .into_iter()
+            .chain(with(
+                &runs,
+                &["--metrics", metrics, "--per-query", "--format", "csv"],
+            ))
+            .collect::<Vec<_>>(),
+    );
+    let file = dir.join("values.csv");
+    std::fs::write(&file, &csv).unwrap();
+    let text = String::from_utf8(csv).unwrap();
+    assert!(text.starts_with("query_id,model,metric,value\nq000000,bench,ndcg@10,0\n"));
+    assert!(text.contains("\nq000001,reversed,map,"));
+    // every value is read back to the same bits; fcp (pairs) has no mean from them
+    let want = metrics_of(
+        &with(&runs, &["--metrics", metrics])
+            .iter()
+            .map(|s| s.as_os_str())
+            .collect::<Vec<_>>(),
+    );
+    let got = metrics_of(&[file.as_os_str(), "--metrics".as_ref(), metrics.as_ref()]);
+    assert_eq!(want.len(), 2);
+    for (w, g) in want.iter().zip(&got) {
+        for m in metrics.split(',') {
+            if m == "fcp" {
+                assert!(g[m].is_null());
+            } else {
+                assert_eq!(g[m], w[m], "{m}");
+            }
+        }
+    }
+    // the same tests, p-values and intervals as from the runs
+    let tests = |args: &[std::ffi::OsString]| {
+        let mut v = json_of(&args.iter().map(|s| s.as_os_str()).collect::<Vec<_>>());
+        v["comparisons"].take()
+    };
+    let compare = [
+        "--metrics",
+        "ndcg@10,map",
+        "--test",
+        "randomization",
+        "--format",
+        "json",
+    ];
+    let from_runs = tests(
+        &with(&["compare".as_ref()], &[])
+            .into_iter()
+            .chain(with(&runs, &compare))
+            .collect::<Vec<_>>(),
+    );
+    let from_file = tests(&with(&["compare".as_ref(), file.as_os_str()], &compare));
+    assert_eq!(from_runs, from_file);
+    assert_eq!(from_file.as_array().unwrap().len(), 2);
+    // trec_eval -q output: its `all` lines are the values, its per-query lines the units
+    let te = |run: &std::path::Path, name: &str| {
+        let out = stdout_of(&[
+            "trec_eval".as_ref(),
+            "-q".as_ref(),
+            qrels.as_os_str(),
+            run.as_os_str(),
+        ]);
+        let path = dir.join(name);
+        std::fs::write(&path, out).unwrap();
+        path
+    };
+    let (a, b) = (te(&run, "a.te"), te(&reversed, "b.te"));
+    let got = metrics_of(&[
+        a.as_os_str(),
+        b.as_os_str(),
+        "--metrics".as_ref(),
+        "map,gm_map".as_ref(),
+    ]);
+    for (w, g) in want.iter().zip(&got) {
+        let close = |x: &serde_json::Value, y: &serde_json::Value| {
+            (x.as_f64().unwrap() - y.as_f64().unwrap()).abs() < 5e-5 // trec_eval prints 4 decimals
+        };
+        assert!(close(&g["map"], &w["map"]) && close(&g["gm_map"], &w["gm_map"]));
+    }
+    let from_te = tests(&with(
+        &["compare".as_ref(), a.as_os_str(), b.as_os_str()],
+        &["--metrics", "map", "--format", "json"],
+    ));
+    assert_eq!(from_te[0]["paired"]["n"], 20);
+    // a measure the files do not hold is named with the ones they do
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args([
+            "eval".as_ref(),
+            file.as_os_str(),
+            "--metrics".as_ref(),
+            "recall@5".as_ref(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--metrics recall@5: no such measure in these files (they hold: ndcg@10, map, gm_map, mrr, num_ret, precision@5, fcp)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -274,6 +274,31 @@ def _add_run(data: Any, name: str, run: Any, columns: Mapping[str, str]) -> None
     )
 
 
+def _is_per_query(frame: Any) -> bool:
+    """A per-query values table: query, metric and value columns (and a model one)."""
+    if not _is_frame(frame):
+        return False
+    cols = {c.lower() for c in _column_names(frame)}
+    return "metric" in cols and "value" in cols and bool(cols & set(QUERY_COLUMNS))
+
+
+def _add_per_query(data: Any, frame: Any) -> None:
+    qc = _pick(frame, QUERY_COLUMNS, "query id", "per-query values", None)
+    mc = _pick(frame, ("metric", "measure"), "metric", "per-query values", None)
+    vc = _pick(frame, ("value",), "value", "per-query values", None)
+    model = next((c for c in _column_names(frame) if c.lower() in MODEL_COLUMNS), None)
+    n = len(frame)
+    models = _column(frame, model) if model is not None else np.full(n, "model", dtype=object)
+    values = np.ascontiguousarray(np.asarray(_column(frame, vc), dtype=float), dtype="<f8")
+    data.add_per_query(
+        "per-query values",
+        _strings(_column(frame, qc), f"per-query values, column {qc}"),
+        _strings(models, "per-query values, models"),
+        _strings(_column(frame, mc), f"per-query values, column {mc}"),
+        values.tobytes(),
+    )
+
+
 def _models(runs: Any) -> List[Tuple[str, Any]]:
     """One run or several as (name, run) pairs: a mapping of names to runs,
     a list of runs (paths keep their file names), or one run."""
@@ -390,12 +415,23 @@ def evaluate(
     arguments named as in links and the CLI (``ties="trec"``, ``gain=
     "exponential"``, ``query_set="intersection"``, ``relevance_level=2``...).
 
+    Per-query values computed elsewhere (a path to a per-query values file
+    or trec_eval ``-q`` output, or a DataFrame with ``query_id, model,
+    metric, value`` columns, as ``per_query=True`` and
+    ``rankscope.spark.evaluate`` give) are read as the CLI reads them:
+    their means as the core aggregates them (trec_eval's ``all`` lines
+    where a file has them).
+
     Returns ``{model: {metric: value}}`` (``None`` for an undefined value);
     with ``per_query=True`` a pandas DataFrame with columns ``query_id,
     model, metric, value`` instead.
     """
     columns = dict(columns or {})
     data = _rankscope.Data()
+    if qrels is None and _is_per_query(run):
+        # values computed elsewhere (evaluate(per_query=True), a Spark job): their means
+        _add_per_query(data, run)
+        return _result(data, metrics, cutoffs, per_query, conventions)
     _add_qrels(data, qrels, columns)
     for name, r in _models(run):
         _add_run(data, name, r, columns)
@@ -504,6 +540,8 @@ def compare(
         labels = _labels(y_true, conventions.pop("positive_label", None))
         n = len(labels)
         data.add_binary("binary", labels, [(k, _floats(s, f"scores {k!r}", n)) for k, s in _score_models(scores, "scores")])
+    elif qrels is None and _is_per_query(run):
+        _add_per_query(data, run)  # per-query values computed elsewhere
     else:
         _add_qrels(data, qrels, columns)
         for name, r in _models(run):

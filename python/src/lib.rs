@@ -176,6 +176,30 @@ impl Data {
         Ok(())
     }
 
+    /// The report of the data: evaluated under `conventions`, or, for values
+    /// computed elsewhere (per-query values files, trec_eval `-q` output),
+    /// read from them as the CLI reads them (`false` second).
+    fn report(
+        &self,
+        py: Python<'_>,
+        metrics: Option<Vec<String>>,
+        cutoffs: Option<Vec<usize>>,
+        conventions: Vec<(String, String)>,
+    ) -> PyResult<(Report, bool)> {
+        if self.ws.datasets().is_empty() && !self.ws.precomputed.is_empty() {
+            let report = self
+                .ws
+                .precomputed_report(metrics.as_deref())
+                .map_err(error)?;
+            return Ok((report, false));
+        }
+        let data = self.dataset()?;
+        let conv = self::conventions(conventions)?;
+        let cutoffs = cutoffs.unwrap_or_else(|| registry::DEFAULT_CUTOFFS.to_vec());
+        let ids = metric_ids(data.kind(), metrics, &cutoffs)?;
+        Ok((py.detach(|| evaluate_on_threads(&data, &conv, &ids)), true))
+    }
+
     fn dataset(&self) -> PyResult<Dataset<'_>> {
         match self.ws.datasets().as_slice() {
             [d] => Ok(*d),
@@ -522,6 +546,67 @@ impl Data {
         self.add(&name, parsed)
     }
 
+    /// Per-query values computed elsewhere (a Spark job's, another tool's):
+    /// query ids, model names and metric ids (Arrow large-string buffers)
+    /// and values (little-endian f64; NaN: undefined for that query, left
+    /// out), as a per-query values file holds them.
+    fn add_per_query(
+        &mut self,
+        py: Python<'_>,
+        name: String,
+        queries: Column<'_>,
+        models: Column<'_>,
+        metrics: Column<'_>,
+        values: &[u8],
+    ) -> PyResult<()> {
+        let columns = [bytes(&queries), bytes(&models), bytes(&metrics)];
+        let parsed = py.detach(|| -> PyResult<Parsed> {
+            let [q, m, k] = [("query ids", columns[0]), ("models", columns[1]), ("metrics", columns[2])]
+                .map(|(what, (o, d))| Strings::new(format!("{name}, {what}"), o, d));
+            let (q, m, k) = (q?, m?, k?);
+            let rows = q.len();
+            if m.len() != rows || k.len() != rows || values.len() != rows * 8 {
+                return Err(error(format!("{name}: columns of different lengths")));
+            }
+            let (mut queries, mut model_ids, mut measures) =
+                (Interner::new(), Interner::new(), Interner::new());
+            let (mut qi, mut mi, mut ki, mut vs) = (vec![], vec![], vec![], vec![]);
+            let mut row_of = Vec::new(); // the caller's row of each value kept
+            for (i, b) in values.chunks_exact(8).enumerate() {
+                let v = f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                if v.is_nan() {
+                    continue; // undefined for this query (FCP of one grade)
+                }
+                qi.push(queries.intern(q.get(i)?));
+                mi.push(model_ids.intern(m.get(i)?));
+                ki.push(measures.intern(k.get(i)?));
+                vs.push(v);
+                row_of.push(i);
+            }
+            let columns = rankscope::parse::PerQueryColumns {
+                queries: &queries,
+                q: &qi,
+                models: &model_ids,
+                model: &mi,
+                measures: &measures,
+                m: &ki,
+                value: &vs,
+            };
+            let split = columns.split(&name).map_err(|(first, again)| {
+                error(format!(
+                    "{name}, row {}: query '{}', model '{}' and metric '{}' again (first at row {})",
+                    row_of[again],
+                    queries.name(qi[again]),
+                    model_ids.name(mi[again]),
+                    measures.name(ki[again]),
+                    row_of[first]
+                ))
+            })?;
+            Ok(Parsed::PerQuery(split))
+        })?;
+        self.add(&name, parsed)
+    }
+
     /// The data's kind (`ranking`, `binary`, `multiclass`, `ratings`).
     fn kind(&self) -> PyResult<&'static str> {
         Ok(Kind::name(self.dataset()?.kind()))
@@ -545,15 +630,15 @@ impl Data {
         conventions: Vec<(String, String)>,
         per_query: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let data = self.dataset()?;
-        let conv = self::conventions(conventions)?;
-        let cutoffs = cutoffs.unwrap_or_else(|| registry::DEFAULT_CUTOFFS.to_vec());
-        let ids = metric_ids(data.kind(), metrics, &cutoffs)?;
-        let report: Report = py.detach(|| evaluate_on_threads(&data, &conv, &ids));
+        let (report, computed) = self.report(py, metrics, cutoffs, conventions)?;
         let out = PyDict::new(py);
         out.set_item("kind", Kind::name(report.kind))?;
-        out.set_item("columns", column_names(&ids))?;
-        out.set_item("conventions", conv.describe(report.kind))?;
+        out.set_item("columns", &report.columns)?;
+        // values computed elsewhere: their conventions are not known here
+        out.set_item(
+            "conventions",
+            computed.then(|| report.conventions.describe(report.kind)),
+        )?;
         let models = PyDict::new(py);
         for m in &report.models {
             let values = PyDict::new(py);
@@ -609,10 +694,6 @@ impl Data {
     ) -> PyResult<String> {
         use rankscope::compare::{Options, Test};
         use rankscope::core::stats::Correction;
-        let data = self.dataset()?;
-        let conv = self::conventions(conventions)?;
-        let cutoffs = cutoffs.unwrap_or_else(|| registry::DEFAULT_CUTOFFS.to_vec());
-        let ids = metric_ids(data.kind(), Some(metrics), &cutoffs)?;
         if !(alpha > 0.0 && alpha < 1.0) {
             return Err(error(format!(
                 "alpha={alpha}: expected a level between 0 and 1"
@@ -638,22 +719,25 @@ impl Data {
             })?,
             alpha,
         };
-        let kind = data.kind();
-        let doc = py.detach(|| -> Result<serde_json::Value, String> {
-            if let Dataset::Binary(d) = data {
-                if ids.iter().any(|m| m.base != "roc_auc") {
-                    return Err(
-                        "compare on binary data tests roc_auc (DeLong's test); give metrics=['roc_auc']"
-                            .into(),
-                    );
-                }
-                let comparisons = rankscope::compare::compare_auc(d, &options)?;
-                return Ok(serde_json::json!({ "kind": kind, "comparisons": comparisons }));
+        if let Ok(Dataset::Binary(d)) = self.dataset() {
+            // binary models are compared by ROC AUC on the same rows (DeLong)
+            if metrics.iter().any(|m| m != "roc_auc") {
+                return Err(error(
+                    "compare on binary data tests roc_auc (DeLong's test); give metrics=['roc_auc']",
+                ));
             }
-            let report = evaluate_on_threads(&data, &conv, &ids);
-            let comparisons =
-                rankscope::compare::compare(&report, &column_names(&ids), &options)?;
-            Ok(serde_json::json!({ "kind": kind, "conventions": report.conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": report.warnings }))
+            let comparisons = py
+                .detach(|| rankscope::compare::compare_auc(d, &options))
+                .map_err(error)?;
+            let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons });
+            return serde_json::to_string(&doc).map_err(|e| error(e.to_string()));
+        }
+        let (report, computed) = self.report(py, Some(metrics), cutoffs, conventions)?;
+        let doc = py.detach(|| -> Result<serde_json::Value, String> {
+            let comparisons = rankscope::compare::compare(&report, &report.columns, &options)?;
+            // values computed elsewhere: their conventions are not known here
+            let conventions = computed.then_some(&report.conventions);
+            Ok(serde_json::json!({ "kind": report.kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": report.warnings }))
         });
         let doc = doc.map_err(error)?;
         serde_json::to_string(&doc).map_err(|e| error(e.to_string()))

@@ -312,3 +312,32 @@ def test_metrics_and_conventions_are_the_registrys():
         assert i in listed
     assert "ties" in rankscope.CONVENTIONS and "query_set" in rankscope.CONVENTIONS
     assert sys.version_info >= (3, 9)
+
+
+def test_per_query_values_from_files_and_frames_give_the_means_and_tests():
+    other = os.path.join(os.environ.get("TMPDIR", "/tmp"), "rankscope-py-reversed.run")
+    lines = open(RUN).read().splitlines()
+    with open(other, "w") as f:
+        for line, back in zip(lines, reversed(lines)):
+            q, _, d, r, _, _ = line.split()
+            f.write(f"{q} Q0 {d} {r} {back.split()[4]} reversed\n")
+    m = "ndcg@10,map,gm_map,mrr,num_ret,recall@100,fcp"
+    want = cli_json("eval", RUN, other, "--qrels", QRELS, "--metrics", m)
+    for w in want.values():
+        w["fcp"] = None  # a ratio over pairs: no mean from per-query values
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "rankscope-py-values.csv")
+    with open(path, "w") as f:
+        f.write(cli("eval", RUN, other, "--qrels", QRELS, "--metrics", m, "--per-query", "--format", "csv"))
+    same_bits(rankscope.evaluate(path, metrics=m), want)
+    frame = rankscope.evaluate([RUN, other], QRELS, metrics=m, per_query=True)
+    same_bits(rankscope.evaluate(frame), want)
+    same_bits(rankscope.evaluate(pa.Table.from_pandas(frame)), want)
+    # the paired tests from per-query values are the runs' tests
+    tests = json.loads(cli("compare", RUN, other, "--qrels", QRELS, "--metrics", "ndcg@10,map", "--format", "json"))
+    assert rankscope.compare(frame, metrics="ndcg@10,map")["comparisons"] == tests["comparisons"]
+    assert rankscope.compare(path, metrics="ndcg@10,map")["comparisons"] == tests["comparisons"]
+    # a value twice is refused, naming it
+    with pytest.raises(ValueError, match=r"row 280: query 'q000000', model 'bench' and metric 'ndcg@10' again \(first at row 0\)"):
+        rankscope.evaluate(pd.concat([frame, frame.iloc[[0]]], ignore_index=True))
+    with pytest.raises(ValueError, match=r"recall@5: no such measure in these files \(they hold: ndcg@10, map"):
+        rankscope.evaluate(frame, metrics=["recall@5"])

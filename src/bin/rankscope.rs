@@ -3,10 +3,10 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rankscope::core::evaluate::{column_names, evaluate_on_threads, Conventions, Dataset};
+use rankscope::core::evaluate::{evaluate_on_threads, Conventions, Dataset};
 use rankscope::core::multiclass::ScoreScale;
 use rankscope::core::ranking::QuerySet;
-use rankscope::core::registry::{self, MetricId};
+use rankscope::core::registry::{self, Kind, MetricId};
 use rankscope::core::stats::Correction;
 use rankscope::core::Named;
 use rankscope::parse::split::{self, Part};
@@ -710,14 +710,17 @@ fn run_eval(mut a: Args) -> ExitCode {
     if !ws.relations.is_empty() {
         return eval_relations(&a, &ws, &warnings);
     }
+    // values computed elsewhere (trec_eval -q output, per-query values files)
+    let precomputed = ws.datasets().is_empty() && !ws.precomputed.is_empty();
     let data = match one_dataset(&ws) {
-        Ok(d) => d,
+        Ok(d) => Some(d),
+        Err(_) if precomputed => None,
         Err(e) => return fail(e),
     };
     let out = std::io::stdout();
     let mut out = out.lock();
     if a.format == "trec_eval" {
-        let Dataset::Ranking(d) = data else {
+        let Some(Dataset::Ranking(d)) = data else {
             return fail("--format trec_eval needs TREC run and qrels input");
         };
         let measures = match rankscope::trec_format::parse_measures(&a.trec_measures) {
@@ -740,8 +743,9 @@ fn run_eval(mut a: Args) -> ExitCode {
     if a.complete && !a.queries_set_explicitly {
         a.conv.query_set = QuerySet::Qrels;
     }
-    let kind = data.kind();
+    let kind = data.map_or(Kind::Ranking, |d| d.kind());
     let metrics: Vec<MetricId> = match &a.metrics {
+        _ if precomputed => Vec::new(),
         Some(ids) if ids.len() == 1 && ids[0] == "all" => registry::all_metrics(kind, &a.cutoffs),
         Some(ids) => match ids
             .iter()
@@ -753,13 +757,25 @@ fn run_eval(mut a: Args) -> ExitCode {
         },
         None => registry::default_metrics(kind, &a.cutoffs),
     };
-    let report = evaluate_on_threads(&data, &a.conv, &metrics);
+    let report = match data {
+        Some(data) => evaluate_on_threads(&data, &a.conv, &metrics),
+        None => match ws.precomputed_report(a.metrics.as_deref()) {
+            Ok(r) => r,
+            Err(e) => return fail(format!("--metrics {e}")),
+        },
+    };
     warnings.extend(report.warnings.iter().cloned());
+    // values computed elsewhere follow the conventions they were computed with, unknown here
+    let conventions = if precomputed {
+        serde_json::Value::Null
+    } else {
+        serde_json::to_value(&report.conventions).unwrap_or_default()
+    };
     let groups = match rankscope::diagnose::metric_groups(&report, &a.groups) {
         Ok(g) => g,
         Err(e) => return fail(e),
     };
-    if let (Some(options), Dataset::Binary(d)) = (&a.compare, &data) {
+    if let (Some(options), Some(Dataset::Binary(d))) = (&a.compare, &data) {
         // binary models are compared by ROC AUC on the same rows (DeLong)
         if metrics.iter().any(|m| m.base != "roc_auc") {
             return fail(
@@ -784,7 +800,7 @@ fn run_eval(mut a: Args) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(options) = &a.compare {
-        let columns = column_names(&metrics);
+        let columns = report.columns.clone();
         let comparisons = match rankscope::compare::compare(&report, &columns, options) {
             Ok(c) => c,
             Err(e) => return fail(e),
@@ -798,7 +814,7 @@ fn run_eval(mut a: Args) -> ExitCode {
             };
             let _ = write!(out, "{}", terminal_safe(&text));
         } else if a.format == "json" {
-            let doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": warnings });
+            let doc = serde_json::json!({ "kind": kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": warnings });
             let _ = writeln!(
                 out,
                 "{}",
@@ -875,7 +891,7 @@ fn run_eval(mut a: Args) -> ExitCode {
                 obj
             })
             .collect();
-        let mut doc = serde_json::json!({ "kind": kind, "conventions": report.conventions, "models": models, "warnings": warnings });
+        let mut doc = serde_json::json!({ "kind": kind, "conventions": conventions, "models": models, "warnings": warnings });
         if !groups.is_empty() {
             doc["groups"] = serde_json::to_value(&groups).unwrap_or_default();
         }
@@ -895,7 +911,9 @@ fn run_eval(mut a: Args) -> ExitCode {
             out,
             "# {} · {}",
             kind.label(),
-            if conv.is_empty() {
+            if precomputed {
+                "values computed elsewhere: each file's all line, else its per-query values aggregated as the core does (conventions as they were computed)".into()
+            } else if conv.is_empty() {
                 "no switchable conventions".into()
             } else {
                 conv.join(" ")

@@ -361,9 +361,8 @@ pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Rep
 /// threads (each metric family, all its cutoffs, on one of them) over runs
 /// prepared once: the same values; on a 10M-line run with every metric the
 /// two threads take 0.33 and 0.42 s, one took 0.6 s. The core itself is
-/// single-threaded (the page runs it in wasm); the CLI and the Python
-/// package call this.
-#[cfg(not(target_arch = "wasm32"))]
+/// single-threaded (the page runs it in wasm, which has no threads); the
+/// CLI and the Python package call this.
 pub fn evaluate_on_threads(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Report {
     let Dataset::Ranking(d) = data else {
         return evaluate(data, conv, metrics);

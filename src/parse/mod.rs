@@ -94,6 +94,12 @@ pub enum Parsed {
     /// Preferences, judgment groups or z-scores, for trec_eval's measures of
     /// them (last, so the encodings above are unchanged).
     Relations(Relations),
+    /// A per-query values file: one set of values per model, each shown as
+    /// trec_eval output is (last, so the encodings above are unchanged).
+    /// Read natively (the CLI, the Python package); the page's budget does
+    /// not hold it yet (its loading worker says so).
+    #[cfg(not(target_arch = "wasm32"))]
+    PerQuery(Vec<Precomputed>),
 }
 
 /// How `rankscope trec_eval` evaluates a relation file: its option
@@ -151,6 +157,8 @@ impl Parsed {
             Parsed::Multiclass(m) => m.models.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Ratings(r) => r.models.iter_mut().for_each(|m| show(&mut m.0)),
             Parsed::Measures(p) => show(&mut p.name),
+            #[cfg(not(target_arch = "wasm32"))]
+            Parsed::PerQuery(list) => list.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Relations(r) => show(&mut r.name),
             Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => {
                 parsed.show_hidden_in_names()
@@ -212,6 +220,8 @@ impl Parsed {
             Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
             Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
             Parsed::Measures(p) => p.value.len() as u64,
+            #[cfg(not(target_arch = "wasm32"))]
+            Parsed::PerQuery(list) => list.iter().map(|p| p.value.len() as u64).sum(),
             Parsed::Relations(r) => r.rows as u64,
             Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => parsed.values(),
         }
@@ -249,6 +259,51 @@ impl Precomputed {
         (0..self.measures.len() as u32)
             .map(|i| self.measures.name(i))
             .collect()
+    }
+}
+
+/// The rows of a per-query values file (`query_id,model,metric,value`),
+/// interned: row `i` is query `q[i]`, model `model[i]` (the empty name for a
+/// file without a model column), measure `m[i]`, value `value[i]`.
+pub struct PerQueryColumns<'a> {
+    pub queries: &'a Interner,
+    pub q: &'a [u32],
+    pub models: &'a Interner,
+    pub model: &'a [u32],
+    pub measures: &'a Interner,
+    pub m: &'a [u32],
+    pub value: &'a [f64],
+}
+
+impl PerQueryColumns<'_> {
+    /// One [`Precomputed`] per model (the unnamed one named `unnamed`), or
+    /// the first repeated (model, measure, query) as (first row, repeated
+    /// row): each value is one query's, and a repeat is refused, not chosen.
+    pub fn split(&self, unnamed: &str) -> Result<Vec<Precomputed>, (usize, usize)> {
+        let key = |i: usize| (self.model[i], self.m[i], self.q[i]);
+        let order = crate::core::order(self.q.len(), &|x, y| key(x).cmp(&key(y)));
+        if let Some(w) = order.windows(2).find(|w| key(w[0]) == key(w[1])) {
+            return Err((w[0].min(w[1]), w[0].max(w[1])));
+        }
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); self.models.len()];
+        for (i, &b) in self.model.iter().enumerate() {
+            rows[b as usize].push(i);
+        }
+        Ok(rows
+            .iter()
+            .enumerate()
+            .map(|(b, rows)| {
+                let name = self.models.name(b as u32);
+                Precomputed {
+                    name: if name.is_empty() { unnamed } else { name }.to_string(),
+                    measures: self.measures.clone(),
+                    queries: self.queries.clone(),
+                    m: rows.iter().map(|&i| self.m[i]).collect(),
+                    q: rows.iter().map(|&i| self.q[i]).collect(),
+                    value: rows.iter().map(|&i| self.value[i]).collect(),
+                }
+            })
+            .collect())
     }
 }
 

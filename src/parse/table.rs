@@ -33,10 +33,14 @@ pub enum Format {
     TrecQrelsJg,
     /// trec_eval's z-scores (`-Z`): `qid measure mean stddev`.
     TrecZscores,
+    /// Per-query values computed elsewhere: `query_id,model,metric,value`
+    /// (what `rankscope eval --per-query --format csv`, the Python package
+    /// and its Spark job write); the model column is optional.
+    PerQueryCsv,
 }
 
 impl Format {
-    pub const ALL: [Format; 14] = [
+    pub const ALL: [Format; 15] = [
         Format::TrecRun,
         Format::TrecQrels,
         Format::RankingCsv,
@@ -51,6 +55,7 @@ impl Format {
         Format::TrecQrelsPrefs,
         Format::TrecQrelsJg,
         Format::TrecZscores,
+        Format::PerQueryCsv,
     ];
 
     pub fn label(self) -> &'static str {
@@ -69,6 +74,7 @@ impl Format {
             Format::TrecQrelsPrefs => "qrels read as trec_eval preferences",
             Format::TrecQrelsJg => "qrels with judgment groups (qid jg docno rel)",
             Format::TrecZscores => "trec_eval z-scores (qid measure mean stddev)",
+            Format::PerQueryCsv => "per-query values (query_id, model, metric, value)",
         }
     }
 
@@ -88,6 +94,7 @@ impl Format {
             Format::TrecQrelsPrefs => "trec_qrels_prefs",
             Format::TrecQrelsJg => "trec_qrels_jg",
             Format::TrecZscores => "trec_zscores",
+            Format::PerQueryCsv => "per_query_csv",
         }
     }
 
@@ -488,6 +495,10 @@ pub struct TableState {
     labels: Vec<bool>,
     targets: Vec<u32>,
     truth_values: Vec<f64>,
+    /// Per-query values: each row's metric (the values are `truth_values`,
+    /// the queries `a`, the models `b`).
+    measures: Interner,
+    metric: Vec<u32>,
     /// Ranking CSV scores per model (`None`: not retrieved).
     model_values: Vec<Vec<Option<f64>>>,
     /// Binary and ratings predictions per model, 8 bytes a value (NaN stays NaN).
@@ -948,6 +959,8 @@ impl TableState {
             slots: vec![],
             ids_a: Interner::new(),
             ids_b: Interner::new(),
+            measures: Interner::new(),
+            metric: vec![],
             names_b: Names::default(),
             a: vec![],
             b: vec![],
@@ -968,7 +981,17 @@ impl TableState {
         };
         let want = |f: super::Format| forced.is_none() || forced == Some(f);
         let header_text = header.join(", ");
-        if let (Some(u), Some(i), Some(r), true) =
+        let metric = find(&["metric", "measure"]);
+        let value = find(&["value"]);
+        if let (Some(q), Some(m), Some(v), true) =
+            (query.or(user), metric, value, want(Format::PerQueryCsv))
+        {
+            t.format = Format::PerQueryCsv;
+            (t.key_a, t.truth) = (q, m);
+            // without a model column, the file is one model named after it
+            t.key_b = find(&["model", "run", "system", "run_id", "tag"]).unwrap_or(usize::MAX);
+            t.models = vec![v];
+        } else if let (Some(u), Some(i), Some(r), true) =
             (user.or(query), item, rating, want(Format::RatingsCsv))
         {
             t.format = Format::RatingsCsv;
@@ -1091,7 +1114,45 @@ impl TableState {
             ));
         }
         let col = |c: usize| -> &[u8] { &f[c] };
+        let id = |c: usize, what: &str| {
+            fields::id(col(c)).ok_or_else(|| {
+                problem(
+                    n,
+                    c + 1,
+                    format!("{what} in column '{}'", self.header[c]),
+                    shown(col(c)),
+                    None,
+                )
+            })
+        };
         match self.format {
+            Format::PerQueryCsv => {
+                let q = id(self.key_a, "an id")?;
+                let model = match self.key_b {
+                    usize::MAX => "",
+                    c => id(c, "a model name")?,
+                };
+                let metric = id(self.truth, "a metric id")?;
+                let c = self.models[0];
+                let v = col(c);
+                if v.is_empty() {
+                    return Ok(()); // undefined for this query (FCP of one grade)
+                }
+                let v = fields::number(v).filter(|v| !v.is_nan()).ok_or_else(|| {
+                    problem(
+                        n,
+                        c + 1,
+                        "a value (a number, or nothing for an undefined one)",
+                        shown(v),
+                        decimal_comma(v),
+                    )
+                })?;
+                self.a.push(self.ids_a.intern(q));
+                self.b.push(self.ids_b.intern(model));
+                self.metric.push(self.measures.intern(metric));
+                self.truth_values.push(v);
+                return Ok(());
+            }
             Format::RankingCsv | Format::RatingsCsv => {
                 let a = fields::id(col(self.key_a)).ok_or_else(|| {
                     problem(
@@ -1327,6 +1388,52 @@ impl TableState {
         };
         let names: Vec<String> = self.models.iter().map(|&c| model_name(&self, c)).collect();
         match self.format {
+            Format::PerQueryCsv => {
+                if self.a.is_empty() {
+                    return None;
+                }
+                let values = crate::parse::PerQueryColumns {
+                    queries: &self.ids_a,
+                    q: &self.a,
+                    models: &self.ids_b,
+                    model: &self.b,
+                    measures: &self.measures,
+                    m: &self.metric,
+                    value: &self.truth_values,
+                };
+                let models = match values.split(&stem) {
+                    Ok(models) => models,
+                    Err((first, again)) => {
+                        errors.push(problem(
+                            again as u64 + 2,
+                            self.key_a + 1,
+                            "one value per query, model and metric",
+                            format!(
+                                "query '{}' and metric '{}' again (first on line {})",
+                                self.ids_a.name(self.a[again]),
+                                self.measures.name(self.metric[again]),
+                                first + 2
+                            ),
+                            None,
+                        ));
+                        return None;
+                    }
+                };
+                #[cfg(not(target_arch = "wasm32"))]
+                return Some(Parsed::PerQuery(models));
+                #[cfg(target_arch = "wasm32")]
+                {
+                    let _ = models;
+                    errors.push(problem(
+                        0,
+                        0,
+                        "a file the page reads (per-query values files are read by the command line and the Python package: rankscope eval FILE, rankscope compare FILE)",
+                        "per-query values (query_id, model, metric, value)".to_string(),
+                        None,
+                    ));
+                    None
+                }
+            }
             Format::RankingCsv => {
                 if self.a.is_empty() {
                     return None;

@@ -178,22 +178,40 @@ pub fn decode_many_validated(bytes: &[u8]) -> Result<Vec<(String, Parsed)>, Stri
 /// for data read from a session file or a report, where a flipped bit could
 /// otherwise change numbers silently; the workers' own hand-over is trusted
 /// (this costs a hash per name).
-pub fn validate(parsed: &Parsed) -> Result<(), String> {
-    check(parsed)?;
-    let no_nan = |values: &[f64], what: &str| match values.iter().position(|v| v.is_nan()) {
+fn no_nan(values: &[f64], what: &str) -> Result<(), String> {
+    match values.iter().position(|v| v.is_nan()) {
         Some(i) => Err(format!(
             "{what} {} is not a number (NaN), which no file can hold",
             i + 1
         )),
         None => Ok(()),
-    };
-    let sound = |names: &Interner, what: &str| {
-        if names.is_sound() {
-            Ok(())
-        } else {
-            Err(format!("the {what} id table is damaged"))
-        }
-    };
+    }
+}
+
+fn sound(names: &Interner, what: &str) -> Result<(), String> {
+    if names.is_sound() {
+        Ok(())
+    } else {
+        Err(format!("the {what} id table is damaged"))
+    }
+}
+
+/// [`validate`] of values computed elsewhere.
+fn valid_values(p: &crate::parse::Precomputed) -> Result<(), String> {
+    sound(&p.measures, "measure")?;
+    sound(&p.queries, "query")?;
+    no_nan(&p.value, "value")
+}
+
+/// [`check`] of values computed elsewhere.
+fn consistent_values(p: &crate::parse::Precomputed) -> Result<(), String> {
+    same_length(&[p.m.len(), p.q.len(), p.value.len()])?;
+    ids_within(&p.m, &p.measures, "measure")?;
+    ids_within(&p.q, &p.queries, "query")
+}
+
+pub fn validate(parsed: &Parsed) -> Result<(), String> {
+    check(parsed)?;
     match parsed {
         Parsed::Noted { parsed, .. } => validate(parsed),
         Parsed::Classes { names, parsed } => {
@@ -259,11 +277,9 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
             }
             Ok(())
         }
-        Parsed::Measures(p) => {
-            sound(&p.measures, "measure")?;
-            sound(&p.queries, "query")?;
-            no_nan(&p.value, "value")
-        }
+        Parsed::Measures(p) => valid_values(p),
+        #[cfg(not(target_arch = "wasm32"))]
+        Parsed::PerQuery(list) => list.iter().try_for_each(valid_values),
         Parsed::Relations(r) => {
             let relational =
                 crate::parse::Format::from_id(&r.format_id).is_some_and(|f| f.is_relation());
@@ -359,11 +375,9 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             Ok(())
         }
         Parsed::Relations(_) => Ok(()),
-        Parsed::Measures(p) => {
-            same_length(&[p.m.len(), p.q.len(), p.value.len()])?;
-            ids_within(&p.m, &p.measures, "measure")?;
-            ids_within(&p.q, &p.queries, "query")
-        }
+        Parsed::Measures(p) => consistent_values(p),
+        #[cfg(not(target_arch = "wasm32"))]
+        Parsed::PerQuery(list) => list.iter().try_for_each(consistent_values),
         Parsed::Ratings(r) => {
             if r.models.is_empty() {
                 return Err("ratings without a model".into());

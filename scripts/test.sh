@@ -18,16 +18,16 @@ cargo clippy --locked --target wasm32-unknown-unknown --bins -- -D warnings
 step "native tests (cargo test)"
 cargo test --locked
 
-step "the Python package: built with maturin into tools/venv, tested against the CLI (pytest; Spark in local[2] mode)"
-(cd python && VIRTUAL_ENV="$PWD/../tools/venv" ../tools/venv/bin/maturin develop --release --locked -q)
-RANKSCOPE_CLI="$PWD/target/debug/rankscope" tools/venv/bin/python -m pytest -q -p no:cacheprovider \
-  -W ignore::UserWarning -W ignore::FutureWarning python/tests
-
 step "the core compiled to wasm, in headless Chromium (wasm-bindgen-test)"
 cargo test --locked --target wasm32-unknown-unknown --test wasm
 
 step "release build of the app"
 bash scripts/build.sh
+
+step "the Python package: built with maturin into tools/venv, tested against the CLI and the built app (pytest; Spark in local[2] mode)"
+(cd python && VIRTUAL_ENV="$PWD/../tools/venv" ../tools/venv/bin/maturin develop --release --locked -q)
+RANKSCOPE_CLI="$PWD/target/debug/rankscope" tools/venv/bin/python -m pytest -q -p no:cacheprovider \
+  -W ignore::UserWarning -W ignore::FutureWarning python/tests
 
 step "browser end-to-end tests (playwright-core + Debian chromium)"
 node --test tests/e2e/

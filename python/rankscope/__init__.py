@@ -29,6 +29,8 @@ from ._rankscope import __version__
 
 __all__ = [
     "evaluate",
+    "report",
+    "show",
     "binary",
     "multiclass",
     "ratings",
@@ -389,6 +391,20 @@ def _result(data: Any, metrics: Any, cutoffs: Any, per_query: bool, conventions:
 # the API
 
 
+def _data(run: Any, qrels: Any, columns: Optional[Mapping[str, str]]) -> Any:
+    """The core's workspace of what was given, as ``evaluate`` reads it."""
+    columns = dict(columns or {})
+    data = _rankscope.Data()
+    if qrels is None and _is_per_query(run):
+        # values computed elsewhere (evaluate(per_query=True), a Spark job)
+        _add_per_query(data, run)
+        return data
+    _add_qrels(data, qrels, columns)
+    for name, r in _models(run):
+        _add_run(data, name, r, columns)
+    return data
+
+
 def evaluate(
     run: Any,
     qrels: Any = None,
@@ -426,16 +442,7 @@ def evaluate(
     with ``per_query=True`` a pandas DataFrame with columns ``query_id,
     model, metric, value`` instead.
     """
-    columns = dict(columns or {})
-    data = _rankscope.Data()
-    if qrels is None and _is_per_query(run):
-        # values computed elsewhere (evaluate(per_query=True), a Spark job): their means
-        _add_per_query(data, run)
-        return _result(data, metrics, cutoffs, per_query, conventions)
-    _add_qrels(data, qrels, columns)
-    for name, r in _models(run):
-        _add_run(data, name, r, columns)
-    return _result(data, metrics, cutoffs, per_query, conventions)
+    return _result(_data(run, qrels, columns), metrics, cutoffs, per_query, conventions)
 
 
 def _score_models(scores: Any, what: str) -> List[Tuple[str, Any]]:
@@ -580,3 +587,85 @@ def means(per_query: Any) -> Dict[str, Dict[str, float]]:
         values = np.ascontiguousarray(group["value"].to_numpy(dtype="<f8")[order])
         out.setdefault(str(model), {})[str(metric)] = _rankscope.aggregate(str(metric), values.tobytes())
     return out
+
+
+# ----------------------------------------------------------------------------
+# the dashboard: a saved report, in a file or inline in Jupyter
+
+
+def _app_files(dist: Optional[PathLike]) -> Tuple[str, str, bytes]:
+    """The built app's stylesheet, module and wasm, found as the page finds
+    them (its index.html's stylesheet, modulepreload and preloaded wasm):
+    from ``dist``, else $RANKSCOPE_DIST, else the copy ``scripts/build.sh``
+    puts in the package (``rankscope/_dist``)."""
+    import re
+
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_dist")
+    root = os.fspath(dist) if dist is not None else os.environ.get("RANKSCOPE_DIST", here)
+    index = os.path.join(root, "index.html")
+    if not os.path.exists(index):
+        raise FileNotFoundError(
+            f"{index}: the built app is needed for a report (run `bash scripts/build.sh`, "
+            "which copies it into the package, or pass dist= the built dist/ folder)"
+        )
+    html = open(index, encoding="utf-8").read()
+
+    def href(pattern: str) -> str:
+        m = re.search(pattern, html)
+        if not m:
+            raise ValueError(f"{index}: not a built Rankscope page (no {pattern!r})")
+        return os.path.join(root, m.group(1).lstrip("/").split("/")[-1])
+
+    css = href(r'<link rel="stylesheet" href="([^"]+)"')
+    js = href(r'<link rel="modulepreload" href="([^"]+)"')
+    wasm = href(r'<link rel="preload" href="([^"]+\.wasm)"')
+    with open(css, encoding="utf-8") as a, open(js, encoding="utf-8") as b, open(wasm, "rb") as c:
+        return a.read(), b.read(), c.read()
+
+
+def report(
+    run: Any,
+    qrels: Any = None,
+    path: Optional[PathLike] = None,
+    metrics: Union[None, str, Iterable[str]] = None,
+    title: str = "Rankscope report",
+    dist: Optional[PathLike] = None,
+    columns: Optional[Mapping[str, str]] = None,
+    **conventions: Any,
+) -> str:
+    """The self-contained HTML report the page's "Save report" writes: the
+    dashboard with this data (read as ``evaluate`` reads it) and view
+    (``metrics``, ``conventions``), opening offline with no request. Written
+    to ``path`` when given; returned either way."""
+    data = _data(run, qrels, columns)
+    css, js, wasm = _app_files(dist)
+    html = data.report_html(title, css, js, wasm, _metric_list(metrics), _conventions(conventions))
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(html)
+    return html
+
+
+class Dashboard:
+    """The dashboard inline in a notebook: the report in an iframe
+    (``srcdoc``: no server, no file, no network). ``html`` is the report."""
+
+    def __init__(self, html: str, height: int = 900):
+        self.html = html
+        self.height = height
+
+    def _repr_html_(self) -> str:
+        import html as _html
+
+        return (
+            f'<iframe srcdoc="{_html.escape(self.html, quote=True)}" '
+            f'style="width:100%;height:{int(self.height)}px;border:0" '
+            'sandbox="allow-scripts allow-downloads allow-popups allow-modals" '
+            'title="Rankscope"></iframe>'
+        )
+
+
+def show(run: Any, qrels: Any = None, metrics=None, height: int = 900, dist=None, columns=None, **conventions: Any) -> Dashboard:
+    """The dashboard with this data inline in Jupyter (the value of the cell
+    shows it): ``report``'s HTML in an iframe."""
+    return Dashboard(report(run, qrels, metrics=metrics, dist=dist, columns=columns, **conventions), height)

@@ -607,6 +607,49 @@ impl Data {
         self.add(&name, parsed)
     }
 
+    /// The self-contained HTML report the page saves ("Save report"): the
+    /// built app's stylesheet, module and wasm (`css`, `js`, `wasm`) with
+    /// this data as its session, opened on `metrics` (ids: their columns
+    /// and cutoffs) under `conventions`. It opens offline and asks for nothing.
+    #[pyo3(signature = (title, css, js, wasm, metrics=None, conventions=vec![]))]
+    fn report_html(
+        &self,
+        title: &str,
+        css: &str,
+        js: &str,
+        wasm: &[u8],
+        metrics: Option<Vec<String>>,
+        conventions: Vec<(String, String)>,
+    ) -> PyResult<String> {
+        use rankscope::session::{encode_session, report_html, ViewState};
+        let mut view = ViewState {
+            conv: self::conventions(conventions)?,
+            ..Default::default()
+        };
+        if let Some(ids) = metrics {
+            let kind = self.dataset().map_or(Kind::Ranking, |d| d.kind());
+            view.tab = Some(kind);
+            let ids = metric_ids(kind, Some(ids), &[])?;
+            view.metrics.clear();
+            view.k.clear();
+            for id in &ids {
+                let column = format!("{}.{}", kind.name(), id.base);
+                if !view.metrics.contains(&column) {
+                    view.metrics.push(column);
+                }
+                if let Some(k) = id.k.filter(|k| !view.k.contains(k)) {
+                    view.k.push(k);
+                }
+            }
+            view.k.sort_unstable();
+            if view.k.is_empty() {
+                view.k = ViewState::default().k;
+            }
+        }
+        let session = encode_session(&self.ws, &view);
+        Ok(report_html(title, css, js, wasm, &session))
+    }
+
     /// The data's kind (`ranking`, `binary`, `multiclass`, `ratings`).
     fn kind(&self) -> PyResult<&'static str> {
         Ok(Kind::name(self.dataset()?.kind()))

@@ -341,3 +341,18 @@ def test_per_query_values_from_files_and_frames_give_the_means_and_tests():
         rankscope.evaluate(pd.concat([frame, frame.iloc[[0]]], ignore_index=True))
     with pytest.raises(ValueError, match=r"recall@5: no such measure in these files \(they hold: ndcg@10, map"):
         rankscope.evaluate(frame, metrics=["recall@5"])
+
+
+def test_the_example_notebook_runs():
+    """Every code cell of python/examples/rankscope.ipynb, in order."""
+    nb = json.load(open(os.path.join(ROOT, "python", "examples", "rankscope.ipynb")))
+    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert len(code) == 5
+    os.environ["RANKSCOPE_ROOT"] = ROOT
+    scope = {}
+    for cell in code[:-1]:
+        exec(compile(cell, "rankscope.ipynb", "exec"), scope)
+    assert scope["per_query"].shape == (80, 4)
+    # the built app (scripts/build.sh copies it into the package; the test command builds first)
+    board = eval(compile(code[-1], "rankscope.ipynb", "eval"), scope)
+    assert board._repr_html_().startswith('<iframe srcdoc="&lt;!DOCTYPE html&gt;')

@@ -139,3 +139,13 @@ def test_a_generated_run_of_a_million_lines(spark):
         m = ",".join(METRICS)
         check(per_query, means, cli_per_query(run_path, "--qrels", qrels_path, "--metrics", m),
               cli_means(run_path, "--qrels", qrels_path, "--metrics", m))
+
+
+def test_per_user_recommender_metrics_are_the_same_call(spark):
+    from rankscope.spark import evaluate
+
+    run = spark.read.csv(RUN, sep=" ", schema="user_id string, q0 string, item_id string, rank int, score double, model string")
+    qrels = spark.read.csv(QRELS, sep=" ", schema="user_id string, iteration string, item_id string, relevance int")
+    m = "ndcg@10,recall@20,hit_rate@5"
+    per_user, means = evaluate(run, qrels, metrics=m)
+    check(per_user, means, cli_per_query(RUN, "--qrels", QRELS, "--metrics", m), cli_means(RUN, "--qrels", QRELS, "--metrics", m))

@@ -29,7 +29,8 @@ const shown = (page) => page.$$eval('.diag-numbers tbody tr', (rows) => rows.map
 })));
 
 async function panelWith(page, pred) {
-  await page.waitForFunction(pred, null, { timeout: 20000 });
+  // generous: under the full suite's load, three quick option changes each start a worker
+  await page.waitForFunction(pred, null, { timeout: 60000 });
 }
 
 test('the Diagnostics panel equals rankscope diagnose and draws every chart', async () => {

@@ -28,9 +28,15 @@ const shown = (page) => page.$$eval('.diag-numbers tbody tr', (rows) => rows.map
   values: Object.fromEntries([...r.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, td.dataset.value === '' ? null : Number(td.dataset.value)])),
 })));
 
+/** Runs `action` (an option change) and waits for the panel it redraws. */
+async function redrawn(page, action) {
+  await page.evaluate(() => { document.querySelector('.diag-panel').dataset.stale = '1'; });
+  await action();
+  await panelWith(page, () => document.querySelector('.diag-panel') && !document.querySelector('.diag-panel').dataset.stale);
+}
+
 async function panelWith(page, pred) {
-  // generous: under the full suite's load, three quick option changes each start a worker
-  await page.waitForFunction(pred, null, { timeout: 60000 });
+  await page.waitForFunction(pred, null, { timeout: 20000 });
 }
 
 test('the Diagnostics panel equals rankscope diagnose and draws every chart', async () => {
@@ -71,11 +77,11 @@ test('the Diagnostics panel equals rankscope diagnose and draws every chart', as
   assert.equal(tp, youden.confusion.tp);
   assert.ok(Math.abs(await thr() - youden.threshold) < 1e-4, 'threshold line at the chosen threshold');
   // options: quantile bins and a group, as the CLI's
-  await page.selectOption('#diag-strategy', 'quantile');
-  await page.fill('#diag-bins', '15');
-  await page.press('#diag-bins', 'Enter');
-  await page.fill('#diag-group', 'model_a=model_a_seed*');
-  await page.press('#diag-group', 'Enter');
+  // one change at a time: each answer redraws the panel, its controls too, so
+  // text typed into the old panel while an answer arrives would be lost
+  await redrawn(page, () => page.selectOption('#diag-strategy', 'quantile'));
+  await redrawn(page, async () => { await page.fill('#diag-bins', '15'); await page.press('#diag-bins', 'Enter'); });
+  await redrawn(page, async () => { await page.fill('#diag-group', 'model_a=model_a_seed*'); await page.press('#diag-group', 'Enter'); });
   await panelWith(page, () => document.querySelector('.diag-groups') && document.querySelector('#diag-bins')?.value === '15');
   const grouped = cli(['diagnose', file, '--format', 'json', '--bins', '15', '--strategy', 'quantile', '--group', 'model_a=model_a_seed*']);
   rows = await shown(page);

@@ -167,7 +167,11 @@ def _column(frame: Any, name: str) -> Any:
 
 
 def _pick(frame: Any, names: Sequence[str], role: str, what: str, given: Optional[str] = None) -> str:
-    cols = _column_names(frame)
+    return _choose(_column_names(frame), names, role, what, given)
+
+
+def _choose(cols: List[str], names: Sequence[str], role: str, what: str, given: Optional[str] = None) -> str:
+    """The column of ``role``: ``given``, else the first of ``names`` (any case)."""
     if given is not None:
         if given not in cols:
             raise ValueError(f"{what}: no column {given!r} (the columns: {', '.join(cols)})")
@@ -579,14 +583,9 @@ def means(per_query: Any) -> Dict[str, Dict[str, float]]:
     the CLI's to the last bit. ``None`` for the metrics whose value is not
     an aggregate of per-query values (``fcp`` and ``spearman``, Koren's
     ratios over every pair)."""
-    out: Dict[str, Dict[str, float]] = {}
-    frame = per_query
-    for (model, metric), group in frame.groupby(["model", "metric"], sort=False):
-        ids = group["query_id"].astype(str).to_numpy()
-        order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"))
-        values = np.ascontiguousarray(group["value"].to_numpy(dtype="<f8")[order])
-        out.setdefault(str(model), {})[str(metric)] = _rankscope.aggregate(str(metric), values.tobytes())
-    return out
+    data = _rankscope.Data()
+    _add_per_query(data, per_query)
+    return _result(data, None, None, False, {})
 
 
 # ----------------------------------------------------------------------------

@@ -24,21 +24,9 @@ from __future__ import annotations
 import warnings as _warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from . import DOC_COLUMNS, GRADE_COLUMNS, MODEL_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, _conventions, _metric_list
+from . import DOC_COLUMNS, GRADE_COLUMNS, MODEL_COLUMNS, QUERY_COLUMNS, SCORE_COLUMNS, _choose as _pick, _conventions, _metric_list
 
 SCHEMA = "query_id string, model string, metric string, value double"
-
-
-def _pick(columns: List[str], names, role: str, what: str, given: Optional[str]) -> str:
-    if given is not None:
-        if given not in columns:
-            raise ValueError(f"{what}: no column {given!r} (the columns: {', '.join(columns)})")
-        return given
-    lower = {c.lower(): c for c in columns}
-    for n in names:
-        if n in lower:
-            return lower[n]
-    raise ValueError(f"{what}: no {role} column (expected one of {', '.join(names)}; the columns: {', '.join(columns)})")
 
 
 def evaluate(

@@ -14,8 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use rankscope::core::evaluate::{
-    column_names, evaluate_on_threads, BinaryData, Conventions, Dataset, MulticlassData,
-    RatingsData, Report,
+    evaluate_on_threads, BinaryData, Conventions, Dataset, MulticlassData, RatingsData, Report,
 };
 use rankscope::core::ids::{Interner, Names};
 use rankscope::core::multiclass::{MulticlassPredictions, RowSummary};
@@ -138,6 +137,24 @@ fn names(col: &Strings) -> PyResult<Names> {
     Ok(out)
 }
 
+/// The query and document id columns of a run or qrels (`what`), of one length.
+fn query_docs<'a>(
+    what: &str,
+    (q_offsets, q_data): (&'a [u8], &'a [u8]),
+    (d_offsets, d_data): (&'a [u8], &'a [u8]),
+) -> PyResult<(Strings<'a>, Strings<'a>)> {
+    let q = Strings::new(format!("{what}, query ids"), q_offsets, q_data)?;
+    let d = Strings::new(format!("{what}, document ids"), d_offsets, d_data)?;
+    if q.len() != d.len() {
+        return Err(error(format!(
+            "{what}: {} query ids for {} document ids",
+            q.len(),
+            d.len()
+        )));
+    }
+    Ok((q, d))
+}
+
 /// A document twice in one query is refused, as trec_eval and the parsers refuse it.
 fn duplicates_refused(
     what: &str,
@@ -165,8 +182,14 @@ struct Data {
 }
 
 impl Data {
+    /// Columns built here are checked by the parsers' rules first.
     fn add(&mut self, file: &str, parsed: Parsed) -> PyResult<()> {
         rankscope::parse::transfer::validate(&parsed).map_err(|e| error(format!("{file}: {e}")))?;
+        self.merge(file, parsed)
+    }
+
+    /// Merges a parsed file as the CLI does.
+    fn merge(&mut self, file: &str, parsed: Parsed) -> PyResult<()> {
         let summary = self
             .ws
             .add(file, parsed)
@@ -280,36 +303,14 @@ impl Data {
             positive_label,
             one_vs_rest: None,
         };
-        let parsed = py.detach(|| -> Result<Result<Parsed, String>, std::io::Error> {
-            use std::io::Read;
-            let mut file = std::fs::File::open(path)?;
-            let mut parser = Parser::new(path, options);
-            let mut buf = vec![0u8; 1 << 20];
-            loop {
-                match file.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        parser.feed(&buf[..n]);
-                        if parser.stopped() {
-                            break;
-                        }
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            Ok(parser.finish().map_err(|e| e.to_string()))
+        let parsed = py.detach(|| {
+            let file = std::fs::File::open(path)?;
+            Ok::<_, std::io::Error>(Parser::new(path, options).read_all(file))
         });
         let parsed = parsed
             .map_err(|e| error(format!("{path}: cannot read the file ({e})")))?
-            .map_err(error)?;
-        let summary = self
-            .ws
-            .add(path, parsed)
             .map_err(|e| error(e.to_string()))?;
-        self.warnings
-            .extend(summary.warnings.into_iter().map(|w| format!("{path}: {w}")));
-        Ok(())
+        self.merge(path, parsed)
     }
 
     /// A run from columns: query ids, document ids (Arrow large-string
@@ -325,15 +326,11 @@ impl Data {
     ) -> PyResult<()> {
         let ((q_offsets, q_data), (d_offsets, d_data)) = (bytes(&queries), bytes(&docs));
         let parsed = py.detach(|| -> PyResult<Parsed> {
-            let q = Strings::new(format!("run '{name}', query ids"), q_offsets, q_data)?;
-            let d = Strings::new(format!("run '{name}', document ids"), d_offsets, d_data)?;
-            if q.len() != d.len() {
-                return Err(error(format!(
-                    "run '{name}': {} query ids for {} document ids",
-                    q.len(),
-                    d.len()
-                )));
-            }
+            let (q, d) = query_docs(
+                &format!("run '{name}'"),
+                (q_offsets, q_data),
+                (d_offsets, d_data),
+            )?;
             let score = floats(&format!("run '{name}', scores"), scores, q.len())?;
             let (queries, qi) = interned(&q)?;
             let docs = names(&d)?;
@@ -370,15 +367,7 @@ impl Data {
     ) -> PyResult<()> {
         let ((q_offsets, q_data), (d_offsets, d_data)) = (bytes(&queries), bytes(&docs));
         let parsed = py.detach(|| -> PyResult<Parsed> {
-            let q = Strings::new(format!("{name}, query ids"), q_offsets, q_data)?;
-            let d = Strings::new(format!("{name}, document ids"), d_offsets, d_data)?;
-            if q.len() != d.len() {
-                return Err(error(format!(
-                    "{name}: {} query ids for {} document ids",
-                    q.len(),
-                    d.len()
-                )));
-            }
+            let (q, d) = query_docs(&name, (q_offsets, q_data), (d_offsets, d_data))?;
             let wide = ints(&format!("{name}, relevance"), grades, q.len())?;
             let grades = wide
                 .iter()
@@ -787,32 +776,6 @@ impl Data {
     }
 }
 
-/// A ranking metric's value over the queries from its per-query values
-/// (little-endian f64, in the core's query order: byte-wise by id), as the
-/// core aggregates them (`core::evaluate::aggregate`).
-/// `None` for `fcp` and `spearman`, whose value is not an aggregate of
-/// per-query values.
-#[pyfunction]
-fn aggregate(metric: &str, values: &[u8]) -> PyResult<Option<f64>> {
-    // a metric id, or a column one expands to (iprec_at_recall_0.50, ...: means)
-    let base = match MetricId::parse(metric, Kind::Ranking) {
-        Ok(id) => id.base,
-        Err(e) => {
-            let all = registry::all_metrics(Kind::Ranking, registry::DEFAULT_CUTOFFS);
-            if !column_names(&all).iter().any(|c| c == metric) {
-                return Err(error(e));
-            }
-            metric.to_string()
-        }
-    };
-    if base == "fcp" || base == "spearman" {
-        return Ok(None);
-    }
-    let n = values.len() / 8;
-    let col = floats(metric, values, n)?;
-    Ok(Some(rankscope::core::evaluate::aggregate(&base, &col)))
-}
-
 /// Every metric id of a kind with its name and formula (the registry's).
 #[pyfunction]
 fn metrics(kind: &str) -> PyResult<Vec<(String, String, String)>> {
@@ -844,7 +807,6 @@ fn conventions_help() -> Vec<&'static str> {
 #[pymodule]
 fn _rankscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Data>()?;
-    m.add_function(wrap_pyfunction!(aggregate, m)?)?;
     m.add_function(wrap_pyfunction!(metrics, m)?)?;
     m.add_function(wrap_pyfunction!(conventions_help, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -551,18 +551,12 @@ fn parse_files(
     // each part reads its file in 1 MiB slices (the file is never held whole)
     let one = |path: &str, options: &LoadOptions| -> std::io::Result<Result<Parsed, LoadError>> {
         if path == "-" {
-            return Ok(parse_stream(
-                parser(STDIN, options),
-                std::io::stdin().lock(),
-            ));
+            return Ok(parser(STDIN, options).read_all(std::io::stdin().lock()));
         }
         let meta = std::fs::metadata(path)?;
         if !meta.is_file() {
             // a pipe (`<(zcat run.gz)`), a FIFO, a character device: read once, in order
-            return Ok(parse_stream(
-                parser(path, options),
-                std::fs::File::open(path)?,
-            ));
+            return Ok(parser(path, options).read_all(std::fs::File::open(path)?));
         }
         let total = meta.len();
         let part = |which| -> std::io::Result<split::PartEnd> {
@@ -613,35 +607,6 @@ fn parse_files(
 
 /// The name standard input (`-`) is shown under.
 const STDIN: &str = "stdin";
-
-/// Parses what `reader` gives, front to back in 1 MiB steps (standard
-/// input, a pipe): a file that cannot be read twice or split.
-fn parse_stream(mut parser: Parser, mut reader: impl std::io::Read) -> Result<Parsed, LoadError> {
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                parser.feed(&buf[..n]);
-                if parser.stopped() {
-                    break;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                return Err(LoadError::single(
-                    parser.file_name(),
-                    0,
-                    0,
-                    "a readable stream",
-                    format!("it could not be read ({e})"),
-                    None,
-                ))
-            }
-        }
-    }
-    parser.finish()
-}
 
 /// Reads and merges every file of `a` (qrels first), with the warnings of
 /// each; the exit code of the failure otherwise.

@@ -485,6 +485,35 @@ impl Parser {
         self.max_inflated = max;
     }
 
+    /// Parses what `reader` gives, front to back in 1 MiB steps (a file,
+    /// standard input, a pipe: read once, never split).
+    pub fn read_all(mut self, mut reader: impl std::io::Read) -> Result<Parsed, LoadError> {
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    self.feed(&buf[..n]);
+                    if self.stopped() {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(LoadError::single(
+                        self.file_name(),
+                        0,
+                        0,
+                        "a readable stream",
+                        format!("it could not be read ({e})"),
+                        None,
+                    ))
+                }
+            }
+        }
+        self.finish()
+    }
+
     /// Whether the rest of the file can be skipped: it is refused already
     /// (too large, a line without end, a broken gzip stream).
     pub fn stopped(&self) -> bool {

@@ -16,6 +16,7 @@ pub mod session;
 pub mod text;
 pub mod trec_eval;
 pub mod trec_format;
+pub mod values;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -490,6 +490,12 @@ def multiclass(y_true: Any, probabilities: Any, metrics=None, cutoffs=None, **co
     """A multi-class classifier's metrics: ``y_true`` class indices 0..C-1,
     ``probabilities`` an (n, C) array (or logits with ``class_scale=
     "logits"``), or a dict of names to such arrays."""
+    data = _rankscope.Data()
+    _add_multiclass(data, y_true, probabilities)
+    return _result(data, metrics, cutoffs, False, conventions)
+
+
+def _add_multiclass(data: Any, y_true: Any, probabilities: Any) -> None:
     targets = np.asarray(y_true)
     if targets.dtype.kind not in "iu":
         raise ValueError(f"y_true: expected class indices (whole numbers), found {targets.dtype}")
@@ -505,9 +511,7 @@ def multiclass(y_true: Any, probabilities: Any, metrics=None, cutoffs=None, **co
             raise ValueError(f"probabilities {name!r}: {m.shape[1]} classes, the others {classes}")
         classes = m.shape[1]
         prepared.append((str(name), np.ascontiguousarray(m, dtype="<f8").tobytes()))
-    data = _rankscope.Data()
     data.add_multiclass("multiclass", targets.tobytes(), classes or 0, prepared)
-    return _result(data, metrics, cutoffs, False, conventions)
 
 
 def ratings(users: Any, items: Any, y_true: Any, predictions: Any, metrics=None, **conventions: Any):
@@ -543,10 +547,16 @@ def compare(
     document (t-test with the 95% CI of the difference and d_z, Wilcoxon,
     sign, randomization and paired bootstrap tests, adjusted p-values). For
     binary data, pass ``run=(y_true, {name: scores})`` and ``metrics="roc_auc"``
-    (DeLong's test)."""
+    (DeLong's test); for multi-class data ``run=(y_true, {name: (n, C)
+    probabilities})``, tested row by row (McNemar's exact test on Acc@k's
+    hits). Multi-class and ratings files (paths) are tested row by row too
+    (MAE and MSE on each rating's error)."""
     columns = dict(columns or {})
     data = _rankscope.Data()
-    if isinstance(run, tuple) and len(run) == 2 and qrels is None and not isinstance(run[0], str):
+    multi = isinstance(run, tuple) and len(run) == 2 and qrels is None and isinstance(run[1], Mapping)
+    if multi and all(np.ndim(p) == 2 for p in run[1].values()):
+        _add_multiclass(data, run[0], run[1])
+    elif isinstance(run, tuple) and len(run) == 2 and qrels is None and not isinstance(run[0], str):
         y_true, scores = run
         labels = _labels(y_true, conventions.pop("positive_label", None))
         n = len(labels)

@@ -746,7 +746,7 @@ impl Data {
             })?,
             test: Test::named(test).ok_or_else(|| {
                 error(format!(
-                    "test={test}: expected one of t, wilcoxon, sign, randomization, bootstrap, mcnemar"
+                    "test={test}: expected one of t, wilcoxon, sign, randomization, bootstrap, mcnemar, tukey"
                 ))
             })?,
             alpha,
@@ -764,8 +764,13 @@ impl Data {
             let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons });
             return serde_json::to_string(&doc).map_err(|e| error(e.to_string()));
         }
-        let (report, computed) = self.report(py, Some(metrics), cutoffs, conventions)?;
+        let (mut report, computed) = self.report(py, Some(metrics), cutoffs, conventions)?;
         let doc = py.detach(|| -> Result<serde_json::Value, String> {
+            // multi-class and ratings models are paired row by row
+            if let Ok(data) = self.dataset() {
+                let conventions = report.conventions.clone();
+                rankscope::compare::rows::per_row(&mut report, &data, &conventions)?;
+            }
             let comparisons = rankscope::compare::compare(&report, &report.columns, &options)?;
             // values computed elsewhere: their conventions are not known here
             let conventions = computed.then_some(&report.conventions);

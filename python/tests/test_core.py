@@ -188,6 +188,115 @@ def test_binary_compare_is_delong_as_the_cli():
     assert got["comparisons"] == want["comparisons"]
 
 
+def test_tukey_hsd_agrees_with_a_numpy_randomized_tukey_within_its_error():
+    extra = os.path.join(REF, "extra")
+    runs = {"bm25": os.path.join(extra, "bm25.run"), "dense": os.path.join(extra, "dense.run")}
+    qrels = os.path.join(extra, "example.qrels")
+    # a third model: bm25 with every other query's list reversed
+    third = pd.read_csv(runs["bm25"], sep=r"\s+", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"],
+                        dtype={"query_id": str, "doc_id": str})
+    flip = third["query_id"].isin(sorted(third["query_id"].unique())[::2])
+    third.loc[flip, "score"] = -third.loc[flip, "score"]
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "rankscope-py-third.run")
+    with open(path, "w") as f:
+        for r in third.itertuples():
+            f.write(f"{r.query_id} Q0 {r.doc_id} {r.rank} {float(r.score)!r} third\n")
+    files = [runs["bm25"], runs["dense"], path]
+    got = rankscope.compare(files, qrels, metrics=["ndcg@10"], test="tukey", permutations=20_000, seed=5)
+    assert got["comparisons"] == json.loads(cli("compare", *files, "--qrels", qrels, "--metrics", "ndcg@10", "--test", "tukey",
+                                                "--permutations", "20000", "--seed", "5", "--format", "json"))["comparisons"]
+    per_query = rankscope.evaluate(files, qrels, metrics=["ndcg@10"], per_query=True)
+    table = per_query.pivot(index="query_id", columns="model", values="value")
+    names = [c["baseline"] for c in got["comparisons"][:1]] + [c["model"] for c in got["comparisons"]]
+    x = table[names].to_numpy()
+    # Carterette's randomized Tukey HSD, written here with numpy's generator
+    rng = np.random.default_rng(2024)
+    b = 20_000
+    ranges = np.empty(b)
+    rows = np.arange(x.shape[0])[:, None]
+    for t in range(b):
+        shuffled = x[rows, rng.permuted(np.tile(np.arange(x.shape[1]), (x.shape[0], 1)), axis=1)]
+        means = shuffled.mean(axis=0)
+        ranges[t] = means.max() - means.min()
+    means = x.mean(axis=0)
+    for k, c in enumerate(got["comparisons"], start=1):
+        observed = abs(means[k] - means[0])
+        want = (1 + (ranges >= observed - 1e-12).sum()) / (1 + b)
+        tukey = c["tukey"]
+        se = math.sqrt(tukey["standard_error"] ** 2 + want * (1 - want) / b)
+        assert abs(tukey["p"] - want) <= 4 * max(se, 1 / b), (c["model"], tukey["p"], want)
+        # family-wise as it is: the adjusted p is the p
+        assert c["adjusted"][6] == tukey["p"]
+
+
+def test_multiclass_and_ratings_are_tested_row_by_row_as_scipy_does():
+    from scipy import stats
+
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    rng = np.random.default_rng(11)
+    n, classes = 500, 6
+    y = rng.integers(0, classes, n)
+    probs = {}
+    for name, skill in [("a", 1.0), ("b", 1.4)]:
+        z = rng.normal(0, 1, (n, classes))
+        z[np.arange(n), y] += skill
+        p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+        probs[name] = p
+    paths = []
+    for name, p in probs.items():
+        os.makedirs(os.path.join(tmp, "rankscope-py-mc"), exist_ok=True)
+        path = os.path.join(tmp, "rankscope-py-mc", f"{name}.csv")
+        frame = pd.DataFrame(p, columns=[f"p_{c}" for c in range(classes)])
+        frame.insert(0, "target", y)
+        frame.to_csv(path, index=False, float_format="%.17g")
+        paths.append(path)
+    # the rank of each row's target (ties: lower class index first, as the default)
+    def ranks(p):
+        t = p[np.arange(n), y][:, None]
+        above = (p > t) | ((p == t) & (np.arange(classes)[None, :] < y[:, None]))
+        return above.sum(axis=1) + 1
+
+    ra, rb = ranks(probs["a"]), ranks(probs["b"])
+    want = json.loads(cli("compare", *paths, "--metrics", "acc@1,acc@3,mrr", "--format", "json"))
+    got = rankscope.compare((y, probs), metrics=["acc@1", "acc@3", "mrr"])
+    by = {c["metric"]: c for c in got["comparisons"]}
+    assert [c["metric"] for c in want["comparisons"]] == ["acc@1", "acc@3", "mrr"]
+    for k in (1, 3):
+        c = by[f"acc@{k}"]
+        ha, hb = (ra <= k).astype(float), (rb <= k).astype(float)
+        # McNemar's exact test: the binomial on the discordant rows (statsmodels' exact mcnemar)
+        b_only, a_only = int(((hb == 1) & (ha == 0)).sum()), int(((hb == 0) & (ha == 1)).sum())
+        p = stats.binomtest(min(a_only, b_only), a_only + b_only, 0.5).pvalue
+        assert c["paired"]["n"] == n and (c["paired"]["wins"], c["paired"]["losses"]) == (b_only, a_only)
+        assert math.isclose(c["mcnemar"], p, rel_tol=1e-9), (k, c["mcnemar"], p)
+        assert math.isclose(c["t_test"]["p"], stats.ttest_rel(hb, ha).pvalue, rel_tol=1e-9)
+        assert math.isclose(c["paired"]["mean_b"], hb.mean(), rel_tol=1e-12)
+    c = by["mrr"]
+    assert math.isclose(c["t_test"]["p"], stats.ttest_rel(1 / rb, 1 / ra).pvalue, rel_tol=1e-9)
+    assert math.isclose(c["wilcoxon"]["p"], stats.wilcoxon(1 / rb, 1 / ra).pvalue, rel_tol=1e-9)
+    # the same document from arrays as from the files
+    assert got["comparisons"] == want["comparisons"]
+
+    # ratings: each rating's absolute and squared error, paired row by row
+    rating = rng.integers(1, 6, n).astype(float)
+    svd = np.clip(rating + rng.normal(0, 0.8, n), 1, 5)
+    knn = np.clip(rating + rng.normal(0.1, 0.9, n), 1, 5)
+    path = os.path.join(tmp, "rankscope-py-ratings.csv")
+    pd.DataFrame({"user_id": [f"u{i % 41}" for i in range(n)], "item_id": [f"i{i}" for i in range(n)],
+                  "rating": rating, "svd": svd, "knn": knn}).to_csv(path, index=False, float_format="%.17g")
+    got = rankscope.compare(path, metrics=["mae", "mse"])
+    assert got["comparisons"] == json.loads(cli("compare", path, "--metrics", "mae,mse", "--format", "json"))["comparisons"]
+    by = {c["metric"]: c for c in got["comparisons"]}
+    for metric, err in [("mae", np.abs), ("mse", np.square)]:
+        a, b = err(rating - svd), err(rating - knn)
+        c = by[metric]
+        assert c["paired"]["n"] == n
+        assert math.isclose(c["t_test"]["p"], stats.ttest_rel(b, a).pvalue, rel_tol=1e-9)
+        assert math.isclose(c["wilcoxon"]["p"], stats.wilcoxon(b, a).pvalue, rel_tol=1e-9)
+    with pytest.raises(ValueError, match="pair users"):
+        rankscope.compare(path, metrics=["mae", "rmse_per_user"])
+
+
 def test_ranx_style_dicts_equal_ranx_values_in_the_oracle():
     oracle = json.load(open(os.path.join(REF, "oracle.json")))["ranking"]
     run = {}

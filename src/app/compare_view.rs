@@ -37,6 +37,38 @@ impl Tested {
     }
 }
 
+/// Applies a change of one of the Compare view's controls (the worker
+/// writes them: [`html::controls`]) to the tests' settings or the
+/// baseline; the control's id, or `None` for another element or a value
+/// out of range.
+pub fn control_changed(state: AppState, ev: &web_sys::Event) -> Option<String> {
+    let id = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|e| e.id())
+        .unwrap_or_default();
+    let v = event_target_value(ev);
+    let mut s = state.tests.get();
+    match id.as_str() {
+        html::TEST_ID => s.test = Test::named(&v).unwrap_or(s.test),
+        html::CORRECTION_ID => s.correction = Correction::named(&v).unwrap_or(s.correction),
+        html::ALPHA_ID => match crate::text::parse_f64(&v) {
+            Some(a) if a > 0.0 && a < 1.0 => s.alpha = a,
+            _ => return None,
+        },
+        html::CI_ID => s.ci = event_target_checked(ev),
+        html::MODEL_ID => s.vs = Some(v),
+        html::BASELINE_ID => {
+            state.baseline.set(Some(v));
+            return Some(id);
+        }
+        html::METRIC_ID => s.on = Some(v),
+        _ => return None,
+    }
+    state.tests.set(s);
+    Some(id)
+}
+
 #[component]
 pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -114,27 +146,9 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
     // the controls are in the worker's panel: one listener for them all,
     // and focus back on the control once the new panel is in
     let changed = move |ev: web_sys::Event| {
-        let id = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.id())
-            .unwrap_or_default();
-        let v = event_target_value(&ev);
-        let mut s = state.tests.get();
-        match id.as_str() {
-            html::TEST_ID => s.test = Test::named(&v).unwrap_or(s.test),
-            html::CORRECTION_ID => s.correction = Correction::named(&v).unwrap_or(s.correction),
-            html::ALPHA_ID => match crate::text::parse_f64(&v) {
-                Some(a) if a > 0.0 && a < 1.0 => s.alpha = a,
-                _ => return,
-            },
-            html::CI_ID => s.ci = event_target_checked(&ev),
-            html::MODEL_ID => s.vs = Some(v),
-            html::METRIC_ID => s.on = Some(v),
-            _ => return,
+        if let Some(id) = control_changed(state, &ev) {
+            refocus.replace(id);
         }
-        state.tests.set(s);
-        refocus.replace(id);
     };
     // a gain or loss row opens the model's value for that unit in the explanation panel
     let open = move |target: Option<web_sys::EventTarget>| {

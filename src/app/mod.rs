@@ -46,6 +46,7 @@ fn App() -> impl IntoView {
     provide_context(state);
     share::startup(state);
     let relations = precomputed::Relations::default();
+    let values = precomputed::Values::default();
 
     // Escape (wherever the focus is in the app) closes the explanation and any open menu
     let on_key = move |ev: web_sys::KeyboardEvent| {
@@ -107,10 +108,13 @@ fn App() -> impl IntoView {
     // the page-wide watchers, in one effect (each effect is its own 1.5 KB
     // of wasm): the theme follows the system unless chosen; the relation
     // files' evaluations follow the workspace and the trec_eval version;
+    // the panel of values computed elsewhere follows its files, measure,
+    // filter and the tests' settings;
     // the Diagnostics panel follows the shown binary models and its options
     let diagnostics = binary_view::Diagnostics::default();
     Effect::new(move |_| {
         relations.watch(state);
+        values.watch(state);
         diagnostics.watch(state, active.get() == Some(Kind::Binary));
         let theme = state.theme.get();
         if let Some(root) = web_sys::window()
@@ -197,7 +201,7 @@ fn App() -> impl IntoView {
                         data-tab=crate::core::Named::name(k) on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
                 }).collect_view()}
             </nav>
-            {move || state.ws.with(|w| w.measure_files().next().is_some()).then(|| view! { <precomputed::PrecomputedPanel/> })}
+            {move || state.ws.with(|w| w.measure_files().next().is_some()).then(|| view! { <precomputed::PrecomputedPanel values=values/> })}
             {move || match active.get() {
                 None if state.ws.with(|w| w.measure_files().next().is_some() || !w.relations.is_empty()) => ().into_any(),
                 None => view! { <section class="card empty"><h2>"Nothing loaded"</h2><p>"Drop prediction files here, open them, or load the example."</p></section> }.into_any(),

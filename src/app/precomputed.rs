@@ -1,154 +1,155 @@
-//! trec_eval output: files of it (`measure qid value`), shown as they were
-//! computed elsewhere, and the evaluations of the relation files
+//! Values computed elsewhere: trec_eval output (`measure qid value`),
+//! per-query values files (`query_id,model,metric,value`: what
+//! `rankscope eval --per-query --format csv`, the Python package and its
+//! Spark job write), and the evaluations of the relation files
 //! (preferences, judgment groups, z-scores) by `rankscope trec_eval` in a
-//! loading worker: a summary table (the `all` lines) and the per-query
-//! values of one measure. The panel says which is which.
+//! loading worker. The panel's tables and, when nothing else is loaded,
+//! its Compare view are written in a loading worker
+//! ([`crate::values::panel`]): the page keeps the query filter, the chosen
+//! measure and the removal of a file, and inserts what the worker writes.
 
 use leptos::prelude::*;
-use std::collections::BTreeMap;
+use wasm_bindgen::JsCast;
 
 use super::state::{AppState, Level};
-use crate::parse::{Parsed, Precomputed};
+use crate::parse::Parsed;
 
-/// Per-query rows shown at most (filter to find others).
-const SHOWN: usize = 200;
+/// The panel's state and the worker's last answer (its three parts:
+/// tables, per-query table, Compare view), kept current by [`Values::watch`].
+#[derive(Clone, Copy)]
+pub struct Values {
+    measure: RwSignal<String>,
+    filter: RwSignal<String>,
+    html: RwSignal<[String; 3]>,
+    /// What the last request was of (a hash), 0 for none.
+    last: StoredValue<u64>,
+}
 
-/// `measure -> value` of one query id in one file (the last line wins, as written).
-fn values_of(p: &Precomputed, qid: &str) -> BTreeMap<u32, f64> {
-    let mut out = BTreeMap::new();
-    if let Some(q) = p.queries.get(qid) {
-        for i in 0..p.m.len() {
-            if p.q[i] == q {
-                out.insert(p.m[i], p.value[i]);
-            }
+impl Default for Values {
+    fn default() -> Self {
+        Values {
+            measure: RwSignal::new(String::new()),
+            filter: RwSignal::new(String::new()),
+            html: RwSignal::new(Default::default()),
+            last: StoredValue::new(0),
         }
     }
-    out
+}
+
+impl Values {
+    /// Called from the page-wide effect: asks a loading worker for the
+    /// panel when the files, the measure, the filter or the tests' settings
+    /// change (the files are sent only then).
+    pub fn watch(self, state: AppState) {
+        let (measure, filter) = (self.measure.get(), self.filter.get());
+        let alone = state.ws.with(|w| w.datasets().is_empty());
+        let view = crate::session::ViewState {
+            tests: state.tests.get(),
+            baseline: state.baseline.get(),
+            ..Default::default()
+        }
+        .to_fragment();
+        // FNV-1a over what the panel depends on (the files by their columns'
+        // addresses: a changed file is a new one)
+        let mut key = 0xcbf2_9ce4_8422_2325u64;
+        let mut mix = |v: u64| key = (key ^ v).wrapping_mul(0x0100_0000_01b3);
+        let files = state.ws.with(|w| {
+            for p in w.measure_files() {
+                p.name.bytes().for_each(|b| mix(b as u64));
+                mix(p.value.as_ptr() as usize as u64 ^ (p.value.len() as u64) << 32);
+            }
+            w.measure_files().count()
+        });
+        for text in [&measure, &filter, &view] {
+            text.bytes().for_each(|b| mix(b as u64));
+            mix(0x100);
+        }
+        mix(alone as u64);
+        let key = if files == 0 { 0 } else { key | 1 };
+        if key == self.last.get_value() {
+            return;
+        }
+        self.last.set_value(key);
+        if key == 0 {
+            self.html.set(Default::default());
+            return;
+        }
+        let bytes = state.ws.with_untracked(|w| {
+            let files: Vec<_> = w
+                .measure_files()
+                .map(|p| (p.name.clone(), Ok(Parsed::Measures(p.clone()))))
+                .collect();
+            crate::parse::transfer::encode_many(&files)
+        });
+        let (html, last) = (self.html, self.last);
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = super::worker::values(&bytes, &measure, &filter, &view, alone).await;
+            if last.get_value() != key {
+                return;
+            }
+            match answer {
+                Ok(parts) => html.set(parts),
+                Err(why) if !why.is_empty() => {
+                    state.say(Level::Error, "The values could not be shown", vec![why])
+                }
+                Err(_) => {}
+            }
+        });
+    }
 }
 
 #[component]
-pub fn PrecomputedPanel() -> impl IntoView {
+pub fn PrecomputedPanel(values: Values) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let names = Memo::new(move |_| {
-        state.ws.with(|w| {
-            w.measure_files()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>()
-        })
-    });
-    // (measure, value per file) for the `all` lines, measures in first-seen order
-    let summary = Memo::new(move |_| {
-        state.ws.with(|w| {
-            let mut measures: Vec<String> = Vec::new();
-            for p in w.measure_files() {
-                for m in p.measure_names() {
-                    if !measures.iter().any(|x| x == m) {
-                        measures.push(m.to_string());
-                    }
-                }
-            }
-            let per_file: Vec<(&Precomputed, BTreeMap<u32, f64>)> = w
-                .measure_files()
-                .map(|p| (p, values_of(p, "all")))
-                .collect();
-            measures
-                .into_iter()
-                .map(|m| {
-                    let vals: Vec<Option<f64>> = per_file
-                        .iter()
-                        .map(|(p, v)| p.measures.get(&m).and_then(|id| v.get(&id).copied()))
-                        .collect();
-                    (m, vals)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    let measure = RwSignal::new(String::new());
-    let filter = RwSignal::new(String::new());
-    let chosen = move || {
-        let m = measure.get();
-        if m.is_empty() {
-            summary.with(|s| s.first().map(|x| x.0.clone()).unwrap_or_default())
-        } else {
-            m
+    let part = move |i: usize| move || values.html.with(|h| h[i].clone());
+    // a measure's name shows its per-query values; × removes a file
+    let click = move |ev: web_sys::MouseEvent| {
+        let Some(button) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button").ok().flatten())
+        else {
+            return;
+        };
+        if let Some(m) = button.get_attribute("data-measure") {
+            values.measure.set(m);
+        }
+        if let Some(name) = button.get_attribute("data-remove") {
+            state.ws.update(|w| {
+                w.precomputed.retain(|p| p.name != name);
+                w.derived.retain(|p| p.name != name);
+            });
         }
     };
-    // (query, value per file) of the chosen measure, `all` excluded
-    let per_query = Memo::new(move |_| {
-        let m = chosen();
-        let f = filter.get();
-        state.ws.with(|w| {
-            let mut rows: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
-            let n = w.measure_files().count();
-            for (j, p) in w.measure_files().enumerate() {
-                let Some(mid) = p.measures.get(&m) else {
-                    continue;
-                };
-                for i in 0..p.m.len() {
-                    if p.m[i] != mid {
-                        continue;
-                    }
-                    let q = p.queries.name(p.q[i]);
-                    if q == "all" || !q.contains(f.as_str()) {
-                        continue;
-                    }
-                    rows.entry(q.to_string()).or_insert_with(|| vec![None; n])[j] =
-                        Some(p.value[i]);
-                }
-            }
-            let total = rows.len();
-            (rows.into_iter().take(SHOWN).collect::<Vec<_>>(), total)
-        })
-    });
-    let cell = |m: String, model: String, v: Option<f64>| {
-        let text = v.map(|v| v.to_string()).unwrap_or_else(|| "–".into());
-        view! { <td class="num" data-measure=m data-model=model data-value=v.map(|v| v.to_string()).unwrap_or_default()>{text}</td> }
+    // the Compare view's controls set the tests' settings; a gain or loss
+    // row filters the per-query table to its query
+    let changed = move |ev: web_sys::Event| {
+        super::compare_view::control_changed(state, &ev);
+    };
+    let pick = move |ev: web_sys::MouseEvent| {
+        if let Some(q) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-query]").ok().flatten())
+            .and_then(|row| row.get_attribute("data-query"))
+        {
+            values.filter.set(q);
+        }
     };
     view! {
         <section class="card precomputed">
-            <h2>"trec_eval results"</h2>
-            {move || state.ws.with(|w| (!w.precomputed.is_empty()).then(|| view! { <p class="muted small">"Files of trec_eval output: values as written, computed by another tool; Rankscope does not recompute them. Drop the run and qrels to evaluate here."</p> }))}
+            <h2>"Values computed elsewhere"</h2>
+            {move || state.ws.with(|w| (!w.precomputed.is_empty()).then(|| view! { <p class="muted small">"Values computed by another tool (trec_eval output, per-query values files), as written; Rankscope does not recompute them. A file's all line is its value, else the mean over its queries (as rankscope eval gives). Drop the run and qrels to evaluate here."</p> }))}
             <p class="muted small relations">{move || state.ws.with(|w| w.relations.iter().map(|r| {
                 let (option, measures) = crate::parse::relations_command(r.format());
                 format!("{}: each run evaluated here by rankscope trec_eval {option} -m {measures} (trec_eval 10.0's code, in Rust) under the trec_eval version in force. ", r.name)
             }).collect::<String>())}</p>
-            <table class="metrics">
-                <thead><tr><th>"measure"</th>
-                    {move || names.get().into_iter().map(|n| {
-                        let n2 = n.clone();
-                        view! { <th>{n}" "<button class="small" aria-label=format!("remove {n2}") on:click=move |_| state.ws.update(|w| { w.precomputed.retain(|p| p.name != n2); w.derived.retain(|p| p.name != n2); })>"×"</button></th> }
-                    }).collect_view()}
-                </tr></thead>
-                <tbody>
-                    {move || summary.get().into_iter().map(|(m, vals)| {
-                        let names = names.get();
-                        let m2 = m.clone();
-                        view! { <tr><th scope="row"><button class="link" on:click=move |_| measure.set(m2.clone())>{m.clone()}</button></th>
-                            {vals.into_iter().zip(names).map(|(v, n)| cell(m.clone(), n, v)).collect_view()}
-                        </tr> }
-                    }).collect_view()}
-                </tbody>
-            </table>
-            <h3>{move || format!("Per query: {}", chosen())}</h3>
-            <input type="search" placeholder="filter queries" aria-label="filter queries" on:input=move |e| filter.set(event_target_value(&e))/>
-            <table class="metrics per-query">
-                <thead><tr><th>"query"</th>{move || names.get().into_iter().map(|n| view! { <th>{n}</th> }).collect_view()}</tr></thead>
-                <tbody>
-                    {move || {
-                        let m = chosen();
-                        per_query.get().0.into_iter().map(|(q, vals)| {
-                            let names = names.get();
-                            let m = m.clone();
-                            let label = q.clone();
-                            view! { <tr data-query=q><th scope="row">{label}</th>
-                                {vals.into_iter().zip(names).map(|(v, n)| cell(m.clone(), n, v)).collect_view()}
-                            </tr> }
-                        }).collect_view()
-                    }}
-                </tbody>
-            </table>
-            <p class="muted small">{move || { let (shown, total) = (per_query.with(|p| p.0.len()), per_query.with(|p| p.1)); if total > shown { format!("{shown} of {total} queries shown; filter to find others.") } else { format!("{total} queries.") } }}</p>
+            <div on:click=click inner_html=part(0)></div>
+            <input type="search" placeholder="filter queries" aria-label="filter queries"
+                prop:value=move || values.filter.get() on:input=move |e| values.filter.set(event_target_value(&e))/>
+            <div inner_html=part(1)></div>
         </section>
+        <div class="compare-body" on:change=changed on:click=pick inner_html=part(2)></div>
     }
 }
 

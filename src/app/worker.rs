@@ -75,6 +75,19 @@ pub fn worker_main() {
                 let _ = reply.post_message(&msg);
                 return;
             }
+            if get(&data, "type").as_string().as_deref() == Some("values") {
+                let [top, bottom, compare] = answer_values(&data);
+                let msg = message(
+                    "done",
+                    &[
+                        ("top", top.into()),
+                        ("bottom", bottom.into()),
+                        ("compare", compare.into()),
+                    ],
+                );
+                let _ = reply.post_message(&msg);
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("warm") {
                 warm_up();
                 // for the end-to-end tests: this spare met its job warm
@@ -147,9 +160,13 @@ pub fn worker_main() {
                 // worker when the file was split, not on the page
                 let curves = curves_of(&outcome);
                 let t2 = js_sys::Date::now();
-                // big columns go straight into their own ArrayBuffers, the rest into one small block
+                // big columns go straight into their own ArrayBuffers, the rest into one
+                // small block; a per-query values file as its models' values, one by one
                 let side = JsSide::default();
-                let (bytes, _) = transfer::encode_with(&outcome, Box::new(side.clone()));
+                let many = transfer::encode_per_query(&outcome);
+                let per_query = many.is_some();
+                let bytes = many
+                    .unwrap_or_else(|| transfer::encode_with(&outcome, Box::new(side.clone())).0);
                 drop(outcome);
                 let array = Uint8Array::from(&bytes[..]);
                 drop(bytes);
@@ -178,6 +195,7 @@ pub fn worker_main() {
                         ("posted_at", js_sys::Date::now().into()),
                         ("split", split.into()),
                         ("lines", (lines as f64).into()),
+                        ("per_query", per_query.into()),
                     ],
                 );
                 let transfer = js_sys::Array::of2(&array.buffer(), &curves.buffer());
@@ -279,6 +297,35 @@ fn answer_diagnose(data: &JsValue) -> Result<String, String> {
         range: (lo, hi),
         at,
     }))
+}
+
+/// The panel of values computed elsewhere ([`crate::values::panel`]) of
+/// the request's files (a block of [`transfer::encode_many`], each a
+/// `Measures`), measure and filter; its Compare view when `alone`, under
+/// the tests' settings and baseline of the request's `view` (a link's
+/// fragment).
+fn answer_values(data: &JsValue) -> [String; 3] {
+    let bytes = get(data, "files")
+        .dyn_into::<Uint8Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let files: Vec<crate::parse::Precomputed> = transfer::decode_many(&bytes)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(_, outcome)| match outcome.map(|p| p.into_parts().0) {
+            Ok(Parsed::Measures(p)) => Some(p),
+            _ => None,
+        })
+        .collect();
+    let text = |key: &str| get(data, key).as_string().unwrap_or_default();
+    let (view, _) = crate::session::ViewState::from_fragment(&text("view"));
+    let alone = get(data, "alone").as_bool() == Some(true);
+    crate::values::panel(&crate::values::View {
+        files: &files,
+        measure: &text("measure"),
+        filter: &text("filter"),
+        compare: alone.then_some((view.baseline.as_deref(), &view.tests)),
+    })
 }
 
 /// Evaluates the relation files of the request's workspace (a session's
@@ -942,6 +989,9 @@ fn decode(data: &JsValue, room: bool) -> (Result<Outcome, String>, Object) {
         Ok(b) => b,
         Err(why) => return (Err(why), Object::new()),
     };
+    if get(data, "per_query").as_bool() == Some(true) {
+        return (transfer::decode_per_query(&bytes), times_of(data, t0));
+    }
     let side = side_of(data, room);
     let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
     // the curves the worker built, their columns after the file's
@@ -1342,6 +1392,35 @@ pub async fn relations(files: &[u8], version: &str) -> Result<Vec<(String, Outco
                 .map(|a| a.to_vec())
                 .unwrap_or_default(),
         ),
+        Job::Broken(why) => Err(why),
+        Job::Cancelled => Err(String::new()),
+    }
+}
+
+/// The panel of values computed elsewhere from a worker of its own
+/// ([`answer_values`]): `files` a block of [`transfer::encode_many`], `view`
+/// a link's fragment with the tests' settings and the baseline.
+pub async fn values(
+    files: &[u8],
+    measure: &str,
+    filter: &str,
+    view: &str,
+    alone: bool,
+) -> Result<[String; 3], String> {
+    let request = message(
+        "values",
+        &[
+            ("files", Uint8Array::from(files).into()),
+            ("measure", measure.into()),
+            ("filter", filter.into()),
+            ("view", view.into()),
+            ("alone", alone.into()),
+        ],
+    );
+    match run(&request, &mut |_, _| {}, false).await {
+        Job::Done(data) => {
+            Ok(["top", "bottom", "compare"].map(|k| get(&data, k).as_string().unwrap_or_default()))
+        }
         Job::Broken(why) => Err(why),
         Job::Cancelled => Err(String::new()),
     }

@@ -21,14 +21,16 @@ USAGE:
     rankscope eval FILE... [--qrels QRELS] [OPTIONS]
     rankscope compare FILE... [--qrels QRELS] --metrics ID,... [--baseline NAME] [--seed N]
                       [--resamples B] [--correction holm|bonferroni|bh|none]
-                      [--test t|wilcoxon|sign|randomization|bootstrap|mcnemar] [--alpha A] [OPTIONS]
+                      [--test t|wilcoxon|sign|randomization|bootstrap|mcnemar|tukey] [--alpha A] [OPTIONS]
                                  paired tests of every model against the baseline (default: the
                                  first) on per-query (per-row, per-user) values: t-test with the
                                  95% CI of the difference and d_z, Wilcoxon signed-rank (scipy's
                                  rules), sign test, randomization test (every sign flip up to 20
                                  units, else B = 10000 flips, seed 42; --permutations B), paired
-                                 bootstrap test (--bootstrap B, 1000); p-values corrected across the
-                                 models (Holm by default); binary models: --metrics roc_auc,
+                                 bootstrap test (--bootstrap B, 1000), randomized Tukey HSD over all
+                                 the models (B shuffles, family-wise); p-values corrected across the
+                                 models (Holm by default); multi-class and ratings models row by
+                                 row (McNemar on Acc@k's hits); binary models: --metrics roc_auc,
                                  DeLong's test with each AUC's 95% CI; --format json for every
                                  number, markdown or latex for the metric table with ▲ / ▼ where
                                  --test's adjusted p < --alpha (t, 0.05)
@@ -383,7 +385,10 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
                 let v = value()?;
                 a.compare.get_or_insert_with(Default::default).test =
                     rankscope::compare::Test::named(&v).ok_or_else(|| {
-                        bad(&v, "t, wilcoxon, sign, randomization, bootstrap, mcnemar")
+                        bad(
+                            &v,
+                            "t, wilcoxon, sign, randomization, bootstrap, mcnemar, tukey",
+                        )
                     })?;
             }
             "--alpha" => {
@@ -765,6 +770,16 @@ fn run_eval(mut a: Args) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(options) = &a.compare {
+        // multi-class and ratings models are paired row by row
+        let mut report = report;
+        let unit = match data
+            .as_ref()
+            .map(|d| rankscope::compare::rows::per_row(&mut report, d, &a.conv))
+        {
+            Some(Err(e)) => return fail(e),
+            Some(Ok(unit)) => unit,
+            None => kind.unit(),
+        };
         let columns = report.columns.clone();
         let comparisons = match rankscope::compare::compare(&report, &columns, options) {
             Ok(c) => c,
@@ -786,7 +801,7 @@ fn run_eval(mut a: Args) -> ExitCode {
                 serde_json::to_string_pretty(&doc).unwrap_or_default()
             );
         } else {
-            let text = rankscope::compare::to_text(&comparisons, options, kind.unit());
+            let text = rankscope::compare::to_text(&comparisons, options, unit);
             let _ = write!(out, "{}", terminal_safe(&text));
             for w in &warnings {
                 eprintln!("warning: {}", terminal_safe(w));

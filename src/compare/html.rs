@@ -36,6 +36,8 @@ const BARS: usize = 300;
 const DOTS: usize = 2000;
 /// Units listed among the largest gains and losses.
 const EXTREMES: usize = 5;
+/// Bins of the distribution of each model's per-unit values.
+const HISTOGRAM_BINS: usize = 20;
 
 fn f4(v: f64) -> String {
     format!("{v:.4}")
@@ -59,12 +61,14 @@ fn math(tex: &str) -> String {
 }
 
 /// The ids of the Compare view's controls, which the page listens for
-/// (`app/compare_view.rs`): test, correction, α, intervals, model, metric.
+/// (`app/compare_view.rs`): test, correction, α, intervals, model,
+/// baseline, metric.
 pub const TEST_ID: &str = "sig-test";
 pub const CORRECTION_ID: &str = "sig-correction";
 pub const ALPHA_ID: &str = "sig-alpha";
 pub const CI_ID: &str = "sig-ci";
 pub const MODEL_ID: &str = "cmp-model";
+pub const BASELINE_ID: &str = "cmp-baseline";
 pub const METRIC_ID: &str = "cmp-metric";
 
 /// The Compare view's controls: the test settings and the pair compared,
@@ -136,11 +140,14 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
             .map(|(_, m)| (m.name.clone(), m.name.clone())),
         &req.models[model].name,
     );
-    let _ = write!(
-        s,
-        "</label> against the baseline <strong>{}</strong> <label>on ",
-        esc(&req.models[req.baseline].name)
+    s.push_str("</label> <label>against the baseline ");
+    options(
+        &mut s,
+        BASELINE_ID,
+        &mut req.models.iter().map(|m| (m.name.clone(), m.name.clone())),
+        &req.models[req.baseline].name,
     );
+    s.push_str("</label> <label>on ");
     options(
         &mut s,
         METRIC_ID,
@@ -201,6 +208,7 @@ pub fn panel(f: &Focus) -> String {
     s.push_str(r#"<div class="compare-charts">"#);
     differences(&mut s, &d, &order, f.ids, &model, &base, &unit);
     scatter(&mut s, f.a, f.b, f.ids, &model, &base, &unit);
+    distribution(&mut s, f.a, f.b, &model, &base, &metric, &unit);
     s.push_str("</div>");
     extremes(&mut s, &d, &order, f, &model, &base, &unit);
     tests(&mut s, f, &model, &base);
@@ -380,6 +388,90 @@ fn scatter(
     );
 }
 
+/// How many units fall in each of [`HISTOGRAM_BINS`] equal bins from `lo`
+/// to `hi` (the last bin closed, as numpy's `histogram`).
+fn histogram(values: &[f64], lo: f64, hi: f64) -> [u32; HISTOGRAM_BINS] {
+    let mut counts = [0; HISTOGRAM_BINS];
+    for &v in values {
+        let at = if hi > lo {
+            ((v - lo) / (hi - lo) * HISTOGRAM_BINS as f64) as usize
+        } else {
+            0
+        };
+        counts[at.min(HISTOGRAM_BINS - 1)] += 1;
+    }
+    counts
+}
+
+/// The distribution of each model's per-unit values: a histogram outline
+/// per model on shared bins, each mean a dashed line (`data-counts` on each
+/// outline, for scripts and tests).
+fn distribution(
+    s: &mut String,
+    a: &[f64],
+    b: &[f64],
+    model: &str,
+    base: &str,
+    metric: &str,
+    unit: &str,
+) {
+    let (w, h, left, top, bottom) = (240.0, 200.0, 30.0, 10.0, 170.0);
+    let lo = a.iter().chain(b).copied().fold(f64::INFINITY, f64::min);
+    let hi = a.iter().chain(b).copied().fold(f64::NEG_INFINITY, f64::max);
+    let counts = [histogram(a, lo, hi), histogram(b, lo, hi)];
+    let most = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;
+    let width = w - left - 6.0;
+    let x = |v: f64| {
+        if hi > lo {
+            left + (v - lo) / (hi - lo) * width
+        } else {
+            left + width / 2.0
+        }
+    };
+    let y = |c: f64| scale(c, 0.0, most, top, bottom);
+    let _ = write!(
+        s,
+        r#"<figure class="distribution" data-lo="{lo}" data-hi="{hi}" data-bins="{HISTOGRAM_BINS}"><svg viewBox="0 0 {w} {h}" role="img" aria-label="distribution of {metric} per {unit}"><line class="axis" x1="{left}" x2="{x2}" y1="{bottom}" y2="{bottom}"/><text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{most}</text><text class="tick" x="{tx}" y="{bottom}" text-anchor="end">0</text><text class="tick" x="{left}" y="{lb}">{flo}</text><text class="tick" x="{x2}" y="{lb}" text-anchor="end">{fhi}</text>"#,
+        x2 = left + width,
+        tx = left - 3.0,
+        ty = top + 8.0,
+        lb = bottom + 13.0,
+        flo = f4(lo),
+        fhi = f4(hi),
+    );
+    let bin = width / HISTOGRAM_BINS as f64;
+    for (class, name, counts, values) in [
+        ("base", base, &counts[0], a),
+        ("model", model, &counts[1], b),
+    ] {
+        let mut d = format!("M{left:.1},{bottom:.1}");
+        for (k, &c) in counts.iter().enumerate() {
+            let _ = write!(
+                d,
+                " V{:.1} H{:.1}",
+                y(c as f64),
+                left + (k + 1) as f64 * bin
+            );
+        }
+        let _ = write!(d, " V{bottom:.1}");
+        let list: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+        let mean = crate::core::sum::mean(values.iter().copied()).unwrap_or(f64::NAN);
+        let _ = write!(
+            s,
+            r#"<path class="{class}" d="{d}" data-counts="{}"><title>{name}: {units} per bin</title></path><line class="{class} mean" x1="{mx:.1}" x2="{mx:.1}" y1="{top}" y2="{bottom}"><title>{name}: mean {}</title></line>"#,
+            list.join(" "),
+            f4(mean),
+            units = plural(unit),
+            mx = x(mean),
+        );
+    }
+    let _ = write!(
+        s,
+        r#"</svg><figcaption>{metric} per {unit}: how many {units} have each value ({base} grey, {model} coloured; dashed: the means)</figcaption></figure>"#,
+        units = plural(unit)
+    );
+}
+
 /// The units where the model gains and loses most, each a row the page
 /// opens in the drill-down (`data-query`).
 fn extremes(
@@ -484,6 +576,18 @@ fn tests(s: &mut String, f: &Focus, model: &str, base: &str) {
                     "exact binomial on the discordant units".into(),
                 ),
                 None => ("—".into(), "only for hits (values 0 or 1)".into()),
+            },
+            Test::Tukey => match &c.tukey {
+                Some(r) => (
+                    format!("± {:.4} (Monte Carlo SE)", r.standard_error),
+                    format!(
+                        "range of {} models' means, {} shuffles of each unit's values among them, seed {}; family-wise over every pair",
+                        f.group + 1,
+                        r.resamples,
+                        r.seed
+                    ),
+                ),
+                None => ("—".into(), "not run: too many draws for the page (the CLI runs it)".into()),
             },
             Test::Randomization | Test::Bootstrap => {
                 let r = if test == Test::Randomization {
@@ -687,6 +791,29 @@ mod tests {
         assert!(html.contains(r#"data-wins="2" data-losses="1" data-ties="1""#));
         // one bar per query, one dot per query
         assert_eq!(html.matches("<rect class=").count(), 4);
+        // each model's values counted on shared bins from 0.1 to 1.0
+        assert!(html.contains(r#"data-lo="0.1" data-hi="1" data-bins="20""#));
+        let counts = |class: &str| -> Vec<u32> {
+            let at = html.find(&format!(r#"<path class="{class}""#)).unwrap();
+            let tail = &html[at..];
+            let from = tail.find("data-counts=\"").unwrap() + 13;
+            let to = from + tail[from..].find('"').unwrap();
+            tail[from..to]
+                .split(' ')
+                .map(|c| c.parse().unwrap())
+                .collect()
+        };
+        let (base, model) = (counts("base"), counts("model"));
+        assert_eq!(base.len(), HISTOGRAM_BINS);
+        // a: 0.1 in bin 0, 0.5 twice in bin 8 (0.4 / 0.9 * 20 = 8.9), 0.9 in bin 17
+        let at = |c: &[u32], k: usize| c[k];
+        assert_eq!((at(&base, 0), at(&base, 8), at(&base, 17)), (1, 2, 1));
+        assert_eq!(base.iter().sum::<u32>(), 4);
+        // b: 0.3 in bin 4, 0.4 in bin 6, 0.5 in bin 8, 1.0 in the closed last bin
+        assert_eq!(
+            (at(&model, 4), at(&model, 6), at(&model, 8), at(&model, 19)),
+            (1, 1, 1, 1)
+        );
         assert_eq!(html.matches("<circle").count(), 4);
         // every test has a row, the gains listed largest first
         assert_eq!(html.matches("<tr data-test=").count(), Test::ALL.len());

@@ -6,6 +6,7 @@
 
 pub mod html;
 pub mod page;
+pub mod rows;
 
 use crate::core::evaluate::{BinaryData, Report};
 use crate::core::stats::{self, Correction, DeLong, Paired, Resampled, TTest, Wilcoxon};
@@ -60,10 +61,14 @@ pub struct Comparison {
     /// multi-class row's Acc@k): the sign test's exact binomial on the
     /// discordant units, which is McNemar's exact p; `None` for other values.
     pub mcnemar: Option<f64>,
+    /// The randomized Tukey HSD test of the baseline and every model
+    /// compared with it on this metric ([`tukey_group`]): this pair's p,
+    /// family-wise over all pairs of them already.
+    pub tukey: Option<Resampled>,
     /// The p-values of the tests in [`Test::ALL`]'s order (t, Wilcoxon,
-    /// sign, randomization, bootstrap, McNemar) adjusted across the models
-    /// compared on this metric.
-    pub adjusted: [Option<f64>; 6],
+    /// sign, randomization, bootstrap, McNemar, Tukey HSD) adjusted across
+    /// the models compared on this metric (Tukey's as it is).
+    pub adjusted: [Option<f64>; 7],
 }
 
 impl Comparison {
@@ -82,8 +87,9 @@ impl Comparison {
             sign_test,
             randomization: None,
             bootstrap: None,
+            tukey: None,
             paired,
-            adjusted: [None; 6],
+            adjusted: [None; 7],
         }
     }
 
@@ -112,6 +118,7 @@ impl Comparison {
             Test::Randomization => self.randomization.as_ref().map(|r| r.p),
             Test::Bootstrap => self.bootstrap.as_ref().map(|r| r.p),
             Test::McNemar => self.mcnemar,
+            Test::Tukey => self.tukey.as_ref().map(|r| r.p),
         }
     }
 }
@@ -138,6 +145,9 @@ pub enum Test {
     /// McNemar's exact test of per-unit hits (0/1 values only).
     #[serde(rename = "mcnemar")]
     McNemar,
+    /// Randomized Tukey HSD over the baseline and every compared model
+    /// (a test of the group: [`tukey_group`]).
+    Tukey,
 }
 
 crate::named!(Test {
@@ -147,6 +157,7 @@ crate::named!(Test {
     Randomization = "randomization",
     Bootstrap = "bootstrap",
     McNemar = "mcnemar",
+    Tukey = "tukey",
 });
 
 impl Test {
@@ -164,6 +175,8 @@ impl Test {
                 stats::bootstrap_test(a, b, options.bootstraps, options.seed).map(|r| r.p)
             }
             Test::McNemar => stats::sign_test(paired).filter(|_| hits(a, b)),
+            // a test of every model at once, not of a pair: [`tukey_group`]
+            Test::Tukey => None,
         }
     }
 
@@ -176,6 +189,7 @@ impl Test {
             Test::Randomization => "randomization test",
             Test::Bootstrap => "paired bootstrap test",
             Test::McNemar => "McNemar's exact test",
+            Test::Tukey => "randomized Tukey HSD test",
         }
     }
 }
@@ -293,13 +307,16 @@ pub fn compare(
             ));
         };
         let mut group = Vec::new();
+        let mut columns = Vec::new();
         for (m, align) in others.iter().zip(&aligned_ids) {
             let col = m.per_unit.get(metric).map_or(&[][..], Vec::as_slice);
             let (a, b, _) = pair(base_col, align, &m.unit_ids, col);
             group.push(Comparison::new(
                 metric, &m.name, &base.name, &a, &b, options,
             ));
+            columns.push((&align[..], col));
         }
+        tukey_group(&mut group, &common_units(base_col, &columns), options);
         adjust_group(&mut group, options.correction);
         out.extend(group);
     }
@@ -369,13 +386,56 @@ pub fn adjustment(correction: Correction) -> String {
 }
 
 /// Each test's p-values of `group` (one metric, every model against one
-/// baseline) adjusted across the group.
+/// baseline) adjusted across the group; Tukey HSD's are family-wise
+/// already and stay as they are.
 pub fn adjust_group(group: &mut [Comparison], correction: Correction) {
     for (i, &test) in Test::ALL.iter().enumerate() {
         let raw: Vec<Option<f64>> = group.iter().map(|c| c.p(test)).collect();
+        let correction = if test == Test::Tukey {
+            Correction::None
+        } else {
+            correction
+        };
         for (c, p) in group.iter_mut().zip(adjust_present(&raw, correction)) {
             c.adjusted[i] = p;
         }
+    }
+}
+
+/// The baseline's values (`base_col`) and each other model's on the units
+/// that every one of them has with a defined value, the baseline first:
+/// each other model as its values and their places among the baseline's
+/// units ([`alignment`]).
+pub fn common_units(base_col: &[f64], others: &[(&[Option<u32>], &[f64])]) -> Vec<Vec<f64>> {
+    let len = base_col.len();
+    let mut columns = vec![base_col.to_vec()];
+    for (align, col) in others {
+        let mut c = vec![f64::NAN; len];
+        for (at, &v) in align.iter().zip(col.iter()) {
+            if let Some(slot) = at.and_then(|i| c.get_mut(i as usize)) {
+                *slot = v;
+            }
+        }
+        columns.push(c);
+    }
+    let keep: Vec<usize> = (0..len)
+        .filter(|&i| columns.iter().all(|c| c[i].is_finite()))
+        .collect();
+    columns
+        .into_iter()
+        .map(|c| keep.iter().map(|&i| c[i]).collect())
+        .collect()
+}
+
+/// The randomized Tukey HSD test ([`stats::tukey_hsd`]: `options.resamples`
+/// draws, `options.seed`) of the baseline and the models of `group` on
+/// `columns` ([`common_units`]: the baseline first, then `group`'s models in
+/// order): each comparison's `tukey` is its pair with the baseline.
+pub fn tukey_group(group: &mut [Comparison], columns: &[Vec<f64>], options: &Options) {
+    let refs: Vec<&[f64]> = columns.iter().map(Vec::as_slice).collect();
+    let family = stats::tukey_hsd(&refs, options.resamples, options.seed);
+    for (k, c) in group.iter_mut().enumerate() {
+        c.tukey = family.as_ref().map(|f| f.pair(0, k + 1));
     }
 }
 
@@ -429,6 +489,7 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
             "randomization p",
             "bootstrap p",
             "McNemar p",
+            "Tukey HSD p",
             "wins/losses/ties",
         ]
         .map(String::from)
@@ -460,6 +521,10 @@ pub fn to_text(comparisons: &[Comparison], options: &Options, unit: &str) -> Str
                 },
                 pair(c.bootstrap.as_ref().map(|r| r.p), c.adjusted[4]),
                 pair(c.mcnemar, c.adjusted[5]),
+                match &c.tukey {
+                    Some(r) => format!("{} ±{:.4}", p(Some(r.p)), r.standard_error),
+                    None => "—".into(),
+                },
                 format!("{}/{}/{}", q.wins, q.losses, q.ties),
             ]);
         }

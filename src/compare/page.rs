@@ -363,6 +363,25 @@ pub struct Answer {
 /// per metric across the models; each mean's interval when asked; every
 /// test for the focus metric. `progress(done, total)` is called after each
 /// step.
+/// The randomized Tukey HSD test of the baseline and `others` on metric
+/// `j`, on the units every one of them has ([`super::common_units`]).
+fn tukey(
+    req: &Request,
+    align: &[Vec<Option<u32>>],
+    others: &[usize],
+    j: usize,
+    options: &Options,
+) -> Option<stats::TukeyHsd> {
+    let base = &req.models[req.baseline].values[j];
+    let rest: Vec<(&[Option<u32>], &[f64])> = others
+        .iter()
+        .map(|&i| (&align[i][..], &req.models[i].values[j][..]))
+        .collect();
+    let columns = super::common_units(base, &rest);
+    let refs: Vec<&[f64]> = columns.iter().map(Vec::as_slice).collect();
+    stats::tukey_hsd(&refs, options.resamples, options.seed)
+}
+
 pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
     if !req.is_sound() {
         return Answer::default();
@@ -376,8 +395,11 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
     let mut done = 0;
     let options = req.options();
     let align = req.alignment();
+    let others: Vec<usize> = (0..n_models).filter(|&i| i != req.baseline).collect();
     for j in 0..n_metrics {
         let mut raw = vec![None; n_models];
+        // Tukey HSD tests the group at once, family-wise: no correction after
+        let family = (s.test == Test::Tukey).then(|| tukey(req, &align, &others, j, &options));
         for (i, p) in raw.iter_mut().enumerate() {
             if i == req.baseline {
                 continue;
@@ -385,15 +407,22 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
             let (a, b, _) = req.paired_at(&align[i], i, j);
             let paired = Paired::new(&a, &b);
             cells[(i * n_metrics + j) * CELL] = paired.mean_diff;
-            *p = s.test.p_value(&a, &b, &paired, &options);
+            *p = match &family {
+                Some(f) => others
+                    .iter()
+                    .position(|&k| k == i)
+                    .and_then(|k| f.as_ref().map(|f| f.pair(0, k + 1).p)),
+                None => s.test.p_value(&a, &b, &paired, &options),
+            };
             done += 1;
             progress(done, total);
         }
-        for (i, (p, adj)) in raw
-            .iter()
-            .zip(adjust_present(&raw, s.correction))
-            .enumerate()
-        {
+        let correction = if family.is_some() {
+            Correction::None
+        } else {
+            s.correction
+        };
+        for (i, (p, adj)) in raw.iter().zip(adjust_present(&raw, correction)).enumerate() {
             let at = (i * n_metrics + j) * CELL;
             cells[at + 1] = p.unwrap_or(f64::NAN);
             cells[at + 2] = adj.unwrap_or(f64::NAN);
@@ -422,7 +451,6 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
     }
     let html = match req.focus {
         Some((model, j)) if model < n_models && model != req.baseline && j < n_metrics => {
-            let others: Vec<usize> = (0..n_models).filter(|&i| i != req.baseline).collect();
             let pairs: Vec<_> = others
                 .iter()
                 .map(|&i| req.paired_at(&align[i], i, j))
@@ -444,6 +472,13 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
                 });
                 done += 1;
                 progress(done, total);
+            }
+            if whole || s.test == Test::Tukey {
+                if let Some(f) = tukey(req, &align, &others, j, &options) {
+                    for (k, c) in group.iter_mut().enumerate() {
+                        c.tukey = Some(f.pair(0, k + 1));
+                    }
+                }
             }
             adjust_group(&mut group, s.correction);
             if !whole {
@@ -644,7 +679,13 @@ mod tests {
             }
             assert_eq!(p_b, raw[0].unwrap(), "{test:?}");
             assert_eq!(p_c, raw[1].unwrap(), "{test:?}");
-            let adjusted = stats::adjust(&[p_b, p_c], Correction::Holm);
+            // Tukey HSD's p-values are family-wise as they are
+            let correction = if test == Test::Tukey {
+                Correction::None
+            } else {
+                Correction::Holm
+            };
+            let adjusted = stats::adjust(&[p_b, p_c], correction);
             assert_eq!(ans.cells[CELL + 2], adjusted[0]);
             assert_eq!(ans.cells[2 * CELL + 2], adjusted[1]);
             assert!(
@@ -663,12 +704,16 @@ mod tests {
     }
 
     fn compare_group(req: &Request) -> Vec<Comparison> {
-        (1..req.models.len())
+        let mut group: Vec<Comparison> = (1..req.models.len())
             .map(|i| {
                 let (a, b, _) = req.paired(i, 0);
                 Comparison::new("m", &req.models[i].name, "a", &a, &b, &req.options())
             })
-            .collect()
+            .collect();
+        // every model has every unit here
+        let columns: Vec<Vec<f64>> = req.models.iter().map(|m| m.values[0].clone()).collect();
+        crate::compare::tukey_group(&mut group, &columns, &req.options());
+        group
     }
 
     #[test]

@@ -95,10 +95,11 @@ pub enum Parsed {
     /// them (last, so the encodings above are unchanged).
     Relations(Relations),
     /// A per-query values file: one set of values per model, each shown as
-    /// trec_eval output is (last, so the encodings above are unchanged).
-    /// Read natively (the CLI, the Python package); the page's budget does
-    /// not hold it yet (its loading worker says so).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// trec_eval output is. Never encoded: a session keeps each model as
+    /// [`Parsed::Measures`], and the loading worker hands it to the page as
+    /// those ([`transfer::encode_per_query`]), so the page's decoder has no
+    /// code of its own for it.
+    #[serde(skip)]
     PerQuery(Vec<Precomputed>),
 }
 
@@ -157,7 +158,6 @@ impl Parsed {
             Parsed::Multiclass(m) => m.models.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Ratings(r) => r.models.iter_mut().for_each(|m| show(&mut m.0)),
             Parsed::Measures(p) => show(&mut p.name),
-            #[cfg(not(target_arch = "wasm32"))]
             Parsed::PerQuery(list) => list.iter_mut().for_each(|p| show(&mut p.name)),
             Parsed::Relations(r) => show(&mut r.name),
             Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => {
@@ -220,7 +220,6 @@ impl Parsed {
             Parsed::Multiclass(m) => wide(m.targets.len(), m.models.len()),
             Parsed::Ratings(r) => wide(r.rating.len(), r.models.len()),
             Parsed::Measures(p) => p.value.len() as u64,
-            #[cfg(not(target_arch = "wasm32"))]
             Parsed::PerQuery(list) => list.iter().map(|p| p.value.len() as u64).sum(),
             Parsed::Relations(r) => r.rows as u64,
             Parsed::Noted { parsed, .. } | Parsed::Classes { parsed, .. } => parsed.values(),

@@ -1419,20 +1419,7 @@ impl TableState {
                         return None;
                     }
                 };
-                #[cfg(not(target_arch = "wasm32"))]
-                return Some(Parsed::PerQuery(models));
-                #[cfg(target_arch = "wasm32")]
-                {
-                    let _ = models;
-                    errors.push(problem(
-                        0,
-                        0,
-                        "a file the page reads (per-query values files are read by the command line and the Python package: rankscope eval FILE, rankscope compare FILE)",
-                        "per-query values (query_id, model, metric, value)".to_string(),
-                        None,
-                    ));
-                    None
-                }
+                Some(Parsed::PerQuery(models))
             }
             Format::RankingCsv => {
                 if self.a.is_empty() {

@@ -98,6 +98,49 @@ pub fn decode_many(bytes: &[u8]) -> Result<Vec<(String, Outcome)>, String> {
     Ok(files)
 }
 
+/// A per-query values file ([`Parsed::PerQuery`]) as a block of
+/// [`encode_many`], one [`Parsed::Measures`] per model (the reader's notes
+/// with the first); `None` for any other outcome.
+pub fn encode_per_query(outcome: &Outcome) -> Option<Vec<u8>> {
+    let (notes, list) = match outcome {
+        Ok(Parsed::PerQuery(list)) => (Vec::new(), list),
+        Ok(Parsed::Noted { notes, parsed }) => match &**parsed {
+            Parsed::PerQuery(list) => (notes.clone(), list),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let mut notes = Some(notes);
+    let files: Vec<(String, Outcome)> = list
+        .iter()
+        .map(|p| {
+            let parsed = Parsed::Measures(p.clone()).noted(notes.take().unwrap_or_default());
+            (p.name.clone(), Ok(parsed))
+        })
+        .collect();
+    Some(encode_many(&files))
+}
+
+/// The per-query values file a block of [`encode_per_query`] holds, each
+/// model checked as [`decode`] checks a file.
+pub fn decode_per_query(bytes: &[u8]) -> Result<Outcome, String> {
+    let (mut notes, mut list) = (Vec::new(), Vec::new());
+    for (_, outcome) in decode_many(bytes)? {
+        let (parsed, more) = outcome
+            .map_err(|_| "not a per-query values block".to_string())?
+            .into_parts();
+        notes.extend(more);
+        match parsed {
+            Parsed::Measures(p) => list.push(p),
+            _ => return Err("not a per-query values block".into()),
+        }
+    }
+    if list.is_empty() {
+        return Err("an empty per-query values block".into());
+    }
+    Ok(Ok(Parsed::PerQuery(list).noted(notes)))
+}
+
 /// Reads bytes written by [`encode`]; `Err` says why they are not a valid load result.
 pub fn decode(bytes: &[u8]) -> Result<Outcome, String> {
     let outcome: Outcome = exact(bytes)?;
@@ -277,8 +320,7 @@ pub fn validate(parsed: &Parsed) -> Result<(), String> {
             }
             Ok(())
         }
-        Parsed::Measures(p) => valid_values(p),
-        #[cfg(not(target_arch = "wasm32"))]
+        Parsed::Measures(p) => std::slice::from_ref(p).iter().try_for_each(valid_values),
         Parsed::PerQuery(list) => list.iter().try_for_each(valid_values),
         Parsed::Relations(r) => {
             let relational =
@@ -375,8 +417,9 @@ fn check(parsed: &Parsed) -> Result<(), String> {
             Ok(())
         }
         Parsed::Relations(_) => Ok(()),
-        Parsed::Measures(p) => consistent_values(p),
-        #[cfg(not(target_arch = "wasm32"))]
+        Parsed::Measures(p) => std::slice::from_ref(p)
+            .iter()
+            .try_for_each(consistent_values),
         Parsed::PerQuery(list) => list.iter().try_for_each(consistent_values),
         Parsed::Ratings(r) => {
             if r.models.is_empty() {
@@ -408,6 +451,43 @@ mod tests {
         };
         assert_eq!((m.num_classes, &m.targets[..]), (7920, &[7919, 13][..]));
         assert!(decode(&encode(&parsed)).unwrap().is_ok());
+    }
+
+    /// A per-query values file reaches the page as one `Measures` per model
+    /// and comes back the file it was, its reader's notes kept.
+    #[test]
+    fn per_query_values_round_trip_as_measures() {
+        let text = b",query_id,model,metric,value\n0,q1,a,map,0.5\n1,q2,a,map,0.25\n2,q1,b,map,1\n3,q2,b,ndcg@10,0.125\n";
+        let parsed = parse_bytes("pq.csv", text, &LoadOptions::default());
+        let bytes = encode_per_query(&parsed).expect("a per-query file");
+        let back = decode_per_query(&bytes).unwrap();
+        let parts = |o: &Outcome| match o.clone().map(Parsed::into_parts) {
+            Ok((Parsed::PerQuery(list), notes)) => (
+                notes,
+                list.iter()
+                    .map(|p| {
+                        (
+                            p.name.clone(),
+                            p.measure_names().join(","),
+                            p.m.clone(),
+                            p.q.clone(),
+                            p.value.clone(),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            other => panic!("{other:?}"),
+        };
+        let (notes, models) = parts(&back);
+        assert_eq!((notes.len(), models.len()), (1, 2), "{notes:?}");
+        assert_eq!(parts(&back), parts(&parsed));
+        // other files are not per-query blocks, nor is their encoding one
+        let run = parse_bytes("r.run", b"q1 Q0 d1 1 0.5 t\n", &LoadOptions::default());
+        assert!(encode_per_query(&run).is_none());
+        let many = encode_many(&[("r.run".into(), run)]);
+        assert!(decode_per_query(&many).is_err());
+        // the variant itself is never encoded
+        assert!(encode(&parsed).is_empty());
     }
 
     /// Every example file survives the round trip: the workspace built from the

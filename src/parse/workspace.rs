@@ -162,7 +162,7 @@ impl Workspace {
 
     /// The trec_eval outputs to show: the files of values computed elsewhere,
     /// then the evaluations of the relation files.
-    pub fn measure_files(&self) -> impl Iterator<Item = &super::Precomputed> {
+    pub fn measure_files(&self) -> impl Iterator<Item = &super::Precomputed> + Clone {
         self.precomputed.iter().chain(&self.derived)
     }
 
@@ -198,7 +198,6 @@ impl Workspace {
             + self.relations.iter().map(|r| r.rows as u64).sum::<u64>()
     }
 
-    /// Merges a parsed file. On error nothing changes.
     /// The values computed elsewhere (trec_eval `-q` output, per-query values
     /// files) as a report, one model per file or model: each measure's
     /// per-query values (queries in byte-wise order of their ids, as the
@@ -215,7 +214,7 @@ impl Workspace {
         &self,
         metrics: Option<&[String]>,
     ) -> Result<crate::core::evaluate::Report, String> {
-        let mut report = self.all_precomputed();
+        let mut report = self.values_report();
         let Some(ids) = metrics.filter(|ids| !(ids.len() == 1 && ids[0] == "all")) else {
             return Ok(report);
         };
@@ -233,93 +232,32 @@ impl Workspace {
         Ok(report)
     }
 
-    fn all_precomputed(&self) -> crate::core::evaluate::Report {
-        use crate::core::evaluate::{aggregate, ModelReport, Report};
-        use crate::core::registry::MetricId;
-        let mut columns: Vec<String> = Vec::new();
-        for p in &self.precomputed {
-            for m in p.measure_names() {
-                if !columns.iter().any(|c| c == m) {
-                    columns.push(m.to_string());
-                }
-            }
-        }
-        let models = self
-            .precomputed
-            .iter()
-            .map(|p| {
-                let all = p.queries.get("all");
-                let mut present = vec![false; p.queries.len()];
-                for &q in &p.q {
-                    present[q as usize] = Some(q) != all;
-                }
-                let mut units: Vec<u32> = (0..p.queries.len() as u32)
-                    .filter(|&q| present[q as usize])
-                    .collect();
-                p.queries.sort_by_name(&mut units);
-                let mut slot = vec![usize::MAX; p.queries.len()];
-                for (i, &q) in units.iter().enumerate() {
-                    slot[q as usize] = i;
-                }
-                let mut cols = vec![vec![f64::NAN; units.len()]; p.measures.len()];
-                let mut summary = vec![None; p.measures.len()];
-                for i in 0..p.m.len() {
-                    let (m, q) = (p.m[i] as usize, p.q[i]);
-                    if Some(q) == all {
-                        summary[m] = Some(p.value[i]);
-                    } else {
-                        cols[m][slot[q as usize]] = p.value[i];
-                    }
-                }
-                let mut out = ModelReport {
-                    name: p.name.clone(),
-                    unit_ids: units
-                        .iter()
-                        .map(|&q| p.queries.name(q).to_string())
-                        .collect(),
-                    ..Default::default()
-                };
-                for (j, col) in cols.into_iter().enumerate() {
-                    let name = p.measures.name(j as u32);
-                    let base = MetricId::parse(name, Kind::Ranking)
-                        .map_or_else(|_| name.to_string(), |id| id.base);
-                    let complete = !col.is_empty() && col.iter().all(|v| !v.is_nan());
-                    let pairs = base == "fcp" || base == "spearman";
-                    let value =
-                        summary[j].or_else(|| (complete && !pairs).then(|| aggregate(&base, &col)));
-                    out.metrics.insert(name.to_string(), value);
-                    if complete {
-                        out.per_unit.insert(name.to_string(), col);
-                    }
-                }
-                out
-            })
-            .collect();
-        Report {
-            kind: Kind::Ranking,
-            columns,
-            conventions: Default::default(),
-            models,
-            warnings: Vec::new(),
-        }
+    /// [`Workspace::precomputed_report`] of every measure, the relation
+    /// files' evaluations ([`Workspace::derived`]) included
+    /// ([`crate::values::values_report`]).
+    pub fn values_report(&self) -> crate::core::evaluate::Report {
+        crate::values::values_report(self.measure_files())
     }
 
     /// Values computed elsewhere (trec_eval output, a per-query values file),
     /// shown as they are.
-    fn add_precomputed(&mut self, mut p: super::Precomputed, summary: &mut LoadSummary) {
-        let names: Vec<String> = self.precomputed.iter().map(|p| p.name.clone()).collect();
-        p.name = unique_name(&names, &p.name);
-        summary.rows += p.value.len();
-        let queries = p.queries.len() - p.queries.get("all").is_some() as usize;
-        summary.details.push(format!(
-            "{} measures, {} queries, shown as computed elsewhere (not recomputed)",
-            p.measures.len(),
-            queries
-        ));
-        summary.models_added.push(p.name.clone());
-        self.precomputed.push(p);
+    fn add_precomputed(&mut self, list: Vec<super::Precomputed>, summary: &mut LoadSummary) {
+        for mut p in list {
+            let names: Vec<String> = self.precomputed.iter().map(|p| p.name.clone()).collect();
+            p.name = unique_name(&names, &p.name);
+            summary.rows += p.value.len();
+            let queries = p.queries.len() - p.queries.get("all").is_some() as usize;
+            summary.details.push(format!(
+                "{} measures, {} queries, shown as computed elsewhere (not recomputed)",
+                p.measures.len(),
+                queries
+            ));
+            summary.models_added.push(p.name.clone());
+            self.precomputed.push(p);
+        }
     }
 
+    /// Merges a parsed file. On error nothing changes.
     pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
         let (mut parsed, notes) = parsed.into_parts();
         parsed.show_hidden_in_names();
@@ -501,14 +439,11 @@ impl Workspace {
             }
             Parsed::Measures(p) => {
                 summary.format = "trec_eval output".into();
-                self.add_precomputed(p, &mut summary);
+                self.add_precomputed(vec![p], &mut summary);
             }
-            #[cfg(not(target_arch = "wasm32"))]
             Parsed::PerQuery(list) => {
                 summary.format = "per-query values".into();
-                for p in list {
-                    self.add_precomputed(p, &mut summary);
-                }
+                self.add_precomputed(list, &mut summary);
             }
             Parsed::Binary(b) => {
                 summary.format = "binary CSV".into();

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::compare::html::{distribution, Spread};
 use crate::compare::page::{answer, Request, Settings};
 use crate::core::evaluate::{aggregate, ModelReport, Report};
 use crate::core::registry::{Kind, MetricId};
@@ -188,6 +189,48 @@ pub fn panel(v: &View) -> [String; 3] {
             format!("{total} queries.")
         }
     );
+    // every query's value of the measure, per file, unfiltered
+    let spread: Vec<(String, Vec<f64>)> = v
+        .files
+        .iter()
+        .map(|p| {
+            let mid = p.measures.get(measure);
+            let values = (0..p.m.len())
+                .filter(|&i| Some(p.m[i]) == mid && p.queries.name(p.q[i]) != "all")
+                .map(|i| p.value[i])
+                .filter(|x| x.is_finite())
+                .collect();
+            (esc(&p.name), values)
+        })
+        .collect();
+    if spread.iter().any(|(_, values)| !values.is_empty()) {
+        let series: Vec<Spread> = spread
+            .iter()
+            .enumerate()
+            .map(|(i, (name, values))| Spread {
+                name,
+                attributes: format!(r#"stroke="{}""#, crate::plot::series_hex(i)),
+                values,
+            })
+            .collect();
+        let legend: Vec<String> = spread
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| {
+                format!(
+                    r#"<span style="color:{}">{name}</span>"#,
+                    crate::plot::series_hex(i)
+                )
+            })
+            .collect();
+        distribution(
+            &mut bottom,
+            &series,
+            &esc(measure),
+            "query",
+            &legend.join(", "),
+        );
+    }
     let compare = v
         .compare
         .and_then(|(baseline, settings)| Request::from_report(&report, baseline, settings))
@@ -240,7 +283,19 @@ mod tests {
             q1 < q10 && !bottom.contains(r#"data-query="q2""#),
             "{bottom}"
         );
-        assert!(bottom.ends_with("2 queries.</p>"));
+        assert!(bottom.contains("2 queries.</p>"));
+        // the distribution of every query's map, per model, unfiltered
+        let counts: Vec<u32> = bottom
+            .match_indices("data-counts=\"")
+            .map(|(at, m)| {
+                let tail = &bottom[at + m.len()..];
+                tail[..tail.find('"').unwrap()]
+                    .split(' ')
+                    .map(|c| c.parse::<u32>().unwrap())
+                    .sum()
+            })
+            .collect();
+        assert_eq!(counts, [3, 3]);
         // two models: the Compare view of c against a<b on map
         assert!(
             compare.contains(r#"data-metric="map""#) && compare.contains(r#"data-n="3""#),
@@ -271,7 +326,7 @@ mod tests {
         );
         assert!(top.contains("<h3>Per query: P_10</h3>"));
         assert!(
-            bottom.contains(r#"data-value="0.1""#) && bottom.ends_with("1 queries.</p>"),
+            bottom.contains(r#"data-value="0.1""#) && bottom.contains("1 queries.</p>"),
             "{bottom}"
         );
         assert!(compare.is_empty(), "one model: nothing to compare");

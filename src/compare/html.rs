@@ -208,7 +208,24 @@ pub fn panel(f: &Focus) -> String {
     s.push_str(r#"<div class="compare-charts">"#);
     differences(&mut s, &d, &order, f.ids, &model, &base, &unit);
     scatter(&mut s, f.a, f.b, f.ids, &model, &base, &unit);
-    distribution(&mut s, f.a, f.b, &model, &base, &metric, &unit);
+    distribution(
+        &mut s,
+        &[
+            Spread {
+                name: &base,
+                attributes: r#"class="base""#.into(),
+                values: f.a,
+            },
+            Spread {
+                name: &model,
+                attributes: r#"class="model""#.into(),
+                values: f.b,
+            },
+        ],
+        &metric,
+        &unit,
+        &format!("{base} grey, {model} coloured"),
+    );
     s.push_str("</div>");
     extremes(&mut s, &d, &order, f, &model, &base, &unit);
     tests(&mut s, f, &model, &base);
@@ -403,22 +420,25 @@ fn histogram(values: &[f64], lo: f64, hi: f64) -> [u32; HISTOGRAM_BINS] {
     counts
 }
 
-/// The distribution of each model's per-unit values: a histogram outline
-/// per model on shared bins, each mean a dashed line (`data-counts` on each
-/// outline, for scripts and tests).
-fn distribution(
-    s: &mut String,
-    a: &[f64],
-    b: &[f64],
-    model: &str,
-    base: &str,
-    metric: &str,
-    unit: &str,
-) {
+/// One series of [`distribution`]: its name, the attributes of its outline
+/// and mean line (a class, or a stroke colour), its values.
+pub struct Spread<'a> {
+    pub name: &'a str,
+    pub attributes: String,
+    pub values: &'a [f64],
+}
+
+/// The distribution of each series' values: a histogram outline per series
+/// on shared bins, each mean a dashed line (`data-counts` on each outline,
+/// for scripts and tests); `caption` follows the metric and unit. Names are
+/// escaped by the caller.
+pub fn distribution(s: &mut String, series: &[Spread], metric: &str, unit: &str, caption: &str) {
     let (w, h, left, top, bottom) = (240.0, 200.0, 30.0, 10.0, 170.0);
-    let lo = a.iter().chain(b).copied().fold(f64::INFINITY, f64::min);
-    let hi = a.iter().chain(b).copied().fold(f64::NEG_INFINITY, f64::max);
-    let counts = [histogram(a, lo, hi), histogram(b, lo, hi)];
+    let all = || series.iter().flat_map(|x| x.values.iter().copied());
+    let lo = all().fold(f64::INFINITY, f64::min);
+    let hi = all().fold(f64::NEG_INFINITY, f64::max);
+    let counts: Vec<[u32; HISTOGRAM_BINS]> =
+        series.iter().map(|x| histogram(x.values, lo, hi)).collect();
     let most = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;
     let width = w - left - 6.0;
     let x = |v: f64| {
@@ -440,10 +460,7 @@ fn distribution(
         fhi = f4(hi),
     );
     let bin = width / HISTOGRAM_BINS as f64;
-    for (class, name, counts, values) in [
-        ("base", base, &counts[0], a),
-        ("model", model, &counts[1], b),
-    ] {
+    for (x_, counts) in series.iter().zip(&counts) {
         let mut d = format!("M{left:.1},{bottom:.1}");
         for (k, &c) in counts.iter().enumerate() {
             let _ = write!(
@@ -455,19 +472,21 @@ fn distribution(
         }
         let _ = write!(d, " V{bottom:.1}");
         let list: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
-        let mean = crate::core::sum::mean(values.iter().copied()).unwrap_or(f64::NAN);
+        let mean = crate::core::sum::mean(x_.values.iter().copied()).unwrap_or(f64::NAN);
         let _ = write!(
             s,
-            r#"<path class="{class}" d="{d}" data-counts="{}"><title>{name}: {units} per bin</title></path><line class="{class} mean" x1="{mx:.1}" x2="{mx:.1}" y1="{top}" y2="{bottom}"><title>{name}: mean {}</title></line>"#,
+            r#"<path {attrs} d="{d}" data-counts="{}"><title>{name}: {units} per bin</title></path><line {attrs} x1="{mx:.1}" x2="{mx:.1}" y1="{top}" y2="{bottom}" stroke-dasharray="3 3"><title>{name}: mean {}</title></line>"#,
             list.join(" "),
             f4(mean),
+            attrs = x_.attributes,
+            name = x_.name,
             units = plural(unit),
             mx = x(mean),
         );
     }
     let _ = write!(
         s,
-        r#"</svg><figcaption>{metric} per {unit}: how many {units} have each value ({base} grey, {model} coloured; dashed: the means)</figcaption></figure>"#,
+        r#"</svg><figcaption>{metric} per {unit}: how many {units} have each value ({caption}; dashed: the means)</figcaption></figure>"#,
         units = plural(unit)
     );
 }

@@ -118,6 +118,18 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// The `value` attribute of the element of id `id` (plain text: the
+/// controls' ids are the page's own) in `doc` (HTML a worker wrote), as
+/// written (escaped); `None` without such an element or attribute. The page compares it with what someone is typing into that
+/// control (`app/util.rs`).
+pub fn input_value<'a>(doc: &'a str, id: &str) -> Option<&'a str> {
+    let at = doc.find(&format!(r#" id="{id}""#))?;
+    let start = doc[..at].rfind('<')?;
+    let tag = &doc[start..at + doc[at..].find('>')?];
+    let from = tag.find(r#" value=""#)? + 8;
+    Some(&tag[from..from + tag[from..].find('"')?])
+}
+
 /// LaTeX text: its special characters escaped, brackets braced (a row that
 /// starts with `[20cm]` would otherwise be read as the row spacing of the
 /// `\\` before it), hidden characters visible.
@@ -219,6 +231,15 @@ pub fn parse_f64(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_value_of_a_control_by_its_id() {
+        let doc = r#"<p data-id="x"><input id="diag-bins" type="number" value="10"><input id="x" value="a&amp;b"/><select id="s"></select></p>"#;
+        assert_eq!(input_value(doc, "diag-bins"), Some("10"));
+        assert_eq!(input_value(doc, "x"), Some("a&amp;b"));
+        assert_eq!(input_value(doc, "s"), None);
+        assert_eq!(input_value(doc, "gone"), None);
+    }
 
     #[test]
     fn hidden_characters_are_shown() {

@@ -296,6 +296,15 @@ mod tests {
             })
             .collect();
         assert_eq!(counts, [3, 3]);
+        // ndcg@10: one model has none, and draws nothing (no NaN anywhere)
+        let [_, bottom, _] = panel(&View {
+            files: &files,
+            measure: "ndcg@10",
+            filter: "",
+            compare: None,
+        });
+        assert_eq!(bottom.matches("data-counts=").count(), 1);
+        assert!(!bottom.contains("NaN"), "{bottom}");
         // two models: the Compare view of c against a<b on map
         assert!(
             compare.contains(r#"data-metric="map""#) && compare.contains(r#"data-n="3""#),

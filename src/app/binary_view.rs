@@ -51,9 +51,17 @@ pub fn BinaryPanel() -> impl IntoView {
                 faint: false,
                 points: display_points(&points),
             };
+        // each AUC with its DeLong 95% interval, read off the curve
         let roc: Vec<Series> = ms
             .iter()
-            .map(|(name, c, p)| series(name, *c, "AUC", p.curve.roc_auc(), p.curve.roc_points()))
+            .map(|(name, c, p)| {
+                let mut s = series(name, *c, "AUC", p.curve.roc_auc(), p.curve.roc_points());
+                if let Some((lo, hi)) = p.curve.delong_interval() {
+                    s.name
+                        .insert_str(s.name.len() - 1, &format!(" [{lo:.4}, {hi:.4}]"));
+                }
+                s
+            })
             .collect();
         let mut pr = iso_f1_curves();
         pr.extend(ms.iter().map(|(name, c, p)| {
@@ -73,6 +81,7 @@ pub fn BinaryPanel() -> impl IntoView {
             x_range: (0.0, 1.0),
             y_range: (0.0, 1.0),
             series: curves.with(|c| c.0.clone()),
+            bands: Vec::new(),
             markers: ms
                 .iter()
                 .map(|(_, c, p)| {
@@ -102,6 +111,7 @@ pub fn BinaryPanel() -> impl IntoView {
             x_range: (0.0, 1.0),
             y_range: (0.0, 1.0),
             series,
+            bands: Vec::new(),
             markers: ms
                 .iter()
                 .map(|(_, c, p)| {
@@ -324,7 +334,10 @@ impl Diagnostics {
                 super::worker::diagnose(&models, &options, logits, rule.name(), range, at).await;
             if last.get_value() == key {
                 match html {
-                    Ok(html) => state.diagnostics.set(html),
+                    Ok(html) => super::util::keep_edit(
+                        &html.clone(),
+                        Box::new(move || state.diagnostics.set(html)),
+                    ),
                     Err(why) if !why.is_empty() => {
                         state.say(Level::Error, "The diagnostics failed", vec![why])
                     }

@@ -129,6 +129,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
                     faint: false,
                     steps: !roc,
                 }],
+                bands: Vec::new(),
                 markers: vec![Marker {
                     x: at.0,
                     y: at.1,

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::state::{AppState, Shared, Target};
 use crate::compare::html;
-use crate::compare::page::{ask, CELL};
+use crate::compare::page::{ask, ask_auc, CELL};
 use crate::compare::Test;
 use crate::core::evaluate::Report;
 use crate::core::registry::Kind;
@@ -80,10 +80,29 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
     Effect::new(move |_| {
         let settings = state.tests.get();
         let baseline = state.baseline.get();
-        let Some(mut request) = report.with(|r| {
-            r.as_ref()
-                .and_then(|r| ask(r, baseline.as_deref(), &settings))
-        }) else {
+        // binary models: their ROC AUCs on the same rows (DeLong's test),
+        // asked again when the data, the shown models or the settings change,
+        // not when the threshold moves (the report does)
+        let auc = kind == Kind::Binary;
+        let asked = if auc {
+            state.ws.with(|w| {
+                w.binary.as_ref().and_then(|d| {
+                    let models: Vec<(&str, &[f64])> = d
+                        .models
+                        .iter()
+                        .filter(|(name, _)| !state.is_hidden(kind, name))
+                        .map(|(name, scores)| (name.as_str(), &scores[..]))
+                        .collect();
+                    ask_auc(&d.labels, &models, baseline.as_deref(), &settings)
+                })
+            })
+        } else {
+            report.with(|r| {
+                r.as_ref()
+                    .and_then(|r| ask(r, baseline.as_deref(), &settings))
+            })
+        };
+        let Some(mut request) = asked else {
             super::worker::cancel_compare();
             state.tested.set(None);
             state.testing.set(None);
@@ -104,7 +123,7 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
         };
         state.testing.set(Some(progress(0, 1)));
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = super::worker::compare(&bytes, &mut |done, total| {
+            let answer = super::worker::compare(&bytes, auc, &mut |done, total| {
                 state.testing.set(Some(progress(done, total)))
             })
             .await;
@@ -119,14 +138,21 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
             match answer {
                 Ok((cells, html)) => {
                     let baseline = request.models[request.baseline].clone();
-                    state.tested.set(Some(Shared(std::sync::Arc::new(Tested {
+                    let tested = Tested {
                         kind,
                         baseline,
                         models: request.models,
                         metrics: request.metrics,
                         cells,
                         html,
-                    }))))
+                    };
+                    let html = tested.html.clone();
+                    super::util::keep_edit(
+                        &html,
+                        Box::new(move || {
+                            state.tested.set(Some(Shared(std::sync::Arc::new(tested))))
+                        }),
+                    );
                 }
                 // cancelled or failed: no mark or panel of earlier values stays
                 Err(why) => {

@@ -65,6 +65,7 @@ pub fn MulticlassPanel() -> impl IntoView {
                 .iter()
                 .map(|(n, col, pts, _, _)| Series::line(n.clone(), *col, pts.as_slice().into()))
                 .collect(),
+            bands: Vec::new(),
             markers: vec![],
             diagonal: false,
             ink: ink(),

@@ -5,11 +5,11 @@ use leptos::prelude::*;
 use super::chart::Chart;
 use super::state::{AppState, Shared, Target};
 use super::util::ink;
-use crate::core::curves::{elbow, mean_curve, query_curve, CurveMetric};
+use crate::core::curves::{elbow, mean_band, mean_curve, query_curve, CurveMetric};
 use crate::core::evaluate::Report;
 use crate::core::registry::Kind;
 use crate::core::Named;
-use crate::plot::{series_hex, LineChart, Marker, Series};
+use crate::plot::{series_hex, Band, LineChart, Marker, Series};
 
 #[derive(Clone, Debug, PartialEq)]
 struct CurveLine {
@@ -90,6 +90,29 @@ pub fn ElbowPanel() -> impl IntoView {
         }
         out
     });
+    // each mean curve's 95% band (bootstrap over queries, the tests' seed),
+    // while the 95% intervals are on
+    let bands = Memo::new(move |_| {
+        let (on, seed) = state.tests.with(|t| (t.ci, t.seed));
+        if !on {
+            return vec![];
+        }
+        let prepared = state.prepared.get();
+        let conv = state.conv.get();
+        let (m, p) = (metric.get(), max_p.get());
+        prepared
+            .iter()
+            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+            .map(|r| Band {
+                color: state.color_index(Kind::Ranking, &r.name),
+                points: mean_band(r, &conv, m, p, seed)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (lo, hi))| ((i + 1) as f64, lo, hi))
+                    .collect(),
+            })
+            .collect::<Vec<_>>()
+    });
     let chart = Signal::derive(move || {
         let lines = lines.get();
         let faint = faint.get();
@@ -129,6 +152,7 @@ pub fn ElbowPanel() -> impl IntoView {
                     }
                 }))
                 .collect(),
+            bands: bands.get(),
             markers: lines
                 .iter()
                 .filter_map(|l| {
@@ -193,6 +217,8 @@ pub fn ElbowPanel() -> impl IntoView {
                 </label>
                 <label><input type="checkbox" id="per-query-lines" prop:checked=move || per_query.get()
                     on:change=move |ev| per_query.set(event_target_checked(&ev))/>" per-query lines"</label>
+                <label title="percentile bootstrap over queries (200 resamples, the tests' seed); the normal interval beyond 200,000 query-cutoff values"><input type="checkbox" id="curve-bands" prop:checked=move || state.tests.with(|t| t.ci)
+                    on:change=move |ev| state.tests.update(|t| t.ci = event_target_checked(&ev))/>" 95% bands"</label>
                 <label>"P "
                     <input type="number" min="1" max="1000" prop:value=move || max_p.get().to_string()
                         on:change=move |ev| max_p_input.set(event_target_value(&ev).parse().unwrap_or(0)) aria-label="largest cutoff"/>

@@ -69,7 +69,11 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     })
                     .collect();
                 t.marks_note = crate::compare::marks_note(
-                    s.test,
+                    if kind == Kind::Binary {
+                        crate::compare::DELONG
+                    } else {
+                        s.test.title()
+                    },
                     s.correction,
                     s.alpha,
                     &tested.baseline,
@@ -160,7 +164,8 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     view! { <span class="mark" class:good=good class:bad=!good>{if marked > 0 { " ▲" } else { " ▼" }}</span> }
                 });
                 if let (Some(p), Some(a), true) = (p, adjusted, against) {
-                    title.push_str(&format!("\n{}: p = {p:.4}, {} p = {a:.4}", tests.test.title(), adjustment(tests.correction)));
+                    let test = if kind == Kind::Binary { crate::compare::DELONG } else { tests.test.title() };
+                    title.push_str(&format!("\n{test}: p = {p:.4}, {} p = {a:.4}", adjustment(tests.correction)));
                 }
                 let ci = lo.zip(hi).filter(|_| tests.ci).map(|(lo, hi)| view! { <span class="ci">{format!("[{lo:.4}, {hi:.4}]")}</span> });
                 let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };

@@ -115,6 +115,42 @@ pub fn later(ms: i32, f: impl FnOnce() + 'static) {
     }
 }
 
+/// Draws a worker's new panel (`apply` shows `html`) now, unless someone is
+/// typing into one of its controls something the new panel does not hold
+/// (an answer to an earlier change, arriving while they type, would redraw
+/// the control without their text): then when they leave the control, and
+/// a later answer replaces this one (Chrome blurs a focused control that a
+/// redraw removes: a panel held back is dropped once a later one is drawn).
+/// The focused control keeps the focus when the panel is drawn now.
+pub fn keep_edit(html: &str, apply: Box<dyn FnOnce()>) {
+    thread_local! {
+        static LATEST: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    let ticket = LATEST.with(|l| l.get().wrapping_add(1));
+    LATEST.with(|l| l.set(ticket));
+    let input = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok());
+    if let Some(input) = input {
+        let id = input.id();
+        match crate::text::input_value(html, &id).filter(|_| !id.is_empty()) {
+            Some(v) if v != crate::text::html(&input.value()) => {
+                let f = wasm_bindgen::closure::Closure::once_into_js(move || {
+                    if LATEST.with(|l| l.get()) == ticket {
+                        apply()
+                    }
+                });
+                input.set_onblur(Some(f.unchecked_ref()));
+                return;
+            }
+            Some(_) => focus_soon(format!("#{id}")),
+            None => {}
+        }
+    }
+    apply()
+}
+
 /// Focuses the element matching `selector` once the current update has been
 /// rendered (a list re-rendered by a key press keeps the keyboard's place).
 /// Works for SVG elements too (`focus` is called on the element, whatever it is).

@@ -217,6 +217,22 @@ fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
         .dyn_into::<Uint8Array>()
         .map(|a| a.to_vec())
         .unwrap_or_default();
+    // binary models: ROC AUC by DeLong's test, at once
+    if get(data, "auc").as_bool() == Some(true) {
+        let msg = match page::AucRequest::decode(&bytes) {
+            Some(request) => {
+                let answer = request.answer();
+                let cells = js_sys::Float64Array::from(&answer.cells[..]);
+                message(
+                    "done",
+                    &[("cells", cells.into()), ("html", answer.html.into())],
+                )
+            }
+            None => message("failed", &[("why", "the test request is damaged".into())]),
+        };
+        let _ = reply.post_message(&msg);
+        return;
+    }
     let msg = match page::Request::decode(&bytes) {
         Some(request) => {
             let mut last = 0.0;
@@ -1353,11 +1369,18 @@ thread_local! {
 /// panel, `Err("")` when cancelled (by [`cancel_compare`] or a newer request).
 pub async fn compare(
     request: &[u8],
+    auc: bool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Vec<f64>, String), String> {
     let (tx, rx) = futures::channel::oneshot::channel::<()>();
     COMPARING.with(|c| c.replace(Some(tx)));
-    let request = message("compare", &[("data", Uint8Array::from(request).into())]);
+    let request = message(
+        "compare",
+        &[
+            ("data", Uint8Array::from(request).into()),
+            ("auc", auc.into()),
+        ],
+    );
     // a worker of its own: the spares stay for the next drop
     let job = run(&request, progress, true);
     futures::pin_mut!(job);

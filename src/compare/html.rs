@@ -71,27 +71,50 @@ pub const MODEL_ID: &str = "cmp-model";
 pub const BASELINE_ID: &str = "cmp-baseline";
 pub const METRIC_ID: &str = "cmp-metric";
 
+/// A `<select>` of id `id` with `items` (value, text), `chosen` selected.
+fn options(
+    s: &mut String,
+    id: &str,
+    items: &mut dyn Iterator<Item = (String, String)>,
+    chosen: &str,
+) {
+    let _ = write!(s, r#"<select id="{id}">"#);
+    for (value, text) in items {
+        let _ = write!(
+            s,
+            r#"<option value="{}"{}>{}</option>"#,
+            esc(&value),
+            if value == chosen { " selected" } else { "" },
+            esc(&text)
+        );
+    }
+    s.push_str("</select>");
+}
+
+/// The correction, α and intervals controls, `what` naming the intervals.
+fn correction_alpha_ci(s: &mut String, set: &Settings, what: &str) {
+    s.push_str("<label>Correction ");
+    options(
+        s,
+        CORRECTION_ID,
+        &mut Correction::ALL
+            .iter()
+            .map(|c| (c.name().to_string(), correction_title(*c).to_string())),
+        set.correction.name(),
+    );
+    let _ = write!(
+        s,
+        r#"</label><label>α <input id="{ALPHA_ID}" type="number" min="0.001" max="0.5" step="0.01" value="{}"></label><label><input id="{CI_ID}" type="checkbox"{}> 95% intervals of the {what}</label></div>"#,
+        set.alpha,
+        if set.ci { " checked" } else { "" }
+    );
+}
+
 /// The Compare view's controls: the test settings and the pair compared,
 /// each control with its id above.
 pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
     let set = &req.settings;
     let mut s = String::from(r#"<div class="compare-settings">"#);
-    let options = |s: &mut String,
-                   id: &str,
-                   items: &mut dyn Iterator<Item = (String, String)>,
-                   chosen: &str| {
-        let _ = write!(s, r#"<select id="{id}">"#);
-        for (value, text) in items {
-            let _ = write!(
-                s,
-                r#"<option value="{}"{}>{}</option>"#,
-                esc(&value),
-                if value == chosen { " selected" } else { "" },
-                esc(&text)
-            );
-        }
-        s.push_str("</select>");
-    };
     s.push_str("<label>Test ");
     options(
         &mut s,
@@ -101,21 +124,8 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
             .map(|t| (t.name().to_string(), t.title().to_string())),
         set.test.name(),
     );
-    s.push_str("</label><label>Correction ");
-    options(
-        &mut s,
-        CORRECTION_ID,
-        &mut Correction::ALL
-            .iter()
-            .map(|c| (c.name().to_string(), correction_title(*c).to_string())),
-        set.correction.name(),
-    );
-    let _ = write!(
-        s,
-        r#"</label><label>α <input id="{ALPHA_ID}" type="number" min="0.001" max="0.5" step="0.01" value="{}"></label><label><input id="{CI_ID}" type="checkbox"{}> 95% intervals of the means</label></div>"#,
-        set.alpha,
-        if set.ci { " checked" } else { "" }
-    );
+    s.push_str("</label>");
+    correction_alpha_ci(&mut s, set, "means");
     let _ = write!(
         s,
         r#"<p class="muted small">▲ / ▼ beside a value in the table: the model's mean is higher / lower than the baseline's, with the {}'s {} p below α = {} (two-sided, paired over the {units} both models have; hover a value for its p). Intervals of the means: percentile bootstrap ({} resamples, seed {}) up to {} {units}, Student's t beyond. The tests run in a background worker.</p>"#,
@@ -155,6 +165,133 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
         &req.metrics[metric],
     );
     s.push_str("</label></p>");
+    s
+}
+
+/// The Compare card of binary models: each model's ROC AUC against the
+/// baseline's by DeLong's test on the same rows (`comparisons`, from
+/// [`super::compare_auc`]; `focus` the one explained), its controls
+/// (correction, α, intervals, model and baseline among `names`) and what
+/// the numbers mean on these values. Data attributes on
+/// `div.compare-panel` and each row, for scripts and tests.
+pub fn auc_panel(
+    comparisons: &[super::AucComparison],
+    focus: usize,
+    names: &[&str],
+    set: &Settings,
+) -> String {
+    let Some(c) = comparisons.get(focus) else {
+        return String::new();
+    };
+    let mut s = String::from(
+        r#"<section class="card compare" id="compare"><h2>Compare</h2><div class="compare-settings">"#,
+    );
+    correction_alpha_ci(&mut s, set, "AUCs");
+    let _ = write!(
+        s,
+        r#"<p class="muted small">▲ / ▼ beside a ROC AUC in the table: the model's AUC is higher / lower than the baseline's, with DeLong's test (two-sided, on the same rows) {} p below α = {}; hover a value for its p. Intervals: DeLong's, AUC ± 1.96 √var (pROC's). The other columns are not tested: a threshold metric or AP is one number per model, with no rows to pair as AUC's placements are. The test runs in a background worker.</p>"#,
+        super::adjustment(set.correction),
+        set.alpha
+    );
+    s.push_str(r#"<p class="compare-pick"><label>Model "#);
+    options(
+        &mut s,
+        MODEL_ID,
+        &mut comparisons
+            .iter()
+            .map(|c| (c.model.clone(), c.model.clone())),
+        &c.model,
+    );
+    s.push_str("</label> <label>against the baseline ");
+    options(
+        &mut s,
+        BASELINE_ID,
+        &mut names.iter().map(|n| (n.to_string(), n.to_string())),
+        &c.baseline,
+    );
+    s.push_str("</label> on ROC AUC</p>");
+    let d = &c.delong;
+    let (model, base) = (esc(&c.model), esc(&c.baseline));
+    let _ = write!(
+        s,
+        r#"<div class="compare-panel" data-model="{model}" data-baseline="{base}" data-metric="roc_auc" data-auc-a="{}" data-auc-b="{}" data-z="{}" data-p="{}" data-p-adjusted="{}"><h3>{model} against {base} on ROC AUC, DeLong's test</h3>"#,
+        d.auc_a, d.auc_b, d.z, d.p, c.adjusted
+    );
+    let corrected = comparisons.len() > 1 && set.correction != Correction::None;
+    let _ = write!(
+        s,
+        r#"<div class="table-scroll"><table class="tests"><caption>ROC AUC on the same rows, two-sided, α = {}</caption><thead><tr><th scope="col">model</th><th scope="col">AUC</th><th scope="col">95% CI (DeLong)</th><th scope="col">Δ AUC</th><th scope="col">z</th><th scope="col">p</th><th scope="col">{}</th></tr></thead><tbody>"#,
+        set.alpha,
+        if corrected {
+            format!(
+                "p adjusted ({}, {} models)",
+                correction_title(set.correction),
+                comparisons.len()
+            )
+        } else {
+            "p adjusted (one comparison)".into()
+        }
+    );
+    let _ = write!(
+        s,
+        r#"<tr data-auc-model="{base}"><th scope="row">{base} (baseline)</th><td class="num">{}</td><td class="num">[{}, {}]</td><td></td><td></td><td></td><td></td></tr>"#,
+        f4(d.auc_a),
+        f4(d.ci_a.0),
+        f4(d.ci_a.1)
+    );
+    for x in comparisons {
+        let e = &x.delong;
+        let _ = write!(
+            s,
+            r#"<tr data-auc-model="{}" data-p="{}" data-p-adjusted="{}"{}><th scope="row">{}</th><td class="num">{}</td><td class="num">[{}, {}]</td><td class="num">{}</td><td class="num">{:.3}</td><td class="num">{}</td><td class="num{}">{}</td></tr>"#,
+            esc(&x.model),
+            e.p,
+            x.adjusted,
+            if x.model == c.model {
+                r#" class="chosen""#
+            } else {
+                ""
+            },
+            esc(&x.model),
+            f4(e.auc_b),
+            f4(e.ci_b.0),
+            f4(e.ci_b.1),
+            signed(e.auc_b - e.auc_a),
+            e.z,
+            format_p(e.p),
+            if x.adjusted < set.alpha {
+                " significant"
+            } else {
+                ""
+            },
+            format_p(x.adjusted)
+        );
+    }
+    s.push_str("</tbody></table></div>");
+    let se = (d.var_a + d.var_b - 2.0 * d.cov).max(0.0).sqrt();
+    let _ = write!(
+        s,
+        r#"<div class="test-notes"><h4>What these numbers say</h4><p><strong>ROC AUC</strong> is the chance that a positive row, drawn at random, scores above a negative one (a tie counts half): {model} {}, {base} {}.</p><p><strong>DeLong's test.</strong> Each positive row's share of negatives it outscores, and each negative row's share of positives that outscore it, are the AUC's parts; their spread gives each AUC's variance and, because both models score the same rows, their covariance: var({base}) = {:.3e}, var({model}) = {:.3e}, cov = {:.3e}. Then {}, and p = 2(1 − Φ(|z|)) = {}: the chance of a difference at least this far from 0 if the two models ranked these rows equally well.</p><p><strong>95% interval of an AUC.</strong> {}: intervals made this way hold the model's true AUC for 95 of 100 samples of rows like these.</p></div></div></section>"#,
+        f4(d.auc_b),
+        f4(d.auc_a),
+        d.var_a,
+        d.var_b,
+        d.cov,
+        math(&format!(
+            r"z = \frac{{\mathrm{{AUC}}_{{B}} - \mathrm{{AUC}}_{{A}}}}{{\sqrt{{V_A + V_B - 2C}}}} = \frac{{{:.4}}}{{{:.4}}} = {:.3}",
+            d.auc_b - d.auc_a,
+            se,
+            d.z
+        )),
+        format_p(d.p),
+        math(&format!(
+            r"\mathrm{{AUC}} \pm 1.96 \sqrt{{V}} = {:.4} \pm 1.96 \cdot {:.4} = [{:.4}, {:.4}]",
+            d.auc_b,
+            d.var_b.sqrt(),
+            d.ci_b.0,
+            d.ci_b.1
+        ))
+    );
     s
 }
 
@@ -460,7 +597,12 @@ pub fn distribution(s: &mut String, series: &[Spread], metric: &str, unit: &str,
         fhi = f4(hi),
     );
     let bin = width / HISTOGRAM_BINS as f64;
-    for (x_, counts) in series.iter().zip(&counts) {
+    // a series without values (a file without the measure) draws nothing
+    for (x_, counts) in series
+        .iter()
+        .zip(&counts)
+        .filter(|(x, _)| !x.values.is_empty())
+    {
         let mut d = format!("M{left:.1},{bottom:.1}");
         for (k, &c) in counts.iter().enumerate() {
             let _ = write!(

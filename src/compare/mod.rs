@@ -197,18 +197,20 @@ impl Test {
 /// What ▲ / ▼ mean in an exported table (the page's and `rankscope compare
 /// --format markdown`'s footnote).
 pub fn marks_note(
-    test: Test,
+    test: &str,
     correction: Correction,
     alpha: f64,
     baseline: &str,
     unit: &str,
 ) -> String {
     format!(
-        "▲ / ▼: higher / lower than {baseline} by a two-sided {} over the {unit} values both models have, {} p < {alpha}.",
-        test.title(),
+        "▲ / ▼: higher / lower than {baseline} by a two-sided {test} over the {unit} values both models have, {} p < {alpha}.",
         adjustment(correction)
     )
 }
+
+/// DeLong's test in a sentence (binary models' ROC AUCs).
+pub const DELONG: &str = "DeLong's test";
 
 /// A correction's name in a sentence.
 pub fn correction_title(c: Correction) -> &'static str {
@@ -255,7 +257,7 @@ pub fn marked_table(
     let baseline = comparisons.first().map_or("", |c| c.baseline.as_str());
     t.baseline = comparisons.first().map(|c| c.baseline.clone());
     t.marks_note = marks_note(
-        test,
+        test.title(),
         options.correction,
         alpha,
         baseline,

@@ -121,6 +121,15 @@ impl Out {
         self.0.push(s.is_some() as u8);
         self.text(s.as_deref().unwrap_or(""));
     }
+    fn settings(&mut self, settings: &Settings) {
+        self.0.push(settings.test as u8);
+        self.0.push(settings.correction as u8);
+        self.u64(settings.alpha.to_bits());
+        self.u64(settings.seed);
+        self.0.push(settings.ci as u8);
+        self.option(&settings.vs);
+        self.option(&settings.on);
+    }
 }
 
 /// Reads what [`Out`] wrote; `None` at the first byte that does not fit.
@@ -152,6 +161,19 @@ impl In<'_> {
         let some = self.u8()? == 1;
         let s = self.text()?;
         Some(some.then_some(s))
+    }
+    fn settings(&mut self) -> Option<Settings> {
+        let test = *Test::ALL.get(self.u8()? as usize)?;
+        let correction = *<Correction as crate::core::Named>::ALL.get(self.u8()? as usize)?;
+        Some(Settings {
+            test,
+            correction,
+            alpha: f64::from_bits(self.u64()?),
+            seed: self.u64()?,
+            ci: self.u8()? == 1,
+            vs: self.option()?,
+            on: self.option()?,
+        })
     }
     /// A count of items of at least `size` bytes each that the rest can hold.
     fn count(&mut self, size: usize) -> Option<usize> {
@@ -214,13 +236,7 @@ pub fn ask(report: &Report, baseline: Option<&str>, settings: &Settings) -> Opti
         }
     }
     out.u32(base);
-    out.0.push(settings.test as u8);
-    out.0.push(settings.correction as u8);
-    out.u64(settings.alpha.to_bits());
-    out.u64(settings.seed);
-    out.0.push(settings.ci as u8);
-    out.option(&settings.vs);
-    out.option(&settings.on);
+    out.settings(settings);
     out.u32(model);
     out.u32(metric);
     Some(Asked {
@@ -229,6 +245,86 @@ pub fn ask(report: &Report, baseline: Option<&str>, settings: &Settings) -> Opti
         metrics,
         baseline: base,
     })
+}
+
+/// The request for binary models' ROC AUCs against `baseline` (a model
+/// name; the first model when absent or unknown) on the same rows
+/// ([`AucRequest`]); `None` with fewer than two models.
+pub fn ask_auc(
+    labels: &[bool],
+    models: &[(&str, &[f64])],
+    baseline: Option<&str>,
+    settings: &Settings,
+) -> Option<Asked> {
+    if models.len() < 2 || models.iter().any(|m| m.1.len() != labels.len()) {
+        return None;
+    }
+    let base = models
+        .iter()
+        .position(|m| Some(m.0) == baseline)
+        .unwrap_or(0);
+    let mut out = Out(Vec::with_capacity(
+        labels.len() * (1 + 8 * models.len()) + 64,
+    ));
+    out.u32(labels.len());
+    out.0.extend(labels.iter().map(|&l| l as u8));
+    out.u32(models.len());
+    for (name, scores) in models {
+        out.text(name);
+        for v in scores.iter() {
+            out.u64(v.to_bits());
+        }
+    }
+    out.u32(base);
+    out.settings(settings);
+    Some(Asked {
+        bytes: out.0,
+        models: models.iter().map(|m| m.0.to_string()).collect(),
+        metrics: vec!["roc_auc".into()],
+        baseline: base,
+    })
+}
+
+/// A request of [`ask_auc`], as the worker reads it.
+#[derive(Debug, PartialEq)]
+pub struct AucRequest {
+    pub labels: Vec<bool>,
+    pub models: Vec<(String, Vec<f64>)>,
+    pub baseline: usize,
+    pub settings: Settings,
+}
+
+impl AucRequest {
+    /// The request in `bytes` ([`ask_auc`]'s), `None` when they do not hold
+    /// one (any bytes are safe to read).
+    pub fn decode(bytes: &[u8]) -> Option<AucRequest> {
+        let mut r = In(bytes);
+        let rows = r.count(1)?;
+        let labels = r.take(rows)?.iter().map(|&b| b == 1).collect();
+        let mut models = Vec::new();
+        for _ in 0..r.count(4)? {
+            let name = r.text()?;
+            let scores = r
+                .take(rows.checked_mul(8)?)?
+                .chunks_exact(8)
+                .map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default()))
+                .collect();
+            models.push((name, scores));
+        }
+        let baseline = r.u32()?;
+        let settings = r.settings()?;
+        (r.0.is_empty() && baseline < models.len()).then_some(AucRequest {
+            labels,
+            models,
+            baseline,
+            settings,
+        })
+    }
+
+    /// [`answer_auc`] of this request.
+    pub fn answer(&self) -> Answer {
+        answer_auc(&self.labels, &self.models, self.baseline, &self.settings)
+    }
 }
 
 impl Request {
@@ -268,17 +364,7 @@ impl Request {
             models.push(Units { name, ids, values });
         }
         let baseline = r.u32()?;
-        let test = *Test::ALL.get(r.u8()? as usize)?;
-        let correction = *<Correction as crate::core::Named>::ALL.get(r.u8()? as usize)?;
-        let settings = Settings {
-            test,
-            correction,
-            alpha: f64::from_bits(r.u64()?),
-            seed: r.u64()?,
-            ci: r.u8()? == 1,
-            vs: r.option()?,
-            on: r.option()?,
-        };
+        let settings = r.settings()?;
         let focus = Some((r.u32()?, r.u32()?));
         (r.0.is_empty()).then_some(Request {
             unit,
@@ -341,6 +427,65 @@ impl Request {
             test: self.settings.test,
             alpha: self.settings.alpha,
         }
+    }
+}
+
+/// The page's comparison of binary models (the worker's `delong` job): each
+/// model's ROC AUC against the baseline's (`models[baseline]`) on the same
+/// rows by DeLong's test ([`super::compare_auc`], adjusted under the
+/// settings' correction), in [`Answer::cells`]' layout for the one metric
+/// `roc_auc`: the AUC difference, p, adjusted p and the model's DeLong 95%
+/// interval (the baseline's too, without a p); and the Compare card of the
+/// focused model (`settings.vs`, else the first other one). Empty for
+/// fewer than two models or rows of one class.
+pub fn answer_auc(
+    labels: &[bool],
+    models: &[(String, Vec<f64>)],
+    baseline: usize,
+    settings: &Settings,
+) -> Answer {
+    let Some(base) = models.get(baseline).filter(|_| models.len() > 1) else {
+        return Answer::default();
+    };
+    let data = crate::core::evaluate::BinaryData {
+        labels: labels.to_vec(),
+        models: models.to_vec(),
+        curves: Default::default(),
+    };
+    let options = Options {
+        baseline: Some(base.0.clone()),
+        correction: settings.correction,
+        ..Options::default()
+    };
+    let Ok(comparisons) = super::compare_auc(&data, &options) else {
+        return Answer::default();
+    };
+    let mut cells = vec![f64::NAN; models.len() * CELL];
+    for (i, (name, _)) in models.iter().enumerate() {
+        let at = i * CELL;
+        if i == baseline {
+            if let Some(c) = comparisons.first() {
+                (cells[at + 3], cells[at + 4]) = c.delong.ci_a;
+            }
+        } else if let Some(c) = comparisons.iter().find(|c| &c.model == name) {
+            let d = &c.delong;
+            cells[at..at + CELL].copy_from_slice(&[
+                d.auc_b - d.auc_a,
+                d.p,
+                c.adjusted,
+                d.ci_b.0,
+                d.ci_b.1,
+            ]);
+        }
+    }
+    let focus = comparisons
+        .iter()
+        .position(|c| Some(&c.model) == settings.vs.as_ref())
+        .unwrap_or(0);
+    let names: Vec<&str> = models.iter().map(|m| m.0.as_str()).collect();
+    Answer {
+        cells,
+        html: super::html::auc_panel(&comparisons, focus, &names, settings),
     }
 }
 
@@ -592,6 +737,76 @@ mod tests {
             let (lo, hi) = stats::t_interval(x).unwrap();
             assert_eq!((ans.cells[i * CELL + 3], ans.cells[i * CELL + 4]), (lo, hi));
         }
+    }
+
+    #[test]
+    fn binary_models_are_compared_by_delong_on_their_rows() {
+        let labels = [true, false, true, true, false, false, true, false];
+        let a = [0.9, 0.3, 0.4, 0.8, 0.5, 0.1, 0.7, 0.6];
+        let b = [0.6, 0.2, 0.9, 0.3, 0.1, 0.7, 0.8, 0.4];
+        let c = [0.1, 0.9, 0.2, 0.95, 0.8, 0.7, 0.4, 0.6];
+        let models: [(&str, &[f64]); 3] = [("a", &a), ("b", &b), ("c", &c)];
+        let settings = Settings {
+            vs: Some("c".into()),
+            ..Default::default()
+        };
+        let asked = ask_auc(&labels, &models, Some("b"), &settings).unwrap();
+        assert_eq!(
+            (asked.baseline, &asked.metrics[..]),
+            (1, &["roc_auc".to_string()][..])
+        );
+        let req = AucRequest::decode(&asked.bytes).unwrap();
+        assert_eq!(req.labels, labels);
+        assert_eq!(req.models[2], ("c".to_string(), c.to_vec()));
+        // any cut of the bytes is refused, not misread
+        for cut in [1, 9, asked.bytes.len() - 1] {
+            assert!(AucRequest::decode(&asked.bytes[..cut]).is_none());
+        }
+        let answer = req.answer();
+        let owned: Vec<(String, Vec<f64>)> = models
+            .iter()
+            .map(|(n, s)| (n.to_string(), s.to_vec()))
+            .collect();
+        let data = crate::core::evaluate::BinaryData {
+            labels: labels.to_vec(),
+            models: owned,
+            curves: Default::default(),
+        };
+        let options = Options {
+            baseline: Some("b".into()),
+            ..Options::default()
+        };
+        let cli = super::super::compare_auc(&data, &options).unwrap();
+        for (i, name) in ["a", "b", "c"].iter().enumerate() {
+            let cell = &answer.cells[i * CELL..(i + 1) * CELL];
+            match cli.iter().find(|x| x.model == *name) {
+                Some(x) => {
+                    let want = [
+                        x.delong.auc_b - x.delong.auc_a,
+                        x.delong.p,
+                        x.adjusted,
+                        x.delong.ci_b.0,
+                        x.delong.ci_b.1,
+                    ];
+                    assert!(want.iter().all(|v| v.is_finite()), "{want:?}");
+                    assert_eq!(cell, want);
+                }
+                // the baseline: its interval, no p
+                None => {
+                    assert!(cell[1].is_nan() && cell[2].is_nan());
+                    assert_eq!((cell[3], cell[4]), cli[0].delong.ci_a);
+                }
+            }
+        }
+        // the card explains c against b
+        assert!(
+            answer
+                .html
+                .contains(r#"data-model="c" data-baseline="b" data-metric="roc_auc""#),
+            "{}",
+            answer.html
+        );
+        assert!(ask_auc(&labels, &models[..1], None, &settings).is_none());
     }
 
     #[test]

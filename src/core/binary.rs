@@ -458,6 +458,33 @@ impl BinaryCurve {
             .get_or_init(|| self.compute_roc_auc())
     }
 
+    /// DeLong's 95% interval of the ROC AUC, AUC ± 1.96 √var clamped to
+    /// [0, 1] (pROC's `ci.auc(method = "delong")`), read off the curve: a
+    /// positive's placement (the share of negatives it outscores, a tie
+    /// counting half) and a negative's (the share of positives that outscore
+    /// it) depend only on its score, so each distinct score's rows share
+    /// one, and var = S10 / P + S01 / N with S10 and S01 the placements'
+    /// variances (n − 1 denominators; DeLong, DeLong & Clarke-Pearson 1988).
+    /// Equal to [`crate::core::stats::delong`]'s interval on the rows (a
+    /// test checks it). `None` when only one class is present.
+    pub fn delong_interval(&self) -> Option<(f64, f64)> {
+        let auc = self.roc_auc()?;
+        let (m, n) = (self.positives as f64, self.negatives as f64);
+        let (mut s10, mut s01) = (Sum::new(), Sum::new());
+        let (mut prev_tp, mut prev_fp) = (0u64, 0u64);
+        for (&tp, &fp) in self.tps.iter().zip(&self.fps) {
+            let (dp, dn) = ((tp - prev_tp) as f64, (fp - prev_fp) as f64);
+            let v10 = (n - fp as f64 + 0.5 * dn) / n;
+            let v01 = (prev_tp as f64 + 0.5 * dp) / m;
+            s10.add(dp * (v10 - auc) * (v10 - auc));
+            s01.add(dn * (v01 - auc) * (v01 - auc));
+            (prev_tp, prev_fp) = (tp, fp);
+        }
+        let spread = |s: Sum, k: f64| if k > 1.0 { s.value() / (k - 1.0) } else { 0.0 };
+        let half = 1.959963984540054 * (spread(s10, m) / m + spread(s01, n) / n).sqrt();
+        Some(((auc - half).max(0.0), (auc + half).min(1.0)))
+    }
+
     fn compute_roc_auc(&self) -> Option<f64> {
         if self.positives == 0 || self.negatives == 0 {
             return None;
@@ -837,6 +864,40 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_delong_interval_off_the_curve_is_the_rows_interval() {
+        // tie-heavy scores (two decimals) on 3,000 rows, and a tiny case
+        let mut x = 7u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let labels: Vec<bool> = (0..3000).map(|_| next() % 3 == 0).collect();
+        let scores: Vec<f64> = labels
+            .iter()
+            .map(|&l| ((next() % 70) as f64 + if l { 25.0 } else { 0.0 }) / 100.0)
+            .collect();
+        for (labels, scores) in [
+            (&labels[..], &scores[..]),
+            (&[true, false, true, false][..], &[0.9, 0.5, 0.5, 0.1][..]),
+        ] {
+            let rows = crate::core::stats::delong(labels, scores, scores)
+                .unwrap()
+                .ci_a;
+            let curve = BinaryCurve::new(labels, scores).delong_interval().unwrap();
+            assert!(
+                (rows.0 - curve.0).abs() < 1e-12 && (rows.1 - curve.1).abs() < 1e-12,
+                "{rows:?} {curve:?}"
+            );
+        }
+        assert_eq!(
+            BinaryCurve::new(&[true, true], &[0.1, 0.2]).delong_interval(),
+            None
+        );
+    }
 
     #[test]
     fn the_point_near_a_rate_is_the_operating_point_of_its_threshold() {

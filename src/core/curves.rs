@@ -268,6 +268,78 @@ fn query_curve_head(
     }
 }
 
+/// Resamples of the elbow curve's bootstrap band.
+pub const BAND_RESAMPLES: usize = 200;
+/// The band is bootstrapped while queries × cutoffs stay within this (the
+/// per-query curves are held, and each resample adds them up); beyond, it
+/// is the normal interval.
+pub const BAND_VALUES: usize = 200_000;
+
+/// The 95% band of [`mean_curve`], (low, high) for p = 1..=max_p: the
+/// percentile bootstrap over queries (each of [`BAND_RESAMPLES`] resamples
+/// draws the queries with replacement, seeded; the 2.5th and 97.5th
+/// percentiles of its means at each p, as
+/// [`crate::core::stats::bootstrap_ci`] takes them) while queries × cutoffs
+/// ≤ [`BAND_VALUES`]; beyond, the normal interval mean ± 1.96 s/√n (s with
+/// n − 1). Empty without queries.
+pub fn mean_band(
+    run: &PreparedRun,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+    seed: u64,
+) -> Vec<(f64, f64)> {
+    let n = run.num_queries();
+    if n == 0 || max_p == 0 {
+        return Vec::new();
+    }
+    let curve = |i: usize| query_curve(&run.query(i), conv, metric, max_p);
+    if n.saturating_mul(max_p) > BAND_VALUES {
+        let (mut sum, mut squares) = (vec![0.0; max_p], vec![0.0; max_p]);
+        for i in 0..n {
+            for (p, v) in curve(i).into_iter().enumerate() {
+                sum[p] += v;
+                squares[p] += v * v;
+            }
+        }
+        let k = n as f64;
+        return sum
+            .iter()
+            .zip(&squares)
+            .map(|(&s, &q)| {
+                let mean = s / k;
+                let var = if n > 1 {
+                    ((q - s * mean) / (k - 1.0)).max(0.0)
+                } else {
+                    0.0
+                };
+                let half = 1.959963984540054 * (var / k).sqrt();
+                (mean - half, mean + half)
+            })
+            .collect();
+    }
+    let curves: Vec<Vec<f64>> = (0..n).map(curve).collect();
+    let mut rng = super::stats::SplitMix64::new(seed);
+    // each resample's mean curve, then each cutoff's percentiles
+    let resampled: Vec<Vec<f64>> = (0..BAND_RESAMPLES)
+        .map(|_| {
+            let mut sum = vec![0.0; max_p];
+            for _ in 0..n {
+                for (s, v) in sum.iter_mut().zip(&curves[rng.below(n)]) {
+                    *s += v;
+                }
+            }
+            sum.into_iter().map(|s| s / n as f64).collect()
+        })
+        .collect();
+    (0..max_p)
+        .map(|p| {
+            let mut at: Vec<f64> = resampled.iter().map(|m| m[p]).collect();
+            super::stats::percentiles_95(&mut at)
+        })
+        .collect()
+}
+
 /// The mean of metric@p over the evaluated queries, p = 1..=max_p.
 pub fn mean_curve(
     run: &PreparedRun,
@@ -395,6 +467,46 @@ mod tests {
             p.selection.evaluated.push(i as u32);
         }
         p
+    }
+
+    #[test]
+    fn the_band_holds_the_mean_and_is_seeded() {
+        let conv = Conventions::default();
+        let queries: Vec<(Vec<i32>, Vec<i32>)> = (0..40)
+            .map(|q| {
+                let grades: Vec<i32> = (0..8).map(|d| ((q * 7 + d * 3) % 5 == 0) as i32).collect();
+                (grades, vec![1, 1, 0])
+            })
+            .collect();
+        let refs: Vec<(&[i32], &[i32])> = queries.iter().map(|(g, j)| (&g[..], &j[..])).collect();
+        let run = run_from(&refs, false);
+        for metric in CurveMetric::ALL {
+            let mean = mean_curve(&run, &conv, *metric, 10);
+            let band = mean_band(&run, &conv, *metric, 10, 42);
+            assert_eq!(band.len(), 10);
+            for ((lo, hi), m) in band.iter().zip(&mean) {
+                assert!(
+                    lo - 1e-12 <= *m && *m <= hi + 1e-12,
+                    "{metric:?}: {lo} {m} {hi}"
+                );
+            }
+            assert!(
+                band.iter().any(|(lo, hi)| lo < hi),
+                "{metric:?}: some spread"
+            );
+            assert_eq!(band, mean_band(&run, &conv, *metric, 10, 42), "seeded");
+            // beyond the bootstrap's size, the normal interval: centred on the mean
+            let wide = mean_band(&run, &conv, *metric, BAND_VALUES / 40 + 1, 42);
+            let mean = mean_curve(&run, &conv, *metric, BAND_VALUES / 40 + 1);
+            for ((lo, hi), m) in wide.iter().zip(&mean).take(10) {
+                assert!(((lo + hi) / 2.0 - m).abs() < 1e-12, "{metric:?}");
+            }
+        }
+        // one query: no spread
+        let one = run_from(&refs[..1], false);
+        assert!(mean_band(&one, &conv, CurveMetric::Ndcg, 5, 1)
+            .iter()
+            .all(|(lo, hi)| lo == hi));
     }
 
     #[test]

@@ -484,14 +484,25 @@ pub fn bootstrap_ci(x: &[f64], resamples: usize, seed: u64) -> Option<(f64, f64)
     let mut means: Vec<f64> = (0..resamples)
         .map(|_| (0..n).map(|_| x[rng.below(n)]).sum::<f64>() / n as f64)
         .collect();
-    means.sort_by(f64::total_cmp);
+    Some(percentiles_95(&mut means))
+}
+
+/// The 2.5th and 97.5th percentiles of `x` (sorted here, through
+/// [`crate::core::order`]: the page's one sort; numpy's linear
+/// interpolation between order statistics); `x` must not be empty.
+pub fn percentiles_95(x: &mut [f64]) -> (f64, f64) {
+    let sorted: Vec<f64> = crate::core::order(x.len(), &|a, b| x[a].total_cmp(&x[b]))
+        .into_iter()
+        .map(|i| x[i])
+        .collect();
+    x.copy_from_slice(&sorted);
     let q = |p: f64| {
-        let h = p * (resamples - 1) as f64;
+        let h = p * (x.len() - 1) as f64;
         let (lo, frac) = (h.floor() as usize, h - h.floor());
-        let hi = (lo + 1).min(resamples - 1);
-        means[lo] + frac * (means[hi] - means[lo])
+        let hi = (lo + 1).min(x.len() - 1);
+        x[lo] + frac * (x[hi] - x[lo])
     };
-    Some((q(0.025), q(0.975)))
+    (q(0.025), q(0.975))
 }
 
 /// DeLong's test for two correlated ROC AUCs on the same rows (DeLong,

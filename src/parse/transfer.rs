@@ -159,7 +159,8 @@ fn exact<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
             "not a Rankscope data block ({} unexpected bytes after its end)",
             rest.len()
         )),
-        Err(e) => Err(format!("not a Rankscope data block ({e})")),
+        // postcard's own words would bring its error texts into the page
+        Err(_) => Err("not a Rankscope data block (cut short, or not one)".into()),
     }
 }
 

@@ -83,6 +83,13 @@ pub struct Marker {
     pub label: String,
 }
 
+/// A shaded band around a series (its 95% interval): (x, low, high) points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    pub color: usize,
+    pub points: Vec<(f64, f64, f64)>,
+}
+
 /// Everything a line chart needs; no backend in sight.
 #[derive(Clone, Debug)]
 pub struct LineChart {
@@ -92,6 +99,8 @@ pub struct LineChart {
     pub x_range: (f64, f64),
     pub y_range: (f64, f64),
     pub series: Vec<Series>,
+    /// Drawn first, under the lines.
+    pub bands: Vec<Band>,
     pub markers: Vec<Marker>,
     /// Draw the y = x chance line (ROC).
     pub diagonal: bool,
@@ -267,6 +276,20 @@ fn draw_chart<DB: DrawingBackend>(
             ink.mix(0.35).stroke_width(1),
         ))?;
     }
+    for b in &chart.bands {
+        // each edge a thin line in the series' colour
+        for edge in [0, 1] {
+            let pts: Vec<(f64, f64)> = b
+                .points
+                .iter()
+                .map(|&(x, lo, hi)| (x, if edge == 0 { lo } else { hi }))
+                .collect();
+            ctx.draw_series(LineSeries::new(
+                pts,
+                series_color(b.color).mix(0.5).stroke_width(1),
+            ))?;
+        }
+    }
     for s in chart.series.iter().filter(|s| s.faint) {
         let pts = thin(&s.drawn(), (x0, x1), (y0, y1), w, h);
         ctx.draw_series(LineSeries::new(
@@ -397,6 +420,12 @@ mod tests {
                 faint: false,
                 steps: false,
             }],
+            bands: vec![Band {
+                color: 0,
+                points: (1..=10)
+                    .map(|p| (p as f64, p as f64 / 10.0 - 0.05, p as f64 / 10.0 + 0.05))
+                    .collect(),
+            }],
             markers: vec![Marker {
                 x: 5.0,
                 y: 0.5,
@@ -479,6 +508,10 @@ mod tests {
         let svg = to_svg(&chart(), 640, 400);
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("polyline"), "a line is drawn");
+        assert!(
+            svg.contains("<polygon") && svg.contains(r#"opacity="0.15""#),
+            "the band is shaded: {svg}"
+        );
         assert!(svg.contains("elbow p=5"));
         assert!(svg.contains("bm25 &lt;&amp;&gt;"), "names are escaped");
         assert!(!svg.contains("bm25 <&>"));

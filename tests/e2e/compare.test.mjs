@@ -183,3 +183,48 @@ test('a long randomization run shows its progress, Cancel stops it, and the page
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('binary models: ROC AUC marked by DeLong\'s test, its intervals and the Compare card equal rankscope compare', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
+  await clearAll(page);
+  const seeds = extra('seeds.csv');
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(seeds) }]);
+  const names = ['model_a_seed1', 'model_a_seed2', 'model_a_seed3', 'model_a_seed4', 'model_a_seed5', 'model_b'];
+  await waitForModels(page, names);
+  await page.selectOption('label:has-text("Baseline") select', 'model_b');
+  await page.waitForSelector('td[data-metric="roc_auc"][data-model="model_a_seed1"][data-p]', { timeout: 30000 });
+  await page.check('#sig-ci');
+  await page.waitForSelector('td[data-metric="roc_auc"] .ci');
+  const json = cli(['compare', seeds, '--metrics', 'roc_auc', '--baseline', 'model_b', '--format', 'json']);
+  const cells = (await tableCells(page)).filter((c) => c.metric === 'roc_auc');
+  assert.equal(cells.length, names.length);
+  for (const c of cells) {
+    if (c.model === 'model_b') {
+      // the baseline: its own DeLong interval, no p
+      assert.equal(c.p, null);
+      near(c.lo, json.comparisons[0].delong.ci_a[0], 'baseline CI low');
+      near(c.hi, json.comparisons[0].delong.ci_a[1], 'baseline CI high');
+      continue;
+    }
+    const want = json.comparisons.find((x) => x.model === c.model);
+    near(c.p, want.delong.p, `${c.model} DeLong p`);
+    near(c.adjusted, want.adjusted, `${c.model} Holm-adjusted p`);
+    near(c.lo, want.delong.ci_b[0], `${c.model} CI low`);
+    near(c.hi, want.delong.ci_b[1], `${c.model} CI high`);
+    assert.equal(c.mark !== null, want.adjusted < 0.05, `${c.model} mark`);
+    if (c.mark) assert.equal(c.mark, want.delong.auc_b > want.delong.auc_a ? '▲' : '▼');
+  }
+  // no other column is tested
+  assert.equal((await tableCells(page)).filter((c) => c.metric !== 'roc_auc' && c.p !== null).length, 0);
+  // the Compare card: a chosen model against the baseline, DeLong's numbers
+  await page.selectOption('#cmp-model', 'model_a_seed3');
+  await page.waitForSelector('.compare-panel[data-model="model_a_seed3"][data-metric="roc_auc"]');
+  const panel = await page.$eval('.compare-panel', (p) => ({ ...p.dataset }));
+  const want = json.comparisons.find((x) => x.model === 'model_a_seed3');
+  near(Number(panel.aucA), want.delong.auc_a, 'baseline AUC');
+  near(Number(panel.aucB), want.delong.auc_b, 'model AUC');
+  near(Number(panel.p), want.delong.p, 'card p');
+  await shot(page, 'compare-binary.png');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

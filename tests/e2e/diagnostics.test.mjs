@@ -126,3 +126,32 @@ test('a group that matches nothing says so, and the rest stays', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('text typed into a control survives an answer to an earlier change, and Enter applies it', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
+  await clearAll(page);
+  const file = path.join(reference, 'extra', 'seeds.csv');
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  await panelWith(page, () => document.querySelectorAll('.diag-numbers tbody tr').length === 6);
+  // typing the bin count, not yet entered, when another control's change asks the worker again
+  await page.click('#diag-bins');
+  await page.fill('#diag-bins', '7');
+  await page.evaluate(() => {
+    const s = document.querySelector('#diag-strategy');
+    s.value = 'quantile';
+    s.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  // the answer for the strategy arrives meanwhile: the typed text and the focus stay
+  await page.waitForTimeout(3000);
+  assert.equal(await page.$eval('#diag-bins', (e) => e.value), '7');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'diag-bins');
+  // Enter applies it: quantile bins, 7 of them, as rankscope diagnose computes them
+  await page.press('#diag-bins', 'Enter');
+  await panelWith(page, () => document.querySelector('#diag-strategy')?.value === 'quantile'
+    && document.querySelector('#diag-bins')?.getAttribute('value') === '7');
+  const json = cli(['diagnose', file, '--bins', '7', '--strategy', 'quantile', '--format', 'json']);
+  const rows = await shown(page);
+  for (const m of json.models) near(rows.find((r) => r.model === m.name).values.ece, m.calibration.ece, `${m.name} ECE`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -46,6 +46,39 @@ test('hovering the elbow chart reads out each model\'s value at p, as in the tab
   await page.close();
 });
 
+test('the elbow curves get their 95% bands, kept in the link, and the ROC legend each AUC\'s DeLong interval', async () => {
+  const { page, errors } = await open(browser, url);
+  await page.waitForSelector('#curve-bands');
+  await page.waitForTimeout(200);
+  const ink = () => page.evaluate(() => {
+    const c = document.querySelectorAll('canvas')[0];
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
+    return n;
+  });
+  const before = await ink();
+  await page.check('#curve-bands');
+  await page.waitForFunction(() => location.hash.includes('ci=1'));
+  await page.waitForFunction(async (b) => {
+    const c = document.querySelectorAll('canvas')[0];
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
+    return n > b * 1.1;
+  }, before);
+  await shot(page, 'elbow-bands.png');
+  // the binary example's ROC legend: AUC [low, high]
+  await page.click('button[data-tab="binary"]');
+  const roc = 'figure.chart:has(canvas[aria-label="ROC curve"]) button[data-export="svg"]';
+  await page.waitForSelector(roc);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(roc)]);
+  const svg = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(svg, /AUC 0\.\d{4} \[0\.\d{4}, [01]\.\d{4}\]\)/, 'the legend holds each AUC with its interval');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('hovering the ROC curve reads out an operating point that the threshold reproduces', async () => {
   const { page, errors } = await open(browser, url);
   await clearAll(page);

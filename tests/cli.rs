@@ -984,13 +984,36 @@ fn compare_tests_binary_models_by_auc_with_delong() {
     );
     assert_eq!(c["delong"]["p"].as_f64().unwrap(), want.p);
     assert_eq!(c["delong"]["auc_b"].as_f64().unwrap(), want.auc_b);
-    let refused = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args(["compare", "--metrics", "accuracy"])
+    // another metric: its bootstrap interval per model, no DeLong test
+    let other = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args([
+            "compare",
+            "--metrics",
+            "accuracy",
+            "--bootstrap",
+            "100",
+            "--format",
+            "json",
+        ])
         .arg(&f)
         .output()
         .unwrap();
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("give --metrics roc_auc"));
+    assert!(other.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&other.stdout).unwrap();
+    assert_eq!(v["comparisons"].as_array().map(Vec::len), Some(0));
+    for m in v["intervals"].as_array().unwrap() {
+        let i = &m["intervals"][0];
+        assert_eq!(
+            (i["metric"].as_str(), i["defined"].as_u64()),
+            (Some("accuracy"), Some(100))
+        );
+        let (lo, value, hi) = (
+            i["low"].as_f64().unwrap(),
+            i["value"].as_f64().unwrap(),
+            i["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= value && value <= hi);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

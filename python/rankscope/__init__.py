@@ -546,8 +546,9 @@ def compare(
     the first) on per-query values: ``rankscope compare --format json``'s
     document (t-test with the 95% CI of the difference and d_z, Wilcoxon,
     sign, randomization and paired bootstrap tests, adjusted p-values). For
-    binary data, pass ``run=(y_true, {name: scores})`` and ``metrics="roc_auc"``
-    (DeLong's test); for multi-class data ``run=(y_true, {name: (n, C)
+    binary data, pass ``run=(y_true, {name: scores})``: ``roc_auc`` by DeLong's
+    test, every other metric with its percentile-bootstrap 95% interval
+    (``bootstrap`` resamples of the rows, ``seed``); for multi-class data ``run=(y_true, {name: (n, C)
     probabilities})``, tested row by row (McNemar's exact test on Acc@k's
     hits). Multi-class and ratings files (paths) are tested row by row too
     (MAE and MSE on each rating's error)."""

@@ -752,16 +752,38 @@ impl Data {
             alpha,
         };
         if let Ok(Dataset::Binary(d)) = self.dataset() {
-            // binary models are compared by ROC AUC on the same rows (DeLong)
-            if metrics.iter().any(|m| m != "roc_auc") {
-                return Err(error(
-                    "compare on binary data tests roc_auc (DeLong's test); give metrics=['roc_auc']",
-                ));
-            }
-            let comparisons = py
-                .detach(|| rankscope::compare::compare_auc(d, &options))
+            // binary models: ROC AUC by DeLong's test on the same rows, every
+            // other metric with its bootstrap interval (as the CLI)
+            let conv = self::conventions(conventions)?;
+            let ids = metric_ids(Kind::Binary, Some(metrics), &[])?;
+            let others: Vec<_> = ids
+                .iter()
+                .filter(|m| m.base != "roc_auc")
+                .cloned()
+                .collect();
+            let auc = ids.len() > others.len();
+            let (comparisons, intervals) = py
+                .detach(|| {
+                    let comparisons = if auc {
+                        rankscope::compare::compare_auc(d, &options)?
+                    } else {
+                        Vec::new()
+                    };
+                    let intervals = if others.is_empty() {
+                        Vec::new()
+                    } else {
+                        rankscope::compare::binary::bootstrap_intervals(
+                            d,
+                            &conv,
+                            &others,
+                            options.bootstraps as usize,
+                            options.seed,
+                        )
+                    };
+                    Ok::<_, String>((comparisons, intervals))
+                })
                 .map_err(error)?;
-            let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons });
+            let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons, "intervals": intervals });
             return serde_json::to_string(&doc).map_err(|e| error(e.to_string()));
         }
         let (mut report, computed) = self.report(py, Some(metrics), cutoffs, conventions)?;

@@ -186,6 +186,15 @@ def test_binary_compare_is_delong_as_the_cli():
     want = json.loads(cli("compare", path, "--metrics", "roc_auc", "--format", "json"))
     got = rankscope.compare((y, {"a": a, "b": b}), metrics="roc_auc")
     assert got["comparisons"] == want["comparisons"]
+    # the other metrics with their bootstrap intervals, the CLI's to the last bit
+    want = json.loads(cli("compare", path, "--metrics", "roc_auc,average_precision,f1,accuracy", "--bootstrap", "200",
+                          "--format", "json"))
+    got = rankscope.compare((y, {"a": a, "b": b}), metrics="roc_auc,average_precision,f1,accuracy", bootstrap=200)
+    assert got["comparisons"] == want["comparisons"] and got["intervals"] == want["intervals"]
+    for m in got["intervals"]:
+        assert [i["metric"] for i in m["intervals"]] == ["average_precision", "f1", "accuracy"]
+        for i in m["intervals"]:
+            assert i["low"] <= i["value"] <= i["high"] and i["defined"] == 200
 
 
 def test_tukey_hsd_agrees_with_a_numpy_randomized_tukey_within_its_error():

@@ -30,8 +30,9 @@ USAGE:
                                  bootstrap test (--bootstrap B, 1000), randomized Tukey HSD over all
                                  the models (B shuffles, family-wise); p-values corrected across the
                                  models (Holm by default); multi-class and ratings models row by
-                                 row (McNemar on Acc@k's hits); binary models: --metrics roc_auc,
-                                 DeLong's test with each AUC's 95% CI; --format json for every
+                                 row (McNemar on Acc@k's hits); binary models: roc_auc by
+                                 DeLong's test with each AUC's 95% CI, other metrics with their
+                                 bootstrap 95% intervals (rows resampled); --format json for every
                                  number, markdown or latex for the metric table with ▲ / ▼ where
                                  --test's adjusted p < --alpha (t, 0.05)
     rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
@@ -746,25 +747,42 @@ fn run_eval(mut a: Args) -> ExitCode {
         Err(e) => return fail(e),
     };
     if let (Some(options), Some(Dataset::Binary(d))) = (&a.compare, &data) {
-        // binary models are compared by ROC AUC on the same rows (DeLong)
-        if metrics.iter().any(|m| m.base != "roc_auc") {
-            return fail(
-                "compare on binary data tests roc_auc (DeLong's test); give --metrics roc_auc",
-            );
-        }
-        let comparisons = match rankscope::compare::compare_auc(d, options) {
-            Ok(c) => c,
-            Err(e) => return fail(e),
+        // binary models: ROC AUC by DeLong's test on the same rows; every
+        // other metric with its bootstrap interval (rows resampled)
+        let comparisons = if metrics.iter().any(|m| m.base == "roc_auc") {
+            match rankscope::compare::compare_auc(d, options) {
+                Ok(c) => c,
+                Err(e) => return fail(e),
+            }
+        } else {
+            Vec::new()
+        };
+        let others: Vec<MetricId> = metrics
+            .iter()
+            .filter(|m| m.base != "roc_auc")
+            .cloned()
+            .collect();
+        let intervals = if others.is_empty() {
+            Vec::new()
+        } else {
+            rankscope::compare::binary::bootstrap_intervals(
+                d,
+                &a.conv,
+                &others,
+                options.bootstraps as usize,
+                options.seed,
+            )
         };
         if a.format == "json" {
-            let doc = serde_json::json!({ "kind": kind, "comparisons": comparisons, "warnings": warnings });
+            let doc = serde_json::json!({ "kind": kind, "comparisons": comparisons, "intervals": intervals, "warnings": warnings });
             let _ = writeln!(
                 out,
                 "{}",
                 serde_json::to_string_pretty(&doc).unwrap_or_default()
             );
         } else {
-            let text = rankscope::compare::auc_text(&comparisons, options);
+            let mut text = rankscope::compare::auc_text(&comparisons, options);
+            text.push_str(&rankscope::compare::binary::intervals_text(&intervals));
             let _ = write!(out, "{}", terminal_safe(&text));
         }
         return ExitCode::SUCCESS;

@@ -4,6 +4,7 @@
 //! prints; [`page`] is the same for the page's worker (the marks of the
 //! metric table and the Compare view, drawn by [`html`]).
 
+pub mod binary;
 pub mod html;
 pub mod page;
 pub mod rows;

@@ -247,16 +247,25 @@ pub fn ask(report: &Report, baseline: Option<&str>, settings: &Settings) -> Opti
     })
 }
 
+/// The most rows whose binary models the page compares by DeLong's test:
+/// the request copies every score (a 10M-row file of three models would be
+/// 250 MB at once in the page's memory); beyond, `rankscope compare`.
+pub const AUC_ROWS: usize = 2_000_000;
+
 /// The request for binary models' ROC AUCs against `baseline` (a model
 /// name; the first model when absent or unknown) on the same rows
-/// ([`AucRequest`]); `None` with fewer than two models.
+/// ([`AucRequest`]); `None` with fewer than two models or more than
+/// [`AUC_ROWS`] rows.
 pub fn ask_auc(
     labels: &[bool],
     models: &[(&str, &[f64])],
     baseline: Option<&str>,
     settings: &Settings,
 ) -> Option<Asked> {
-    if models.len() < 2 || models.iter().any(|m| m.1.len() != labels.len()) {
+    if models.len() < 2
+        || labels.len() > AUC_ROWS
+        || models.iter().any(|m| m.1.len() != labels.len())
+    {
         return None;
     }
     let base = models
@@ -271,9 +280,8 @@ pub fn ask_auc(
     out.u32(models.len());
     for (name, scores) in models {
         out.text(name);
-        for v in scores.iter() {
-            out.u64(v.to_bits());
-        }
+        // little-endian, as every target of the page is
+        out.0.extend_from_slice(bytemuck::cast_slice(scores));
     }
     out.u32(base);
     out.settings(settings);

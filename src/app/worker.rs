@@ -1595,7 +1595,9 @@ async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fresh: bool) 
     };
     let (worker, ready) = match worker {
         Ok(w) => w,
-        Err(e) => return Job::Broken(format!("the loading worker could not start ({e:?})")),
+        // the browser refuses one to a page opened from a file (a saved
+        // report, a notebook's dashboard): say what works instead
+        Err(_) => return Job::Broken("the loading worker could not start: a page opened from a file (a saved report, a notebook's dashboard) cannot start one; open the data in Rankscope served over http(s), or use the command line".into()),
     };
     let (tx, mut rx) = mpsc::unbounded::<Event>();
     if ready {

@@ -742,11 +742,14 @@ impl Data {
             bootstraps: bootstrap,
             seed,
             correction: Correction::named(correction).ok_or_else(|| {
-                error(format!("correction={correction}: expected one of holm, bonferroni, bh, none"))
+                error(format!(
+                    "correction={correction}: expected one of holm, bonferroni, bh, none"
+                ))
             })?,
             test: Test::named(test).ok_or_else(|| {
                 error(format!(
-                    "test={test}: expected one of t, wilcoxon, sign, randomization, bootstrap, mcnemar, tukey"
+                    "test={test}: expected one of {}",
+                    <Test as rankscope::core::Named>::names()
                 ))
             })?,
             alpha,

@@ -41,6 +41,11 @@ impl Values {
     /// panel when the files, the measure, the filter or the tests' settings
     /// change (the files are sent only then).
     pub fn watch(self, state: AppState) {
+        // the page-wide effect runs on every threshold step: without files,
+        // nothing to hash or send
+        if state.ws.with(|w| w.measure_files().next().is_none()) && self.last.get_value() == 0 {
+            return;
+        }
         let (measure, filter) = (self.measure.get(), self.filter.get());
         let alone = state.ws.with(|w| w.datasets().is_empty());
         let view = crate::session::ViewState {

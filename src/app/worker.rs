@@ -217,26 +217,13 @@ fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
         .dyn_into::<Uint8Array>()
         .map(|a| a.to_vec())
         .unwrap_or_default();
-    // binary models: ROC AUC by DeLong's test, at once
-    if get(data, "auc").as_bool() == Some(true) {
-        let msg = match page::AucRequest::decode(&bytes) {
-            Some(request) => {
-                let answer = request.answer();
-                let cells = js_sys::Float64Array::from(&answer.cells[..]);
-                message(
-                    "done",
-                    &[("cells", cells.into()), ("html", answer.html.into())],
-                )
-            }
-            None => message("failed", &[("why", "the test request is damaged".into())]),
-        };
-        let _ = reply.post_message(&msg);
-        return;
-    }
-    let msg = match page::Request::decode(&bytes) {
-        Some(request) => {
+    // binary models: ROC AUC by DeLong's test, at once; else the paired tests
+    let answer = if get(data, "auc").as_bool() == Some(true) {
+        page::AucRequest::decode(&bytes).map(|r| r.answer())
+    } else {
+        page::Request::decode(&bytes).map(|request| {
             let mut last = 0.0;
-            let answer = page::answer(&request, &mut |done, total| {
+            page::answer(&request, &mut |done, total| {
                 let now = js_sys::Date::now();
                 if now - last >= 100.0 {
                     last = now;
@@ -245,7 +232,11 @@ fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
                         &[("bytes", done.into()), ("rows", total.into())],
                     ));
                 }
-            });
+            })
+        })
+    };
+    let msg = match answer {
+        Some(answer) => {
             let cells = js_sys::Float64Array::from(&answer.cells[..]);
             message(
                 "done",

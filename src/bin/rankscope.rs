@@ -385,12 +385,8 @@ fn parse_eval(argv: &[String]) -> Result<Args, String> {
             "--test" => {
                 let v = value()?;
                 a.compare.get_or_insert_with(Default::default).test =
-                    rankscope::compare::Test::named(&v).ok_or_else(|| {
-                        bad(
-                            &v,
-                            "t, wilcoxon, sign, randomization, bootstrap, mcnemar, tukey",
-                        )
-                    })?;
+                    rankscope::compare::Test::named(&v)
+                        .ok_or_else(|| bad(&v, &<rankscope::compare::Test as Named>::names()))?;
             }
             "--alpha" => {
                 let v = value()?;

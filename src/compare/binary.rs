@@ -43,7 +43,7 @@ pub struct ModelIntervals {
 
 /// The model's prepared form on `curve` (log loss and Brier from the curve,
 /// as [`crate::core::evaluate::prepare_binary_with`] takes them).
-fn prepared(name: &str, curve: BinaryCurve, logits: bool) -> BinaryPrepared {
+fn prepared(name: &str, curve: Arc<BinaryCurve>, logits: bool) -> BinaryPrepared {
     let probability = |z: f64| if logits { sigmoid(z) } else { z };
     let loss = |brier| {
         curve
@@ -53,7 +53,7 @@ fn prepared(name: &str, curve: BinaryCurve, logits: bool) -> BinaryPrepared {
     let (log_loss, brier) = (loss(false), loss(true));
     BinaryPrepared {
         name: name.to_string(),
-        curve: Arc::new(curve),
+        curve,
         log_loss,
         brier,
     }
@@ -84,7 +84,7 @@ pub fn bootstrap_intervals(
         .map(|i| {
             let (name, scores) = &d.models[i];
             let curve = d.curve(i);
-            let point = values(&prepared(name, (*curve).clone(), logits), conv, metrics);
+            let point = values(&prepared(name, Arc::clone(&curve), logits), conv, metrics);
             // each row's distinct score, as its place among the curve's thresholds
             let level: Vec<u32> = scores
                 .iter()
@@ -117,7 +117,7 @@ pub fn bootstrap_intervals(
                 let Ok(c) = BinaryCurve::from_parts(thresholds, tps, fps) else {
                     continue;
                 };
-                for (j, v) in values(&prepared(name, c, logits), conv, metrics)
+                for (j, v) in values(&prepared(name, Arc::new(c), logits), conv, metrics)
                     .into_iter()
                     .enumerate()
                 {
@@ -210,7 +210,11 @@ mod tests {
             let labels: Vec<bool> = rows.iter().map(|&r| d.labels[r]).collect();
             let scores: Vec<f64> = rows.iter().map(|&r| d.models[i].1[r]).collect();
             let curve = BinaryCurve::new(&labels, &scores);
-            let p = prepared(&d.models[i].0, curve, conv.binary_scores_are_logits);
+            let p = prepared(
+                &d.models[i].0,
+                Arc::new(curve),
+                conv.binary_scores_are_logits,
+            );
             for (j, v) in values(&p, conv, metrics).into_iter().enumerate() {
                 if let Some(v) = v.filter(|v| v.is_finite()) {
                     drawn[j].push(v);
@@ -222,13 +226,8 @@ mod tests {
 
     #[test]
     fn counts_per_score_give_the_resampled_rows_values_bit_for_bit() {
-        let mut x = 11u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = SplitMix64::new(11);
+        let mut next = || rng.next_u64();
         let labels: Vec<bool> = (0..300).map(|_| next() % 4 == 0).collect();
         let score = |l: bool, k: u64| ((k % 40) as f64 + if l { 12.0 } else { 0.0 }) / 60.0;
         let a: Vec<f64> = labels.iter().map(|&l| score(l, next())).collect();

@@ -294,10 +294,9 @@ pub fn ask_auc(
 }
 
 /// A request of [`ask_auc`], as the worker reads it.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub struct AucRequest {
-    pub labels: Vec<bool>,
-    pub models: Vec<(String, Vec<f64>)>,
+    pub data: crate::core::evaluate::BinaryData,
     pub baseline: usize,
     pub settings: Settings,
 }
@@ -322,8 +321,11 @@ impl AucRequest {
         let baseline = r.u32()?;
         let settings = r.settings()?;
         (r.0.is_empty() && baseline < models.len()).then_some(AucRequest {
-            labels,
-            models,
+            data: crate::core::evaluate::BinaryData {
+                labels,
+                models,
+                curves: Default::default(),
+            },
             baseline,
             settings,
         })
@@ -331,7 +333,7 @@ impl AucRequest {
 
     /// [`answer_auc`] of this request.
     pub fn answer(&self) -> Answer {
-        answer_auc(&self.labels, &self.models, self.baseline, &self.settings)
+        answer_auc(&self.data, self.baseline, &self.settings)
     }
 }
 
@@ -447,25 +449,20 @@ impl Request {
 /// focused model (`settings.vs`, else the first other one). Empty for
 /// fewer than two models or rows of one class.
 pub fn answer_auc(
-    labels: &[bool],
-    models: &[(String, Vec<f64>)],
+    data: &crate::core::evaluate::BinaryData,
     baseline: usize,
     settings: &Settings,
 ) -> Answer {
+    let models = &data.models;
     let Some(base) = models.get(baseline).filter(|_| models.len() > 1) else {
         return Answer::default();
-    };
-    let data = crate::core::evaluate::BinaryData {
-        labels: labels.to_vec(),
-        models: models.to_vec(),
-        curves: Default::default(),
     };
     let options = Options {
         baseline: Some(base.0.clone()),
         correction: settings.correction,
         ..Options::default()
     };
-    let Ok(comparisons) = super::compare_auc(&data, &options) else {
+    let Ok(comparisons) = super::compare_auc(data, &options) else {
         return Answer::default();
     };
     let mut cells = vec![f64::NAN; models.len() * CELL];
@@ -764,8 +761,8 @@ mod tests {
             (1, &["roc_auc".to_string()][..])
         );
         let req = AucRequest::decode(&asked.bytes).unwrap();
-        assert_eq!(req.labels, labels);
-        assert_eq!(req.models[2], ("c".to_string(), c.to_vec()));
+        assert_eq!(req.data.labels, labels);
+        assert_eq!(req.data.models[2], ("c".to_string(), c.to_vec()));
         // any cut of the bytes is refused, not misread
         for cut in [1, 9, asked.bytes.len() - 1] {
             assert!(AucRequest::decode(&asked.bytes[..cut]).is_none());

@@ -868,13 +868,8 @@ mod tests {
     #[test]
     fn the_delong_interval_off_the_curve_is_the_rows_interval() {
         // tie-heavy scores (two decimals) on 3,000 rows, and a tiny case
-        let mut x = 7u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::core::stats::SplitMix64::new(7);
+        let mut next = || rng.next_u64();
         let labels: Vec<bool> = (0..3000).map(|_| next() % 3 == 0).collect();
         let scores: Vec<f64> = labels
             .iter()

@@ -502,6 +502,20 @@ mod tests {
                 assert!(((lo + hi) / 2.0 - m).abs() < 1e-12, "{metric:?}");
             }
         }
+        // at every cutoff, the bootstrap interval of that cutoff's per-query
+        // values (the same draws: stats::bootstrap_ci, whose coverage is tested)
+        let band = mean_band(&run, &conv, CurveMetric::Ndcg, 10, 42);
+        for (p, b) in band.iter().enumerate() {
+            let at: Vec<f64> = (0..run.num_queries())
+                .map(|i| query_curve(&run.query(i), &conv, CurveMetric::Ndcg, 10)[p])
+                .collect();
+            let want = crate::core::stats::bootstrap_ci(&at, BAND_RESAMPLES, 42).unwrap();
+            assert!(
+                (b.0 - want.0).abs() < 1e-12 && (b.1 - want.1).abs() < 1e-12,
+                "p={}: {b:?} {want:?}",
+                p + 1
+            );
+        }
         // one query: no spread
         let one = run_from(&refs[..1], false);
         assert!(mean_band(&one, &conv, CurveMetric::Ndcg, 5, 1)

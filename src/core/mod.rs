@@ -34,6 +34,14 @@ pub trait Named: Sized + Copy + 'static {
     const ALL: &'static [Self];
     fn name(self) -> &'static str;
     fn named(name: &str) -> Option<Self>;
+    /// Every value's name, comma-separated (for "expected one of" messages).
+    fn names() -> String {
+        Self::ALL
+            .iter()
+            .map(|v| v.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Implements [`Named`] from one list of `Variant = "name"` pairs.

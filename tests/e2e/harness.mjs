@@ -149,6 +149,18 @@ export async function canvasHasInk(page, index = 0) {
   }, index);
 }
 
+/** Waits until canvas `index` holds more than `factor` times `before` inked pixels. */
+export async function moreInk(page, before, index = 0, factor = 1.1) {
+  await page.waitForFunction(async ([i, b, f]) => {
+    const c = document.querySelectorAll('canvas')[i];
+    if (!c) return false;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
+    return n > b * f;
+  }, [index, before, factor]);
+}
+
 export function close(actual, expected, what) {
   if (typeof actual !== 'number' || Math.abs(actual - expected) > 1e-9) {
     throw new Error(`${what}: page shows ${actual}, oracle says ${expected}`);

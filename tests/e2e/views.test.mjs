@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, open, drop, refFile, cells, waitForModels, clearAll, setConvention, shot, reference, canvasHasInk } from './harness.mjs';
+import { serve, launch, open, drop, refFile, cells, waitForModels, clearAll, setConvention, shot, reference, canvasHasInk, moreInk } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -34,13 +34,7 @@ test('hovering the elbow chart reads out each model\'s value at p, as in the tab
   await page.waitForTimeout(200);
   const before = await canvasHasInk(page, 0);
   await page.check('#per-query-lines');
-  await page.waitForFunction((b) => {
-    const c = document.querySelectorAll('canvas')[0];
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
-    return n > b * 1.1;
-  }, before);
+  await moreInk(page, before);
   await shot(page, 'elbow-per-query-light.png');
   assert.deepEqual(errors, []);
   await page.close();
@@ -50,23 +44,10 @@ test('the elbow curves get their 95% bands, kept in the link, and the ROC legend
   const { page, errors } = await open(browser, url);
   await page.waitForSelector('#curve-bands');
   await page.waitForTimeout(200);
-  const ink = () => page.evaluate(() => {
-    const c = document.querySelectorAll('canvas')[0];
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
-    return n;
-  });
-  const before = await ink();
+  const before = await canvasHasInk(page, 0);
   await page.check('#curve-bands');
   await page.waitForFunction(() => location.hash.includes('ci=1'));
-  await page.waitForFunction(async (b) => {
-    const c = document.querySelectorAll('canvas')[0];
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let j = 3; j < d.length; j += 4) if (d[j] > 0) n++;
-    return n > b * 1.1;
-  }, before);
+  await moreInk(page, before);
   await shot(page, 'elbow-bands.png');
   // the binary example's ROC legend: AUC [low, high]
   await page.click('button[data-tab="binary"]');

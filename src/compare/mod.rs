@@ -566,17 +566,20 @@ pub fn compare_auc(d: &BinaryData, options: &Options) -> Result<Vec<AucCompariso
     if d.models.len() < 2 {
         return Err("a comparison needs two models or more".into());
     }
-    let mut out = Vec::new();
-    for (name, scores) in d.models.iter().filter(|m| m.0 != base.0) {
-        let delong = stats::delong(&d.labels, &base.1, scores)
-            .ok_or("ROC AUC needs positive and negative rows")?;
-        out.push(AucComparison {
-            model: name.clone(),
+    let others: Vec<_> = d.models.iter().filter(|m| m.0 != base.0).collect();
+    let columns: Vec<&[f64]> = others.iter().map(|m| m.1.as_slice()).collect();
+    let tests = stats::delong_against(&d.labels, &base.1, &columns)
+        .ok_or("ROC AUC needs positive and negative rows")?;
+    let mut out: Vec<AucComparison> = others
+        .iter()
+        .zip(tests)
+        .map(|(m, delong)| AucComparison {
+            model: m.0.clone(),
             baseline: base.0.clone(),
             delong,
             adjusted: f64::NAN,
-        });
-    }
+        })
+        .collect();
     let raw: Vec<f64> = out.iter().map(|c| c.delong.p).collect();
     for (c, p) in out.iter_mut().zip(stats::adjust(&raw, options.correction)) {
         c.adjusted = p;

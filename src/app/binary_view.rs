@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::chart::Chart;
 use super::state::{AppState, Level};
-use super::util::ink;
+use super::util::{bands_toggle, ink};
 use wasm_bindgen::JsCast;
 
 use crate::core::binary::ThresholdRule;
@@ -31,7 +31,8 @@ pub fn BinaryPanel() -> impl IntoView {
             })
             .collect::<Vec<_>>()
     };
-    let score_range = Memo::new(move |_| score_range(&state.binary.get()));
+    // (cheap: the ends of each sorted curve; a memo is 1 KB of wasm)
+    let range = move || score_range(&state.binary.get());
     let threshold = move || state.conv.with(|c| c.threshold);
     let rule = move || state.conv.with(|c| c.threshold_rule);
     // the curves change with the models, not with the threshold: built once
@@ -68,6 +69,19 @@ pub fn BinaryPanel() -> impl IntoView {
             let ap = p.curve.average_precision();
             series(name, *c, "AP", ap, p.curve.pr_points())
         }));
+        // each PR curve's pointwise 95% band (two faint lines in steps, as
+        // the curve), while the 95% bands are on
+        for (_, c, p) in ms.iter().filter(|_| state.tests.with(|t| t.ci)) {
+            for line in p.curve.pr_band() {
+                pr.push(Series {
+                    name: String::new(),
+                    color: *c,
+                    points: display_points(&line),
+                    faint: true,
+                    steps: true,
+                });
+            }
+        }
         (roc, pr)
     });
     let roc = Signal::derive(move || {
@@ -149,7 +163,7 @@ pub fn BinaryPanel() -> impl IntoView {
         (!parts.is_empty()).then(|| parts.join(" · "))
     };
     let step = move || {
-        let (lo, hi) = score_range.get();
+        let (lo, hi) = range();
         ((hi - lo) / 1000.0).max(1e-6)
     };
     let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
@@ -195,13 +209,14 @@ pub fn BinaryPanel() -> impl IntoView {
             <div class="card-head">
                 <h2>"ROC and precision–recall"</h2>
                 <label class="threshold">"threshold "
-                    <input type="range" id="threshold" min=move || score_range.get().0.to_string() max=move || score_range.get().1.to_string() step=move || step().to_string()
+                    <input type="range" id="threshold" min=move || range().0.to_string() max=move || range().1.to_string() step=move || step().to_string()
                         prop:value=move || threshold().to_string() aria-label="decision threshold"
                         on:input=move |ev| { if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)) { set_t(v) } }/>
                     <input type="number" class="threshold-value" step="any" prop:value=move || threshold().to_string() aria-label="threshold value"
                         on:change=move |ev| { if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)) { if v.is_finite() { set_t(v) } } }/>
                 </label>
                 <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
+                {bands_toggle("pr-bands", "precision's Wilson score interval at each threshold, its predicted positives as trials")}
             </div>
             <div class="charts">
                 <Chart chart=roc label="ROC curve" on_hover=hover_roc/>

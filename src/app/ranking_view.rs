@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::chart::Chart;
 use super::state::{AppState, Shared, Target};
+use super::util::bands_toggle;
 use super::util::ink;
 use crate::core::curves::{elbow, mean_band, mean_curve, query_curve, CurveMetric};
 use crate::core::evaluate::Report;
@@ -32,15 +33,15 @@ pub fn ElbowPanel() -> impl IntoView {
             .unwrap_or(1)
             .clamp(1, 1000)
     });
-    let max_p = Memo::new(move |_| match max_p_input.get() {
+    let max_p = move || match max_p_input.get() {
         0 => longest.get(),
         p => p.clamp(1, 1000),
-    });
+    };
     let lines = Memo::new(move |_| {
         let prepared = state.prepared.get();
         let conv = state.conv.get();
         let m = metric.get();
-        let p = max_p.get();
+        let p = max_p();
         prepared
             .iter()
             .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
@@ -64,7 +65,7 @@ pub fn ElbowPanel() -> impl IntoView {
         }
         let prepared = state.prepared.get();
         let conv = state.conv.get();
-        let (m, p) = (metric.get(), max_p.get());
+        let (m, p) = (metric.get(), max_p());
         let mut out = Vec::new();
         for r in prepared
             .iter()
@@ -99,7 +100,7 @@ pub fn ElbowPanel() -> impl IntoView {
         }
         let prepared = state.prepared.get();
         let conv = state.conv.get();
-        let (m, p) = (metric.get(), max_p.get());
+        let (m, p) = (metric.get(), max_p());
         prepared
             .iter()
             .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
@@ -117,7 +118,7 @@ pub fn ElbowPanel() -> impl IntoView {
         let lines = lines.get();
         let faint = faint.get();
         let m = metric.get();
-        let p = max_p.get();
+        let p = max_p();
         let ymax = lines
             .iter()
             .flat_map(|l| l.values.iter().copied())
@@ -174,7 +175,7 @@ pub fn ElbowPanel() -> impl IntoView {
         Callback::new(move |(x, _): (f64, f64)| hover_p.set(Some(x.round().max(1.0) as usize)));
     // click: explain the nearest model's value at that cutoff
     let on_pick = Callback::new(move |(x, y): (f64, f64)| {
-        let p = (x.round().max(1.0) as usize).min(max_p.get_untracked());
+        let p = (x.round().max(1.0) as usize).min(untrack(max_p));
         let nearest = lines.with_untracked(|ls| {
             ls.iter()
                 .filter_map(|l| l.values.get(p - 1).map(|v| ((v - y).abs(), l.name.clone())))
@@ -217,17 +218,16 @@ pub fn ElbowPanel() -> impl IntoView {
                 </label>
                 <label><input type="checkbox" id="per-query-lines" prop:checked=move || per_query.get()
                     on:change=move |ev| per_query.set(event_target_checked(&ev))/>" per-query lines"</label>
-                <label title="percentile bootstrap over queries (200 resamples, the tests' seed); the normal interval beyond 200,000 query-cutoff values"><input type="checkbox" id="curve-bands" prop:checked=move || state.tests.with(|t| t.ci)
-                    on:change=move |ev| state.tests.update(|t| t.ci = event_target_checked(&ev))/>" 95% bands"</label>
+                {bands_toggle("curve-bands", "percentile bootstrap over queries (200 resamples, the tests' seed); the normal interval beyond 200,000 query-cutoff values")}
                 <label>"P "
-                    <input type="number" min="1" max="1000" prop:value=move || max_p.get().to_string()
+                    <input type="number" min="1" max="1000" prop:value=move || max_p().to_string()
                         on:change=move |ev| max_p_input.set(event_target_value(&ev).parse().unwrap_or(0)) aria-label="largest cutoff"/>
                 </label>
             </div>
             <Chart chart=chart label="elbow curve" on_hover=on_hover on_pick=on_pick/>
             <p class="readout" data-readout="elbow" aria-live="polite">{readout}</p>
             <table class="small-table">
-                <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p.get())}</th></tr></thead>
+                <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p())}</th></tr></thead>
                 <tbody>
                     {move || lines.get().into_iter().map(|l| {
                         let at = l.elbow.map(|e| format!("{:.4}", l.values[e - 1])).unwrap_or("—".into());

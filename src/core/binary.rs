@@ -554,6 +554,24 @@ impl BinaryCurve {
         pts
     }
 
+    /// A pointwise 95% band around [`Self::pr_points`]: at each threshold,
+    /// the Wilson score interval of the precision ([`crate::core::stats::wilson`])
+    /// with the threshold's predicted positives as trials, at that
+    /// threshold's recall: the band's low and high lines as (recall,
+    /// precision) points in the curve's order (the closing (0, 1) point has
+    /// no trials and no band).
+    pub fn pr_band(&self) -> [Vec<(f64, f64)>; 2] {
+        let p = self.positives.max(1) as f64;
+        let (mut low, mut high) = (Vec::new(), Vec::new());
+        for (&tp, &fp) in self.tps.iter().zip(&self.fps).rev() {
+            if let Some((lo, hi)) = crate::core::stats::wilson(tp, tp + fp) {
+                low.push((tp as f64 / p, lo));
+                high.push((tp as f64 / p, hi));
+            }
+        }
+        [low, high]
+    }
+
     /// Area under the PR curve by the trapezoid rule (sklearn `auc(recall, precision)`).
     /// Linear interpolation of precision is optimistic: prefer [`Self::average_precision`].
     pub fn pr_auc_trapezoid(&self) -> Option<f64> {
@@ -864,6 +882,34 @@ mod tests {
     }
 
     use super::*;
+
+    /// The PR band against the rows counted directly at each distinct
+    /// threshold, with the curve's precision inside it.
+    #[test]
+    fn the_pr_band_is_wilsons_interval_at_each_threshold() {
+        let labels = [true, false, true, true, false, false, true, false, true];
+        let scores = [0.9, 0.8, 0.8, 0.7, 0.6, 0.5, 0.4, 0.4, 0.1];
+        let curve = BinaryCurve::new(&labels, &scores);
+        let [low, high] = curve.pr_band();
+        let mut thresholds: Vec<f64> = scores.to_vec();
+        thresholds.sort_by(|a, b| a.total_cmp(b));
+        thresholds.dedup();
+        assert_eq!(low.len(), thresholds.len());
+        let curve_points = curve.pr_points();
+        for (i, &t) in thresholds.iter().enumerate() {
+            let above = || labels.iter().zip(&scores).filter(|(_, &s)| s >= t);
+            let tp = above().filter(|(&l, _)| l).count() as u64;
+            let k = above().count() as u64;
+            let (lo, hi) = crate::core::stats::wilson(tp, k).unwrap();
+            assert_eq!(
+                (low[i], high[i]),
+                ((tp as f64 / 5.0, lo), (tp as f64 / 5.0, hi))
+            );
+            let (recall, precision) = curve_points[i];
+            assert_eq!(recall, low[i].0);
+            assert!(lo <= precision && precision <= hi);
+        }
+    }
 
     #[test]
     fn the_delong_interval_off_the_curve_is_the_rows_interval() {

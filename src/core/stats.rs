@@ -505,6 +505,25 @@ pub fn percentiles_95(x: &mut [f64]) -> (f64, f64) {
     (q(0.025), q(0.975))
 }
 
+/// Wilson's (1927) score 95% interval of a proportion of `successes` in
+/// `trials` (scipy's `binomtest(...).proportion_ci(method="wilson")`):
+/// (p̂ + z²/2k ± z √(p̂(1 − p̂)/k + z²/4k²)) / (1 + z²/k), clipped to [0, 1];
+/// `None` without trials.
+pub fn wilson(successes: u64, trials: u64) -> Option<(f64, f64)> {
+    if trials == 0 {
+        return None;
+    }
+    let (k, z2) = (trials as f64, Z95 * Z95);
+    let p = successes as f64 / k;
+    let scale = 1.0 + z2 / k;
+    let center = (p + z2 / (2.0 * k)) / scale;
+    let half = Z95 * (p * (1.0 - p) / k + z2 / (4.0 * k * k)).sqrt() / scale;
+    Some(((center - half).max(0.0), (center + half).min(1.0)))
+}
+
+/// The standard normal's 97.5th percentile (two-sided 95% intervals).
+pub const Z95: f64 = 1.959963984540054;
+
 /// DeLong's test for two correlated ROC AUCs on the same rows (DeLong,
 /// DeLong & Clarke-Pearson 1988), by Sun & Xu's (2014) midrank algorithm in
 /// O(n log n): each model's placement values V10 (per positive) and V01 (per
@@ -607,7 +626,7 @@ fn delong_codes(labels: &[bool], m: usize, n: usize, ca: &[u32], cb: &[u32]) -> 
         f64::NAN
     };
     let ci = |auc: f64, var: f64| {
-        let h = 1.959963984540054 * var.sqrt();
+        let h = Z95 * var.sqrt();
         ((auc - h).max(0.0), (auc + h).min(1.0))
     };
     DeLong {
@@ -761,6 +780,26 @@ pub fn adjust(p: &[f64], correction: Correction) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Against scipy 1.17's `binomtest(x, n).proportion_ci(method="wilson")`.
+    #[test]
+    fn wilson_intervals_equal_scipy() {
+        for (x, n, lo, hi) in [
+            (3, 4, 0.30064184258240184, 0.9544127391902995),
+            (10, 10, 0.7224672001371109, 1.0),
+            (0, 5, 0.0, 0.43448246478317476),
+            (57, 120, 0.3878209113791835, 0.5637300469417517),
+            (1, 1, 0.20654931437723745, 1.0),
+            (9999, 10000, 0.9994337311025987, 0.9999823473263989),
+        ] {
+            let (l, h) = wilson(x, n).unwrap();
+            assert!(
+                (l - lo).abs() < 1e-12 && (h - hi).abs() < 1e-12,
+                "{x}/{n}: {l} {h}"
+            );
+        }
+        assert_eq!(wilson(0, 0), None);
+    }
 
     /// Each code against its definition counted pair by pair, with ties,
     /// on one column and on several sorted at once (threads natively).

@@ -40,7 +40,7 @@ test('hovering the elbow chart reads out each model\'s value at p, as in the tab
   await page.close();
 });
 
-test('the elbow curves get their 95% bands, kept in the link, and the ROC legend each AUC\'s DeLong interval', async () => {
+test('the elbow and PR curves get their 95% bands, kept in the link, and the ROC legend each AUC\'s DeLong interval', async () => {
   const { page, errors } = await open(browser, url);
   await page.waitForSelector('#curve-bands');
   await page.waitForTimeout(200);
@@ -56,6 +56,20 @@ test('the elbow curves get their 95% bands, kept in the link, and the ROC legend
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(roc)]);
   const svg = fs.readFileSync(await download.path(), 'utf8');
   assert.match(svg, /AUC 0\.\d{4} \[0\.\d{4}, [01]\.\d{4}\]\)/, 'the legend holds each AUC with its interval');
+  // the PR curves' pointwise bands follow the same switch (on: ci=1)
+  assert.ok(await page.isChecked('#pr-bands'));
+  const pr = await page.evaluate(() => [...document.querySelectorAll('canvas')]
+    .findIndex((c) => c.getAttribute('aria-label') === 'precision-recall curve'));
+  await page.waitForTimeout(300);
+  const banded = await canvasHasInk(page, pr);
+  await shot(page, 'pr-bands.png');
+  await page.uncheck('#pr-bands');
+  await page.waitForFunction(() => !location.hash.includes('ci=1'));
+  await page.waitForTimeout(300);
+  const bare = await canvasHasInk(page, pr);
+  assert.ok(banded > bare * 1.02, `the bands add ink: ${banded} against ${bare}`);
+  await page.check('#pr-bands');
+  await moreInk(page, bare, pr, 1.02);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -84,69 +84,83 @@ pub fn BinaryPanel() -> impl IntoView {
         }
         (roc, pr)
     });
-    let roc = Signal::derive(move || {
-        let t = threshold();
-        let r = rule();
-        let ms = models();
-        LineChart {
-            title: "ROC".into(),
-            x_label: "false positive rate".into(),
-            y_label: "true positive rate".into(),
-            x_range: (0.0, 1.0),
-            y_range: (0.0, 1.0),
-            series: curves.with(|c| c.0.clone()),
-            bands: Vec::new(),
-            markers: ms
-                .iter()
-                .map(|(_, c, p)| {
-                    let m = p.curve.confusion_at(t, r);
-                    let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64;
-                    Marker {
-                        x: fpr,
-                        y: m.recall().unwrap_or(0.0),
-                        color: *c,
-                        label: String::new(),
-                    }
-                })
-                .collect(),
-            diagonal: true,
-            ink: ink(),
-        }
-    });
-    let pr = Signal::derive(move || {
-        let t = threshold();
-        let r = rule();
-        let ms = models();
-        let series = curves.with(|c| c.1.clone());
-        LineChart {
-            title: "Precision–recall".into(),
-            x_label: "recall".into(),
-            y_label: "precision".into(),
-            x_range: (0.0, 1.0),
-            y_range: (0.0, 1.0),
-            series,
-            bands: Vec::new(),
-            markers: ms
-                .iter()
-                .map(|(_, c, p)| {
-                    let m = p.curve.confusion_at(t, r);
-                    Marker {
-                        // no predicted positive: the curve's end point (recall 0, precision 1)
-                        x: m.recall().unwrap_or(0.0),
-                        y: m.precision().unwrap_or(1.0),
-                        color: *c,
-                        label: String::new(),
-                    }
-                })
-                .collect(),
-            diagonal: false,
-            ink: ink(),
-        }
-    });
     // hover: the operating point nearest the pointer's x on either curve
     let hover = RwSignal::new(None::<(bool, f64)>);
+    // each model's operating point at the threshold (filled) and, while the
+    // pointer is over a chart, the one nearest it (hollow), on both charts
+    let markers = move |roc: bool| -> Vec<Marker> {
+        let (t, r, near) = (threshold(), rule(), hover.get());
+        let mut out = Vec::new();
+        for (_, color, p) in models() {
+            let hovered = near.and_then(|(by_recall, x)| p.curve.point_near(x, by_recall));
+            let at = std::iter::once((p.curve.confusion_at(t, r), false));
+            for (m, hollow) in at.chain(hovered.map(|(_, m)| (m, true))) {
+                // no predicted positive: the PR curve's end point (recall 0, precision 1)
+                let recall = m.recall().unwrap_or(0.0);
+                let (x, y) = if roc {
+                    (m.fp as f64 / (m.fp + m.tn).max(1) as f64, recall)
+                } else {
+                    (recall, m.precision().unwrap_or(1.0))
+                };
+                out.push(Marker {
+                    x,
+                    y,
+                    color,
+                    label: String::new(),
+                    hollow,
+                });
+            }
+        }
+        out
+    };
+    let roc = Signal::derive(move || LineChart {
+        title: "ROC".into(),
+        x_label: "false positive rate".into(),
+        y_label: "true positive rate".into(),
+        x_range: (0.0, 1.0),
+        y_range: (0.0, 1.0),
+        series: curves.with(|c| c.0.clone()),
+        bands: Vec::new(),
+        markers: markers(true),
+        diagonal: true,
+        ink: ink(),
+    });
+    let pr = Signal::derive(move || LineChart {
+        title: "Precision–recall".into(),
+        x_label: "recall".into(),
+        y_label: "precision".into(),
+        x_range: (0.0, 1.0),
+        y_range: (0.0, 1.0),
+        series: curves.with(|c| c.1.clone()),
+        bands: Vec::new(),
+        markers: markers(false),
+        diagonal: false,
+        ink: ink(),
+    });
     let hover_roc = Callback::new(move |(x, _): (f64, f64)| hover.set(Some((false, x))));
     let hover_pr = Callback::new(move |(x, _): (f64, f64)| hover.set(Some((true, x))));
+    let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
+    // a click sets the threshold to the operating point nearest it: on each
+    // curve the point nearest the click's x, of these the nearest in y
+    let pick = move |by_recall: bool| {
+        Callback::new(move |(x, y): (f64, f64)| {
+            let nearest = models()
+                .iter()
+                .filter_map(|(_, _, p)| {
+                    let (t, m) = p.curve.point_near(x, by_recall)?;
+                    let at = if by_recall {
+                        m.precision().unwrap_or(1.0)
+                    } else {
+                        m.recall().unwrap_or(0.0)
+                    };
+                    Some(((at - y).abs(), t))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, t)) = nearest {
+                set_t(t);
+            }
+        })
+    };
     let readout = move || {
         let (by_recall, x) = hover.get()?;
         let parts: Vec<String> = models()
@@ -166,7 +180,6 @@ pub fn BinaryPanel() -> impl IntoView {
         let (lo, hi) = range();
         ((hi - lo) / 1000.0).max(1e-6)
     };
-    let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
     let option_changed = move |ev: web_sys::Event| {
         let id = ev
             .target()
@@ -219,8 +232,8 @@ pub fn BinaryPanel() -> impl IntoView {
                 {bands_toggle("pr-bands", "precision's Wilson score interval at each threshold, its predicted positives as trials")}
             </div>
             <div class="charts">
-                <Chart chart=roc label="ROC curve" on_hover=hover_roc/>
-                <Chart chart=pr label="precision-recall curve" on_hover=hover_pr/>
+                <Chart chart=roc label="ROC curve" on_hover=hover_roc on_pick=pick(false)/>
+                <Chart chart=pr label="precision-recall curve" on_hover=hover_pr on_pick=pick(true)/>
             </div>
             <p class="readout" data-readout="binary" aria-live="polite">{readout}</p>
             <div class="confusions">

@@ -135,6 +135,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
                     y: at.1,
                     color: 5,
                     label: format!("t = {t:.2}"),
+                    hollow: false,
                 }],
                 diagonal: roc,
                 ink,

@@ -270,11 +270,11 @@ fn KindView(kind: Kind) -> impl IntoView {
 #[component]
 fn Models(kind: Kind) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let names = Memo::new(move |_| {
+    let names = move || {
         state
             .ws
             .with(|w| w.dataset(kind).map(|d| d.model_names()).unwrap_or_default())
-    });
+    };
     let size = move || {
         state.ws.with(|w| {
             match kind {
@@ -306,7 +306,7 @@ fn Models(kind: Kind) -> impl IntoView {
             <h2>"Models"</h2>
             <p class="muted small">{size}</p>
             <ul>
-                {move || names.get().into_iter().enumerate().map(|(i, name)| {
+                {move || names().into_iter().enumerate().map(|(i, name)| {
                     let hidden = {
                         let name = name.clone();
                         Signal::derive(move || state.is_hidden(kind, &name))

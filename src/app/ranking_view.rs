@@ -25,16 +25,19 @@ pub fn ElbowPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let metric = state.curve;
     let max_p_input = state.max_p; // 0: automatic
-    let longest = Memo::new(move |_| {
-        let p = state.prepared.get();
-        p.iter()
-            .flat_map(|r| (0..r.num_queries()).map(move |i| r.query(i).len()))
-            .max()
-            .unwrap_or(1)
-            .clamp(1, 1000)
-    });
+                                   // the longest list (capped at 1000): a walk over the queries' lengths,
+                                   // cheaper than a memo's 1 KB of wasm
+    let longest = move || {
+        state.prepared.with(|p| {
+            p.iter()
+                .flat_map(|r| (0..r.num_queries()).map(move |i| r.query(i).len()))
+                .max()
+                .unwrap_or(1)
+                .clamp(1, 1000)
+        })
+    };
     let max_p = move || match max_p_input.get() {
-        0 => longest.get(),
+        0 => longest(),
         p => p.clamp(1, 1000),
     };
     let lines = Memo::new(move |_| {
@@ -162,6 +165,7 @@ pub fn ElbowPanel() -> impl IntoView {
                         y: l.values[e - 1],
                         color: l.color,
                         label: format!(" p={e}"),
+                        hollow: false,
                     })
                 })
                 .collect(),

@@ -81,6 +81,8 @@ pub struct Marker {
     pub y: f64,
     pub color: usize,
     pub label: String,
+    /// A ring, not a dot (the operating point under the pointer).
+    pub hollow: bool,
 }
 
 /// A shaded band around a series (its 95% interval): (x, low, high) points.
@@ -313,7 +315,12 @@ fn draw_chart<DB: DrawingBackend>(
     }
     for m in &chart.markers {
         let color = series_color(m.color);
-        ctx.draw_series(std::iter::once(Circle::new((m.x, m.y), 5, color.filled())))?;
+        let style = if m.hollow {
+            color.stroke_width(2)
+        } else {
+            color.filled()
+        };
+        ctx.draw_series(std::iter::once(Circle::new((m.x, m.y), 5, style)))?;
         if !m.label.is_empty() {
             ctx.draw_series(std::iter::once(Text::new(
                 m.label.clone(),
@@ -431,6 +438,7 @@ mod tests {
                 y: 0.5,
                 color: 0,
                 label: "elbow p=5".into(),
+                hollow: false,
             }],
             diagonal: true,
             ink: (0, 0, 0),

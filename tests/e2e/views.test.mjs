@@ -74,15 +74,21 @@ test('the elbow and PR curves get their 95% bands, kept in the link, and the ROC
   await page.close();
 });
 
-test('hovering the ROC curve reads out an operating point that the threshold reproduces', async () => {
+test('hovering the ROC curve rings and reads out an operating point, and a click sets the threshold to it', async () => {
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await drop(page, [refFile('binary.csv')]);
   await waitForModels(page, ['binary']);
+  await page.waitForTimeout(300);
+  const bare = await canvasHasInk(page, 0);
   const text = await hoverUntil(page, 0, 'binary', /threshold [-\d.e]+, TPR/);
   const [, t, tpr, fpr] = text.match(/threshold ([-\d.e]+), TPR ([\d.]+), FPR ([\d.]+)/);
-  await page.fill('input.threshold-value', t);
-  await page.press('input.threshold-value', 'Enter');
+  // the hovered operating point is ringed on the curve itself
+  await moreInk(page, bare, 0, 1);
+  // a click there sets the threshold to that operating point (the one
+  // nearest the pointer's FPR; the nearest in TPR of the models' points)
+  await page.mouse.down();
+  await page.mouse.up();
   await page.waitForFunction((want) => Number(document.querySelector('input.threshold-value').value) === want, Number(t));
   const cm = await page.$$eval('table.confusion td[data-cm]', (tds) => Object.fromEntries(tds.map((x) => [x.dataset.cm, Number(x.textContent)])));
   assert.equal((cm.tp / (cm.tp + cm.fn)).toFixed(4), tpr);

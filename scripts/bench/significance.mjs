@@ -1,0 +1,83 @@
+// Times the page's Compare view on a per-query values file, its tests run in
+// the loading worker (#31's "10,000-permutation randomization test of one
+// metric over 100,000 queries in at most 2 s in a worker"):
+//
+//   bash scripts/build.sh
+//   tools/venv/bin/python scripts/bench/significance.py /tmp/rs-sig   # writes pair.csv
+//   node scripts/bench/significance.mjs /tmp/rs-sig/pair.csv [runs]
+//   node scripts/bench/significance.mjs --table QRELS RUN_A RUN_B [runs]
+//
+// Each run opens the page, clears the example, drops the file (two models,
+// one metric, 100,000 queries) and waits until the Compare card shows every
+// test's p (t, Wilcoxon, sign, randomization with 10,000 sign flips,
+// bootstrap with 1,000 resamples): from the drop to the drawn card, parsing
+// included. Then it switches the card's baseline, which reruns every test on
+// the values already loaded: the tests alone. Prints both per run.
+//
+// --table: drops a qrels and two runs, makes the first run the table's
+// baseline, waits for the t-test marks, then chooses the randomization test
+// and times it until its progress line is gone: one 10,000-flip test per
+// column the table tests (the number of tested columns is printed).
+import fs from 'node:fs';
+import { serve, launch, open, drop, clearAll } from '../../tests/e2e/harness.mjs';
+
+const table = process.argv[2] === '--table';
+const file = process.argv[2];
+const runs = Number(process.argv[table ? 6 : 3] || 3);
+const { server, url } = await serve('/');
+const browser = await launch();
+if (table) {
+  const files = process.argv.slice(3, 6).map((f) => ({ name: f.split('/').pop(), data: fs.readFileSync(f) }));
+  try {
+    for (let run = 0; run < runs; run++) {
+      const { page } = await open(browser, url);
+      await clearAll(page);
+      await drop(page, files);
+      await page.waitForFunction(() => new Set([...document.querySelectorAll('td[data-metric]')].map((td) => td.dataset.model)).size === 2, null, { timeout: 120000 });
+      const [a] = await page.$$eval('label:has-text("Baseline") select option', (os) => os.map((o) => o.value).filter(Boolean));
+      await page.selectOption('label:has-text("Baseline") select', a);
+      await page.waitForSelector('td[data-metric][data-p]', { timeout: 120000 });
+      await page.waitForSelector('p.testing', { state: 'detached', timeout: 120000 });
+      const t0 = Date.now();
+      await page.selectOption('#sig-test', 'randomization');
+      await page.waitForSelector('p.testing', { timeout: 30000 });
+      await page.waitForSelector('p.testing', { state: 'detached', timeout: 600000 });
+      const ms = Date.now() - t0;
+      const tested = await page.$$eval('td[data-metric][data-p]', (ts) => ts.length);
+      console.log(`run ${run + 1}: randomization (10,000 flips) of ${tested} columns ${(ms / 1000).toFixed(2)} s, ${(ms / tested / 1000).toFixed(3)} s per column`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  process.exit(0);
+}
+const done = async (page, baseline) => {
+  await page.waitForSelector(`.compare-panel[data-baseline="${baseline}"] tr[data-test="randomization"]`, { timeout: 120000 });
+  await page.waitForFunction(() => !document.querySelector('.compare-body.stale'), null, { timeout: 120000 });
+};
+try {
+  for (let run = 0; run < runs; run++) {
+    const { page } = await open(browser, url);
+    await clearAll(page);
+    const data = fs.readFileSync(file);
+    let t0 = Date.now();
+    await drop(page, [{ name: 'pair.csv', data }]);
+    await page.waitForSelector('#cmp-baseline', { timeout: 120000 });
+    const first = await page.$eval('#cmp-baseline', (s) => s.value);
+    await done(page, first);
+    const dropped = Date.now() - t0;
+    const other = await page.$eval('#cmp-baseline', (s) => [...s.options].map((o) => o.value).find((v) => v !== s.value));
+    t0 = Date.now();
+    await page.selectOption('#cmp-baseline', other);
+    await done(page, other);
+    const tests = Date.now() - t0;
+    const p = await page.$eval('.compare-panel tr[data-test="randomization"]', (r) => r.dataset.p);
+    console.log(`run ${run + 1}: drop to Compare card ${(dropped / 1000).toFixed(2)} s; every test again (new baseline) ${(tests / 1000).toFixed(2)} s; randomization p ${p}`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -137,8 +137,10 @@ pub fn BinaryPanel() -> impl IntoView {
         diagonal: false,
         ink: ink(),
     });
-    let hover_roc = Callback::new(move |(x, _): (f64, f64)| hover.set(Some((false, x))));
-    let hover_pr = Callback::new(move |(x, _): (f64, f64)| hover.set(Some((true, x))));
+    let hover_roc =
+        Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((false, x))));
+    let hover_pr =
+        Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((true, x))));
     let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
     // a click sets the threshold to the operating point nearest it: on each
     // curve the point nearest the click's x, of these the nearest in y

@@ -248,7 +248,8 @@ pub const HEIGHT: u32 = 400;
 pub fn Chart(
     #[prop(into)] chart: Signal<LineChart>,
     #[prop(into)] label: String,
-    /// Called with the data coordinates under the pointer (hover read-outs).
+    /// Called with the data coordinates under the pointer (hover read-outs),
+    /// with NaN when the pointer leaves the chart.
     #[prop(optional)]
     on_hover: Option<Callback<(f64, f64)>>,
     /// Called with the data coordinates of a click (explanations).
@@ -280,6 +281,12 @@ pub fn Chart(
         }
     };
     let hover = move |e: web_sys::MouseEvent| at(&e, on_hover);
+    // the pointer left: NaN, so a hover mark and read-out go with it
+    let leave = move |_| {
+        if let Some(cb) = on_hover {
+            cb.run((f64::NAN, f64::NAN));
+        }
+    };
     let pick = move |e: web_sys::MouseEvent| at(&e, on_pick);
     let file = slug(&label);
     let file2 = file.clone();
@@ -310,7 +317,7 @@ pub fn Chart(
     };
     view! {
         <figure class="chart">
-            <canvas node_ref=canvas width=WIDTH height=HEIGHT role="img" aria-label=label.clone() on:mousemove=hover on:click=pick></canvas>
+            <canvas node_ref=canvas width=WIDTH height=HEIGHT role="img" aria-label=label.clone() on:mousemove=hover on:mouseleave=leave on:click=pick></canvas>
             <figcaption>
                 <button class="small" data-export="svg" on:click=export_svg>"SVG"</button>
                 <button class="small" data-export="png" on:click=export_png>"PNG"</button>

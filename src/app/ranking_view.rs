@@ -175,8 +175,9 @@ pub fn ElbowPanel() -> impl IntoView {
     });
     // hover: the cutoff under the pointer and every model's value there
     let hover_p = RwSignal::new(None::<usize>);
-    let on_hover =
-        Callback::new(move |(x, _): (f64, f64)| hover_p.set(Some(x.round().max(1.0) as usize)));
+    let on_hover = Callback::new(move |(x, _): (f64, f64)| {
+        hover_p.set(x.is_finite().then(|| x.round().max(1.0) as usize))
+    });
     // click: explain the nearest model's value at that cutoff
     let on_pick = Callback::new(move |(x, y): (f64, f64)| {
         let p = (x.round().max(1.0) as usize).min(untrack(max_p));

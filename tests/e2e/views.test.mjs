@@ -93,6 +93,9 @@ test('hovering the ROC curve rings and reads out an operating point, and a click
   const cm = await page.$$eval('table.confusion td[data-cm]', (tds) => Object.fromEntries(tds.map((x) => [x.dataset.cm, Number(x.textContent)])));
   assert.equal((cm.tp / (cm.tp + cm.fn)).toFixed(4), tpr);
   assert.equal((cm.fp / (cm.fp + cm.tn)).toFixed(4), fpr);
+  // the pointer leaves the chart: its ring and read-out go
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() => document.querySelector('[data-readout="binary"]').textContent === '');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -380,7 +380,7 @@ impl ViewState {
 /// the fragment writes them (`gain=exponential`): what the page says above a
 /// table whose values they change.
 pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
-    let keys = convention_keys(kind);
+    let keys = crate::core::conventions::keys(kind);
     let view = ViewState {
         conv: conv.clone(),
         ..ViewState::default()
@@ -390,32 +390,6 @@ pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
         .filter(|pair| keys.contains(&pair.split('=').next().unwrap_or_default()))
         .map(str::to_string)
         .collect()
-}
-
-/// The link keys of the conventions a kind's values follow (the names
-/// [`non_default_conventions`] and `registry::depends_on` use).
-pub fn convention_keys(kind: Kind) -> &'static [&'static str] {
-    match kind {
-        Kind::Ranking => &[
-            "ties",
-            "relevance_level",
-            "gain",
-            "discount",
-            "ap_denominator",
-            "precision_denominator",
-            "f1_aggregation",
-            "query_set",
-            "trec_eval",
-        ],
-        Kind::Binary => &[
-            "threshold",
-            "threshold_rule",
-            "zero_division",
-            "binary_scores_are_logits",
-        ],
-        Kind::Multiclass => &["class_ties", "class_scale"],
-        Kind::Ratings => &[],
-    }
 }
 
 /// The first line of a session file.
@@ -746,7 +720,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("no row for {key}"))
         };
         for kind in [Kind::Ranking, Kind::Binary, Kind::Multiclass] {
-            for key in convention_keys(kind) {
+            for key in crate::core::conventions::keys(kind) {
                 row(key);
             }
         }
@@ -1202,7 +1176,7 @@ mod tests {
         // every convention of every kind was changed above
         let all: Vec<&str> = [Kind::Ranking, Kind::Binary, Kind::Multiclass, Kind::Ratings]
             .iter()
-            .flat_map(|&k| convention_keys(k).iter().copied())
+            .flat_map(|&k| crate::core::conventions::keys(k))
             .collect();
         assert_eq!(all, tried);
     }

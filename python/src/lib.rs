@@ -831,7 +831,7 @@ fn metrics(kind: &str) -> PyResult<Vec<(String, String, String)>> {
 /// The convention keys with their values' stable names.
 #[pyfunction]
 fn conventions_help() -> Vec<&'static str> {
-    rankscope::core::conventions::KEYS.to_vec()
+    rankscope::core::conventions::all_keys()
 }
 
 #[pymodule]

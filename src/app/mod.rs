@@ -93,13 +93,14 @@ fn App() -> impl IntoView {
             leptos::task::spawn_local(loader::load_files(state, files));
         }
     };
-    let kinds = Memo::new(move |_| {
+    // (a closure, not a memo: `active` below is the memo the views follow)
+    let kinds = move || {
         state
             .ws
             .with(|w| w.datasets().iter().map(|d| d.kind()).collect::<Vec<_>>())
-    });
+    };
     let active = Memo::new(move |_| {
-        let k = kinds.get();
+        let k = kinds();
         match state.tab.get() {
             Some(t) if k.contains(&t) => Some(t),
             _ => k.first().copied(),
@@ -196,7 +197,7 @@ fn App() -> impl IntoView {
             </div>
             {move || pending().map(|p| view! { <p class="pending">{p}</p> })}
             <nav class="tabs" role="tablist">
-                {move || kinds.get().into_iter().map(|k| view! {
+                {move || kinds().into_iter().map(|k| view! {
                     <button role="tab" class:active=move || active.get() == Some(k) aria-selected=move || (active.get() == Some(k)).to_string()
                         data-tab=crate::core::Named::name(k) on:click=move |_| state.tab.set(Some(k))>{k.label()}</button>
                 }).collect_view()}

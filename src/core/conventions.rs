@@ -1,6 +1,6 @@
 //! Setting a convention by its name and a value's name, for the callers
 //! that take conventions as text: the CLI's flags and the Python package's
-//! keyword arguments. Keys are the link keys (`session::convention_keys`),
+//! keyword arguments. Keys are the link keys of [`TABLE`],
 //! with the CLI's spellings as aliases (`queries` for `query_set`, `f1` for
 //! `f1_aggregation`, `logits` for `binary_scores_are_logits`, ...); values
 //! are the stable names of [`Named`] with the short forms the CLI has always
@@ -11,41 +11,66 @@ use super::multiclass::{ClassTieRule, ScoreScale};
 use super::ranking_metrics::{
     ApDenominator, Discount, Gain, PrecisionDenominator, TrecEvalVersion,
 };
+use super::registry::Kind;
 use super::Named;
 
-/// Every key [`set`] takes, by its link key (each alias maps to one of these).
-pub const KEYS: &[&str] = &[
-    "ties",
-    "relevance_level",
-    "gain",
-    "discount",
-    "ap_denominator",
-    "precision_denominator",
-    "f1_aggregation",
-    "query_set",
-    "trec_eval",
-    "threshold",
-    "threshold_rule",
-    "zero_division",
-    "binary_scores_are_logits",
-    "class_ties",
-    "class_scale",
+/// One convention: its link key (stable: links, session files, the CLI's
+/// `--set` keys and the Python package's keyword arguments), the kind of
+/// data whose values it changes, and the other spellings the CLI has always
+/// taken (flag names, with dashes or underscores).
+pub struct Convention {
+    pub key: &'static str,
+    pub kind: Kind,
+    pub aliases: &'static [&'static str],
+}
+
+/// Every convention, in the order links write them: the one list the
+/// CLI's and Python's setters ([`set`]), the links and sessions
+/// (`session`) and the page's notes of changed conventions read.
+pub const TABLE: &[Convention] = &[
+    c("ties", Kind::Ranking, &[]),
+    c("relevance_level", Kind::Ranking, &["l"]),
+    c("gain", Kind::Ranking, &[]),
+    c("discount", Kind::Ranking, &[]),
+    c("ap_denominator", Kind::Ranking, &[]),
+    c("precision_denominator", Kind::Ranking, &[]),
+    c("f1_aggregation", Kind::Ranking, &["f1"]),
+    c("query_set", Kind::Ranking, &["queries"]),
+    c("trec_eval", Kind::Ranking, &["trec_eval_version"]),
+    c("threshold", Kind::Binary, &[]),
+    c("threshold_rule", Kind::Binary, &[]),
+    c("zero_division", Kind::Binary, &[]),
+    c("binary_scores_are_logits", Kind::Binary, &["logits"]),
+    c("class_ties", Kind::Multiclass, &[]),
+    c("class_scale", Kind::Multiclass, &["class_logits", "scale"]),
 ];
 
-/// The link key a name stands for: itself, or the CLI's flag spelling
-/// (dashes or underscores, without the leading `--`).
+const fn c(key: &'static str, kind: Kind, aliases: &'static [&'static str]) -> Convention {
+    Convention { key, kind, aliases }
+}
+
+/// The link keys of the conventions whose values change `kind`'s values.
+pub fn keys(kind: Kind) -> Vec<&'static str> {
+    TABLE
+        .iter()
+        .filter(|c| c.kind == kind)
+        .map(|c| c.key)
+        .collect()
+}
+
+/// Every link key, in [`TABLE`]'s order.
+pub fn all_keys() -> Vec<&'static str> {
+    TABLE.iter().map(|c| c.key).collect()
+}
+
+/// The link key a name stands for: itself, or one of its aliases (dashes
+/// or underscores, without the leading `--`).
 pub fn key_of(name: &str) -> Option<&'static str> {
     let name = name.trim_start_matches('-').replace('-', "_");
-    let key = match name.as_str() {
-        "queries" => "query_set",
-        "f1" => "f1_aggregation",
-        "trec_eval_version" => "trec_eval",
-        "logits" => "binary_scores_are_logits",
-        "class_logits" | "scale" | "class_scale" => "class_scale",
-        "l" => "relevance_level",
-        other => return KEYS.iter().copied().find(|k| *k == other),
-    };
-    Some(key)
+    TABLE
+        .iter()
+        .find(|c| c.key == name || c.aliases.contains(&name.as_str()))
+        .map(|c| c.key)
 }
 
 /// A [`Named`] value from its name or one of `aliases`.
@@ -72,7 +97,7 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
     let Some(key) = key_of(key) else {
         return Err(format!(
             "not a convention (the conventions: {})",
-            KEYS.join(", ")
+            all_keys().join(", ")
         ));
     };
     let v = value.trim();
@@ -143,8 +168,8 @@ mod tests {
     #[test]
     fn every_key_takes_every_stable_name_and_the_old_spellings() {
         let mut c = Conventions::default();
-        for key in KEYS {
-            assert_eq!(key_of(key), Some(*key));
+        for key in all_keys() {
+            assert_eq!(key_of(key), Some(key));
         }
         set(&mut c, "--gain", "exp").unwrap();
         assert_eq!(c.gain, Gain::Exponential);

@@ -594,7 +594,7 @@ pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
 
 /// Whether metric `base` of `kind` can change with the convention named by
 /// its link key `key` (`gain`, `ties`, `threshold`, ...: the keys of
-/// `session::convention_keys`): the page marks such a column when
+/// `conventions::TABLE`): the page marks such a column when
 /// that convention is not the default. Checked against evaluations of every
 /// non-default value (`session`'s tests): a metric a convention changes is
 /// always listed.

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use super::chart::Chart;
+use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Level};
-use super::util::{bands_toggle, ink};
+use super::util::ink;
 use wasm_bindgen::JsCast;
 
 use crate::core::binary::ThresholdRule;

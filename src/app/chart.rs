@@ -8,6 +8,7 @@ use plotters_backend::{
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
+use super::state::AppState;
 use super::util::{download, download_url, slug};
 use crate::plot::{draw_export, draw_line_chart, Frame, LineChart, EXPORT_STRIP};
 
@@ -323,5 +324,15 @@ pub fn Chart(
                 <button class="small" data-export="png" on:click=export_png>"PNG"</button>
             </figcaption>
         </figure>
+    }
+}
+
+/// A chart's "95% bands" switch: the tests' `ci` setting, one switch for
+/// the table's intervals and every chart's bands (kept in links).
+pub fn bands_toggle(id: &'static str, title: &'static str) -> impl leptos::IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <label title=title><input type="checkbox" id=id prop:checked=move || state.tests.with(|t| t.ci)
+            on:change=move |ev| state.tests.update(|t| t.ci = event_target_checked(&ev))/>" 95% bands"</label>
     }
 }

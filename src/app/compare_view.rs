@@ -1,41 +1,19 @@
 //! Is the difference real? The significance tests' controls, the worker
-//! job behind the metric table's marks (`table.rs` reads [`Tested`]) and
+//! job behind the metric table's marks (`table.rs` reads `state::Tested`) and
 //! the Compare view, whose panel the worker writes
 //! ([`crate::compare::html`]). The page's wasm holds no test.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::state::{AppState, Shared, Target};
+use super::state::{AppState, Shared, Target, Tested};
 use crate::compare::html;
-use crate::compare::page::{ask, ask_auc, CELL};
+use crate::compare::page::{ask, ask_auc};
 use crate::compare::Test;
 use crate::core::evaluate::Report;
 use crate::core::registry::Kind;
 use crate::core::stats::Correction;
 use crate::core::Named;
-
-/// The worker's answer for one report.
-#[derive(Debug, PartialEq)]
-pub struct Tested {
-    pub kind: Kind,
-    pub baseline: String,
-    pub models: Vec<String>,
-    pub metrics: Vec<String>,
-    pub cells: Vec<f64>,
-    pub html: String,
-}
-
-impl Tested {
-    /// Model `model`'s cell of `metric`: mean difference, p, adjusted p,
-    /// interval low and high.
-    pub fn cell(&self, model: &str, metric: &str) -> Option<&[f64]> {
-        let i = self.models.iter().position(|m| m == model)?;
-        let j = self.metrics.iter().position(|m| m == metric)?;
-        let at = (i * self.metrics.len() + j) * CELL;
-        self.cells.get(at..at + CELL)
-    }
-}
 
 /// Applies a change of one of the Compare view's controls (the worker
 /// writes them: [`html::controls`]) to the tests' settings or the

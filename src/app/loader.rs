@@ -6,15 +6,10 @@ use leptos::prelude::*;
 use super::state::{AppState, Level, Progress};
 use super::worker;
 use crate::parse::{LoadError, LoadOptions};
+use crate::session;
+use wasm_bindgen_futures::JsFuture;
 
-/// Where a loaded file came from: a dropped file (its handle: no bytes are
-/// held) or a URL (downloaded again when read again).
-#[derive(Clone)]
-pub enum Source {
-    File(web_sys::File),
-    /// The URL and the name its data is shown under.
-    Url(String, String),
-}
+pub use super::worker::Source;
 
 thread_local! {
     /// Loaded multi-class files, by source: a one-vs-rest view reads them
@@ -125,11 +120,11 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
                 return (file, Step::Skipped);
             }
             let name = file.name();
-            if super::share::is_session_file(&file).await {
+            if is_session_file(&file).await {
                 // session content replaces the workspace only from a file
                 // named as a session (or Import session…), never from a
                 // data file that merely starts like one
-                if super::share::is_session_name(&name) {
+                if is_session_name(&name) {
                     return (file, Step::Session);
                 }
                 let refused = LoadError::single(
@@ -175,9 +170,7 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
                     break;
                 }
             }
-            Step::Session if !state.cancel.get_untracked() => {
-                super::share::import_session(state, file).await
-            }
+            Step::Session if !state.cancel.get_untracked() => import_session(state, file).await,
             Step::Session | Step::Skipped => break,
         }
         if let Some(tx) = merged_tx[index].take() {
@@ -344,4 +337,95 @@ pub fn load_example(state: AppState) {
         state.baseline.set(None);
         state.example_loaded.set(true);
     });
+}
+
+// ---------------------------------------------------------------- saved sessions
+
+/// Whether a dropped file is a saved session (its first line).
+pub async fn is_session_file(file: &web_sys::File) -> bool {
+    let Ok(head) = file.slice_with_i32_and_i32(0, session::SESSION_MAGIC.len() as i32) else {
+        return false;
+    };
+    match JsFuture::from(head.array_buffer()).await {
+        Ok(buffer) => session::is_session(&js_sys::Uint8Array::new(&buffer).to_vec()),
+        Err(_) => false,
+    }
+}
+
+/// Whether a file's name says it is a saved session (`.rankscope`).
+pub fn is_session_name(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".rankscope")
+}
+
+/// Whether the workspace holds data a person loaded (not the bundled
+/// example): replacing it needs their word.
+fn holds_own_data(state: AppState) -> bool {
+    !state.example_loaded.get_untracked()
+        && state.ws.with_untracked(|w| {
+            !w.datasets().is_empty()
+                || !w.precomputed.is_empty()
+                || !w.relations.is_empty()
+                || !w.files.is_empty()
+        })
+}
+
+/// Replaces the workspace and the view with a saved session's, once the
+/// person agrees when their own data is loaded; a damaged session, or a
+/// "no", changes nothing.
+pub async fn import_session(state: AppState, file: web_sys::File) {
+    let name = file.name();
+    let bytes = match JsFuture::from(file.array_buffer()).await {
+        Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+        Err(e) => {
+            state.say(
+                Level::Error,
+                format!("{name} could not be read"),
+                vec![super::util::js_text(&e)],
+            );
+            return;
+        }
+    };
+    match session::decode_session(&bytes) {
+        Ok((mut ws, view, skipped)) => {
+            if holds_own_data(state) {
+                let loaded = state.ws.with_untracked(|w| {
+                    w.datasets()
+                        .iter()
+                        .map(|d| d.model_names().len())
+                        .sum::<usize>()
+                });
+                let question = format!(
+                    "Replace what is loaded ({}) and the view with the session {name}?\n\nCancel keeps everything as it is.",
+                    crate::parse::error::count(loaded, "model")
+                );
+                let yes = web_sys::window()
+                    .and_then(|w| w.confirm_with_message(&question).ok())
+                    .unwrap_or(false);
+                if !yes {
+                    state.say(
+                        Level::Info,
+                        format!("Session {name} not restored"),
+                        vec!["Nothing loaded was changed.".into()],
+                    );
+                    return;
+                }
+            }
+            let models: usize = ws.datasets().iter().map(|d| d.model_names().len()).sum();
+            ws.files = vec![name.clone()];
+            state.ws.set(ws);
+            state.example_loaded.set(false);
+            state.url_files.set(Vec::new());
+            state.apply(&view);
+            let mut lines = vec![format!(
+                "{models} models and the view they were shown in; what was loaded before was replaced."
+            )];
+            lines.extend(skipped);
+            state.say(Level::Info, format!("Session {name} restored"), lines);
+        }
+        Err(why) => state.say(
+            Level::Error,
+            format!("{name} could not be restored"),
+            vec![why, "Nothing already loaded was changed.".into()],
+        ),
+    }
 }

@@ -2,9 +2,8 @@
 
 use leptos::prelude::*;
 
-use super::chart::Chart;
+use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Shared, Target};
-use super::util::bands_toggle;
 use super::util::ink;
 use crate::core::curves::{elbow, mean_band, mean_curve, query_curve, CurveMetric};
 use crate::core::evaluate::Report;

@@ -298,95 +298,6 @@ pub async fn load_urls(state: AppState, urls: Vec<String>) {
 
 // ---------------------------------------------------------------- sessions and reports
 
-/// Whether a dropped file is a saved session (its first line).
-pub async fn is_session_file(file: &web_sys::File) -> bool {
-    let Ok(head) = file.slice_with_i32_and_i32(0, session::SESSION_MAGIC.len() as i32) else {
-        return false;
-    };
-    match JsFuture::from(head.array_buffer()).await {
-        Ok(buffer) => session::is_session(&js_sys::Uint8Array::new(&buffer).to_vec()),
-        Err(_) => false,
-    }
-}
-
-/// Whether a file's name says it is a saved session (`.rankscope`).
-pub fn is_session_name(name: &str) -> bool {
-    name.to_ascii_lowercase().ends_with(".rankscope")
-}
-
-/// Whether the workspace holds data a person loaded (not the bundled
-/// example): replacing it needs their word.
-fn holds_own_data(state: AppState) -> bool {
-    !state.example_loaded.get_untracked()
-        && state.ws.with_untracked(|w| {
-            !w.datasets().is_empty()
-                || !w.precomputed.is_empty()
-                || !w.relations.is_empty()
-                || !w.files.is_empty()
-        })
-}
-
-/// Replaces the workspace and the view with a saved session's, once the
-/// person agrees when their own data is loaded; a damaged session, or a
-/// "no", changes nothing.
-pub async fn import_session(state: AppState, file: web_sys::File) {
-    let name = file.name();
-    let bytes = match JsFuture::from(file.array_buffer()).await {
-        Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
-        Err(e) => {
-            state.say(
-                Level::Error,
-                format!("{name} could not be read"),
-                vec![super::util::js_text(&e)],
-            );
-            return;
-        }
-    };
-    match session::decode_session(&bytes) {
-        Ok((mut ws, view, skipped)) => {
-            if holds_own_data(state) {
-                let loaded = state.ws.with_untracked(|w| {
-                    w.datasets()
-                        .iter()
-                        .map(|d| d.model_names().len())
-                        .sum::<usize>()
-                });
-                let question = format!(
-                    "Replace what is loaded ({}) and the view with the session {name}?\n\nCancel keeps everything as it is.",
-                    crate::parse::error::count(loaded, "model")
-                );
-                let yes = window()
-                    .and_then(|w| w.confirm_with_message(&question).ok())
-                    .unwrap_or(false);
-                if !yes {
-                    state.say(
-                        Level::Info,
-                        format!("Session {name} not restored"),
-                        vec!["Nothing loaded was changed.".into()],
-                    );
-                    return;
-                }
-            }
-            let models: usize = ws.datasets().iter().map(|d| d.model_names().len()).sum();
-            ws.files = vec![name.clone()];
-            state.ws.set(ws);
-            state.example_loaded.set(false);
-            state.url_files.set(Vec::new());
-            state.apply(&view);
-            let mut lines = vec![format!(
-                "{models} models and the view they were shown in; what was loaded before was replaced."
-            )];
-            lines.extend(skipped);
-            state.say(Level::Info, format!("Session {name} restored"), lines);
-        }
-        Err(why) => state.say(
-            Level::Error,
-            format!("{name} could not be restored"),
-            vec![why, "Nothing already loaded was changed.".into()],
-        ),
-    }
-}
-
 pub(super) fn session_bytes(state: AppState) -> Vec<u8> {
     let view = state.view();
     state
@@ -527,7 +438,7 @@ pub fn ShareMenu() -> impl IntoView {
             i.set_value("");
         }
         if let Some(file) = file {
-            leptos::task::spawn_local(import_session(state, file));
+            leptos::task::spawn_local(loader::import_session(state, file));
         }
     };
     view! {

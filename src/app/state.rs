@@ -135,7 +135,7 @@ pub struct AppState {
     pub diagnostics: RwSignal<String>,
     /// The worker's last answer for the shown report, and its progress
     /// (`bytes`: steps done of `total`).
-    pub tested: RwSignal<Option<Shared<super::compare_view::Tested>>>,
+    pub tested: RwSignal<Option<Shared<Tested>>>,
     pub testing: RwSignal<Option<Progress>>,
     // derived
     /// The runs prepared in trec_eval's order: the same under every tie rule.
@@ -423,5 +423,28 @@ impl AppState {
 impl Default for AppState {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The worker's answer for one report.
+#[derive(Debug, PartialEq)]
+pub struct Tested {
+    pub kind: Kind,
+    pub baseline: String,
+    pub models: Vec<String>,
+    pub metrics: Vec<String>,
+    pub cells: Vec<f64>,
+    pub html: String,
+}
+
+impl Tested {
+    /// Model `model`'s cell of `metric`: mean difference, p, adjusted p,
+    /// interval low and high.
+    pub fn cell(&self, model: &str, metric: &str) -> Option<&[f64]> {
+        let i = self.models.iter().position(|m| m == model)?;
+        let j = self.metrics.iter().position(|m| m == metric)?;
+        let cell = crate::compare::page::CELL;
+        let at = (i * self.metrics.len() + j) * cell;
+        self.cells.get(at..at + cell)
     }
 }

@@ -257,14 +257,3 @@ pub fn grid_keys(ev: web_sys::KeyboardEvent) {
         let _ = next.focus();
     }
 }
-
-/// A chart's "95% bands" switch: the tests' `ci` setting, one switch for
-/// the table's intervals and every chart's bands (kept in links).
-pub fn bands_toggle(id: &'static str, title: &'static str) -> impl leptos::IntoView {
-    use leptos::prelude::*;
-    let state = expect_context::<super::state::AppState>();
-    view! {
-        <label title=title><input type="checkbox" id=id prop:checked=move || state.tests.with(|t| t.ci)
-            on:change=move |ev| state.tests.update(|t| t.ci = event_target_checked(&ev))/>" 95% bands"</label>
-    }
-}

@@ -361,7 +361,7 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
 /// reduced rows), the bundled example's are generated again.
 pub async fn one_vs_rest(
     class: u32,
-    files: Vec<crate::app::loader::Source>,
+    files: Vec<Source>,
     example_files: Vec<String>,
 ) -> Result<Vec<crate::core::evaluate::BinaryData>, String> {
     let options = LoadOptions {
@@ -371,10 +371,8 @@ pub async fn one_vs_rest(
     let mut outcomes: Vec<Outcome> = Vec::new();
     for source in &files {
         let ended = match source {
-            crate::app::loader::Source::File(file) => parse_file(file, &options, |_, _| {}).await,
-            crate::app::loader::Source::Url(url, name) => {
-                parse_url(url, name, &options, &mut |_, _| {}).await
-            }
+            Source::File(file) => parse_file(file, &options, |_, _| {}).await,
+            Source::Url(url, name) => parse_url(url, name, &options, &mut |_, _| {}).await,
         };
         match ended {
             Ended::Loaded(o) => outcomes.push(o),

@@ -178,6 +178,15 @@ fn release(buffer: &js_sys::ArrayBuffer) {
     }
 }
 
+/// Where a loaded file came from: a dropped file (its handle: no bytes are
+/// held) or a URL (downloaded again when read again).
+#[derive(Clone)]
+pub enum Source {
+    File(web_sys::File),
+    /// The URL and the name its data is shown under.
+    Url(String, String),
+}
+
 mod inside;
 mod job;
 mod pool;

@@ -301,8 +301,9 @@ pub fn compare(
         .filter(|m| m.name != base.name)
         .collect();
     let aligned_ids = alignment(&base.unit_ids, others.iter().map(|m| &m.unit_ids[..]));
-    let mut out = Vec::new();
-    for metric in metrics {
+    // each metric's group on its own (natively on the machine's threads:
+    // every test is seeded per comparison, so the threads change nothing)
+    let groups = crate::core::par_map(metrics, |metric| {
         let Some(base_col) = base.per_unit.get(metric) else {
             return Err(format!(
                 "{metric} has no per-{} values to pair (a pooled value such as ROC AUC needs another test)",
@@ -321,7 +322,11 @@ pub fn compare(
         }
         tukey_group(&mut group, &common_units(base_col, &columns), options);
         adjust_group(&mut group, options.correction);
-        out.extend(group);
+        Ok(group)
+    });
+    let mut out = Vec::new();
+    for group in groups {
+        out.extend(group?);
     }
     Ok(out)
 }
@@ -644,5 +649,66 @@ pub fn format_p(p: f64) -> String {
         format!("{p:.1e}")
     } else {
         format!("{p:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::evaluate::{Conventions, ModelReport, Report};
+    use crate::core::registry::Kind;
+
+    /// Metrics compared together (on the machine's threads) give what each
+    /// compared alone gives, in the metrics' order.
+    #[test]
+    fn metrics_compared_together_equal_each_alone() {
+        let mut rng = crate::core::stats::SplitMix64::new(3);
+        let metrics: Vec<String> = (0..5).map(|j| format!("m{j}")).collect();
+        let ids: Vec<String> = (0..60).map(|i| format!("q{i}")).collect();
+        let models = (0..3)
+            .map(|k| ModelReport {
+                name: format!("model{k}"),
+                unit_ids: ids.clone(),
+                per_unit: metrics
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.clone(),
+                            (0..60).map(|_| rng.below(100) as f64 / 100.0).collect(),
+                        )
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .collect();
+        let report = Report {
+            kind: Kind::Ranking,
+            columns: metrics.clone(),
+            conventions: Conventions::default(),
+            models,
+            warnings: vec![],
+        };
+        let options = Options {
+            resamples: 500,
+            bootstraps: 200,
+            ..Options::default()
+        };
+        let json = |c: &[Comparison]| serde_json::to_string(c).unwrap();
+        let together = compare(&report, &metrics, &options).unwrap();
+        let alone: Vec<Comparison> = metrics
+            .iter()
+            .flat_map(|m| compare(&report, std::slice::from_ref(m), &options).unwrap())
+            .collect();
+        assert_eq!(together.len(), metrics.len() * 2);
+        assert_eq!(json(&together), json(&alone));
+        assert!(compare(&report, &["missing".to_string()], &options).is_err());
+    }
+
+    #[test]
+    fn par_map_keeps_the_order() {
+        let items: Vec<u64> = (0..1000).collect();
+        let squares = crate::core::par_map(&items, |&i| i * i);
+        assert_eq!(squares, items.iter().map(|i| i * i).collect::<Vec<_>>());
+        assert!(crate::core::par_map(&[] as &[u64], |&i| i).is_empty());
     }
 }

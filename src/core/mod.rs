@@ -70,6 +70,46 @@ pub fn order(n: usize, cmp: &dyn Fn(usize, usize) -> std::cmp::Ordering) -> Vec<
     order
 }
 
+/// `f` of each item, in the items' order: natively on as many threads as
+/// the machine has, each taking the next item (so at most that many run at
+/// once), in wasm one after another. Results do not depend on the threads:
+/// each item's `f` runs alone on it.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(items.len());
+        if threads > 1 {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let (f, next) = (&f, &next);
+            let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|_| {
+                        s.spawn(move || {
+                            let mut mine = Vec::new();
+                            loop {
+                                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                let Some(item) = items.get(i) else { break };
+                                mine.push((i, f(item)));
+                            }
+                            mine
+                        })
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    // a panic in a thread is a bug: pass it on
+                    .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
+            });
+            done.sort_unstable_by_key(|d| d.0);
+            return done.into_iter().map(|d| d.1).collect();
+        }
+    }
+    items.iter().map(f).collect()
+}
+
 /// `values` in ascending order (through [`order`]: no sort instance of its own).
 pub fn ascending(values: &[usize]) -> Vec<usize> {
     order(values.len(), &|a, b| values[a].cmp(&values[b]))

@@ -652,30 +652,10 @@ fn delong_codes(labels: &[bool], m: usize, n: usize, ca: &[u32], cb: &[u32]) -> 
 /// 2·(positives below) + (positives tied). (Sun & Xu 2014, eq. 7-8: the
 /// overall midrank minus the midrank within the row's own class, over the
 /// other class's size.) Natively the columns are sorted on as many threads
-/// as the machine has (two columns on two cores take the time of one).
+/// as the machine has ([`crate::core::par_map`]: two columns on two cores
+/// take the time of one).
 fn placement_codes(labels: &[bool], columns: &[&[f64]]) -> Vec<Vec<u32>> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        if threads > 1 && columns.len() > 1 {
-            let mut out = Vec::with_capacity(columns.len());
-            for batch in columns.chunks(threads) {
-                std::thread::scope(|s| {
-                    let handles: Vec<_> = batch[1..]
-                        .iter()
-                        .map(|c| s.spawn(move || codes(labels, c)))
-                        .collect();
-                    out.push(codes(labels, batch[0]));
-                    for h in handles {
-                        // a panic in a sorting thread is a bug: pass it on
-                        out.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-                    }
-                });
-            }
-            return out;
-        }
-    }
-    columns.iter().map(|c| codes(labels, c)).collect()
+    crate::core::par_map(columns, |c| codes(labels, c))
 }
 
 /// One column's codes (see [`placement_codes`]): one sort of (score, row),

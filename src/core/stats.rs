@@ -368,6 +368,8 @@ pub struct TukeyHsd {
     pub p: Vec<f64>,
     pub resamples: u64,
     pub seed: u64,
+    /// Every shuffle enumerated (two models on at most [`EXACT_FLIPS`] units).
+    pub exact: bool,
 }
 
 impl TukeyHsd {
@@ -378,7 +380,7 @@ impl TukeyHsd {
             p,
             standard_error: (p * (1.0 - p) / self.resamples as f64).sqrt(),
             resamples: self.resamples,
-            exact: false,
+            exact: self.exact,
             seed: self.seed,
         }
     }
@@ -396,8 +398,10 @@ impl TukeyHsd {
 /// relative), counted with the observed one: (1 + hits) / (1 + B). The
 /// range bounds every pair's difference in a draw, so the p-values hold
 /// family-wise over all pairs (no further correction). With two models a
-/// shuffle is a sign flip: the randomization test. `None` below two models,
-/// without units, or for columns of different lengths.
+/// shuffle is a sign flip and the range is |mean difference|: the test is
+/// [`randomization`]'s, run as that (64 flips per draw, exact up to
+/// [`EXACT_FLIPS`] units). `None` below two models, without units, or for
+/// columns of different lengths.
 pub fn tukey_hsd(columns: &[&[f64]], resamples: u64, seed: u64) -> Option<TukeyHsd> {
     let m = columns.len();
     let n = columns.first()?.len();
@@ -408,6 +412,16 @@ pub fn tukey_hsd(columns: &[&[f64]], resamples: u64, seed: u64) -> Option<TukeyH
         .iter()
         .map(|c| c.iter().sum::<f64>() / n as f64)
         .collect();
+    if m == 2 {
+        let r = randomization(columns[0], columns[1], resamples, seed)?;
+        return Some(TukeyHsd {
+            means,
+            p: vec![1.0, r.p, r.p, 1.0],
+            resamples: r.resamples,
+            seed,
+            exact: r.exact,
+        });
+    }
     // unit-major rows: each draw reads the units in order
     let rows: Vec<f64> = (0..n)
         .flat_map(|i| columns.iter().map(move |c| c[i]))
@@ -453,6 +467,7 @@ pub fn tukey_hsd(columns: &[&[f64]], resamples: u64, seed: u64) -> Option<TukeyH
         p,
         resamples,
         seed,
+        exact: false,
     })
 }
 
@@ -936,16 +951,20 @@ mod tests {
         assert!(t.pair(0, 2).p < 0.05 && t.pair(0, 1).p > 0.2, "{:?}", t.p);
         // seeded: the same draws again
         assert_eq!(t, tukey_hsd(&cols, 40_000, 9).unwrap());
-        // two models: the randomization test's sign flips (exact for 5 units)
+        // two models: the randomization test's sign flips (exact for 5
+        // units), which the shuffles' enumeration gives too
         let two = tukey_hsd(&cols[..2], 40_000, 3).unwrap().pair(0, 1);
         let flips = randomization(&a, &b, 1, 0).unwrap();
-        assert!(
-            (two.p - flips.p).abs() <= 4.0 * two.standard_error,
-            "{} vs {}",
-            two.p,
-            flips.p
-        );
+        assert_eq!((two.p, two.exact, two.resamples), (flips.p, true, 32));
         assert_eq!(tukey_exact(&cols[..2])[1], flips.p);
+        let (x, y): (Vec<f64>, Vec<f64>) = {
+            let mut rng = SplitMix64::new(4);
+            (0..200)
+                .map(|_| (rng.below(100) as f64, rng.below(100) as f64 + 3.0))
+                .unzip()
+        };
+        let drawn = tukey_hsd(&[&x, &y], 5_000, 8).unwrap().pair(1, 0);
+        assert_eq!(drawn, randomization(&x, &y, 5_000, 8).unwrap());
         assert!(tukey_hsd(&cols[..1], 100, 1).is_none());
         assert!(tukey_hsd(&[&a, &b[..4]], 100, 1).is_none());
     }

@@ -113,30 +113,28 @@ pub fn BinaryPanel() -> impl IntoView {
         }
         out
     };
-    let roc = Signal::derive(move || LineChart {
-        title: "ROC".into(),
-        x_label: "false positive rate".into(),
-        y_label: "true positive rate".into(),
-        x_range: (0.0, 1.0),
-        y_range: (0.0, 1.0),
-        series: curves.with(|c| c.0.clone()),
-        bands: Vec::new(),
-        markers: markers(true),
-        diagonal: true,
-        ink: ink(),
-    });
-    let pr = Signal::derive(move || LineChart {
-        title: "Precision–recall".into(),
-        x_label: "recall".into(),
-        y_label: "precision".into(),
-        x_range: (0.0, 1.0),
-        y_range: (0.0, 1.0),
-        series: curves.with(|c| c.1.clone()),
-        bands: Vec::new(),
-        markers: markers(false),
-        diagonal: false,
-        ink: ink(),
-    });
+    // the two charts differ in their axes, their curves and the chance line
+    let chart = move |roc: bool| {
+        let (title, x, y) = if roc {
+            ("ROC", "false positive rate", "true positive rate")
+        } else {
+            ("Precision–recall", "recall", "precision")
+        };
+        LineChart {
+            title: title.into(),
+            x_label: x.into(),
+            y_label: y.into(),
+            x_range: (0.0, 1.0),
+            y_range: (0.0, 1.0),
+            series: curves.with(|c| if roc { c.0.clone() } else { c.1.clone() }),
+            bands: Vec::new(),
+            markers: markers(roc),
+            diagonal: roc,
+            ink: ink(),
+        }
+    };
+    let roc = Signal::derive(move || chart(true));
+    let pr = Signal::derive(move || chart(false));
     let hover_roc =
         Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((false, x))));
     let hover_pr =

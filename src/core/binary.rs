@@ -481,7 +481,7 @@ impl BinaryCurve {
             (prev_tp, prev_fp) = (tp, fp);
         }
         let spread = |s: Sum, k: f64| if k > 1.0 { s.value() / (k - 1.0) } else { 0.0 };
-        let half = 1.959963984540054 * (spread(s10, m) / m + spread(s01, n) / n).sqrt();
+        let half = crate::core::stats::Z95 * (spread(s10, m) / m + spread(s01, n) / n).sqrt();
         Some(((auc - half).max(0.0), (auc + half).min(1.0)))
     }
 

@@ -313,7 +313,7 @@ pub fn mean_band(
                 } else {
                     0.0
                 };
-                let half = 1.959963984540054 * (var / k).sqrt();
+                let half = crate::core::stats::Z95 * (var / k).sqrt();
                 (mean - half, mean + half)
             })
             .collect();

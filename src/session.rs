@@ -10,6 +10,7 @@
 //! (a comma inside an item is percent-encoded). The fragment is never sent to
 //! a server.
 
+use crate::core::conventions::{self, TABLE};
 use crate::core::curves::CurveMetric;
 use crate::core::evaluate::Conventions;
 use crate::core::registry::Kind;
@@ -189,8 +190,7 @@ impl ViewState {
     /// Written by hand, not through serde's maps: a few KB of wasm instead of
     /// tens; `every_convention_has_a_fragment_key` keeps it complete.
     fn entries(&self) -> Vec<(&'static str, String)> {
-        let c = &self.conv;
-        vec![
+        let mut entries = vec![
             ("tab", self.tab.map(|k| name(&k)).unwrap_or_default()),
             ("metrics", list(&self.metrics)),
             ("k", list(&self.k)),
@@ -204,21 +204,11 @@ impl ViewState {
             ("p", self.p.to_string()),
             ("per_query", flag(self.per_query)),
             ("files", list(&self.files)),
-            ("ties", name(&c.ties)),
-            ("relevance_level", c.relevance_level.to_string()),
-            ("gain", name(&c.gain)),
-            ("discount", name(&c.discount)),
-            ("ap_denominator", name(&c.ap_denominator)),
-            ("precision_denominator", name(&c.precision_denominator)),
-            ("f1_aggregation", name(&c.f1_aggregation)),
-            ("query_set", name(&c.query_set)),
-            ("trec_eval", name(&c.trec_eval)),
-            ("threshold", c.threshold.to_string()),
-            ("threshold_rule", name(&c.threshold_rule)),
-            ("zero_division", name(&c.zero_division)),
-            ("binary_scores_are_logits", flag(c.binary_scores_are_logits)),
-            ("class_ties", name(&c.class_ties)),
-            ("class_scale", name(&c.class_scale)),
+        ];
+        // the conventions, as the table names them (stable names and
+        // numbers need no escaping: `>=` reads back as the value of its key)
+        entries.extend(TABLE.iter().map(|c| (c.key, (c.get)(&self.conv))));
+        entries.extend([
             ("test", name(&self.tests.test)),
             ("correction", name(&self.tests.correction)),
             ("alpha", self.tests.alpha.to_string()),
@@ -227,7 +217,8 @@ impl ViewState {
             ("vs", percent_encode(self.tests.vs.as_deref().unwrap_or(""))),
             ("on", percent_encode(self.tests.on.as_deref().unwrap_or(""))),
             ("diag", percent_encode(&self.diagnose)),
-        ]
+        ]);
+        entries
     }
 
     /// Sets one setting from its fragment text; `Err(true)`: not a key,
@@ -256,7 +247,6 @@ impl ViewState {
                 .collect()
         };
         let optional = || Some(percent_decode(raw)).filter(|s| !s.is_empty());
-        let c = &mut self.conv;
         match key {
             "tab" => {
                 self.tab = optional()
@@ -283,27 +273,6 @@ impl ViewState {
             "p" => self.p = number(raw)?,
             "per_query" => self.per_query = boolean(raw)?,
             "files" => self.files = items(),
-            "ties" => c.ties = enumerated(raw)?,
-            "relevance_level" => c.relevance_level = number(raw)?,
-            "gain" => c.gain = enumerated(raw)?,
-            "discount" => c.discount = enumerated(raw)?,
-            "ap_denominator" => c.ap_denominator = enumerated(raw)?,
-            "precision_denominator" => c.precision_denominator = enumerated(raw)?,
-            "f1_aggregation" => c.f1_aggregation = enumerated(raw)?,
-            "query_set" => c.query_set = enumerated(raw)?,
-            "trec_eval" => c.trec_eval = enumerated(raw)?,
-            "threshold" => {
-                let t: f64 = real(raw)?;
-                if !t.is_finite() {
-                    return Err(false);
-                }
-                c.threshold = t;
-            }
-            "threshold_rule" => c.threshold_rule = enumerated(raw)?,
-            "zero_division" => c.zero_division = enumerated(raw)?,
-            "binary_scores_are_logits" => c.binary_scores_are_logits = boolean(raw)?,
-            "class_ties" => c.class_ties = enumerated(raw)?,
-            "class_scale" => c.class_scale = enumerated(raw)?,
             "test" => self.tests.test = enumerated(raw)?,
             "correction" => self.tests.correction = enumerated(raw)?,
             "alpha" => {
@@ -325,6 +294,11 @@ impl ViewState {
             "vs" => self.tests.vs = optional(),
             "on" => self.tests.on = optional(),
             "diag" => self.diagnose = optional().unwrap_or_default(),
+            // any whole number, as trec_eval's -l takes (the CLI asks for >= 1)
+            "relevance_level" => self.conv.relevance_level = number(raw)?,
+            _ if TABLE.iter().any(|c| c.key == key) => {
+                conventions::set(&mut self.conv, key, &percent_decode(raw)).map_err(|_| false)?
+            }
             _ => return Err(true),
         }
         Ok(())

@@ -15,47 +15,224 @@ use super::registry::Kind;
 use super::Named;
 
 /// One convention: its link key (stable: links, session files, the CLI's
-/// `--set` keys and the Python package's keyword arguments), the kind of
-/// data whose values it changes, and the other spellings the CLI has always
-/// taken (flag names, with dashes or underscores).
+/// flags and the Python package's keyword arguments), the kind of data
+/// whose values it changes, what it decides (the panel's label, the CLI
+/// help's first words), its values by stable name with a few words each
+/// (none for a number), the value in force, the other spellings the CLI
+/// has always taken (flag names, with dashes or underscores; one letter:
+/// a short flag), and the CLI switch that sets it without a value.
 pub struct Convention {
     pub key: &'static str,
     pub kind: Kind,
+    pub label: &'static str,
+    pub values: &'static [(&'static str, &'static str)],
+    /// The value in force as links write it: a stable name, or a number.
+    pub get: fn(&Conventions) -> String,
     pub aliases: &'static [&'static str],
+    /// `(flag, value)`: `--flag` alone sets the value (`--logits`).
+    pub switch: Option<(&'static str, &'static str)>,
 }
 
 /// Every convention, in the order links write them: the one list the
-/// CLI's and Python's setters ([`set`]), the links and sessions
-/// (`session`) and the page's notes of changed conventions read.
+/// CLI's flags and help, the Python package's keyword arguments ([`set`]),
+/// the links and sessions (`session`), the page's panel and its notes of
+/// changed conventions read.
 pub const TABLE: &[Convention] = &[
-    c("ties", Kind::Ranking, &[]),
-    c("relevance_level", Kind::Ranking, &["l"]),
-    c("gain", Kind::Ranking, &[]),
-    c("discount", Kind::Ranking, &[]),
-    c("ap_denominator", Kind::Ranking, &[]),
-    c("precision_denominator", Kind::Ranking, &[]),
-    c("f1_aggregation", Kind::Ranking, &["f1"]),
-    c("query_set", Kind::Ranking, &["queries"]),
-    c("trec_eval", Kind::Ranking, &["trec_eval_version"]),
-    c("threshold", Kind::Binary, &[]),
-    c("threshold_rule", Kind::Binary, &[]),
-    c("zero_division", Kind::Binary, &[]),
-    c("binary_scores_are_logits", Kind::Binary, &["logits"]),
-    c("class_ties", Kind::Multiclass, &[]),
-    c("class_scale", Kind::Multiclass, &["class_logits", "scale"]),
+    Convention {
+        key: "ties",
+        kind: Kind::Ranking,
+        label: "Ties in score",
+        values: &[
+            ("trec", "trec_eval: doc id descending"),
+            ("file", "file order"),
+            ("average", "average over tie orders"),
+        ],
+        get: |c| c.ties.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "relevance_level",
+        kind: Kind::Ranking,
+        label: "Relevant if grade ≥",
+        values: &[],
+        get: |c| c.relevance_level.to_string(),
+        aliases: &["l"],
+        switch: None,
+    },
+    Convention {
+        key: "gain",
+        kind: Kind::Ranking,
+        label: "nDCG gain",
+        values: &[
+            ("linear", "rel (trec_eval)"),
+            ("exponential", "2^rel − 1 (Burges)"),
+        ],
+        get: |c| c.gain.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "discount",
+        kind: Kind::Ranking,
+        label: "nDCG discount",
+        values: &[
+            ("log2", "1 / log2(i+1)"),
+            ("jarvelin_b2", "1 / max(1, log2 i) (Järvelin b=2)"),
+        ],
+        get: |c| c.discount.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "ap_denominator",
+        kind: Kind::Ranking,
+        label: "AP@k denominator",
+        values: &[
+            ("relevant", "|R| (trec_eval)"),
+            ("min_relevant_k", "min(|R|, k)"),
+        ],
+        get: |c| c.ap_denominator.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "precision_denominator",
+        kind: Kind::Ranking,
+        label: "P@k denominator",
+        values: &[
+            ("k", "k (trec_eval)"),
+            ("min_k_length", "min(k, list length)"),
+        ],
+        get: |c| c.precision_denominator.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "f1_aggregation",
+        kind: Kind::Ranking,
+        label: "F1@k",
+        values: &[
+            ("per_query", "mean of per-query F1"),
+            ("from_means", "from mean P and R"),
+        ],
+        get: |c| c.f1_aggregation.name().into(),
+        aliases: &["f1"],
+        switch: None,
+    },
+    Convention {
+        key: "query_set",
+        kind: Kind::Ranking,
+        label: "Queries that count",
+        values: &[
+            ("qrels", "every qrels query, missing = 0 (trec_eval -c)"),
+            (
+                "intersection",
+                "run ∩ qrels (trec_eval without -c; pytrec_eval, ir_measures)",
+            ),
+        ],
+        get: |c| c.query_set.name().into(),
+        aliases: &["queries"],
+        switch: None,
+    },
+    Convention {
+        key: "trec_eval",
+        kind: Kind::Ranking,
+        label: "trec_eval version",
+        values: &[
+            ("10.0", "10.0 (recall points rounded)"),
+            ("9.0.x", "9.0.x, pytrec_eval (+ 0.9, truncated)"),
+        ],
+        get: |c| c.trec_eval.name().into(),
+        aliases: &["trec_eval_version"],
+        switch: None,
+    },
+    Convention {
+        key: "threshold",
+        kind: Kind::Binary,
+        label: "Threshold",
+        values: &[],
+        get: |c| c.threshold.to_string(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "threshold_rule",
+        kind: Kind::Binary,
+        label: "Threshold rule",
+        values: &[
+            (">=", "positive iff score ≥ t"),
+            (">", "positive iff score > t"),
+        ],
+        get: |c| c.threshold_rule.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "zero_division",
+        kind: Kind::Binary,
+        label: "Zero division",
+        values: &[
+            ("nan", "undefined (—)"),
+            ("0", "0 (scikit-learn's default, 'warn')"),
+            ("1", "1"),
+        ],
+        get: |c| c.zero_division.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "binary_scores_are_logits",
+        kind: Kind::Binary,
+        label: "Scores are",
+        values: &[("0", "probabilities"), ("1", "logits (apply the sigmoid)")],
+        get: |c| if c.binary_scores_are_logits { "1" } else { "0" }.into(),
+        aliases: &["logits"],
+        switch: Some(("logits", "1")),
+    },
+    Convention {
+        key: "class_ties",
+        kind: Kind::Multiclass,
+        label: "Tied classes",
+        values: &[
+            ("lower_index_first", "lower index first (argmax)"),
+            ("higher_index_first", "higher index first (sklearn top_k)"),
+            ("optimistic", "optimistic bound"),
+            ("pessimistic", "pessimistic bound"),
+        ],
+        get: |c| c.class_ties.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Convention {
+        key: "class_scale",
+        kind: Kind::Multiclass,
+        label: "Matrix holds",
+        values: &[
+            ("probabilities", "probabilities"),
+            ("logits", "logits (log-softmax first)"),
+        ],
+        get: |c| c.class_scale.name().into(),
+        aliases: &["class_logits", "scale"],
+        switch: Some(("class-logits", "logits")),
+    },
 ];
 
-const fn c(key: &'static str, kind: Kind, aliases: &'static [&'static str]) -> Convention {
-    Convention { key, kind, aliases }
+/// The conventions of `kind`, in [`TABLE`]'s order.
+pub fn of(kind: Kind) -> impl Iterator<Item = &'static Convention> {
+    TABLE.iter().filter(move |c| c.kind == kind)
+}
+
+/// The conventions of `kind` with their values in force, as links write
+/// them (`gain`, `linear`): what the page's explanations, the CLI's table
+/// header and the Python package's reports state.
+pub fn describe(conv: &Conventions, kind: Kind) -> Vec<(&'static str, String)> {
+    of(kind).map(|c| (c.key, (c.get)(conv))).collect()
 }
 
 /// The link keys of the conventions whose values change `kind`'s values.
 pub fn keys(kind: Kind) -> Vec<&'static str> {
-    TABLE
-        .iter()
-        .filter(|c| c.kind == kind)
-        .map(|c| c.key)
-        .collect()
+    of(kind).map(|c| c.key).collect()
 }
 
 /// Every link key, in [`TABLE`]'s order.
@@ -131,9 +308,7 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
             )?
         }
         "threshold" => {
-            conv.threshold = v
-                .parse()
-                .ok()
+            conv.threshold = crate::text::parse_f64(v)
                 .filter(|t: &f64| t.is_finite())
                 .ok_or("expected a number")?
         }

@@ -61,11 +61,6 @@ impl Default for Conventions {
     }
 }
 
-/// A convention value's name, as CONVENTIONS.md and the conventions panel write it.
-fn name_of<T: super::Named>(value: &T) -> String {
-    value.name().to_string()
-}
-
 impl Conventions {
     pub fn ranking_ctx(&self) -> Ctx {
         Ctx {
@@ -77,42 +72,10 @@ impl Conventions {
         }
     }
 
-    /// The conventions that apply to `kind`, as `name = value` lines for display.
+    /// The conventions that apply to `kind` with their values in force
+    /// ([`super::conventions::describe`]).
     pub fn describe(&self, kind: Kind) -> Vec<(&'static str, String)> {
-        match kind {
-            Kind::Ranking => vec![
-                ("ties", name_of(&self.ties)),
-                ("relevance_level", self.relevance_level.to_string()),
-                ("gain", name_of(&self.gain)),
-                ("discount", name_of(&self.discount)),
-                ("ap_denominator", name_of(&self.ap_denominator)),
-                (
-                    "precision_denominator",
-                    name_of(&self.precision_denominator),
-                ),
-                ("f1_aggregation", name_of(&self.f1_aggregation)),
-                ("query_set", name_of(&self.query_set)),
-                ("trec_eval", name_of(&self.trec_eval)),
-            ],
-            Kind::Binary => vec![
-                ("threshold", self.threshold.to_string()),
-                ("threshold_rule", name_of(&self.threshold_rule)),
-                ("zero_division", name_of(&self.zero_division)),
-                (
-                    "scores",
-                    if self.binary_scores_are_logits {
-                        "logits".into()
-                    } else {
-                        "probabilities".into()
-                    },
-                ),
-            ],
-            Kind::Multiclass => vec![
-                ("class_ties", name_of(&self.class_ties)),
-                ("scale", name_of(&self.class_scale)),
-            ],
-            Kind::Ratings => vec![],
-        }
+        super::conventions::describe(self, kind)
     }
 }
 

@@ -3,158 +3,18 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rankscope::core::evaluate::{evaluate_on_threads, Conventions, Dataset};
-use rankscope::core::multiclass::ScoreScale;
+use rankscope::core::evaluate::{evaluate_on_threads, Dataset};
 use rankscope::core::ranking::QuerySet;
 use rankscope::core::registry::{self, Kind, MetricId};
-use rankscope::core::stats::Correction;
-use rankscope::core::Named;
 use rankscope::parse::split::{self, Part};
 use rankscope::parse::{Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::report::Table;
 use rankscope::text::terminal_safe;
 
-const HELP: &str = "\
-rankscope — ranking, recommendation and classification metrics (the Rankscope core)
+mod args;
 
-USAGE:
-    rankscope eval FILE... [--qrels QRELS] [OPTIONS]
-    rankscope compare FILE... [--qrels QRELS] --metrics ID,... [--baseline NAME] [--seed N]
-                      [--resamples B] [--correction holm|bonferroni|bh|none]
-                      [--test t|wilcoxon|sign|randomization|bootstrap|mcnemar|tukey] [--alpha A] [OPTIONS]
-                                 paired tests of every model against the baseline (default: the
-                                 first) on per-query (per-row, per-user) values: t-test with the
-                                 95% CI of the difference and d_z, Wilcoxon signed-rank (scipy's
-                                 rules), sign test, randomization test (every sign flip up to 20
-                                 units, else B = 10000 flips, seed 42; --permutations B), paired
-                                 bootstrap test (--bootstrap B, 1000), randomized Tukey HSD over all
-                                 the models (B shuffles, family-wise); p-values corrected across the
-                                 models (Holm by default); multi-class and ratings models row by
-                                 row (McNemar on Acc@k's hits); binary models: roc_auc by
-                                 DeLong's test with each AUC's 95% CI, other metrics with their
-                                 bootstrap 95% intervals (rows resampled); --format json for every
-                                 number, markdown or latex for the metric table with ▲ / ▼ where
-                                 --test's adjusted p < --alpha (t, 0.05)
-    rankscope generate [--preset example|large] [--kind ranking|binary|multiclass|ratings|all|parsed] --out DIR
-                                 (parsed: the example's files parsed, as the page loads them: example.bin)
-    rankscope diagnose FILE... [--bins N] [--strategy uniform|quantile] [--recall R] [--precision P]
-                      [--tpr T] [--beta B] [--cost-fp C] [--cost-fn C] [--prevalence PI] [--curves]
-                      [--group NAME=PATTERN] [--format table|json] [OPTIONS]
-                                 a classifier's diagnostics per model. Binary: calibration in N bins
-                                 (default 10; uniform widths or quantile: equal counts; empty bins
-                                 dropped, as scikit-learn's calibration_curve) with ECE, MCE and the
-                                 Brier score's reliability − resolution + uncertainty; KS; gains and
-                                 lift at the top 1/5/10/20%; operating points: precision at recall
-                                 >= R (0.9), recall at precision >= P (0.9), FPR at TPR >= T (0.95),
-                                 Youden's J, max F1, max F-beta (B = 2), least expected cost (FP and
-                                 FN cost C, 1 each; at prevalence PI if given), each with its
-                                 threshold under --threshold-rule; --curves: the DET and gains
-                                 curves in the JSON; --group gbdt=gbdt_fold*: the matching models as
-                                 one (ROC averaged vertically with a ±1 sd band, as scikit-learn's
-                                 cross-validation example; AUC, AP, Brier, ECE, KS as mean ± sd,
-                                 ddof 0). Multi-class: classification_report, confusion
-                                 matrix, one-vs-rest and one-vs-one ROC AUC (probability matrices)
-    rankscope metrics            list every metric id with its formula
-    rankscope trec_eval [trec_eval's options] QRELS RESULTS
-                                 trec_eval 10.0 itself: its options, measures (-m all_trec,
-                                 qrels_jg), output, messages and exit codes, byte for byte;
-                                 `alias trec_eval='rankscope trec_eval'` (-h for its help)
-    rankscope --help | --version
-
-EVAL: the input kind is detected from the files (TREC run/qrels, ranx JSON run/qrels, long ranking CSV,
-binary CSV, multi-class matrix or top-k CSV, ratings CSV, optionally .gz).
-Several run files = several models; a CSV with several score columns = one model per column.
-
-    -k, --cutoffs 1,5,10        cutoffs for @k metrics (default 1,3,5,10,20,100,1000)
-    --metrics ID,ID,...         metric ids, e.g. ndcg@10,map,mrr,infap (default: every metric
-                                 of the kind but trec_eval's less common measures; `all`:
-                                 every one; `rankscope metrics` lists them)
-    --format json|table|trec_eval|csv|markdown|latex
-                                output (default table); trec_eval reproduces trec_eval's lines;
-                                csv with --per-query: query_id,model,metric,value lines (the
-                                per-query file the page, the CLI and the Python package read)
-    --per-query                 per-query (per-user) values too
-    --group NAME=PATTERN        the models whose names match PATTERN (* for any text), e.g.
-                                 folds or seeds of one model, as one more block: each metric's
-                                 mean ± sd over them (ddof 0; every member's value in the JSON)
-    --input-format FMT          force one of: {formats}
-                                 (trec_prefs, trec_qrels_prefs, trec_qrels_jg and trec_zscores
-                                 name what the --qrels files are)
-    --max-inflated SIZE         the most text a .gz file may inflate to (default 16G; e.g. 500M, 64G, none)
-    FILE may be - (standard input) or a pipe (e.g. <(zcat run.gz)): read once, front to back.
-  ranking conventions (defaults: trec_eval's with -c)
-    --ties trec|file|average    tie order inside a query
-    --relevance-level L         relevant if grade >= L (default 1)
-    --gain linear|exponential   nDCG gain rel or 2^rel-1
-    --discount log2|jarvelin_b2 1/log2(i+1) or 1/max(1, log2 i)
-    --ap-denominator relevant|min_relevant_k   |R| or min(|R|, k)
-    --precision-denominator k|min_k_length     k or min(k, list length)
-    --trec-eval-version 10.0|9.0.x    recall points of iprec_at_recall rounded (10.0) or
-                                      truncated after + 0.9 (9.0.x, pytrec_eval)
-    --f1 per_query|from_means
-    --queries qrels|intersection      every qrels query (missing = 0) or run ∩ qrels
-  binary conventions (defaults: scikit-learn's)
-    --threshold T               default 0.5
-    --threshold-rule '>='|'>'
-    --zero-division nan|0|1     precision, recall, F1 with a zero denominator: undefined
-                                (default: printed as — or null, with a warning), 0 or 1
-                                (scikit-learn's zero_division; its default 'warn' gives 0)
-    --logits                    scores are logits: apply the sigmoid for log loss and Brier
-    --positive-label VALUE      the label value that is positive
-  multi-class conventions
-    --class-ties lower_index_first|higher_index_first|optimistic|pessimistic
-    --class-logits              the matrix holds logits (log-softmax first)
-  trec_eval format options (as trec_eval)
-    -q                          per-query lines
-    -m MEASURE                  e.g. official, all_trec, ndcg_cut.5,10, P.10, recall.10, success.1,5,10, map_cut.10
-    -c                          average over every qrels query (missing = 0)
-    -l L                        relevance level
-
-Exit code 0 on success, 2 on bad input (errors as file:line:column: expected ..., found ...).
-";
-
-struct Args {
-    files: Vec<String>,
-    qrels: Vec<String>,
-    cutoffs: Vec<usize>,
-    metrics: Option<Vec<String>>,
-    format: String,
-    per_query: bool,
-    conv: Conventions,
-    options: LoadOptions,
-    trec_measures: Vec<String>,
-    complete: bool,
-    queries_set_explicitly: bool,
-    max_inflated: Option<u64>,
-    /// `rankscope compare`: paired tests against a baseline instead of the table.
-    compare: Option<rankscope::compare::Options>,
-    /// `rankscope diagnose`'s options, when one was given.
-    diagnose: Option<rankscope::diagnose::Options>,
-    /// Models shown as one (folds, seeds): `--group NAME=PATTERN`.
-    groups: Vec<(String, String)>,
-}
-
-/// The CLI's default limit on the text a gzip file inflates to.
-const DEFAULT_MAX_INFLATED: u64 = 16 << 30;
-
-/// `16G`, `500M`, `64k`, `1234` (bytes), `none`.
-fn parse_size(v: &str) -> Option<Option<u64>> {
-    if v.eq_ignore_ascii_case("none") {
-        return Some(None);
-    }
-    let v = v.trim();
-    let (digits, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
-    let n: u64 = digits.parse().ok()?;
-    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return None,
-    };
-    n.checked_mul(1 << shift).filter(|&n| n > 0).map(Some)
-}
+use args::{Args, Cli, Cmd};
+use clap::Parser as _;
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("rankscope: {}", terminal_safe(&msg.to_string()));
@@ -195,53 +55,27 @@ fn main() -> ExitCode {
     {
         return trec_eval(&argv);
     }
-    match argv.first().map(String::as_str) {
-        Some("trec_eval") => trec_eval(&argv[1..]),
-        None | Some("-h" | "--help" | "help") => {
-            print!("{}", help());
-            ExitCode::SUCCESS
+    if argv.first().is_some_and(|a| a == "trec_eval") {
+        return trec_eval(&argv[1..]);
+    }
+    if argv.is_empty() {
+        let _ = <Cli as clap::CommandFactory>::command().print_help();
+        return ExitCode::SUCCESS;
+    }
+    let cli = match Cli::try_parse_from(std::iter::once("rankscope".to_string()).chain(argv)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // help and --version to standard output (exit 0), mistakes to standard error (exit 2)
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
-        Some("-V" | "--version") => {
-            println!("rankscope {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Some("eval" | "compare" | "diagnose" | "generate" | "metrics")
-            if argv[1..].iter().any(|a| a == "-h" || a == "--help") =>
-        {
-            print!("{}", help());
-            ExitCode::SUCCESS
-        }
-        Some("eval") => match parse_eval(&argv[1..]) {
-            Ok(args) if args.compare.is_some() => {
-                fail("--baseline, --test, --alpha, --seed, --resamples and --correction belong to rankscope compare")
-            }
-            Ok(args) if args.diagnose.is_some() => fail(
-                "--bins, --strategy, --recall, --precision, --tpr, --beta, --cost-fp, --cost-fn, --prevalence and --curves belong to rankscope diagnose",
-            ),
-            Ok(args) => run_eval(args),
-            Err(e) => fail(e),
-        },
-        Some("compare") => match parse_eval(&argv[1..]) {
-            Ok(args) if !args.groups.is_empty() => {
-                fail("--group belongs to rankscope eval and rankscope diagnose")
-            }
-            Ok(mut args) if args.metrics.is_some() => {
-                args.compare.get_or_insert_with(Default::default);
-                run_eval(args)
-            }
-            Ok(_) => fail("compare needs --metrics (e.g. --metrics ndcg@10,map)"),
-            Err(e) => fail(e),
-        },
-        Some("diagnose") => match parse_eval(&argv[1..]) {
-            Ok(mut args) if args.compare.is_none() => {
-                args.diagnose.get_or_insert_with(Default::default);
-                run_diagnose(args)
-            }
-            Ok(_) => fail("diagnose runs no paired tests: see rankscope compare"),
-            Err(e) => fail(e),
-        },
-        Some("generate") => generate(&argv[1..]),
-        Some("metrics") => {
+    };
+    match cli.command {
+        Cmd::Eval(e) => e.args().map_or_else(fail, run_eval),
+        Cmd::Compare(c) => c.args().map_or_else(fail, run_eval),
+        Cmd::Diagnose(d) => d.args().map_or_else(fail, run_diagnose),
+        Cmd::Generate(g) => generate(g),
+        Cmd::Metrics => {
             let mut list = String::new();
             for m in registry::METRICS {
                 let id = match m.cutoff {
@@ -253,7 +87,8 @@ fn main() -> ExitCode {
                     "{:<12} {:<24} {:<32} {}\n",
                     format!("{:?}", m.kind).to_lowercase(),
                     id,
-                    m.trec_name().map_or(String::new(), |t| format!("trec_eval {t}")),
+                    m.trec_name()
+                        .map_or(String::new(), |t| format!("trec_eval {t}")),
                     m.formula
                 ));
             }
@@ -261,236 +96,7 @@ fn main() -> ExitCode {
             let _ = std::io::Write::write_all(&mut std::io::stdout(), list.as_bytes());
             ExitCode::SUCCESS
         }
-        Some(other) => fail(format!("unknown command '{other}'; see rankscope --help")),
     }
-}
-
-/// The input formats' ids, from the one list of them.
-fn format_ids() -> String {
-    Format::ALL.map(|f| f.id()).join(", ")
-}
-
-/// The help, with the input formats filled in.
-fn help() -> String {
-    HELP.replace("{formats}", &format_ids())
-}
-
-/// A convention's value by its stable name (the one links, sessions and the
-/// panel use) or by one of the command line's older short names.
-fn convention<T: rankscope::core::Named + PartialEq>(
-    flag: &str,
-    v: &str,
-    aliases: &[(&str, T)],
-) -> Result<T, String> {
-    T::named(v)
-        .or_else(|| aliases.iter().find(|(a, _)| *a == v).map(|(_, t)| *t))
-        .ok_or_else(|| {
-            let names: Vec<&str> = T::ALL.iter().map(|t| t.name()).collect();
-            format!("{flag} {v}: expected one of {}", names.join(", "))
-        })
-}
-
-fn parse_eval(argv: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        files: vec![],
-        qrels: vec![],
-        cutoffs: registry::DEFAULT_CUTOFFS.to_vec(),
-        metrics: None,
-        format: "table".into(),
-        per_query: false,
-        conv: Conventions::default(),
-        options: LoadOptions::default(),
-        trec_measures: vec![],
-        complete: false,
-        queries_set_explicitly: false,
-        max_inflated: Some(DEFAULT_MAX_INFLATED),
-        compare: None,
-        diagnose: None,
-        groups: Vec::new(),
-    };
-    let mut i = 0;
-    while i < argv.len() {
-        let flag = argv[i].as_str();
-        let mut value = || -> Result<String, String> {
-            i += 1;
-            argv.get(i)
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        let bad = |v: &str, allowed: &str| format!("{flag} {v}: expected one of {allowed}");
-        match flag {
-            "--qrels" => a.qrels.push(value()?),
-            "-k" | "--cutoffs" => {
-                let v = value()?;
-                a.cutoffs = v
-                    .split(',')
-                    .map(|k| {
-                        k.trim()
-                            .parse::<usize>()
-                            .ok()
-                            .filter(|&k| k > 0)
-                            .ok_or_else(|| {
-                                format!("{flag} {v}: cutoffs are positive whole numbers")
-                            })
-                    })
-                    .collect::<Result<_, _>>()?;
-            }
-            "--metrics" => {
-                a.metrics = Some(value()?.split(',').map(|s| s.trim().to_string()).collect())
-            }
-            "--format" => {
-                let v = value()?;
-                if !["json", "table", "trec_eval", "markdown", "latex", "csv"].contains(&v.as_str())
-                {
-                    return Err(bad(&v, "json, table, trec_eval, markdown, latex, csv"));
-                }
-                a.format = v;
-            }
-            "--per-query" => a.per_query = true,
-            "-q" => a.per_query = true,
-            "-c" => a.complete = true,
-            "-m" => a.trec_measures.push(value()?),
-            "--input-format" => {
-                let v = value()?;
-                a.options.format = Some(Format::from_id(&v).ok_or_else(|| bad(&v, &format_ids()))?);
-            }
-            "--ties"
-            | "--relevance-level"
-            | "-l"
-            | "--gain"
-            | "--discount"
-            | "--ap-denominator"
-            | "--precision-denominator"
-            | "--trec-eval-version"
-            | "--f1"
-            | "--queries"
-            | "--threshold"
-            | "--threshold-rule"
-            | "--zero-division"
-            | "--class-ties" => {
-                let v = value()?;
-                a.queries_set_explicitly |= flag == "--queries";
-                rankscope::core::conventions::set(&mut a.conv, flag, &v)
-                    .map_err(|e| format!("{flag} {v}: {e}"))?;
-            }
-            "--baseline" => {
-                a.compare.get_or_insert_with(Default::default).baseline = Some(value()?)
-            }
-            "--seed" => {
-                let v = value()?;
-                a.compare.get_or_insert_with(Default::default).seed = v
-                    .parse()
-                    .map_err(|_| format!("{flag} {v}: expected a whole number"))?;
-            }
-            "--test" => {
-                let v = value()?;
-                a.compare.get_or_insert_with(Default::default).test =
-                    rankscope::compare::Test::named(&v)
-                        .ok_or_else(|| bad(&v, &<rankscope::compare::Test as Named>::names()))?;
-            }
-            "--alpha" => {
-                let v = value()?;
-                a.compare.get_or_insert_with(Default::default).alpha = v
-                    .parse()
-                    .ok()
-                    .filter(|&x: &f64| x > 0.0 && x < 1.0)
-                    .ok_or_else(|| {
-                        format!("{flag} {v}: expected a level between 0 and 1 (e.g. 0.05)")
-                    })?;
-            }
-            "--bootstrap" | "--resamples" | "--permutations" => {
-                let v = value()?;
-                let n = v
-                    .parse()
-                    .ok()
-                    .filter(|&n: &u64| n > 0)
-                    .ok_or_else(|| format!("{flag} {v}: expected a positive whole number"))?;
-                let options = a.compare.get_or_insert_with(Default::default);
-                if flag == "--bootstrap" {
-                    options.bootstraps = n;
-                } else {
-                    options.resamples = n;
-                }
-            }
-            "--correction" => {
-                let v = value()?;
-                a.compare.get_or_insert_with(Default::default).correction =
-                    Correction::named(&v).ok_or_else(|| bad(&v, "holm, bonferroni, bh, none"))?;
-            }
-            "--max-inflated" => {
-                let v = value()?;
-                a.max_inflated = parse_size(&v).ok_or_else(|| {
-                    format!("{flag} {v}: expected a size in bytes (e.g. 500M, 16G, 1T) or none")
-                })?;
-            }
-            "--bins" => {
-                let v = value()?;
-                a.diagnose.get_or_insert_with(Default::default).bins = v
-                    .parse()
-                    .ok()
-                    .filter(|&n: &usize| (1..=1000).contains(&n))
-                    .ok_or_else(|| format!("{flag} {v}: expected a whole number from 1 to 1000"))?;
-            }
-            "--strategy" => {
-                let v = value()?;
-                a.diagnose.get_or_insert_with(Default::default).strategy =
-                    convention(flag, &v, &[])?;
-            }
-            "--recall" | "--precision" | "--tpr" | "--prevalence" => {
-                let v = value()?;
-                let x = v
-                    .parse()
-                    .ok()
-                    .filter(|x: &f64| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| format!("{flag} {v}: expected a number from 0 to 1"))?;
-                let o = a.diagnose.get_or_insert_with(Default::default);
-                match flag {
-                    "--recall" => o.recall = x,
-                    "--precision" => o.precision = x,
-                    "--tpr" => o.tpr = x,
-                    _ => o.prevalence = Some(x),
-                }
-            }
-            "--beta" | "--cost-fp" | "--cost-fn" => {
-                let v = value()?;
-                let x = v
-                    .parse()
-                    .ok()
-                    .filter(|x: &f64| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| format!("{flag} {v}: expected a number >= 0"))?;
-                let o = a.diagnose.get_or_insert_with(Default::default);
-                match flag {
-                    "--beta" => o.beta = x,
-                    "--cost-fp" => o.cost_fp = x,
-                    _ => o.cost_fn = x,
-                }
-            }
-            "--curves" => a.diagnose.get_or_insert_with(Default::default).curves = true,
-            "--group" => {
-                let v = value()?;
-                let (name, pattern) = v
-                    .split_once('=')
-                    .filter(|(n, p)| !n.is_empty() && !p.is_empty())
-                    .ok_or_else(|| {
-                        format!("{flag} {v}: expected NAME=PATTERN, e.g. gbdt=gbdt_fold*")
-                    })?;
-                a.groups.push((name.to_string(), pattern.to_string()));
-            }
-            "--logits" => a.conv.binary_scores_are_logits = true,
-            "--positive-label" => a.options.positive_label = Some(value()?),
-            "--class-logits" => a.conv.class_scale = ScoreScale::Logits,
-            "-" => a.files.push("-".into()),
-            f if f.starts_with('-') && f.len() > 1 => {
-                return Err(format!("unknown option '{f}'; see rankscope --help"))
-            }
-            _ => a.files.push(argv[i].clone()),
-        }
-        i += 1;
-    }
-    if a.files.is_empty() {
-        return Err("eval needs at least one file; see rankscope --help".into());
-    }
-    Ok(a)
 }
 
 /// A file read in slices where the parser asks (`split::Source`), each read
@@ -1041,23 +647,9 @@ fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn generate(argv: &[String]) -> ExitCode {
+fn generate(args::Generate { preset, kind, out }: args::Generate) -> ExitCode {
     use rankscope::example::{self, Spec};
-    let (mut preset, mut kind, mut out) = ("example".to_string(), "all".to_string(), None);
-    let mut i = 0;
-    while i < argv.len() {
-        let v = argv.get(i + 1).cloned();
-        match (argv[i].as_str(), v) {
-            ("--preset", Some(v)) => preset = v,
-            ("--kind", Some(v)) => kind = v,
-            ("--out", Some(v)) => out = Some(v),
-            (f, _) => return fail(format!("generate: unexpected '{f}'; see rankscope --help")),
-        }
-        i += 2;
-    }
-    let Some(dir) = out else {
-        return fail("generate needs --out DIR");
-    };
+    let dir = out;
     if kind == "parsed" && preset != "example" {
         return fail(
             "generate: --kind parsed is the bundled example's files parsed (--preset example)",

@@ -10,6 +10,7 @@ use super::explain_view::Breakdown;
 use super::util::focus_soon;
 use crate::core::binary::{self, BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use crate::core::explain::{self, Explanation};
+use crate::core::registry::{self, Compute, Kind};
 use crate::plot::{self, LineChart, Marker, Series};
 
 /// One point of the axis: `count` examples of one class with one score.
@@ -98,14 +99,12 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
     let curve = BinaryCurve::new(&labels, &scores);
     let c = curve.confusion_at(t, RULE);
     let value = |id: &str| -> Option<f64> {
-        if let Some(v) = c.metric(id, ZeroDivision::default()) {
-            return v;
-        }
-        match id {
-            "roc_auc" => curve.roc_auc(),
-            "average_precision" => curve.average_precision(),
-            "log_loss" => binary::log_loss(&labels, &scores).ok(),
-            _ => binary::brier(&labels, &scores).ok(),
+        let info = registry::info(id, Kind::Binary)?;
+        match info.compute {
+            Compute::Curve(f) => f(&curve),
+            Compute::Loss { brier: false } => binary::log_loss(&labels, &scores).ok(),
+            Compute::Loss { brier: true } => binary::brier(&labels, &scores).ok(),
+            _ => info.at_threshold(&c, ZeroDivision::default()).flatten(),
         }
     };
     let values = METRICS

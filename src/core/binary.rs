@@ -790,23 +790,10 @@ impl Confusion {
         (!present.is_empty()).then(|| present.iter().sum::<f64>() / present.len() as f64)
     }
     /// The threshold metric `base` with `zero_division` applied, or `None`
-    /// for a `base` that is not one (the outer option).
+    /// for a `base` that is not one (the outer option): its registry row's hook.
     pub fn metric(&self, base: &str, zero_division: ZeroDivision) -> Option<Option<f64>> {
-        let zd = |v| zero_division.apply(v);
-        Some(match base {
-            "accuracy" => self.accuracy(),
-            "precision" => zd(self.precision()),
-            "recall" => zd(self.recall()),
-            "f1" => zd(self.f1()),
-            "mcc" => Some(self.mcc()),
-            "f1_weighted" => self.f1_weighted(),
-            "f1_macro" => self.f1_macro(),
-            "tp" => Some(self.tp as f64),
-            "fp" => Some(self.fp as f64),
-            "tn" => Some(self.tn as f64),
-            "fn" => Some(self.fn_ as f64),
-            _ => return None,
-        })
+        super::registry::info(base, super::registry::Kind::Binary)?
+            .at_threshold(self, zero_division)
     }
 }
 

@@ -6,16 +6,15 @@ use std::sync::Arc;
 
 use super::binary::{self, BinaryCurve, ThresholdRule, ZeroDivision};
 use super::ids::Interner;
-use super::multiclass::{self, ClassTieRule, MulticlassPredictions, ScoreScale};
+use super::multiclass::{ClassTieRule, MulticlassPredictions, ScoreScale};
 use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
 use super::ranking_metrics::{
-    self, agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
+    agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
     TrecEvalVersion,
 };
-use super::ratings;
-use super::registry::{Kind, MetricId};
+use super::registry::{self, At, Average, ClassView, Compute, Kind, MetricId};
 use super::sum;
-use super::trec_measures::MIN_GEO_MEAN;
+pub use super::trec_measures::MIN_GEO_MEAN;
 
 /// Every convention that changes a value, with the defaults of CONVENTIONS.md.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -511,46 +510,15 @@ pub fn queries_with_mixed_ties(p: &PreparedRun) -> &[usize] {
 pub fn column_names(metrics: &[MetricId]) -> Vec<String> {
     let mut out = Vec::new();
     for id in metrics {
-        if id.base == "iprec_at_recall" {
-            out.extend(IPREC_NAMES.iter().map(|s| s.to_string()));
-        } else if id.base == "rprec_mult" {
-            out.extend(RPREC_MULT_NAMES.iter().map(|s| s.to_string()));
-        } else {
-            out.push(id.to_string());
+        match registry::info(&id.base, Kind::Ranking).and_then(|m| m.columns()) {
+            Some(names) => out.extend(names.iter().map(|s| s.to_string())),
+            None => out.push(id.to_string()),
         }
     }
     out
 }
 
-/// The columns of `rprec_mult`, one per multiple of |R|
-/// ([`super::trec_measures::RPREC_MULTS`]; trec_eval's `Rprec_mult_0.20`, ...).
-pub const RPREC_MULT_NAMES: [&str; 10] = [
-    "rprec_mult_0.20",
-    "rprec_mult_0.40",
-    "rprec_mult_0.60",
-    "rprec_mult_0.80",
-    "rprec_mult_1.00",
-    "rprec_mult_1.20",
-    "rprec_mult_1.40",
-    "rprec_mult_1.60",
-    "rprec_mult_1.80",
-    "rprec_mult_2.00",
-];
-
-/// The 11 recall levels of `iprec_at_recall`, as trec_eval names them.
-pub const IPREC_NAMES: [&str; 11] = [
-    "iprec_at_recall_0.00",
-    "iprec_at_recall_0.10",
-    "iprec_at_recall_0.20",
-    "iprec_at_recall_0.30",
-    "iprec_at_recall_0.40",
-    "iprec_at_recall_0.50",
-    "iprec_at_recall_0.60",
-    "iprec_at_recall_0.70",
-    "iprec_at_recall_0.80",
-    "iprec_at_recall_0.90",
-    "iprec_at_recall_1.00",
-];
+pub use registry::{IPREC_NAMES, RPREC_MULT_NAMES};
 
 /// Per-query values of one ranking metric id (`None` when it is not a per-query mean).
 pub fn ranking_per_query(p: &PreparedRun, conv: &Conventions, id: &MetricId) -> Option<Vec<f64>> {
@@ -568,56 +536,25 @@ pub fn ranking_query_value(
     query_metric(conv, id).map(|f| f(q))
 }
 
-type QueryMetric = Box<dyn Fn(&ranking::QueryView) -> f64>;
-
-/// The kernel of a single-column ranking metric id, its conventions bound.
-fn query_metric(conv: &Conventions, id: &MetricId) -> Option<QueryMetric> {
-    let ctx = conv.ranking_ctx();
-    let level = conv.relevance_level;
-    let version = conv.trec_eval;
-    let k = id.k;
-    Some(match id.base.as_str() {
-        "ndcg" => Box::new(move |q| q.ndcg(k, ctx.gain, ctx.discount)),
-        "ndcg_burges" => Box::new(move |q| q.ndcg(k, Gain::Exponential, ctx.discount)),
-        "dcg" => Box::new(move |q| q.dcg(k, ctx.gain, ctx.discount)),
-        "idcg" => Box::new(move |q| q.idcg(k, ctx.gain, ctx.discount)),
-        "map" | "gm_map" => Box::new(move |q| q.average_precision(k, &ctx)),
-        "precision" => Box::new(move |q| q.precision(k, &ctx)),
-        "recall" => Box::new(move |q| q.recall(k, level)),
-        "f1" => Box::new(move |q| q.f1(k, &ctx)),
-        "hit_rate" => Box::new(move |q| q.hit(k, level)),
-        "judged" => Box::new(move |q| q.judged(k)),
-        "mrr" => Box::new(move |q| q.reciprocal_rank(k, level)),
-        "arhr" => Box::new(move |q| q.arhr(k, level)),
-        "r_precision" => Box::new(move |q| q.r_precision(level)),
-        "bpref" => Box::new(move |q| q.bpref(level)),
-        "num_ret" => Box::new(|q| q.len() as f64),
-        "num_rel" => Box::new(move |q| q.num_relevant(level) as f64),
-        "num_rel_ret" => Box::new(move |q| q.num_relevant_retrieved(level) as f64),
-        "num_q" => Box::new(|_| 1.0),
-        "set_p" => Box::new(move |q| q.set_precision(level)),
-        "set_recall" => Box::new(move |q| q.set_recall(level)),
-        "set_f" => Box::new(move |q| q.set_f(level)),
-        "set_relative_p" => Box::new(move |q| q.set_relative_precision(level)),
-        "set_map" => Box::new(move |q| q.set_map(level)),
-        "relative_p" => Box::new(move |q| q.relative_precision(k.unwrap_or(1), level)),
-        "unj" => Box::new(move |q| q.unjudged_at(k.unwrap_or(1))),
-        "11pt_avg" => Box::new(move |q| q.eleven_point_average(level, version)),
-        "infap" => Box::new(move |q| q.inferred_ap(level)),
-        "gm_bpref" => Box::new(move |q| q.bpref(level)),
-        "bin_g" => Box::new(move |q| q.bin_g(level)),
-        "g" => Box::new(|q| q.g()),
-        "ndcg_rel" => Box::new(|q| q.ndcg_rel()),
-        "rndcg" => Box::new(move |q| q.rndcg(level)),
-        "rbp" => Box::new(|q| q.rbp()),
-        "rbp_resid" => Box::new(|q| q.rbp_residual()),
-        "utility" => Box::new(move |q| q.utility(level)),
-        "yaap" => Box::new(move |q| q.yaap(level)),
-        "num_nonrel_judged_ret" => {
-            Box::new(move |q| q.num_nonrelevant_judged_retrieved(level) as f64)
+impl Conventions {
+    /// A ranking kernel's conventions at cutoff `k`.
+    pub fn at(&self, k: Option<usize>) -> At {
+        At {
+            k,
+            ctx: self.ranking_ctx(),
+            trec_eval: self.trec_eval,
         }
-        _ => return None,
-    })
+    }
+}
+
+/// The kernel of a single-column ranking metric id, its conventions bound
+/// (the registry's [`Compute::Query`]).
+fn query_metric(conv: &Conventions, id: &MetricId) -> Option<impl Fn(&ranking::QueryView) -> f64> {
+    let Compute::Query(f) = registry::info(&id.base, Kind::Ranking)?.compute else {
+        return None;
+    };
+    let at = conv.at(id.k);
+    Some(move |q: &ranking::QueryView| f(q, &at))
 }
 
 fn evaluate_ranking(
@@ -639,37 +576,20 @@ fn evaluate_ranking(
     let n = p.num_queries();
     let mut scanned = cutoff_columns(p, &conv.ranking_ctx(), metrics);
     for (slot, id) in metrics.iter().enumerate() {
+        let Some(info) = registry::info(&id.base, Kind::Ranking) else {
+            continue;
+        };
         let key = id.to_string();
-        match id.base.as_str() {
-            "iprec_at_recall" => {
-                let mut cols: Vec<Vec<f64>> = (0..11).map(|_| Vec::with_capacity(n)).collect();
+        match info.compute {
+            Compute::Columns(names, f) => {
+                let at = conv.at(id.k);
+                let mut cols: Vec<Vec<f64>> = names.iter().map(|_| Vec::with_capacity(n)).collect();
                 for i in 0..n {
-                    for (j, v) in p
-                        .query(i)
-                        .interpolated_precision(conv.relevance_level, conv.trec_eval)
-                        .into_iter()
-                        .enumerate()
-                    {
-                        cols[j].push(v);
-                    }
-                }
-                for (j, col) in cols.into_iter().enumerate() {
-                    out.metrics.insert(
-                        IPREC_NAMES[j].to_string(),
-                        sum::mean(col.iter().copied()).or(Some(0.0)),
-                    );
-                    out.per_unit.insert(IPREC_NAMES[j].to_string(), col);
-                }
-            }
-            "rprec_mult" => {
-                let mut cols: Vec<Vec<f64>> = (0..10).map(|_| Vec::with_capacity(n)).collect();
-                for i in 0..n {
-                    let values = p.query(i).rprec_mult(conv.relevance_level);
-                    for (col, v) in cols.iter_mut().zip(values) {
+                    for (col, v) in cols.iter_mut().zip(f(&p.query(i), &at)) {
                         col.push(v);
                     }
                 }
-                for (name, col) in RPREC_MULT_NAMES.iter().zip(cols) {
+                for (name, col) in names.iter().zip(cols) {
                     out.metrics.insert(
                         name.to_string(),
                         sum::mean(col.iter().copied()).or(Some(0.0)),
@@ -677,40 +597,42 @@ fn evaluate_ranking(
                     out.per_unit.insert(name.to_string(), col);
                 }
             }
-            "fcp" | "spearman" => {
+            Compute::Agreement { pooled } => {
                 let Some(run) = d.runs.iter().find(|r| r.name == p.name) else {
                     continue;
                 };
-                let (value, col) = ranking_agreement(p, run, id.base == "fcp");
+                let (value, col) = ranking_agreement(p, run, pooled);
                 out.metrics.insert(key.clone(), value);
                 out.per_unit.insert(key, col);
             }
-            base => {
+            Compute::Query(_) => {
                 let Some(col) = scanned[slot]
                     .take()
                     .or_else(|| ranking_per_query(p, conv, id))
                 else {
                     continue;
                 };
-                let value = match base {
-                    "f1" if conv.f1_aggregation == F1Aggregation::FromMeans => {
-                        let pk = MetricId::new("precision", id.k);
-                        let rk = MetricId::new("recall", id.k);
-                        let pm = sum::mean(ranking_per_query(p, conv, &pk).unwrap_or_default())
-                            .unwrap_or(0.0);
-                        let rm = sum::mean(ranking_per_query(p, conv, &rk).unwrap_or_default())
-                            .unwrap_or(0.0);
-                        Some(if pm + rm > 0.0 {
-                            2.0 * pm * rm / (pm + rm)
-                        } else {
-                            0.0
-                        })
+                let value = if info.average == Average::F1
+                    && conv.f1_aggregation == F1Aggregation::FromMeans
+                {
+                    // F1 of the mean P@k and R@k (their kernels, as their columns)
+                    let ctx = conv.ranking_ctx();
+                    let queries = || (0..n).map(|i| p.query(i));
+                    let pm = sum::mean(queries().map(|q| q.precision(id.k, &ctx))).unwrap_or(0.0);
+                    let rm = sum::mean(queries().map(|q| q.recall(id.k, ctx.relevance_level)))
+                        .unwrap_or(0.0);
+                    if pm + rm > 0.0 {
+                        2.0 * pm * rm / (pm + rm)
+                    } else {
+                        0.0
                     }
-                    _ => Some(aggregate(base, &col)),
+                } else {
+                    average(info.average, &col)
                 };
-                out.metrics.insert(key.clone(), value);
+                out.metrics.insert(key.clone(), Some(value));
                 out.per_unit.insert(key, col);
             }
+            _ => {}
         }
     }
     out
@@ -723,49 +645,17 @@ fn evaluate_ranking(
 /// the mean (0 over no query); sums compensated ([`sum`]). The per-query
 /// values of other tools (a Spark job's, say) become the table's value here.
 pub fn aggregate(base: &str, col: &[f64]) -> f64 {
-    match base {
-        "num_q" | "num_ret" | "num_rel" | "num_rel_ret" | "num_nonrel_judged_ret" => {
-            sum::sum(col.iter().copied())
-        }
-        "gm_map" | "gm_bpref" if !col.is_empty() => {
+    let how = registry::info(base, Kind::Ranking).map_or(Average::Mean, |m| m.average);
+    average(how, col)
+}
+
+fn average(how: Average, col: &[f64]) -> f64 {
+    match how {
+        Average::Sum => sum::sum(col.iter().copied()),
+        Average::Geometric if !col.is_empty() => {
             (sum::sum(col.iter().map(|&v| v.max(MIN_GEO_MEAN).ln())) / col.len() as f64).exp()
         }
         _ => sum::mean(col.iter().copied()).unwrap_or(0.0),
-    }
-}
-
-/// The cutoff families [`cutoff_columns`] computes from one scan per query.
-#[derive(Clone, Copy)]
-enum Scanned {
-    Ndcg,
-    NdcgBurges,
-    Dcg,
-    Idcg,
-    Ap,
-    Precision,
-    Recall,
-    F1,
-    Hit,
-    Rr,
-    Arhr,
-}
-
-impl Scanned {
-    fn of(base: &str) -> Option<Scanned> {
-        Some(match base {
-            "ndcg" => Scanned::Ndcg,
-            "ndcg_burges" => Scanned::NdcgBurges,
-            "dcg" => Scanned::Dcg,
-            "idcg" => Scanned::Idcg,
-            "map" | "gm_map" => Scanned::Ap,
-            "precision" => Scanned::Precision,
-            "recall" => Scanned::Recall,
-            "f1" => Scanned::F1,
-            "hit_rate" => Scanned::Hit,
-            "mrr" => Scanned::Rr,
-            "arhr" => Scanned::Arhr,
-            _ => return None,
-        })
     }
 }
 
@@ -775,7 +665,10 @@ impl Scanned {
 /// serve, and for every id when tie groups are averaged (the kernels' exact
 /// expectations are needed then).
 fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Option<Vec<f64>>> {
-    let families: Vec<Option<Scanned>> = metrics.iter().map(|id| Scanned::of(&id.base)).collect();
+    let families: Vec<Option<registry::ScanFn>> = metrics
+        .iter()
+        .map(|id| registry::info(&id.base, Kind::Ranking).and_then(|m| m.scan))
+        .collect();
     if p.tie_rule == TieRule::Average || families.iter().all(Option::is_none) {
         return vec![None; metrics.len()];
     }
@@ -794,7 +687,7 @@ fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Optio
         .into_iter()
         .map(|k| (k != usize::MAX).then_some(k))
         .collect();
-    let plan: Vec<Option<(Scanned, usize, Option<usize>)>> = metrics
+    let plan: Vec<Option<(registry::ScanFn, usize, Option<usize>)>> = metrics
         .iter()
         .zip(&families)
         .map(|(id, f)| {
@@ -815,27 +708,7 @@ fn cutoff_columns(p: &PreparedRun, ctx: &Ctx, metrics: &[MetricId]) -> Vec<Optio
             let (Some((family, at, k)), Some(col)) = (step, col) else {
                 continue;
             };
-            let (k, f) = (*k, &prefixes[*at]);
-            let hits = f.hits as f64;
-            col.push(match family {
-                Scanned::Ndcg => ranking_metrics::ndcg_of(f.dcg, f.idcg),
-                Scanned::NdcgBurges => ranking_metrics::ndcg_of(f.dcg_exp, f.idcg_exp),
-                Scanned::Dcg => f.dcg,
-                Scanned::Idcg => f.idcg,
-                Scanned::Ap => match q.ap_denominator(k, ctx) {
-                    0 => 0.0,
-                    d => f.ap_sum / d as f64,
-                },
-                Scanned::Precision => q.precision_of(hits, k, ctx),
-                Scanned::Recall => q.recall_of(hits, ctx.relevance_level),
-                Scanned::F1 => q.f1_of(hits, k, ctx),
-                Scanned::Hit => (f.first_relevant > 0) as u8 as f64,
-                Scanned::Rr => match f.first_relevant {
-                    0 => 0.0,
-                    r => 1.0 / r as f64,
-                },
-                Scanned::Arhr => f.arhr,
-            });
+            col.push(family(&prefixes[*at], &q, *k, ctx));
         }
     }
     cols
@@ -991,17 +864,13 @@ fn evaluate_binary(
     }
     let mut undefined = Vec::new();
     for id in metrics {
-        let value = match id.base.as_str() {
-            "roc_auc" => curve.roc_auc(),
-            "average_precision" => curve.average_precision(),
-            "pr_auc_trapezoid" => curve.pr_auc_trapezoid(),
-            "pr_auc_interpolated" => curve.interpolated_average_precision(),
-            "log_loss" | "brier" => {
-                let r = if id.base == "log_loss" {
-                    p.log_loss
-                } else {
-                    p.brier
-                };
+        let Some(info) = registry::info(&id.base, Kind::Binary) else {
+            continue;
+        };
+        let value = match info.compute {
+            Compute::Curve(f) => f(curve),
+            Compute::Loss { brier } => {
+                let r = if brier { p.brier } else { p.log_loss };
                 match r {
                     Ok(v) => Some(v),
                     Err((row, score)) => {
@@ -1013,15 +882,14 @@ fn evaluate_binary(
                     }
                 }
             }
-            base => match conf.metric(base, conv.zero_division) {
-                Some(value) => {
-                    if value.is_none() && conf.total() > 0 {
-                        undefined.push(base);
-                    }
-                    value
+            Compute::Threshold(..) => {
+                let value = info.at_threshold(&conf, conv.zero_division).flatten();
+                if value.is_none() && conf.total() > 0 {
+                    undefined.push(info.base);
                 }
-                None => continue,
-            },
+                value
+            }
+            _ => continue,
         };
         out.metrics.insert(id.to_string(), value);
     }
@@ -1069,30 +937,25 @@ fn evaluate_multiclass(
         name: m.name.clone(),
         ..Default::default()
     };
+    let view = ClassView {
+        targets: &d.targets,
+        model: m,
+        ranks: &ranks,
+        predicted: &predicted,
+        scale: conv.class_scale,
+        k: None,
+    };
     for id in metrics {
-        let k = id.k.map(|k| k as u32);
-        let value = match id.base.as_str() {
-            "acc" => {
-                let k = k.unwrap_or(1);
-                if m.is_list() && k as usize > m.list_len {
-                    warnings.push(format!(
-                        "{}: acc@{k} needs a top-{k} list; the file has top-{} lists.",
-                        m.name, m.list_len
-                    ));
-                    None
-                } else {
-                    Some(multiclass::accuracy_at(&ranks, k))
-                }
-            }
-            "mrr" => Some(multiclass::mrr(&ranks, k)),
-            "ndcg" => Some(multiclass::ndcg_at(&ranks, k.unwrap_or(u32::MAX))),
-            "f1_weighted" => Some(multiclass::f1_average(&d.targets, &predicted, true)),
-            "f1_macro" => Some(multiclass::f1_average(&d.targets, &predicted, false)),
-            "cross_entropy" | "perplexity" if m.is_list() => None,
-            "cross_entropy" => Some(multiclass::cross_entropy(&m.rows, conv.class_scale)),
-            "perplexity" => Some(multiclass::cross_entropy(&m.rows, conv.class_scale).exp()),
-            _ => continue,
+        let Some(Compute::Classes(f)) =
+            registry::info(&id.base, Kind::Multiclass).map(|m| m.compute)
+        else {
+            continue;
         };
+        let k = id.k.map(|k| k as u32);
+        let value = f(&ClassView { k, ..view }).unwrap_or_else(|warning| {
+            warnings.push(warning);
+            None
+        });
         out.metrics.insert(id.to_string(), value);
     }
     out
@@ -1105,33 +968,19 @@ fn evaluate_ratings(d: &RatingsData, name: &str, p: &[f64], metrics: &[MetricId]
         ..Default::default()
     };
     for id in metrics {
-        let value = match id.base.as_str() {
-            "mae" => Some(ratings::mae(r, p)),
-            "mse" => Some(ratings::mse(r, p)),
-            "rmse" => Some(ratings::rmse(r, p)),
-            "rmse_per_user" => {
-                let per = ratings::rmse_per_group(&d.user, r, p);
+        let value = match registry::info(&id.base, Kind::Ratings).map(|m| m.compute) {
+            Some(Compute::Ratings(f)) => f(d, r, p),
+            Some(Compute::PerUser(f)) => {
+                let per = f(&d.user, r, p);
                 out.unit_ids = per
                     .iter()
                     .map(|&(u, _)| d.users.name(u).to_string())
                     .collect();
                 let col: Vec<f64> = per.iter().map(|x| x.1).collect();
                 let v = sum::mean(col.iter().copied());
-                out.per_unit.insert("rmse_per_user".into(), col);
+                out.per_unit.insert(id.to_string(), col);
                 v
             }
-            "rmse_per_item" => sum::mean(
-                ratings::rmse_per_group(&d.item, r, p)
-                    .into_iter()
-                    .map(|x| x.1),
-            ),
-            "spearman" => agreement::spearman(r, p),
-            "spearman_per_user" => sum::mean(
-                ratings::spearman_per_group(&d.user, r, p)
-                    .into_iter()
-                    .map(|x| x.1),
-            ),
-            "fcp" => ratings::fcp(&d.user, r, p).0,
             _ => continue,
         };
         out.metrics.insert(id.to_string(), value);

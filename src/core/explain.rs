@@ -7,7 +7,7 @@
 use super::binary::{BinaryCurve, Confusion, ZeroDivision};
 use super::ranking::{QueryView, NOT_JUDGED};
 use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
-use super::registry::MetricId;
+use super::registry::{Kind, MetricId};
 use super::sum::Sum;
 
 /// One row of an explanation's table; `term` is its contribution (if any).
@@ -504,7 +504,9 @@ pub fn threshold_metric(
     if base == "f1_weighted" || base == "f1_macro" {
         return Some(f1_average(base == "f1_weighted", c, threshold_text));
     }
-    let value = c.metric(base, zero_division)?.unwrap_or(f64::NAN);
+    let value = super::registry::info(base, Kind::Binary)?
+        .at_threshold(c, zero_division)?
+        .unwrap_or(f64::NAN);
     let (formula, num, den) = match base {
         "accuracy" => (
             r"\text{accuracy} = \frac{TP + TN}{TP + FP + FN + TN}",

@@ -1,6 +1,14 @@
 //! The metric catalogue: one row per metric, iterated by the CLI, the tables,
 //! the explanations and the tests, so a metric is never listed by hand twice.
 
+use super::binary::{BinaryCurve, Confusion, ZeroDivision};
+use super::evaluate::RatingsData;
+use super::multiclass::{self, MulticlassPredictions, ScoreScale};
+use super::ranking::QueryView;
+use super::ranking_metrics::agreement;
+use super::ranking_metrics::{ndcg_of, Ctx, Gain, Prefix, TrecEvalVersion};
+use super::{ratings, sum};
+
 /// The four kinds of data Rankscope evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -38,7 +46,12 @@ impl Kind {
     }
 }
 
-/// One catalogue row.
+/// One catalogue row: what the metric is (id, kind, cutoff rule, title,
+/// formula as text and as TeX, conventions in words and by key, reference,
+/// direction, range, how it averages) and how it is computed (its hook into
+/// the kernels, [`Compute`]; for the ranking metrics of one scan,
+/// [`MetricInfo::scan`]). `evaluate`, the explanations, the tables, the
+/// CLI, the lessons and the docs read it; nothing else names a metric.
 #[derive(Clone, Copy, Debug)]
 pub struct MetricInfo {
     /// Canonical id without the cutoff (`ndcg`, `map`, `roc_auc`).
@@ -56,6 +69,120 @@ pub struct MetricInfo {
     pub unit_interval: bool,
     /// Averaged over queries / rows (false: a count, or a pooled ratio).
     pub is_mean: bool,
+    /// The formula as TeX (the subset [`crate::math`] typesets; empty: the
+    /// plain-text formula serves).
+    pub tex: &'static str,
+    /// The link keys of the conventions that can change its value
+    /// (`conventions::TABLE`; a test evaluates every non-default value and
+    /// fails on a change of a metric that does not list it).
+    pub depends: &'static [&'static str],
+    /// One of trec_eval's less common measures (listed apart, computed when asked).
+    pub trec_extra: bool,
+    /// Its values are counts (printed without decimals).
+    pub count: bool,
+    pub compute: Compute,
+    /// A ranking metric's value at cutoff `k` from one scan's prefix sums
+    /// ([`QueryView::scan_cutoffs`]: every cutoff of every such metric in
+    /// one pass), the same value as its [`Compute::Query`] kernel's.
+    pub scan: Option<ScanFn>,
+    pub average: Average,
+}
+
+/// A ranking kernel's cutoff and conventions.
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    pub k: Option<usize>,
+    pub ctx: Ctx,
+    pub trec_eval: TrecEvalVersion,
+}
+
+/// A ranking value from one scan's prefix at a cutoff: (prefix, query, k, conventions).
+pub type ScanFn = fn(&Prefix, &QueryView, Option<usize>, &Ctx) -> f64;
+
+/// Per-group values of (group column, ratings, predictions): (group, value) pairs.
+pub type PerGroupFn = fn(&[u32], &[f64], &[f64]) -> Vec<(u32, f64)>;
+
+/// A metric's hook into its kernel.
+#[derive(Clone, Copy, Debug)]
+pub enum Compute {
+    /// A ranking value per query.
+    Query(fn(&QueryView, &At) -> f64),
+    /// Several ranking columns per query (their names, the query's values).
+    Columns(&'static [&'static str], fn(&QueryView, &At) -> Vec<f64>),
+    /// Score–grade agreement from the run's own scores: FCP pooled over
+    /// the queries, or Spearman's ρ averaged over those where it is defined.
+    Agreement { pooled: bool },
+    /// A binary value of the whole curve (threshold-free).
+    Curve(fn(&BinaryCurve) -> Option<f64>),
+    /// Log loss or the Brier score of the scores as probabilities.
+    Loss { brier: bool },
+    /// A binary value at the threshold; `true`: `zero_division` applies to it.
+    Threshold(fn(&Confusion) -> Option<f64>, bool),
+    /// A multi-class value of the targets' ranks (`Err`: a warning, no value).
+    Classes(fn(&ClassView) -> Result<Option<f64>, String>),
+    /// A rating value of (data, ratings, predictions).
+    Ratings(fn(&RatingsData, &[f64], &[f64]) -> Option<f64>),
+    /// A rating value per user (user column, ratings, predictions), averaged.
+    PerUser(PerGroupFn),
+}
+
+/// How a ranking metric's per-query values make its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Average {
+    Mean,
+    /// Summed (the counts).
+    Sum,
+    /// Geometric mean, each value at least [`super::evaluate::MIN_GEO_MEAN`].
+    Geometric,
+    /// The mean, or with `f1_aggregation = from_means` the F1 of the mean P and R.
+    F1,
+}
+
+/// One multi-class model as its metrics read it.
+pub struct ClassView<'a> {
+    pub targets: &'a [u32],
+    pub model: &'a MulticlassPredictions,
+    /// Each row's target rank under the tie rule (`None`: not in a top-k list).
+    pub ranks: &'a [Option<u32>],
+    /// Each row's argmax class.
+    pub predicted: &'a [u32],
+    pub scale: ScoreScale,
+    pub k: Option<u32>,
+}
+
+impl ClassView<'_> {
+    /// Cross-entropy of a probability or logit matrix (`None` for top-k lists).
+    fn cross_entropy(&self) -> Option<f64> {
+        (!self.model.is_list()).then(|| multiclass::cross_entropy(&self.model.rows, self.scale))
+    }
+}
+
+/// Acc@k, which a top-k list answers only for k up to its length.
+fn top_k_accuracy(v: &ClassView) -> Result<Option<f64>, String> {
+    let (m, k) = (v.model, v.k.unwrap_or(1));
+    if m.is_list() && k as usize > m.list_len {
+        return Err(format!(
+            "{}: acc@{k} needs a top-{k} list; the file has top-{} lists.",
+            m.name, m.list_len
+        ));
+    }
+    Ok(Some(multiclass::accuracy_at(v.ranks, k)))
+}
+
+/// AP@k from a prefix: its precision sum over the query's denominator.
+fn ap_of_prefix(f: &Prefix, q: &QueryView, k: Option<usize>, ctx: &Ctx) -> f64 {
+    match q.ap_denominator(k, ctx) {
+        0 => 0.0,
+        d => f.ap_sum / d as f64,
+    }
+}
+
+/// The reciprocal rank of a prefix's first relevant document (0: none).
+fn rr_of_prefix(first_relevant: usize) -> f64 {
+    match first_relevant {
+        0 => 0.0,
+        r => 1.0 / r as f64,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +216,48 @@ const fn m(
         higher_is_better,
         unit_interval,
         is_mean,
+        tex: "",
+        depends: &[],
+        trec_extra: false,
+        count: false,
+        compute: Compute::Curve(|_| None),
+        scan: None,
+        average: Average::Mean,
+    }
+}
+
+/// The rows' other parts, written after `m(...)`.
+impl MetricInfo {
+    const fn typeset(mut self, tex: &'static str) -> Self {
+        self.tex = tex;
+        self
+    }
+    const fn depends(mut self, keys: &'static [&'static str]) -> Self {
+        self.depends = keys;
+        self
+    }
+    const fn trec_extra(mut self) -> Self {
+        self.trec_extra = true;
+        self
+    }
+    const fn count(mut self) -> Self {
+        self.count = true;
+        self
+    }
+    const fn compute(mut self, compute: Compute) -> Self {
+        self.compute = compute;
+        self
+    }
+    const fn query(self, f: fn(&QueryView, &At) -> f64) -> Self {
+        self.compute(Compute::Query(f))
+    }
+    const fn scan(mut self, f: ScanFn) -> Self {
+        self.scan = Some(f);
+        self
+    }
+    const fn average(mut self, average: Average) -> Self {
+        self.average = average;
+        self
     }
 }
 
@@ -97,244 +266,369 @@ use Kind::*;
 
 pub const METRICS: &[MetricInfo] = &[
     // ranking
-    m("ndcg", Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true),
-    m("ndcg_burges", Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true),
-    m("dcg", Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true),
-    m("idcg", Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true),
-    m("map", Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut", true, true, true),
-    m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false),
-    m("precision", Ranking, K, "P@k", "P@k = |relevant in top k| / k", "denominator k (trec_eval) or min(k, list length); relevance level", "trec_eval P", true, true, true),
-    m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true),
-    m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true),
-    m("hit_rate", Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success", true, true, true),
-    m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true),
-    m("mrr", Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999", true, true, true),
-    m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true),
-    m("r_precision", Ranking, NoK, "R-precision", "|relevant in top |R|| / |R|", "relevance level", "trec_eval Rprec", true, true, true),
-    m("bpref", Ranking, NoK, "bpref", "(1/|R|) Σ_{retrieved relevant r} (1 − min(N_above(r), |R|) / min(|N|, |R|))", "unjudged documents are skipped; trec order", "Buckley & Voorhees 2004; trec_eval bpref", true, true, true),
-    m("iprec_at_recall", Ranking, NoK, "Interpolated precision", "iprec(r) = max{P@i : recall@i ≥ r}, r = 0.0, 0.1, …, 1.0", "recall point r reached after lround(r·|R|) relevant documents (trec_eval 10.0; 9.0.x and pytrec_eval: (long)(r·|R| + 0.9), the convention trec_eval)", "trec_eval iprec_at_recall", true, true, true),
-    m("num_q", Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false),
-    m("num_ret", Ranking, NoK, "Retrieved", "Σ retrieved documents", "", "trec_eval num_ret", true, false, false),
-    m("num_rel", Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false),
-    m("num_rel_ret", Ranking, NoK, "Relevant retrieved", "Σ relevant documents retrieved", "relevance level", "trec_eval num_rel_ret", true, false, false),
-    m("fcp", Ranking, NoK, "FCP", "Σ concordant / Σ (concordant + discordant) pairs of retrieved documents (score vs grade)", "a tie in score or grade counts as neither; unjudged = grade 0", "Koren 2008", true, true, false),
-    m("spearman", Ranking, NoK, "Spearman ρ", "Pearson correlation of the average ranks of score and grade, per query, averaged", "queries with a constant side are skipped", "Spearman 1904; scipy spearmanr", true, false, true),
+    m("ndcg", Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true)
+        .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}")
+        .depends(&["ties", "gain", "discount", "query_set"])
+        .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
+        .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg)),
+    m("ndcg_burges", Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
+        .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
+        .depends(&["ties", "discount", "query_set"])
+        .query(|q, a| q.ndcg(a.k, Gain::Exponential, a.ctx.discount))
+        .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp)),
+    m("dcg", Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
+        .typeset(r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)")
+        .depends(&["ties", "gain", "discount", "query_set"])
+        .query(|q, a| q.dcg(a.k, a.ctx.gain, a.ctx.discount))
+        .scan(|f, _, _, _| f.dcg),
+    m("idcg", Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
+        .typeset(r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}")
+        .depends(&["gain", "discount", "query_set"])
+        .query(|q, a| q.idcg(a.k, a.ctx.gain, a.ctx.discount))
+        .scan(|f, _, _, _| f.idcg),
+    m("map", Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut", true, true, true)
+        .typeset(r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)")
+        .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
+        .query(|q, a| q.average_precision(a.k, &a.ctx))
+        .scan(ap_of_prefix),
+    m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false)
+        .typeset(r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)")
+        .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
+        .query(|q, a| q.average_precision(a.k, &a.ctx))
+        .scan(ap_of_prefix)
+        .average(Average::Geometric),
+    m("precision", Ranking, K, "P@k", "P@k = |relevant in top k| / k", "denominator k (trec_eval) or min(k, list length); relevance level", "trec_eval P", true, true, true)
+        .typeset(r"P@k = \frac{|\text{relevant in top } k|}{k}")
+        .depends(&["ties", "relevance_level", "precision_denominator", "query_set"])
+        .query(|q, a| q.precision(a.k, &a.ctx))
+        .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx)),
+    m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
+        .typeset(r"R@k = \frac{|\text{relevant in top } k|}{|R|}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .query(|q, a| q.recall(a.k, a.ctx.relevance_level))
+        .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level)),
+    m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
+        .typeset(r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}")
+        .depends(&["ties", "relevance_level", "precision_denominator", "f1_aggregation", "query_set"])
+        .query(|q, a| q.f1(a.k, &a.ctx))
+        .scan(|f, q, k, ctx| q.f1_of(f.hits as f64, k, ctx))
+        .average(Average::F1),
+    m("hit_rate", Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success", true, true, true)
+        .typeset(r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .query(|q, a| q.hit(a.k, a.ctx.relevance_level))
+        .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64),
+    m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
+        .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")
+        .depends(&["ties", "query_set"])
+        .query(|q, a| q.judged(a.k)),
+    m("mrr", Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999", true, true, true)
+        .typeset(r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .query(|q, a| q.reciprocal_rank(a.k, a.ctx.relevance_level))
+        .scan(|f, _, _, _| rr_of_prefix(f.first_relevant)),
+    m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true)
+        .typeset(r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .query(|q, a| q.arhr(a.k, a.ctx.relevance_level))
+        .scan(|f, _, _, _| f.arhr),
+    m("r_precision", Ranking, NoK, "R-precision", "|relevant in top |R|| / |R|", "relevance level", "trec_eval Rprec", true, true, true)
+        .typeset(r"\text{R-prec} = \frac{|\text{relevant in top } |R||}{|R|}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .query(|q, a| q.r_precision(a.ctx.relevance_level)),
+    m("bpref", Ranking, NoK, "bpref", "(1/|R|) Σ_{retrieved relevant r} (1 − min(N_above(r), |R|) / min(|N|, |R|))", "unjudged documents are skipped; trec order", "Buckley & Voorhees 2004; trec_eval bpref", true, true, true)
+        .typeset(r"\text{bpref} = \frac{1}{|R|} \sum_{r} \left( 1 - \frac{\min(|n \text{ ranked above } r|, |R|)}{\min(|N|, |R|)} \right)")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .query(|q, a| q.bpref(a.ctx.relevance_level)),
+    m("iprec_at_recall", Ranking, NoK, "Interpolated precision", "iprec(r) = max{P@i : recall@i ≥ r}, r = 0.0, 0.1, …, 1.0", "recall point r reached after lround(r·|R|) relevant documents (trec_eval 10.0; 9.0.x and pytrec_eval: (long)(r·|R| + 0.9), the convention trec_eval)", "trec_eval iprec_at_recall", true, true, true)
+        .typeset(r"iprec(r) = \max_{i:\, R@i \ge r} P@i, \quad r \in \{0, 0.1, \ldots, 1\}")
+        .depends(&["ties", "relevance_level", "query_set", "trec_eval"])
+        .compute(Compute::Columns(&IPREC_NAMES, |q, a| q.interpolated_precision(a.ctx.relevance_level, a.trec_eval).to_vec())),
+    m("num_q", Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false)
+        .typeset(r"|Q|")
+        .depends(&["query_set"])
+        .count()
+        .query(|_, _| 1.0)
+        .average(Average::Sum),
+    m("num_ret", Ranking, NoK, "Retrieved", "Σ retrieved documents", "", "trec_eval num_ret", true, false, false)
+        .typeset(r"\sum_{q} |\text{retrieved}_q|")
+        .depends(&["query_set"])
+        .count()
+        .query(|q, _| q.len() as f64)
+        .average(Average::Sum),
+    m("num_rel", Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false)
+        .typeset(r"\sum_{q} |R_q|")
+        .depends(&["relevance_level", "query_set"])
+        .count()
+        .query(|q, a| q.num_relevant(a.ctx.relevance_level) as f64)
+        .average(Average::Sum),
+    m("num_rel_ret", Ranking, NoK, "Relevant retrieved", "Σ relevant documents retrieved", "relevance level", "trec_eval num_rel_ret", true, false, false)
+        .typeset(r"\sum_{q} |R_q \cap \text{retrieved}_q|")
+        .depends(&["relevance_level", "query_set"])
+        .count()
+        .query(|q, a| q.num_relevant_retrieved(a.ctx.relevance_level) as f64)
+        .average(Average::Sum),
+    m("fcp", Ranking, NoK, "FCP", "Σ concordant / Σ (concordant + discordant) pairs of retrieved documents (score vs grade)", "a tie in score or grade counts as neither; unjudged = grade 0", "Koren 2008", true, true, false)
+        .typeset(r"\text{FCP} = \frac{\sum n_c}{\sum (n_c + n_d)}")
+        .depends(&["query_set"])
+        .compute(Compute::Agreement { pooled: true }),
+    m("spearman", Ranking, NoK, "Spearman ρ", "Pearson correlation of the average ranks of score and grade, per query, averaged", "queries with a constant side are skipped", "Spearman 1904; scipy spearmanr", true, false, true)
+        .typeset(r"\rho = \frac{\sum_i (r_i - \bar{r})(s_i - \bar{s})}{\sqrt{\sum_i (r_i - \bar{r})^2} \sqrt{\sum_i (s_i - \bar{s})^2}}")
+        .depends(&["query_set"])
+        .compute(Compute::Agreement { pooled: false }),
     // ranking: trec_eval's other measures (core/trec_measures.rs)
-    m("set_p", Ranking, NoK, "set P", "set_P = |relevant retrieved| / |retrieved|", "the retrieved list as a set; relevance level; 0 with nothing retrieved", "trec_eval set_P", true, true, true),
-    m("set_recall", Ranking, NoK, "set recall", "set_recall = |relevant retrieved| / |R|", "the retrieved list as a set; relevance level; 0 when |R| = 0", "trec_eval set_recall", true, true, true),
-    m("set_f", Ranking, NoK, "set F1", "set_F = 2·set_P·set_recall / (set_P + set_recall)", "β = 1 (trec_eval's default); 0 with no relevant document retrieved", "van Rijsbergen 1979; trec_eval set_F", true, true, true),
-    m("set_relative_p", Ranking, NoK, "set relative P", "|relevant retrieved| / min(|retrieved|, |R|)", "relevance level; 0 when either is 0", "trec_eval set_relative_P", true, true, true),
-    m("set_map", Ranking, NoK, "set MAP", "set_P · set_recall = |relevant retrieved|² / (|retrieved|·|R|)", "relevance level; 0 when either is 0", "trec_eval set_map", true, true, true),
-    m("relative_p", Ranking, K, "relative P@k", "relative_P@k = |relevant in top k| / min(k, |R|)", "relevance level; 0 when |R| = 0", "trec_eval relative_P", true, true, true),
-    m("rprec_mult", Ranking, NoK, "R-prec × m", "P@c, c = (long)(m·|R| + 0.9), m = 0.2, 0.4, …, 2.0", "documents past the list count as non-relevant; 0 when c = 0", "trec_eval Rprec_mult", true, true, true),
-    m("11pt_avg", Ranking, NoK, "11-point average", "(1/11) Σ_{r = 0, 0.1, …, 1} iprec(r)", "iprec_at_recall's recall points (the convention trec_eval); trec order", "trec_eval 11pt_avg; Salton & McGill 1983", true, true, true),
-    m("infap", Ranking, NoK, "infAP", "(1/|R|) Σ_{relevant ranks j} E[P@j],  E[P@j] = 1/j + ((j−1)/j)·(d/(j−1))·((r + ε)/(r + n + 2ε))", "d, r, n: pooled, relevant and judged non-relevant documents above j (pooled = in the qrels, a negative grade being pooled but unjudged); documents absent from the qrels skipped; ε = 0.00001; trec order", "Yilmaz & Aslam 2006; trec_eval infAP", true, true, true),
-    m("gm_bpref", Ranking, NoK, "GM-bpref", "exp(mean(ln max(bpref, 0.00001)))", "relevance level; trec order", "trec_eval gm_bpref", true, true, false),
-    m("bin_g", Ranking, NoK, "binG", "(1/|R|) Σ_{relevant ranks i} 1 / log2(2 + i − rel_i),  rel_i = relevant documents in the top i", "relevance level; trec order", "Kishida 2005; trec_eval binG", true, true, true),
-    m("g", Ranking, NoK, "G", "Σ_i gain_i / log2(2 + cost_i − cg_i) / Σ ideal gains,  cost_i = Σ_{j≤i} max(ideal gain_j, 1), cg_i = Σ_{j≤i} gain_j", "gain = grade (trec_eval's default gains); trec order", "Sakai 2004; trec_eval G", true, true, true),
-    m("ndcg_rel", Ranking, NoK, "nDCG_rel", "(1/|R|) Σ_{relevant d} nDCG@rank(d), nDCG of the whole list for a relevant document not retrieved", "gain = grade; log2 discount; trec order", "trec_eval ndcg_rel", true, true, true),
-    m("rndcg", Ranking, NoK, "Rndcg", "mean of nDCG@i at each rank i where the ideal ranking's gain changes (and at the end of a list longer than the ideal one)", "gain = grade; log2 discount; 0 when |R| = 0; trec order", "trec_eval Rndcg", true, true, true),
-    m("rbp", Ranking, NoK, "RBP", "RBP = (1 − p) Σ_{i≥1} gain_i · p^{i−1},  p = 0.9", "gain = grade, divided by the query's highest judged grade when that is above 1; unjudged documents gain 0", "Moffat & Zobel 2008; trec_eval rbp", true, true, true),
-    m("rbp_resid", Ranking, NoK, "RBP residual", "p^n + (1 − p) Σ_{unjudged i} p^{i−1},  p = 0.9", "the most unjudged and unretrieved documents could add to RBP; 0 when every retrieved document is judged (trec_eval's rule)", "Moffat & Zobel 2008; trec_eval rbp_resid", false, true, true),
-    m("unj", Ranking, K, "Unjudged@k", "unj@k = |documents in top k absent from the qrels or judged negative| / k", "denominator k even for shorter lists", "trec_eval unj", false, true, true),
-    m("utility", Ranking, NoK, "Utility", "|relevant retrieved| − |non-relevant retrieved|", "trec_eval's default coefficients (1, −1, 0, 0); relevance level", "Hull & Robertson 2000 (TREC filtering); trec_eval utility", true, false, true),
-    m("yaap", Ranking, NoK, "yaAP", "ln((1 + S) / (1 + |R| − S)),  S = Σ_{relevant ranks i} P@i", "relevance level; trec order", "Robertson 2008; trec_eval yaap", true, false, true),
-    m("num_nonrel_judged_ret", Ranking, NoK, "Judged non-relevant retrieved", "Σ retrieved documents judged with 0 ≤ grade < level", "relevance level", "trec_eval num_nonrel_judged_ret", false, false, false),
+    m("set_p", Ranking, NoK, "set P", "set_P = |relevant retrieved| / |retrieved|", "the retrieved list as a set; relevance level; 0 with nothing retrieved", "trec_eval set_P", true, true, true)
+        .typeset(r"\text{set\_P} = \frac{|R \cap \text{retrieved}|}{|\text{retrieved}|}")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.set_precision(a.ctx.relevance_level)),
+    m("set_recall", Ranking, NoK, "set recall", "set_recall = |relevant retrieved| / |R|", "the retrieved list as a set; relevance level; 0 when |R| = 0", "trec_eval set_recall", true, true, true)
+        .typeset(r"\text{set\_recall} = \frac{|R \cap \text{retrieved}|}{|R|}")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.set_recall(a.ctx.relevance_level)),
+    m("set_f", Ranking, NoK, "set F1", "set_F = 2·set_P·set_recall / (set_P + set_recall)", "β = 1 (trec_eval's default); 0 with no relevant document retrieved", "van Rijsbergen 1979; trec_eval set_F", true, true, true)
+        .typeset(r"\text{set\_F} = \frac{2 \cdot \text{set\_P} \cdot \text{set\_recall}}{\text{set\_P} + \text{set\_recall}}")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.set_f(a.ctx.relevance_level)),
+    m("set_relative_p", Ranking, NoK, "set relative P", "|relevant retrieved| / min(|retrieved|, |R|)", "relevance level; 0 when either is 0", "trec_eval set_relative_P", true, true, true)
+        .typeset(r"\text{set\_relative\_P} = \frac{|R \cap \text{retrieved}|}{\min(|\text{retrieved}|, |R|)}")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.set_relative_precision(a.ctx.relevance_level)),
+    m("set_map", Ranking, NoK, "set MAP", "set_P · set_recall = |relevant retrieved|² / (|retrieved|·|R|)", "relevance level; 0 when either is 0", "trec_eval set_map", true, true, true)
+        .typeset(r"\text{set\_map} = \frac{|R \cap \text{retrieved}|^2}{|\text{retrieved}| \cdot |R|}")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.set_map(a.ctx.relevance_level)),
+    m("relative_p", Ranking, K, "relative P@k", "relative_P@k = |relevant in top k| / min(k, |R|)", "relevance level; 0 when |R| = 0", "trec_eval relative_P", true, true, true)
+        .typeset(r"\text{relative\_P@}k = \frac{|\text{relevant in top } k|}{\min(k, |R|)}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.relative_precision(a.k.unwrap_or(1), a.ctx.relevance_level)),
+    m("rprec_mult", Ranking, NoK, "R-prec × m", "P@c, c = (long)(m·|R| + 0.9), m = 0.2, 0.4, …, 2.0", "documents past the list count as non-relevant; 0 when c = 0", "trec_eval Rprec_mult", true, true, true)
+        .typeset(r"\text{Rprec\_mult}(m) = P@c, \quad c = \text{trunc}(m \cdot |R| + 0.9), \quad m \in \{0.2, 0.4, \ldots, 2\}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .compute(Compute::Columns(&RPREC_MULT_NAMES, |q, a| q.rprec_mult(a.ctx.relevance_level).to_vec())),
+    m("11pt_avg", Ranking, NoK, "11-point average", "(1/11) Σ_{r = 0, 0.1, …, 1} iprec(r)", "iprec_at_recall's recall points (the convention trec_eval); trec order", "trec_eval 11pt_avg; Salton & McGill 1983", true, true, true)
+        .typeset(r"\text{11pt\_avg} = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} iprec(r)")
+        .depends(&["ties", "relevance_level", "query_set", "trec_eval"])
+        .trec_extra()
+        .query(|q, a| q.eleven_point_average(a.ctx.relevance_level, a.trec_eval)),
+    m("infap", Ranking, NoK, "infAP", "(1/|R|) Σ_{relevant ranks j} E[P@j],  E[P@j] = 1/j + ((j−1)/j)·(d/(j−1))·((r + ε)/(r + n + 2ε))", "d, r, n: pooled, relevant and judged non-relevant documents above j (pooled = in the qrels, a negative grade being pooled but unjudged); documents absent from the qrels skipped; ε = 0.00001; trec order", "Yilmaz & Aslam 2006; trec_eval infAP", true, true, true)
+        .typeset(r"\text{infAP} = \frac{1}{|R|} \sum_{j:\, rel_j} \left( \frac{1}{j} + \frac{j-1}{j} \cdot \frac{d_j}{j-1} \cdot \frac{r_j + \epsilon}{r_j + n_j + 2\epsilon} \right)")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.inferred_ap(a.ctx.relevance_level)),
+    m("gm_bpref", Ranking, NoK, "GM-bpref", "exp(mean(ln max(bpref, 0.00001)))", "relevance level; trec order", "trec_eval gm_bpref", true, true, false)
+        .typeset(r"\text{GM-bpref} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{bpref}(q), 10^{-5}) \right)")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.bpref(a.ctx.relevance_level))
+        .average(Average::Geometric),
+    m("bin_g", Ranking, NoK, "binG", "(1/|R|) Σ_{relevant ranks i} 1 / log2(2 + i − rel_i),  rel_i = relevant documents in the top i", "relevance level; trec order", "Kishida 2005; trec_eval binG", true, true, true)
+        .typeset(r"\text{binG} = \frac{1}{|R|} \sum_{i:\, rel_i} \frac{1}{\log_2(2 + i - r_i)}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.bin_g(a.ctx.relevance_level)),
+    m("g", Ranking, NoK, "G", "Σ_i gain_i / log2(2 + cost_i − cg_i) / Σ ideal gains,  cost_i = Σ_{j≤i} max(ideal gain_j, 1), cg_i = Σ_{j≤i} gain_j", "gain = grade (trec_eval's default gains); trec order", "Sakai 2004; trec_eval G", true, true, true)
+        .typeset(r"G = \frac{1}{\sum_j g^{*}_j} \sum_{i} \frac{g_i}{\log_2(2 + c_i - cg_i)}, \quad c_i = \sum_{j \le i} \max(g^{*}_j, 1)")
+        .depends(&["ties", "query_set"])
+        .trec_extra()
+        .query(|q, _| q.g()),
+    m("ndcg_rel", Ranking, NoK, "nDCG_rel", "(1/|R|) Σ_{relevant d} nDCG@rank(d), nDCG of the whole list for a relevant document not retrieved", "gain = grade; log2 discount; trec order", "trec_eval ndcg_rel", true, true, true)
+        .typeset(r"\text{nDCG\_rel} = \frac{1}{|R|} \sum_{d \in R} \text{nDCG@}rank(d)")
+        .depends(&["ties", "query_set"])
+        .trec_extra()
+        .query(|q, _| q.ndcg_rel()),
+    m("rndcg", Ranking, NoK, "Rndcg", "mean of nDCG@i at each rank i where the ideal ranking's gain changes (and at the end of a list longer than the ideal one)", "gain = grade; log2 discount; 0 when |R| = 0; trec order", "trec_eval Rndcg", true, true, true)
+        .typeset(r"\text{Rndcg} = \frac{1}{|C|} \sum_{i \in C} \text{nDCG@}i, \quad C = \text{ranks where the ideal gain changes}")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.rndcg(a.ctx.relevance_level)),
+    m("rbp", Ranking, NoK, "RBP", "RBP = (1 − p) Σ_{i≥1} gain_i · p^{i−1},  p = 0.9", "gain = grade, divided by the query's highest judged grade when that is above 1; unjudged documents gain 0", "Moffat & Zobel 2008; trec_eval rbp", true, true, true)
+        .typeset(r"\text{RBP} = (1 - p) \sum_{i \ge 1} gain_i \, p^{i-1}, \quad p = 0.9")
+        .depends(&["ties", "query_set"])
+        .trec_extra()
+        .query(|q, _| q.rbp()),
+    m("rbp_resid", Ranking, NoK, "RBP residual", "p^n + (1 − p) Σ_{unjudged i} p^{i−1},  p = 0.9", "the most unjudged and unretrieved documents could add to RBP; 0 when every retrieved document is judged (trec_eval's rule)", "Moffat & Zobel 2008; trec_eval rbp_resid", false, true, true)
+        .typeset(r"\text{RBP}_{resid} = p^{n} + (1 - p) \sum_{i:\, \text{unjudged}} p^{i-1}")
+        .depends(&["ties", "query_set"])
+        .trec_extra()
+        .query(|q, _| q.rbp_residual()),
+    m("unj", Ranking, K, "Unjudged@k", "unj@k = |documents in top k absent from the qrels or judged negative| / k", "denominator k even for shorter lists", "trec_eval unj", false, true, true)
+        .typeset(r"\text{unj@}k = \frac{|\text{unjudged in top } k|}{k}")
+        .depends(&["ties", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.unjudged_at(a.k.unwrap_or(1))),
+    m("utility", Ranking, NoK, "Utility", "|relevant retrieved| − |non-relevant retrieved|", "trec_eval's default coefficients (1, −1, 0, 0); relevance level", "Hull & Robertson 2000 (TREC filtering); trec_eval utility", true, false, true)
+        .typeset(r"U = |R \cap \text{retrieved}| - |\text{retrieved non-relevant}|")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.utility(a.ctx.relevance_level)),
+    m("yaap", Ranking, NoK, "yaAP", "ln((1 + S) / (1 + |R| − S)),  S = Σ_{relevant ranks i} P@i", "relevance level; trec order", "Robertson 2008; trec_eval yaap", true, false, true)
+        .typeset(r"\text{yaAP} = \ln \frac{1 + S}{1 + |R| - S}, \quad S = \sum_{i:\, rel_i} P@i")
+        .depends(&["ties", "relevance_level", "query_set"])
+        .trec_extra()
+        .query(|q, a| q.yaap(a.ctx.relevance_level)),
+    m("num_nonrel_judged_ret", Ranking, NoK, "Judged non-relevant retrieved", "Σ retrieved documents judged with 0 ≤ grade < level", "relevance level", "trec_eval num_nonrel_judged_ret", false, false, false)
+        .typeset(r"\sum_{q} |\text{retrieved}_q \cap N_q|")
+        .depends(&["relevance_level", "query_set"])
+        .trec_extra()
+        .count()
+        .query(|q, a| q.num_nonrelevant_judged_retrieved(a.ctx.relevance_level) as f64)
+        .average(Average::Sum),
     // binary
-    m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false),
-    m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false),
-    m("pr_auc_trapezoid", Binary, NoK, "PR-AUC (trapezoid)", "∫ precision d(recall), trapezoid rule", "linear interpolation of precision is optimistic", "sklearn auc(recall, precision)", true, true, false),
-    m("pr_auc_interpolated", Binary, NoK, "PR-AUC (interpolated)", "Σ_n (R_n − R_{n−1}) max_{m: R_m ≥ R_n} P_m", "precision envelope (VOC style)", "Everingham et al. 2010", true, true, false),
-    m("log_loss", Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss", false, false, true),
-    m("brier", Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true),
-    m("accuracy", Binary, NoK, "Accuracy", "(TP + TN) / N", "threshold and rule (≥ or >)", "sklearn accuracy_score", true, true, false),
-    m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false),
-    m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false),
-    m("f1", Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false),
-    m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false),
-    m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false),
-    m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false),
-    m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false),
-    m("fp", Binary, NoK, "FP", "negatives predicted positive", "threshold", "", false, false, false),
-    m("tn", Binary, NoK, "TN", "negatives predicted negative", "threshold", "", true, false, false),
-    m("fn", Binary, NoK, "FN", "positives predicted negative", "threshold", "", false, false, false),
+    m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false)
+        .typeset(r"\text{AUC} = P(s^{+} > s^{-}) + \frac{1}{2} P(s^{+} = s^{-})")
+        .compute(Compute::Curve(BinaryCurve::roc_auc)),
+    m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false)
+        .typeset(r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \, P_n")
+        .compute(Compute::Curve(BinaryCurve::average_precision)),
+    m("pr_auc_trapezoid", Binary, NoK, "PR-AUC (trapezoid)", "∫ precision d(recall), trapezoid rule", "linear interpolation of precision is optimistic", "sklearn auc(recall, precision)", true, true, false)
+        .typeset(r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \frac{P_n + P_{n-1}}{2}")
+        .compute(Compute::Curve(BinaryCurve::pr_auc_trapezoid)),
+    m("pr_auc_interpolated", Binary, NoK, "PR-AUC (interpolated)", "Σ_n (R_n − R_{n−1}) max_{m: R_m ≥ R_n} P_m", "precision envelope (VOC style)", "Everingham et al. 2010", true, true, false)
+        .typeset(r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \max_{m:\, R_m \ge R_n} P_m")
+        .compute(Compute::Curve(BinaryCurve::interpolated_average_precision)),
+    m("log_loss", Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss", false, false, true)
+        .typeset(r"\text{LogLoss} = -\frac{1}{N} \sum_{i=1}^{N} \left[ y_i \ln \hat{p}_i + (1 - y_i) \ln(1 - \hat{p}_i) \right]")
+        .depends(&["binary_scores_are_logits"])
+        .compute(Compute::Loss { brier: false }),
+    m("brier", Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true)
+        .typeset(r"\text{Brier} = \frac{1}{N} \sum_{i=1}^{N} (\hat{p}_i - y_i)^2")
+        .depends(&["binary_scores_are_logits"])
+        .compute(Compute::Loss { brier: true }),
+    m("accuracy", Binary, NoK, "Accuracy", "(TP + TN) / N", "threshold and rule (≥ or >)", "sklearn accuracy_score", true, true, false)
+        .typeset(r"\text{Accuracy} = \frac{TP + TN}{TP + TN + FP + FN}")
+        .depends(&["threshold", "threshold_rule"])
+        .compute(Compute::Threshold(Confusion::accuracy, false)),
+    m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
+        .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
+        .depends(&["threshold", "threshold_rule", "zero_division"])
+        .compute(Compute::Threshold(Confusion::precision, true)),
+    m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false)
+        .typeset(r"\text{Recall} = \frac{TP}{TP + FN}")
+        .depends(&["threshold", "threshold_rule", "zero_division"])
+        .compute(Compute::Threshold(Confusion::recall, true)),
+    m("f1", Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false)
+        .typeset(r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}")
+        .depends(&["threshold", "threshold_rule", "zero_division"])
+        .compute(Compute::Threshold(Confusion::f1, true)),
+    m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false)
+        .typeset(r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}")
+        .depends(&["threshold", "threshold_rule"])
+        .compute(Compute::Threshold(|c| Some(c.mcc()), false)),
+    m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false)
+        .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
+        .depends(&["threshold", "threshold_rule"])
+        .compute(Compute::Threshold(Confusion::f1_weighted, false)),
+    m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false)
+        .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
+        .depends(&["threshold", "threshold_rule"])
+        .compute(Compute::Threshold(Confusion::f1_macro, false)),
+    m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
+        .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
+        .depends(&["threshold", "threshold_rule"])
+        .count()
+        .compute(Compute::Threshold(|c| Some(c.tp as f64), false)),
+    m("fp", Binary, NoK, "FP", "negatives predicted positive", "threshold", "", false, false, false)
+        .typeset(r"FP = |\{i : y_i = 0, \hat{y}_i = 1\}|")
+        .depends(&["threshold", "threshold_rule"])
+        .count()
+        .compute(Compute::Threshold(|c| Some(c.fp as f64), false)),
+    m("tn", Binary, NoK, "TN", "negatives predicted negative", "threshold", "", true, false, false)
+        .typeset(r"TN = |\{i : y_i = 0, \hat{y}_i = 0\}|")
+        .depends(&["threshold", "threshold_rule"])
+        .count()
+        .compute(Compute::Threshold(|c| Some(c.tn as f64), false)),
+    m("fn", Binary, NoK, "FN", "positives predicted negative", "threshold", "", false, false, false)
+        .typeset(r"FN = |\{i : y_i = 1, \hat{y}_i = 0\}|")
+        .depends(&["threshold", "threshold_rule"])
+        .count()
+        .compute(Compute::Threshold(|c| Some(c.fn_ as f64), false)),
     // multi-class
-    m("acc", Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "sklearn top_k_accuracy_score", true, true, true),
-    m("mrr", Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "Voorhees 1999", true, true, true),
-    m("ndcg", Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "Järvelin & Kekäläinen 2002 (one relevant item)", true, true, true),
-    m("f1_weighted", Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "sklearn average='weighted'", true, true, false),
-    m("f1_macro", Multiclass, NoK, "F1 (macro)", "mean F1 over classes of the argmax prediction", "", "sklearn average='macro'", true, true, false),
-    m("cross_entropy", Multiclass, NoK, "Cross-entropy", "−(1/N) Σ ln p(target)", "p clipped at ε; logits: log-softmax first; rows not renormalised", "sklearn log_loss (multi-class)", false, false, true),
-    m("perplexity", Multiclass, NoK, "Perplexity", "exp(cross-entropy)", "", "Jelinek et al. 1977 (perplexity)", false, false, false),
+    m("acc", Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "sklearn top_k_accuracy_score", true, true, true)
+        .typeset(r"\text{Acc@}k = \frac{1}{N} \sum_{i=1}^{N} \mathbb{1}[rank_i \le k]")
+        .depends(&["class_ties"])
+        .compute(Compute::Classes(top_k_accuracy)),
+    m("mrr", Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "Voorhees 1999", true, true, true)
+        .typeset(r"\text{MRR} = \frac{1}{N} \sum_{i=1}^{N} \frac{1}{rank_i}")
+        .depends(&["class_ties"])
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::mrr(v.ranks, v.k))))),
+    m("ndcg", Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "Järvelin & Kekäläinen 2002 (one relevant item)", true, true, true)
+        .typeset(r"\text{nDCG@}k = \frac{1}{N} \sum_{i=1}^{N} \frac{\mathbb{1}[rank_i \le k]}{\log_2(rank_i + 1)}")
+        .depends(&["class_ties"])
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::ndcg_at(v.ranks, v.k.unwrap_or(u32::MAX)))))),
+    m("f1_weighted", Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "sklearn average='weighted'", true, true, false)
+        .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, true))))),
+    m("f1_macro", Multiclass, NoK, "F1 (macro)", "mean F1 over classes of the argmax prediction", "", "sklearn average='macro'", true, true, false)
+        .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, false))))),
+    m("cross_entropy", Multiclass, NoK, "Cross-entropy", "−(1/N) Σ ln p(target)", "p clipped at ε; logits: log-softmax first; rows not renormalised", "sklearn log_loss (multi-class)", false, false, true)
+        .typeset(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \ln p_i(y_i)")
+        .depends(&["class_scale"])
+        .compute(Compute::Classes(|v| Ok(v.cross_entropy()))),
+    m("perplexity", Multiclass, NoK, "Perplexity", "exp(cross-entropy)", "", "Jelinek et al. 1977 (perplexity)", false, false, false)
+        .typeset(r"\text{PPL} = e^{\mathcal{L}}")
+        .depends(&["class_scale"])
+        .compute(Compute::Classes(|v| Ok(v.cross_entropy().map(f64::exp)))),
     // ratings
-    m("mae", Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true),
-    m("mse", Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true),
-    m("rmse", Ratings, NoK, "RMSE", "√(Σ(P − R)² / n)", "", "Herlocker et al. 2004; sklearn mean_squared_error", false, false, false),
-    m("rmse_per_user", Ratings, NoK, "RMSE per user", "mean over users of each user's RMSE", "", "Herlocker et al. 2004 (per-user averaging)", false, false, true),
-    m("rmse_per_item", Ratings, NoK, "RMSE per item", "mean over items of each item's RMSE", "", "Herlocker et al. 2004 (per-item averaging)", false, false, false),
-    m("spearman", Ratings, NoK, "Spearman ρ", "Pearson correlation of average ranks of R and P", "f64, never the Σd² shortcut", "Spearman 1904; scipy spearmanr", true, false, false),
-    m("spearman_per_user", Ratings, NoK, "Spearman ρ per user", "mean over users with a defined ρ", "users with < 2 rows or a constant side are skipped", "Spearman 1904; scipy spearmanr, per user", true, false, true),
-    m("fcp", Ratings, NoK, "FCP", "Σ_u n_c(u) / Σ_u (n_c(u) + n_d(u))", "Koren: a tie in rating or prediction counts as neither", "Koren 2008", true, true, false),
+    m("mae", Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true)
+        .typeset(r"\text{MAE} = \frac{1}{n} \sum_{u,i} |p_{ui} - r_{ui}|")
+        .compute(Compute::Ratings(|_, r, p| Some(ratings::mae(r, p)))),
+    m("mse", Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true)
+        .typeset(r"\text{MSE} = \frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2")
+        .compute(Compute::Ratings(|_, r, p| Some(ratings::mse(r, p)))),
+    m("rmse", Ratings, NoK, "RMSE", "√(Σ(P − R)² / n)", "", "Herlocker et al. 2004; sklearn mean_squared_error", false, false, false)
+        .typeset(r"\text{RMSE} = \sqrt{\frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2}")
+        .compute(Compute::Ratings(|_, r, p| Some(ratings::rmse(r, p)))),
+    m("rmse_per_user", Ratings, NoK, "RMSE per user", "mean over users of each user's RMSE", "", "Herlocker et al. 2004 (per-user averaging)", false, false, true)
+        .typeset(r"\frac{1}{|U|} \sum_{u} \text{RMSE}(u)")
+        .compute(Compute::PerUser(ratings::rmse_per_group)),
+    m("rmse_per_item", Ratings, NoK, "RMSE per item", "mean over items of each item's RMSE", "", "Herlocker et al. 2004 (per-item averaging)", false, false, false)
+        .typeset(r"\frac{1}{|I|} \sum_{i} \text{RMSE}(i)")
+        .compute(Compute::Ratings(|d, r, p| sum::mean(ratings::rmse_per_group(&d.item, r, p).into_iter().map(|x| x.1)))),
+    m("spearman", Ratings, NoK, "Spearman ρ", "Pearson correlation of average ranks of R and P", "f64, never the Σd² shortcut", "Spearman 1904; scipy spearmanr", true, false, false)
+        .typeset(r"\rho = \frac{\sum_i (r_i - \bar{r})(s_i - \bar{s})}{\sqrt{\sum_i (r_i - \bar{r})^2} \sqrt{\sum_i (s_i - \bar{s})^2}}")
+        .compute(Compute::Ratings(|_, r, p| agreement::spearman(r, p))),
+    m("spearman_per_user", Ratings, NoK, "Spearman ρ per user", "mean over users with a defined ρ", "users with < 2 rows or a constant side are skipped", "Spearman 1904; scipy spearmanr, per user", true, false, true)
+        .typeset(r"\frac{1}{|U'|} \sum_{u \in U'} \rho_u")
+        .compute(Compute::Ratings(|d, r, p| sum::mean(ratings::spearman_per_group(&d.user, r, p).into_iter().map(|x| x.1)))),
+    m("fcp", Ratings, NoK, "FCP", "Σ_u n_c(u) / Σ_u (n_c(u) + n_d(u))", "Koren: a tie in rating or prediction counts as neither", "Koren 2008", true, true, false)
+        .typeset(r"\text{FCP} = \frac{\sum n_c}{\sum (n_c + n_d)}")
+        .compute(Compute::Ratings(|d, r, p| ratings::fcp(&d.user, r, p).0)),
 ];
 
 impl MetricInfo {
     /// The formula as TeX (the subset [`crate::math`] typesets), for the
     /// explanations and the lessons; [`MetricInfo::formula`] is its plain-text form.
     pub fn tex(&self) -> &'static str {
-        match (self.kind, self.base) {
-            (Ranking, "ndcg") => {
-                r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}"
-            }
-            (Ranking, "ndcg_burges") => {
-                r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}"
-            }
-            (Ranking, "dcg") => r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)",
-            (Ranking, "idcg") => {
-                r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}"
-            }
-            (Ranking, "map") => {
-                r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)"
-            }
-            (Ranking, "gm_map") => {
-                r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)"
-            }
-            (Ranking, "precision") => r"P@k = \frac{|\text{relevant in top } k|}{k}",
-            (Ranking, "recall") => r"R@k = \frac{|\text{relevant in top } k|}{|R|}",
-            (Ranking, "f1") => r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}",
-            (Ranking, "hit_rate") => {
-                r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]"
-            }
-            (Ranking, "judged") => {
-                r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}"
-            }
-            (Ranking, "mrr") => {
-                r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}"
-            }
-            (Ranking, "arhr") => r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}",
-            (Ranking, "r_precision") => {
-                r"\text{R-prec} = \frac{|\text{relevant in top } |R||}{|R|}"
-            }
-            (Ranking, "bpref") => {
-                r"\text{bpref} = \frac{1}{|R|} \sum_{r} \left( 1 - \frac{\min(|n \text{ ranked above } r|, |R|)}{\min(|N|, |R|)} \right)"
-            }
-            (Ranking, "iprec_at_recall") => {
-                r"iprec(r) = \max_{i:\, R@i \ge r} P@i, \quad r \in \{0, 0.1, \ldots, 1\}"
-            }
-            (Ranking, "set_p") => {
-                r"\text{set\_P} = \frac{|R \cap \text{retrieved}|}{|\text{retrieved}|}"
-            }
-            (Ranking, "set_recall") => {
-                r"\text{set\_recall} = \frac{|R \cap \text{retrieved}|}{|R|}"
-            }
-            (Ranking, "set_f") => {
-                r"\text{set\_F} = \frac{2 \cdot \text{set\_P} \cdot \text{set\_recall}}{\text{set\_P} + \text{set\_recall}}"
-            }
-            (Ranking, "set_relative_p") => {
-                r"\text{set\_relative\_P} = \frac{|R \cap \text{retrieved}|}{\min(|\text{retrieved}|, |R|)}"
-            }
-            (Ranking, "set_map") => {
-                r"\text{set\_map} = \frac{|R \cap \text{retrieved}|^2}{|\text{retrieved}| \cdot |R|}"
-            }
-            (Ranking, "relative_p") => {
-                r"\text{relative\_P@}k = \frac{|\text{relevant in top } k|}{\min(k, |R|)}"
-            }
-            (Ranking, "rprec_mult") => {
-                r"\text{Rprec\_mult}(m) = P@c, \quad c = \text{trunc}(m \cdot |R| + 0.9), \quad m \in \{0.2, 0.4, \ldots, 2\}"
-            }
-            (Ranking, "11pt_avg") => {
-                r"\text{11pt\_avg} = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} iprec(r)"
-            }
-            (Ranking, "infap") => {
-                r"\text{infAP} = \frac{1}{|R|} \sum_{j:\, rel_j} \left( \frac{1}{j} + \frac{j-1}{j} \cdot \frac{d_j}{j-1} \cdot \frac{r_j + \epsilon}{r_j + n_j + 2\epsilon} \right)"
-            }
-            (Ranking, "gm_bpref") => {
-                r"\text{GM-bpref} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{bpref}(q), 10^{-5}) \right)"
-            }
-            (Ranking, "bin_g") => {
-                r"\text{binG} = \frac{1}{|R|} \sum_{i:\, rel_i} \frac{1}{\log_2(2 + i - r_i)}"
-            }
-            (Ranking, "g") => {
-                r"G = \frac{1}{\sum_j g^{*}_j} \sum_{i} \frac{g_i}{\log_2(2 + c_i - cg_i)}, \quad c_i = \sum_{j \le i} \max(g^{*}_j, 1)"
-            }
-            (Ranking, "ndcg_rel") => {
-                r"\text{nDCG\_rel} = \frac{1}{|R|} \sum_{d \in R} \text{nDCG@}rank(d)"
-            }
-            (Ranking, "rndcg") => {
-                r"\text{Rndcg} = \frac{1}{|C|} \sum_{i \in C} \text{nDCG@}i, \quad C = \text{ranks where the ideal gain changes}"
-            }
-            (Ranking, "rbp") => {
-                r"\text{RBP} = (1 - p) \sum_{i \ge 1} gain_i \, p^{i-1}, \quad p = 0.9"
-            }
-            (Ranking, "rbp_resid") => {
-                r"\text{RBP}_{resid} = p^{n} + (1 - p) \sum_{i:\, \text{unjudged}} p^{i-1}"
-            }
-            (Ranking, "unj") => r"\text{unj@}k = \frac{|\text{unjudged in top } k|}{k}",
-            (Ranking, "utility") => {
-                r"U = |R \cap \text{retrieved}| - |\text{retrieved non-relevant}|"
-            }
-            (Ranking, "yaap") => {
-                r"\text{yaAP} = \ln \frac{1 + S}{1 + |R| - S}, \quad S = \sum_{i:\, rel_i} P@i"
-            }
-            (Ranking, "num_nonrel_judged_ret") => r"\sum_{q} |\text{retrieved}_q \cap N_q|",
-            (Ranking, "num_q") => r"|Q|",
-            (Ranking, "num_ret") => r"\sum_{q} |\text{retrieved}_q|",
-            (Ranking, "num_rel") => r"\sum_{q} |R_q|",
-            (Ranking, "num_rel_ret") => r"\sum_{q} |R_q \cap \text{retrieved}_q|",
-            (Ranking, "fcp") | (Ratings, "fcp") => {
-                r"\text{FCP} = \frac{\sum n_c}{\sum (n_c + n_d)}"
-            }
-            (Ranking, "spearman") | (Ratings, "spearman") => {
-                r"\rho = \frac{\sum_i (r_i - \bar{r})(s_i - \bar{s})}{\sqrt{\sum_i (r_i - \bar{r})^2} \sqrt{\sum_i (s_i - \bar{s})^2}}"
-            }
-            (Binary, "roc_auc") => r"\text{AUC} = P(s^{+} > s^{-}) + \frac{1}{2} P(s^{+} = s^{-})",
-            (Binary, "average_precision") => r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \, P_n",
-            (Binary, "pr_auc_trapezoid") => {
-                r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \frac{P_n + P_{n-1}}{2}"
-            }
-            (Binary, "pr_auc_interpolated") => {
-                r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \max_{m:\, R_m \ge R_n} P_m"
-            }
-            (Binary, "log_loss") => {
-                r"\text{LogLoss} = -\frac{1}{N} \sum_{i=1}^{N} \left[ y_i \ln \hat{p}_i + (1 - y_i) \ln(1 - \hat{p}_i) \right]"
-            }
-            (Binary, "brier") => r"\text{Brier} = \frac{1}{N} \sum_{i=1}^{N} (\hat{p}_i - y_i)^2",
-            (Binary, "accuracy") => r"\text{Accuracy} = \frac{TP + TN}{TP + TN + FP + FN}",
-            (Binary, "precision") => r"\text{Precision} = \frac{TP}{TP + FP}",
-            (Binary, "recall") => r"\text{Recall} = \frac{TP}{TP + FN}",
-            (Binary, "f1") => {
-                r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}"
-            }
-            (Binary, "mcc") => {
-                r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}"
-            }
-            (Binary, "f1_weighted") | (Multiclass, "f1_weighted") => {
-                r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}"
-            }
-            (Binary, "f1_macro") | (Multiclass, "f1_macro") => {
-                r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}"
-            }
-            (Binary, "tp") => r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|",
-            (Binary, "fp") => r"FP = |\{i : y_i = 0, \hat{y}_i = 1\}|",
-            (Binary, "tn") => r"TN = |\{i : y_i = 0, \hat{y}_i = 0\}|",
-            (Binary, "fn") => r"FN = |\{i : y_i = 1, \hat{y}_i = 0\}|",
-            (Multiclass, "acc") => {
-                r"\text{Acc@}k = \frac{1}{N} \sum_{i=1}^{N} \mathbb{1}[rank_i \le k]"
-            }
-            (Multiclass, "mrr") => r"\text{MRR} = \frac{1}{N} \sum_{i=1}^{N} \frac{1}{rank_i}",
-            (Multiclass, "ndcg") => {
-                r"\text{nDCG@}k = \frac{1}{N} \sum_{i=1}^{N} \frac{\mathbb{1}[rank_i \le k]}{\log_2(rank_i + 1)}"
-            }
-            (Multiclass, "cross_entropy") => {
-                r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \ln p_i(y_i)"
-            }
-            (Multiclass, "perplexity") => r"\text{PPL} = e^{\mathcal{L}}",
-            (Ratings, "mae") => r"\text{MAE} = \frac{1}{n} \sum_{u,i} |p_{ui} - r_{ui}|",
-            (Ratings, "mse") => r"\text{MSE} = \frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2",
-            (Ratings, "rmse") => r"\text{RMSE} = \sqrt{\frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2}",
-            (Ratings, "rmse_per_user") => r"\frac{1}{|U|} \sum_{u} \text{RMSE}(u)",
-            (Ratings, "rmse_per_item") => r"\frac{1}{|I|} \sum_{i} \text{RMSE}(i)",
-            (Ratings, "spearman_per_user") => r"\frac{1}{|U'|} \sum_{u \in U'} \rho_u",
-            _ => self.formula,
+        if self.tex.is_empty() {
+            self.formula
+        } else {
+            self.tex
+        }
+    }
+
+    /// A threshold metric's value on a confusion matrix, `zero_division`
+    /// applied where it applies; `None` for the metrics of other hooks.
+    pub fn at_threshold(&self, c: &Confusion, zero_division: ZeroDivision) -> Option<Option<f64>> {
+        match self.compute {
+            Compute::Threshold(f, true) => Some(zero_division.apply(f(c))),
+            Compute::Threshold(f, false) => Some(f(c)),
+            _ => None,
+        }
+    }
+
+    /// The names of its columns when it has several ([`Compute::Columns`]).
+    pub fn columns(&self) -> Option<&'static [&'static str]> {
+        match self.compute {
+            Compute::Columns(names, _) => Some(names),
+            _ => None,
         }
     }
 }
@@ -438,30 +732,7 @@ impl MetricInfo {
     /// One of trec_eval's measures beyond the common ones: the page lists
     /// them apart, and no table shows them unless asked.
     pub fn is_trec_extra(&self) -> bool {
-        self.kind == Ranking
-            && matches!(
-                self.base,
-                "set_p"
-                    | "set_recall"
-                    | "set_f"
-                    | "set_relative_p"
-                    | "set_map"
-                    | "relative_p"
-                    | "rprec_mult"
-                    | "11pt_avg"
-                    | "infap"
-                    | "gm_bpref"
-                    | "bin_g"
-                    | "g"
-                    | "ndcg_rel"
-                    | "rndcg"
-                    | "rbp"
-                    | "rbp_resid"
-                    | "unj"
-                    | "utility"
-                    | "yaap"
-                    | "num_nonrel_judged_ret"
-            )
+        self.trec_extra
     }
 }
 
@@ -529,26 +800,11 @@ impl std::fmt::Display for MetricId {
     }
 }
 
-/// The catalogue row of `base` for `kind`.
-/// The metrics whose values are counts (printed without decimals).
-const COUNTS: &[&str] = &[
-    "num_q",
-    "num_nonrel_judged_ret",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "tp",
-    "fp",
-    "tn",
-    "fn",
-];
-
-/// Whether a column (`tp`, `num_ret`, `ndcg@10`) holds a count.
+/// Whether a column (`tp`, `num_ret`, `ndcg@10`) holds a count: a
+/// counting metric's, or one of trec_eval's preference counts.
 pub fn is_count(column: &str) -> bool {
-    COUNTS.contains(&column.split('@').next().unwrap_or_default())
+    let base = column.split('@').next().unwrap_or_default();
+    METRICS.iter().any(|m| m.count && m.base == base) || base.starts_with("prefs_num_prefs_")
 }
 
 /// A column's metric without its cutoff or recall level (`ndcg@10` and
@@ -564,9 +820,40 @@ pub fn base_of(column: &str) -> &str {
     }
 }
 
+/// The catalogue row of `base` for `kind`.
 pub fn info(base: &str, kind: Kind) -> Option<&'static MetricInfo> {
     METRICS.iter().find(|m| m.base == base && m.kind == kind)
 }
+
+/// The columns of `rprec_mult`, one per multiple of |R|
+/// ([`super::trec_measures::RPREC_MULTS`]; trec_eval's `Rprec_mult_0.20`, ...).
+pub const RPREC_MULT_NAMES: [&str; 10] = [
+    "rprec_mult_0.20",
+    "rprec_mult_0.40",
+    "rprec_mult_0.60",
+    "rprec_mult_0.80",
+    "rprec_mult_1.00",
+    "rprec_mult_1.20",
+    "rprec_mult_1.40",
+    "rprec_mult_1.60",
+    "rprec_mult_1.80",
+    "rprec_mult_2.00",
+];
+
+/// The 11 recall levels of `iprec_at_recall`, as trec_eval names them.
+pub const IPREC_NAMES: [&str; 11] = [
+    "iprec_at_recall_0.00",
+    "iprec_at_recall_0.10",
+    "iprec_at_recall_0.20",
+    "iprec_at_recall_0.30",
+    "iprec_at_recall_0.40",
+    "iprec_at_recall_0.50",
+    "iprec_at_recall_0.60",
+    "iprec_at_recall_0.70",
+    "iprec_at_recall_0.80",
+    "iprec_at_recall_0.90",
+    "iprec_at_recall_1.00",
+];
 
 pub const DEFAULT_CUTOFFS: &[usize] = &[1, 3, 5, 10, 20, 100, 1000];
 
@@ -599,84 +886,7 @@ pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
 /// non-default value (`session`'s tests): a metric a convention changes is
 /// always listed.
 pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
-    let bases: &[&str] = match (kind, key) {
-        // which queries count: every mean over queries, and their count
-        (Kind::Ranking, "query_set") => return true,
-        (Kind::Ranking, "ties") => {
-            return !matches!(
-                base,
-                "num_q"
-                    | "num_ret"
-                    | "num_rel"
-                    | "num_rel_ret"
-                    | "idcg"
-                    | "fcp"
-                    | "spearman"
-                    | "set_p"
-                    | "set_recall"
-                    | "set_f"
-                    | "set_relative_p"
-                    | "set_map"
-                    | "utility"
-                    | "num_nonrel_judged_ret"
-            )
-        }
-        (Kind::Ranking, "relevance_level") => &[
-            "map",
-            "gm_map",
-            "precision",
-            "recall",
-            "f1",
-            "hit_rate",
-            "mrr",
-            "arhr",
-            "r_precision",
-            "bpref",
-            "iprec_at_recall",
-            "num_rel",
-            "num_rel_ret",
-            "set_p",
-            "set_recall",
-            "set_f",
-            "set_relative_p",
-            "set_map",
-            "relative_p",
-            "rprec_mult",
-            "11pt_avg",
-            "infap",
-            "gm_bpref",
-            "bin_g",
-            "rndcg",
-            "utility",
-            "yaap",
-            "num_nonrel_judged_ret",
-        ],
-        (Kind::Ranking, "gain") => &["ndcg", "dcg", "idcg"],
-        (Kind::Ranking, "discount") => &["ndcg", "ndcg_burges", "dcg", "idcg"],
-        (Kind::Ranking, "ap_denominator") => &["map", "gm_map"],
-        (Kind::Ranking, "precision_denominator") => &["precision", "f1"],
-        (Kind::Ranking, "f1_aggregation") => &["f1"],
-        (Kind::Ranking, "trec_eval") => &["iprec_at_recall", "11pt_avg"],
-        (Kind::Binary, "threshold" | "threshold_rule") => &[
-            "accuracy",
-            "precision",
-            "recall",
-            "f1",
-            "mcc",
-            "f1_weighted",
-            "f1_macro",
-            "tp",
-            "fp",
-            "tn",
-            "fn",
-        ],
-        (Kind::Binary, "zero_division") => &["precision", "recall", "f1"],
-        (Kind::Binary, "binary_scores_are_logits") => &["log_loss", "brier"],
-        (Kind::Multiclass, "class_ties") => &["acc", "mrr", "ndcg"],
-        (Kind::Multiclass, "class_scale") => &["cross_entropy", "perplexity"],
-        _ => &[],
-    };
-    bases.contains(&base)
+    info(base, kind).is_some_and(|m| m.depends.contains(&key))
 }
 
 /// The default metric list of a kind at the given cutoffs: every metric but

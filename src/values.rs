@@ -77,7 +77,10 @@ pub fn values_report<'a>(files: impl Iterator<Item = &'a Precomputed> + Clone) -
                 let base = MetricId::parse(name, Kind::Ranking)
                     .map_or_else(|_| name.to_string(), |id| id.base);
                 let complete = !col.is_empty() && col.iter().all(|v| !v.is_nan());
-                let pairs = base == "fcp" || base == "spearman";
+                // score–grade agreement pools pairs: not a mean of the queries' values
+                let pairs = crate::core::registry::info(&base, Kind::Ranking).is_some_and(|m| {
+                    matches!(m.compute, crate::core::registry::Compute::Agreement { .. })
+                });
                 let value =
                     summary[j].or_else(|| (complete && !pairs).then(|| aggregate(&base, &col)));
                 out.metrics.insert(name.to_string(), value);

@@ -10,7 +10,7 @@ use super::explain_view::Breakdown;
 use super::util::focus_soon;
 use crate::core::binary::{self, BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use crate::core::explain::{self, Explanation};
-use crate::core::registry::{self, Compute, Kind};
+use crate::core::registry::{self, Compute, Explain, Kind, MetricInfo};
 use crate::plot::{self, LineChart, Marker, Series};
 
 /// One point of the axis: `count` examples of one class with one score.
@@ -64,20 +64,13 @@ pub const IMBALANCE: &[Example] = &[
 
 const RULE: ThresholdRule = ThresholdRule::AtLeast;
 
-/// The metrics table: (label, metric id).
-const METRICS: &[(&str, &str)] = &[
-    ("Accuracy", "accuracy"),
-    ("Precision", "precision"),
-    ("Recall", "recall"),
-    ("F1", "f1"),
-    ("F1 (weighted)", "f1_weighted"),
-    ("F1 (macro)", "f1_macro"),
-    ("MCC", "mcc"),
-    ("ROC AUC", "roc_auc"),
-    ("Average precision", "average_precision"),
-    ("Log loss", "log_loss"),
-    ("Brier score", "brier"),
-];
+/// The metrics table: every binary metric that explains itself, in the
+/// registry's order.
+fn metrics() -> impl Iterator<Item = &'static MetricInfo> {
+    registry::METRICS
+        .iter()
+        .filter(|m| m.kind == Kind::Binary && !matches!(m.explain, Explain::None))
+}
 
 struct Computed {
     confusion: Confusion,
@@ -107,9 +100,8 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
             _ => info.at_threshold(&c, ZeroDivision::default()).flatten(),
         }
     };
-    let values = METRICS
-        .iter()
-        .map(|&(label, id)| (label, id, value(id)))
+    let values = metrics()
+        .map(|m| (m.title, m.base, value(m.base)))
         .collect();
     let ink = if dark { (226, 232, 240) } else { (30, 41, 59) };
     let rate = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
@@ -159,11 +151,10 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
         false,
     );
     let rule = format!("score ≥ {t:.2}");
-    let explanation = match explained {
-        "roc_auc" => explain::roc_auc(&curve).ok_or("ROC AUC needs both classes: add a positive and a negative example.".to_string()),
-        "average_precision" => explain::average_precision(&curve).ok_or("Average precision needs a positive example.".to_string()),
-        "log_loss" | "brier" => Err("Log loss and the Brier score judge the scores themselves, not the threshold: the closer each score is to its label (1 for positive, 0 for negative), the lower they are.".into()),
-        id => explain::threshold_metric(id, &c, &rule, ZeroDivision::default()).ok_or(format!("{id} has no breakdown")),
+    let explanation = match registry::info(explained, Kind::Binary).map(|m| (m.title, m.explain)) {
+        Some((title, Explain::Curve(f))) => f(&curve).ok_or(format!("{title} needs both classes: add a positive and a negative example.")),
+        Some((_, Explain::Loss)) => Err("Log loss and the Brier score judge the scores themselves, not the threshold: the closer each score is to its label (1 for positive, 0 for negative), the lower they are.".into()),
+        _ => explain::threshold_metric(explained, &c, &rule, ZeroDivision::default()).ok_or(format!("{explained} has no breakdown")),
     };
     Computed {
         confusion: c,
@@ -204,7 +195,9 @@ enum Drag {
 pub fn ClassificationPlayground(start: &'static [Example], threshold: f64) -> impl IntoView {
     let points = RwSignal::new(start.to_vec());
     let t = RwSignal::new(threshold);
-    let explained = RwSignal::new("accuracy");
+    // the first metric of the confusion matrix (accuracy) to begin with
+    let first = metrics().find(|m| matches!(m.explain, Explain::Threshold(_)));
+    let explained = RwSignal::new(first.map_or("", |m| m.base));
     let drag = RwSignal::new(None::<Drag>);
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     let dark = web_sys::window()

@@ -13,9 +13,6 @@ use crate::core::registry::{self, Kind, MetricId};
 fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
     let id = MetricId::parse(&t.metric, t.kind)?;
     let conv = state.conv.get();
-    let info = registry::info(&id.base, t.kind);
-    let is_mean = info.is_none_or(|m| m.is_mean);
-    let pooled = !is_mean && !id.base.starts_with("num_");
     match t.kind {
         Kind::Ranking => {
             let prepared = state.prepared.get();
@@ -48,12 +45,7 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                     }
                     None => {
                         let shown = model.metrics.get(&key).copied().flatten().ok_or("undefined")?;
-                        match model.per_unit.get(&key) {
-                            Some(values) if !pooled && id.base != "gm_map" => Ok(explain::mean(
-                                &key, "query", &model.unit_ids, values, shown, is_mean,
-                            )),
-                            _ => Err(format!("{key} = {shown:.4} is not an average of per-query values.")),
-                        }
+                        explain::over_queries(&id, &model.unit_ids, model.per_unit.get(&key), shown)
                     }
                 }
             })
@@ -64,65 +56,33 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                 .iter()
                 .find(|p| p.name == t.model)
                 .ok_or("this model is no longer loaded")?;
-            let rule = match conv.threshold_rule {
-                crate::core::binary::ThresholdRule::AtLeast => "score ≥",
-                _ => "score >",
-            };
-            let e = match id.base.as_str() {
-                "log_loss" | "brier" => {
-                    let logits = conv.binary_scores_are_logits;
-                    explain::probability_loss(&id.base, &p.curve, |z| {
-                        if logits {
-                            crate::core::binary::sigmoid(z)
-                        } else {
-                            z
-                        }
-                    })
-                }
-                "roc_auc" => explain::roc_auc(&p.curve),
-                "average_precision" => explain::average_precision(&p.curve),
-                base => explain::threshold_metric(
-                    base,
-                    &p.curve.confusion_at(conv.threshold, conv.threshold_rule),
-                    &format!("{rule} {}", conv.threshold),
-                    conv.zero_division,
-                ),
-            };
+            let e = explain::binary(&id, &p.curve, &conv);
             e.ok_or_else(|| format!("{} has no breakdown yet.", id))
         }
         Kind::Multiclass => state.ws.with(|w| {
             let d = w.multiclass.as_ref().ok_or("no multi-class data")?;
-            let m = d.models.iter().find(|m| m.name == t.model).ok_or("this model is no longer loaded")?;
-            let class = |c| format!("class {}", d.class_name(c));
-            match id.base.as_str() {
-                "f1_weighted" | "f1_macro" => Ok(explain::class_f1(&d.targets, &m.predicted(), id.base == "f1_weighted", &class)),
-                "cross_entropy" | "perplexity" => explain::cross_entropy(&id.base, &m.rows, conv.class_scale, &class)
-                    .filter(|_| !m.is_list())
-                    .ok_or_else(|| "Top-k lists carry no probabilities: cross-entropy is undefined.".to_string()),
-                "acc" if m.is_list() && id.k.unwrap_or(1) > m.list_len => Err(format!("{id} needs a top-{} list; the file has top-{} lists.", id.k.unwrap_or(1), m.list_len)),
-                _ => explain::target_ranks(&id, &m.ranks(conv.class_ties)).ok_or_else(|| {
-                    format!("{id} is the mean over rows of a per-row value computed from the full probability row; it has no shorter breakdown.")
-                }),
-            }
+            let m = d
+                .models
+                .iter()
+                .find(|m| m.name == t.model)
+                .ok_or("this model is no longer loaded")?;
+            explain::multiclass(&id, d, m, &conv)
         }),
         Kind::Ratings => state.ws.with(|w| {
             let d = w.ratings.as_ref().ok_or("no ratings data")?;
-            let (_, p) = d.models.iter().find(|m| m.0 == t.model).ok_or("this model is no longer loaded")?;
+            let (_, p) = d
+                .models
+                .iter()
+                .find(|m| m.0 == t.model)
+                .ok_or("this model is no longer loaded")?;
             let data = crate::core::evaluate::Dataset::Ratings(d);
             let report = evaluate::evaluate(&data, &conv, std::slice::from_ref(&id));
-            let model = report.models.iter().find(|m| m.name == t.model).ok_or("nothing computed")?;
-            let key = id.to_string();
-            let shown = model.metrics.get(&key).copied().flatten().ok_or("undefined")?;
-            match id.base.as_str() {
-                "rmse_per_user" => {
-                    let mut e = explain::mean(&key, "user", &model.unit_ids, &model.per_unit[&key], shown, true);
-                    // a user's RMSE has no further drill-down: plain rows
-                    e.rows.iter_mut().for_each(|r| r.unit = None);
-                    Ok(e)
-                }
-                base => explain::rating_errors(base, &d.user, &|u| d.users.name(u).to_string(), &d.rating, p, shown)
-                    .ok_or_else(|| format!("{key} = {shown:.4}: it has no term-by-term breakdown here; the formula above is what the core computes.")),
-            }
+            let model = report
+                .models
+                .iter()
+                .find(|m| m.name == t.model)
+                .ok_or("nothing computed")?;
+            explain::ratings(&id, d, p, model)
         }),
     }
 }

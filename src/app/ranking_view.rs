@@ -7,7 +7,7 @@ use super::state::{AppState, Shared, Target};
 use super::util::ink;
 use crate::core::curves::{elbow, mean_band, mean_curve, query_curve, CurveMetric};
 use crate::core::evaluate::Report;
-use crate::core::registry::Kind;
+use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
 use crate::plot::{series_hex, Band, LineChart, Marker, Series};
 
@@ -293,8 +293,8 @@ const PAGE: usize = 50;
 #[component]
 pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    // "mrr": the reciprocal rank with no cutoff, from the runs themselves
-    let metric = RwSignal::new("mrr".to_string());
+    // the reciprocal rank with no cutoff, from the runs themselves
+    let metric = RwSignal::new(RECIPROCAL_RANK.to_string());
     let sort = RwSignal::new((0usize, false)); // column (0 = query id), descending
     let filter = RwSignal::new(String::new());
     let page = RwSignal::new(0usize);
@@ -346,7 +346,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         let level = state.conv.with(|c| c.relevance_level);
         let chosen = metric.get();
         // the report only for another metric: reciprocal ranks come from the runs
-        let report = (chosen != "mrr").then(|| report.get()).flatten();
+        let report = (chosen != RECIPROCAL_RANK).then(|| report.get()).flatten();
         index.with(|ix| {
             let models = ix.names.len();
             let mut v = RrValues {
@@ -391,7 +391,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     });
     let label = move || {
         let m = metric.get();
-        if m == "mrr" {
+        if m == RECIPROCAL_RANK {
             "RR".to_string()
         } else {
             m
@@ -604,8 +604,8 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             <div class="card-head">
                 <h2>"Per query"</h2>
                 <select aria-label="metric per query" id="per-query-metric" on:change=move |ev| metric.set(event_target_value(&ev))>
-                    <option value="mrr">"reciprocal rank"</option>
-                    {move || report.get().and_then(|r| r.models.first().map(|m| m.per_unit.keys().filter(|k| *k != "mrr").map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()))}
+                    <option value=RECIPROCAL_RANK>"reciprocal rank"</option>
+                    {move || report.get().and_then(|r| r.models.first().map(|m| m.per_unit.keys().filter(|k| *k != RECIPROCAL_RANK).map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()))}
                 </select>
                 <button class="small" data-export="per-query" on:click=export>"CSV"</button>
                 <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>

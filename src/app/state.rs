@@ -286,10 +286,9 @@ impl AppState {
                     out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
                 }
                 registry::Cutoff::Required => {
-                    // top-1 accuracy (scikit-learn's accuracy_score) leads a
-                    // multi-class table, whatever the cutoffs
-                    if kind == Kind::Multiclass && info.base == "acc" && !ks.contains(&1) {
-                        out.push(MetricId::new(info.base, Some(1)));
+                    // a cutoff the table always shows (top-1 accuracy)
+                    if let Some(k) = info.always_at.filter(|k| !ks.contains(k)) {
+                        out.push(MetricId::new(info.base, Some(k)));
                     }
                     out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))))
                 }

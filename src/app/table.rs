@@ -251,7 +251,8 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
         registry::METRICS.iter().filter(move |m| {
             m.kind == kind
                 && m.is_trec_extra() == extra
-                && !matches!(m.base, "tp" | "fp" | "tn" | "fn")
+                // the confusion matrix's cells are shown as the matrix
+                && !(m.count && matches!(m.compute, registry::Compute::Threshold(..)))
         })
     };
     let chips = listed(false).map(chip).collect_view();

@@ -214,8 +214,13 @@ pub fn auc_panel(
     let (model, base) = (esc(&c.model), esc(&c.baseline));
     let _ = write!(
         s,
-        r#"<div class="compare-panel" data-model="{model}" data-baseline="{base}" data-metric="roc_auc" data-auc-a="{}" data-auc-b="{}" data-z="{}" data-p="{}" data-p-adjusted="{}"><h3>{model} against {base} on ROC AUC, DeLong's test</h3>"#,
-        d.auc_a, d.auc_b, d.z, d.p, c.adjusted
+        r#"<div class="compare-panel" data-model="{model}" data-baseline="{base}" data-metric="{}" data-auc-a="{}" data-auc-b="{}" data-z="{}" data-p="{}" data-p-adjusted="{}"><h3>{model} against {base} on ROC AUC, DeLong's test</h3>"#,
+        crate::core::registry::DELONG,
+        d.auc_a,
+        d.auc_b,
+        d.z,
+        d.p,
+        c.adjusted
     );
     let corrected = comparisons.len() > 1 && set.correction != Correction::None;
     let _ = write!(

@@ -288,7 +288,7 @@ pub fn ask_auc(
     Some(Asked {
         bytes: out.0,
         models: models.iter().map(|m| m.0.to_string()).collect(),
-        metrics: vec!["roc_auc".into()],
+        metrics: vec![crate::core::registry::DELONG.into()],
         baseline: base,
     })
 }

@@ -8,7 +8,7 @@
 
 use crate::core::evaluate::{Conventions, Dataset, Report};
 use crate::core::multiclass::MulticlassPredictions;
-use crate::core::registry::MetricId;
+use crate::core::registry::{self, Explain, Kind, MetricId};
 
 /// Row `i`'s value of `id` for one multi-class model, `None` for a metric
 /// that is not a mean over rows (F1, perplexity) or not defined for the
@@ -20,27 +20,18 @@ fn multiclass_column(
     conv: &Conventions,
 ) -> Option<Vec<f64>> {
     let k = id.k.map(|k| k as u32);
-    let within = |r: &Option<u32>, k: Option<u32>| r.filter(|&r| k.is_none_or(|k| r <= k));
-    Some(match id.base.as_str() {
-        "acc" => {
-            let k = k.unwrap_or(1);
+    // each row's term of the mean, as the metric's explanation shows it
+    Some(match registry::info(&id.base, Kind::Multiclass)?.explain {
+        Explain::TargetRanks {
+            per_row, default_k, ..
+        } => {
+            let k = k.or(default_k);
             ranks
                 .iter()
-                .map(|r| within(r, Some(k)).map_or(0.0, |_| 1.0))
+                .map(|r| r.filter(|&r| k.is_none_or(|k| r <= k)).map_or(0.0, per_row))
                 .collect()
         }
-        "mrr" => ranks
-            .iter()
-            .map(|r| within(r, k).map_or(0.0, |r| 1.0 / r as f64))
-            .collect(),
-        "ndcg" => ranks
-            .iter()
-            .map(|r| {
-                within(r, Some(k.unwrap_or(u32::MAX)))
-                    .map_or(0.0, |r| 1.0 / ((r + 1) as f64).log2())
-            })
-            .collect(),
-        "cross_entropy" if !m.is_list() => m
+        Explain::CrossEntropy { perplexity: false } if !m.is_list() => m
             .rows
             .iter()
             .map(|r| -r.log_prob(conv.class_scale))
@@ -89,9 +80,18 @@ pub fn per_row(
             Ok("row")
         }
         Dataset::Ratings(d) => {
-            let per_row: Vec<&(String, MetricId)> = ids
+            // the means over rows: their per-row errors, |e| or e²
+            let squared_of = |id: &MetricId| match registry::info(&id.base, Kind::Ratings)?.explain
+            {
+                Explain::RatingErrors {
+                    squared,
+                    root: false,
+                } => Some(squared),
+                _ => None,
+            };
+            let per_row: Vec<(&String, bool)> = ids
                 .iter()
-                .filter(|(_, id)| matches!(id.base.as_str(), "mae" | "mse"))
+                .filter_map(|(c, id)| Some((c, squared_of(id)?)))
                 .collect();
             if per_row.is_empty() {
                 return Ok(kind.unit());
@@ -117,12 +117,12 @@ pub fn per_row(
                 let Some((_, p)) = d.models.iter().find(|(name, _)| *name == model.name) else {
                     continue;
                 };
-                for (column, id) in &per_row {
+                for &(column, squared) in &per_row {
                     let errors = d.rating.iter().zip(p).map(|(r, p)| r - p);
-                    let col: Vec<f64> = if id.base == "mae" {
-                        errors.map(f64::abs).collect()
-                    } else {
+                    let col: Vec<f64> = if squared {
                         errors.map(|e| e * e).collect()
+                    } else {
+                        errors.map(f64::abs).collect()
                     };
                     model.per_unit.insert(column.clone(), col);
                 }

@@ -4,10 +4,12 @@
 //! and ends on that value; its `terms` combine (as `steps` say) into it, which
 //! `tests/explain.rs` checks for every metric on the reference data.
 
-use super::binary::{BinaryCurve, Confusion, ZeroDivision};
+use super::binary::{BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
+use super::evaluate::{Conventions, ModelReport, MulticlassData, RatingsData};
+use super::multiclass::MulticlassPredictions;
 use super::ranking::{QueryView, NOT_JUDGED};
 use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
-use super::registry::{Kind, MetricId};
+use super::registry::{self, Average, ClassView, Compute, Explain, Kind, MetricId};
 use super::sum::Sum;
 
 /// One row of an explanation's table; `term` is its contribution (if any).
@@ -167,241 +169,332 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
     if q.average_ties {
         return None;
     }
-    let k = id.k;
-    let n = k.map_or(q.len(), |k| k.min(q.len()));
-    let level = ctx.relevance_level;
-    let rel = |g: i32| g != NOT_JUDGED && g >= level;
-    let doc = |i: usize| docs.get(i).cloned().unwrap_or_default();
-    let kt = k_text(k);
-    match id.base.as_str() {
-        "ndcg" | "ndcg_burges" | "dcg" => {
-            let gain = if id.base == "ndcg_burges" {
-                Gain::Exponential
-            } else {
-                ctx.gain
-            };
-            let gain_text = match gain {
-                Gain::Linear => "rel_i",
-                Gain::Exponential => "2^{rel_i} - 1",
-            };
-            let mut dcg = Sum::new();
-            let rows = (0..n)
-                .map(|i| {
-                    let g = q.grades[i];
-                    let t = gain_of(g, gain) * discount_at(i, ctx.discount);
-                    dcg.add(t);
-                    Row {
-                        cells: vec![
-                            (i + 1).to_string(),
-                            doc(i),
-                            grade_text(g),
-                            f(gain_of(g, gain)),
-                            f(discount_at(i, ctx.discount)),
-                            f(t),
-                        ],
-                        term: Some(t),
-                        unit: None,
-                    }
-                })
-                .collect();
-            let dcg_value = q.dcg(k, gain, ctx.discount);
-            let idcg = q.idcg(k, gain, ctx.discount);
-            let ideal_len = k.map_or(q.judged_desc.len(), |k| k.min(q.judged_desc.len()));
-            // the ideal grades, the first 30 of a long list
-            let mut ideal: Vec<String> = q.judged_desc[..ideal_len.min(30)]
-                .iter()
-                .map(|g| g.to_string())
-                .collect();
-            if ideal_len > 30 {
-                ideal.push(format!("… {} more", ideal_len - 30));
-            }
-            let mut steps = vec![step(format!("DCG{kt} = Σ terms"), dcg_value)];
-            let (formula, value) = if id.base == "dcg" {
-                (
-                    format!(
-                        r"\text{{DCG{kt}}} = \sum_{{i=1}}^{{k}} \frac{{{gain_text}}}{{{}}}",
-                        discount_text(ctx.discount)
-                    ),
-                    dcg_value,
-                )
-            } else {
-                steps.push(step(
-                    format!("IDCG{kt} (ideal order: {})", ideal.join(", ")),
-                    idcg,
-                ));
-                let v = q.ndcg(k, gain, ctx.discount);
-                steps.push(step(format!("nDCG{kt} = DCG / IDCG"), v));
-                (
-                    format!(
-                        r"\text{{nDCG{kt}}} = \frac{{\text{{DCG{kt}}}}}{{\text{{IDCG{kt}}}}}, \quad \text{{DCG{kt}}} = \sum_{{i=1}}^{{k}} \frac{{{gain_text}}}{{{}}}",
-                        discount_text(ctx.discount)
-                    ),
-                    v,
-                )
-            };
-            let mut notes = vec![format!(
-                "IDCG ranks every judged document of the query by grade (the ideal list), cut at k."
-            )];
-            if idcg == 0.0 {
-                notes.push(
-                    "No document of this query has a positive grade: nDCG is 0 by convention."
-                        .into(),
-                );
-            }
-            Some(Explanation {
-                title: format!("{}{kt}", if id.base == "dcg" { "DCG" } else { "nDCG" }),
-                formula,
-                notes,
-                headers: ["rank i", "document", "grade", "gain", "discount", "term"]
-                    .map(String::from)
-                    .to_vec(),
-                rows,
-                steps,
-                value,
-            })
-        }
-        "map" => {
-            let denom = q.ap_denominator(k, ctx);
-            let mut hits = 0usize;
-            let mut total = Sum::new();
-            let rows = (0..n)
-                .map(|i| {
-                    let g = q.grades[i];
-                    let r = rel(g);
-                    hits += r as usize;
-                    let p = hits as f64 / (i + 1) as f64;
-                    if r {
-                        total.add(p);
-                    }
-                    Row {
-                        cells: vec![
-                            (i + 1).to_string(),
-                            doc(i),
-                            grade_text(g),
-                            if r { "relevant".into() } else { "".into() },
-                            if r {
-                                format!("{hits}/{} = {}", i + 1, f(p))
-                            } else {
-                                "".into()
-                            },
-                        ],
-                        term: r.then_some(p),
-                        unit: None,
-                    }
-                })
-                .collect();
-            let value = q.average_precision(k, ctx);
-            let den_tex = match (k, ctx.ap_denominator) {
-                (Some(k), ApDenominator::MinRelevantK) => format!(r"\min(|R|, {k}) = {denom}"),
-                _ => format!("|R| = {denom}"),
-            };
-            let den_text = match (k, ctx.ap_denominator) {
-                (Some(k), ApDenominator::MinRelevantK) => format!("min(|R|, {k}) = {denom}"),
-                _ => format!("|R| = {denom}"),
-            };
-            Some(Explanation {
-                title: format!("AP{kt}"),
-                formula: format!(r"\text{{AP{kt}}} = \frac{{1}}{{D}} \sum_{{i \le k,\, rel_i}} P@i, \quad D = {den_tex}"),
-                notes: vec![format!("Relevant: grade ≥ {level}. Relevant documents never retrieved add 0 but count in |R|.")],
-                headers: ["rank i", "document", "grade", "", "P@i"].map(String::from).to_vec(),
-                rows,
-                steps: vec![
-                    step("Σ P@i at the relevant ranks", total.value()),
-                    step(format!("÷ {den_text}"), value),
-                ],
-                value,
-            })
-        }
-        "mrr" | "hit_rate" | "precision" | "recall" => {
-            let mut hits = 0usize;
-            let first = (0..n).find(|&i| rel(q.grades[i]));
-            let rows = (0..n)
-                .map(|i| {
-                    let r = rel(q.grades[i]);
-                    hits += r as usize;
-                    Row {
-                        cells: vec![
-                            (i + 1).to_string(),
-                            doc(i),
-                            grade_text(q.grades[i]),
-                            if r { "relevant".into() } else { "".into() },
-                        ],
-                        term: (r && id.base != "mrr" && id.base != "hit_rate").then_some(1.0),
-                        unit: None,
-                    }
-                })
-                .collect();
-            let (formula, steps, value) = match id.base.as_str() {
-                "mrr" => {
-                    let v = q.reciprocal_rank(k, level);
-                    let s = match first {
-                        Some(i) => vec![
-                            step(format!("first relevant rank = {}", i + 1), (i + 1) as f64),
-                            step(format!("RR = 1 / {}", i + 1), v),
-                        ],
-                        None => vec![step(format!("no relevant document in the top {n}: RR"), v)],
-                    };
-                    (
-                        format!(
-                            r"\text{{RR{kt}}} = \frac{{1}}{{rank}}, \quad rank = \text{{rank of the first relevant document (0 if none{})}}",
-                            if k.is_some() { " within k" } else { "" }
-                        ),
-                        s,
-                        v,
-                    )
-                }
-                "hit_rate" => {
-                    let v = q.hit(k, level);
-                    (
-                        format!(
-                            r"\text{{Hit{kt}}} = \mathbb{{1}}[\text{{a relevant document is in the top }} k]"
-                        ),
-                        vec![
-                            step("relevant documents retrieved", hits as f64),
-                            step(format!("Hit{kt}"), v),
-                        ],
-                        v,
-                    )
-                }
-                "precision" => {
-                    let v = q.precision(k, ctx);
-                    (
-                        format!(r"\text{{P{kt}}} = \frac{{|\text{{relevant in top }} k|}}{{k}}"),
-                        vec![
-                            step("relevant in the top k", hits as f64),
-                            step(format!("P{kt}"), v),
-                        ],
-                        v,
-                    )
-                }
-                _ => {
-                    let v = q.recall(k, level);
-                    (
-                        format!(
-                            r"\text{{R{kt}}} = \frac{{|\text{{relevant in top }} k|}}{{|R|}}, \quad |R| = {}",
-                            q.num_relevant(level)
-                        ),
-                        vec![
-                            step("relevant in the top k", hits as f64),
-                            step(format!("R{kt}"), v),
-                        ],
-                        v,
-                    )
-                }
-            };
-            Some(Explanation {
-                title: id.to_string(),
-                formula,
-                notes: vec![format!("Relevant: grade ≥ {level}.")],
-                headers: ["rank i", "document", "grade", ""]
-                    .map(String::from)
-                    .to_vec(),
-                rows,
-                steps,
-                value,
-            })
-        }
+    match registry::info(&id.base, Kind::Ranking)?.explain {
+        Explain::Query(f) => Some(f(q, docs, id, ctx)),
         _ => None,
+    }
+}
+
+/// The terms of nDCG@k (the gain in force), one query.
+pub fn ndcg(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    gain_terms(q, docs, id, ctx, ctx.gain, true)
+}
+
+/// The terms of nDCG@k with the exponential gain, one query.
+pub fn ndcg_burges(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    gain_terms(q, docs, id, ctx, Gain::Exponential, true)
+}
+
+/// The terms of DCG@k, one query.
+pub fn dcg(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    gain_terms(q, docs, id, ctx, ctx.gain, false)
+}
+
+/// What a list of hits explains: the first relevant rank, whether there is
+/// one, or how many there are over k or over |R|.
+#[derive(Clone, Copy, PartialEq)]
+enum Hits {
+    Rr,
+    Hit,
+    Precision,
+    Recall,
+}
+
+/// The reciprocal rank, one query.
+pub fn rr(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    hit_terms(q, docs, id, ctx, Hits::Rr)
+}
+
+/// Hit@k, one query.
+pub fn hit(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    hit_terms(q, docs, id, ctx, Hits::Hit)
+}
+
+/// P@k, one query.
+pub fn precision(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    hit_terms(q, docs, id, ctx, Hits::Precision)
+}
+
+/// R@k, one query.
+pub fn recall(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    hit_terms(q, docs, id, ctx, Hits::Recall)
+}
+
+/// What every ranking explanation starts from: the cutoff, the ranks shown,
+/// relevance, the documents' names.
+struct Listed<'a> {
+    k: Option<usize>,
+    n: usize,
+    level: i32,
+    kt: String,
+    docs: &'a [String],
+}
+
+impl<'a> Listed<'a> {
+    fn new(q: &QueryView, docs: &'a [String], id: &MetricId, ctx: &Ctx) -> Self {
+        let k = id.k;
+        Listed {
+            k,
+            n: k.map_or(q.len(), |k| k.min(q.len())),
+            level: ctx.relevance_level,
+            kt: k_text(k),
+            docs,
+        }
+    }
+    fn rel(&self, g: i32) -> bool {
+        g != NOT_JUDGED && g >= self.level
+    }
+    fn doc(&self, i: usize) -> String {
+        self.docs.get(i).cloned().unwrap_or_default()
+    }
+}
+
+/// DCG's terms (gain · discount per rank), and for nDCG the ideal list and IDCG.
+fn gain_terms(
+    q: &QueryView,
+    docs: &[String],
+    id: &MetricId,
+    ctx: &Ctx,
+    gain: Gain,
+    normalised: bool,
+) -> Explanation {
+    let l = Listed::new(q, docs, id, ctx);
+    let (k, n, kt) = (l.k, l.n, l.kt.clone());
+    let doc = |i| l.doc(i);
+    let gain_text = match gain {
+        Gain::Linear => "rel_i",
+        Gain::Exponential => "2^{rel_i} - 1",
+    };
+    let mut dcg = Sum::new();
+    let rows = (0..n)
+        .map(|i| {
+            let g = q.grades[i];
+            let t = gain_of(g, gain) * discount_at(i, ctx.discount);
+            dcg.add(t);
+            Row {
+                cells: vec![
+                    (i + 1).to_string(),
+                    doc(i),
+                    grade_text(g),
+                    f(gain_of(g, gain)),
+                    f(discount_at(i, ctx.discount)),
+                    f(t),
+                ],
+                term: Some(t),
+                unit: None,
+            }
+        })
+        .collect();
+    let dcg_value = q.dcg(k, gain, ctx.discount);
+    let idcg = q.idcg(k, gain, ctx.discount);
+    let ideal_len = k.map_or(q.judged_desc.len(), |k| k.min(q.judged_desc.len()));
+    // the ideal grades, the first 30 of a long list
+    let mut ideal: Vec<String> = q.judged_desc[..ideal_len.min(30)]
+        .iter()
+        .map(|g| g.to_string())
+        .collect();
+    if ideal_len > 30 {
+        ideal.push(format!("… {} more", ideal_len - 30));
+    }
+    let mut steps = vec![step(format!("DCG{kt} = Σ terms"), dcg_value)];
+    let (formula, value) = if !normalised {
+        (
+            format!(
+                r"\text{{DCG{kt}}} = \sum_{{i=1}}^{{k}} \frac{{{gain_text}}}{{{}}}",
+                discount_text(ctx.discount)
+            ),
+            dcg_value,
+        )
+    } else {
+        steps.push(step(
+            format!("IDCG{kt} (ideal order: {})", ideal.join(", ")),
+            idcg,
+        ));
+        let v = q.ndcg(k, gain, ctx.discount);
+        steps.push(step(format!("nDCG{kt} = DCG / IDCG"), v));
+        (
+            format!(
+                r"\text{{nDCG{kt}}} = \frac{{\text{{DCG{kt}}}}}{{\text{{IDCG{kt}}}}}, \quad \text{{DCG{kt}}} = \sum_{{i=1}}^{{k}} \frac{{{gain_text}}}{{{}}}",
+                discount_text(ctx.discount)
+            ),
+            v,
+        )
+    };
+    let mut notes = vec![format!(
+        "IDCG ranks every judged document of the query by grade (the ideal list), cut at k."
+    )];
+    if idcg == 0.0 {
+        notes.push(
+            "No document of this query has a positive grade: nDCG is 0 by convention.".into(),
+        );
+    }
+    Explanation {
+        title: format!("{}{kt}", if normalised { "nDCG" } else { "DCG" }),
+        formula,
+        notes,
+        headers: ["rank i", "document", "grade", "gain", "discount", "term"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps,
+        value,
+    }
+}
+
+/// AP@k's terms: P@i at each relevant rank, over the denominator in force.
+pub fn ap(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+    let l = Listed::new(q, docs, id, ctx);
+    let (k, n, kt, level) = (l.k, l.n, l.kt.clone(), l.level);
+    let (rel, doc) = (|g| l.rel(g), |i| l.doc(i));
+    let denom = q.ap_denominator(k, ctx);
+    let mut hits = 0usize;
+    let mut total = Sum::new();
+    let rows = (0..n)
+        .map(|i| {
+            let g = q.grades[i];
+            let r = rel(g);
+            hits += r as usize;
+            let p = hits as f64 / (i + 1) as f64;
+            if r {
+                total.add(p);
+            }
+            Row {
+                cells: vec![
+                    (i + 1).to_string(),
+                    doc(i),
+                    grade_text(g),
+                    if r { "relevant".into() } else { "".into() },
+                    if r {
+                        format!("{hits}/{} = {}", i + 1, f(p))
+                    } else {
+                        "".into()
+                    },
+                ],
+                term: r.then_some(p),
+                unit: None,
+            }
+        })
+        .collect();
+    let value = q.average_precision(k, ctx);
+    let den_tex = match (k, ctx.ap_denominator) {
+        (Some(k), ApDenominator::MinRelevantK) => format!(r"\min(|R|, {k}) = {denom}"),
+        _ => format!("|R| = {denom}"),
+    };
+    let den_text = match (k, ctx.ap_denominator) {
+        (Some(k), ApDenominator::MinRelevantK) => format!("min(|R|, {k}) = {denom}"),
+        _ => format!("|R| = {denom}"),
+    };
+    Explanation {
+        title: format!("AP{kt}"),
+        formula: format!(
+            r"\text{{AP{kt}}} = \frac{{1}}{{D}} \sum_{{i \le k,\, rel_i}} P@i, \quad D = {den_tex}"
+        ),
+        notes: vec![format!(
+            "Relevant: grade ≥ {level}. Relevant documents never retrieved add 0 but count in |R|."
+        )],
+        headers: ["rank i", "document", "grade", "", "P@i"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps: vec![
+            step("Σ P@i at the relevant ranks", total.value()),
+            step(format!("÷ {den_text}"), value),
+        ],
+        value,
+    }
+}
+
+/// RR, Hit@k, P@k or R@k: the relevant ranks of the list.
+fn hit_terms(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx, what: Hits) -> Explanation {
+    let l = Listed::new(q, docs, id, ctx);
+    let (k, n, kt, level) = (l.k, l.n, l.kt.clone(), l.level);
+    let (rel, doc) = (|g| l.rel(g), |i| l.doc(i));
+    let mut hits = 0usize;
+    let first = (0..n).find(|&i| rel(q.grades[i]));
+    let rows = (0..n)
+        .map(|i| {
+            let r = rel(q.grades[i]);
+            hits += r as usize;
+            Row {
+                cells: vec![
+                    (i + 1).to_string(),
+                    doc(i),
+                    grade_text(q.grades[i]),
+                    if r { "relevant".into() } else { "".into() },
+                ],
+                term: (r && !matches!(what, Hits::Rr | Hits::Hit)).then_some(1.0),
+                unit: None,
+            }
+        })
+        .collect();
+    let (formula, steps, value) = match what {
+        Hits::Rr => {
+            let v = q.reciprocal_rank(k, level);
+            let s = match first {
+                Some(i) => vec![
+                    step(format!("first relevant rank = {}", i + 1), (i + 1) as f64),
+                    step(format!("RR = 1 / {}", i + 1), v),
+                ],
+                None => vec![step(format!("no relevant document in the top {n}: RR"), v)],
+            };
+            (
+                format!(
+                    r"\text{{RR{kt}}} = \frac{{1}}{{rank}}, \quad rank = \text{{rank of the first relevant document (0 if none{})}}",
+                    if k.is_some() { " within k" } else { "" }
+                ),
+                s,
+                v,
+            )
+        }
+        Hits::Hit => {
+            let v = q.hit(k, level);
+            (
+                format!(
+                    r"\text{{Hit{kt}}} = \mathbb{{1}}[\text{{a relevant document is in the top }} k]"
+                ),
+                vec![
+                    step("relevant documents retrieved", hits as f64),
+                    step(format!("Hit{kt}"), v),
+                ],
+                v,
+            )
+        }
+        Hits::Precision => {
+            let v = q.precision(k, ctx);
+            (
+                format!(r"\text{{P{kt}}} = \frac{{|\text{{relevant in top }} k|}}{{k}}"),
+                vec![
+                    step("relevant in the top k", hits as f64),
+                    step(format!("P{kt}"), v),
+                ],
+                v,
+            )
+        }
+        Hits::Recall => {
+            let v = q.recall(k, level);
+            (
+                format!(
+                    r"\text{{R{kt}}} = \frac{{|\text{{relevant in top }} k|}}{{|R|}}, \quad |R| = {}",
+                    q.num_relevant(level)
+                ),
+                vec![
+                    step("relevant in the top k", hits as f64),
+                    step(format!("R{kt}"), v),
+                ],
+                v,
+            )
+        }
+    };
+    Explanation {
+        title: id.to_string(),
+        formula,
+        notes: vec![format!("Relevant: grade ≥ {level}.")],
+        headers: ["rank i", "document", "grade", ""]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        steps,
+        value,
     }
 }
 
@@ -493,6 +586,53 @@ pub fn average_precision(curve: &BinaryCurve) -> Option<Explanation> {
     })
 }
 
+/// A confusion matrix's cells as numbers (TP, FP, FN, TN).
+fn cells(c: &Confusion) -> (f64, f64, f64, f64) {
+    (c.tp as f64, c.fp as f64, c.fn_ as f64, c.tn as f64)
+}
+
+/// Accuracy's formula, numerator and denominator.
+pub fn accuracy_terms(c: &Confusion) -> (&'static str, f64, f64) {
+    let (tp, fp, fn_, tn) = cells(c);
+    (
+        r"\text{accuracy} = \frac{TP + TN}{TP + FP + FN + TN}",
+        tp + tn,
+        tp + fp + fn_ + tn,
+    )
+}
+
+/// Precision's formula, numerator and denominator.
+pub fn precision_terms(c: &Confusion) -> (&'static str, f64, f64) {
+    let (tp, fp, _, _) = cells(c);
+    (r"\text{precision} = \frac{TP}{TP + FP}", tp, tp + fp)
+}
+
+/// Recall's formula, numerator and denominator.
+pub fn recall_terms(c: &Confusion) -> (&'static str, f64, f64) {
+    let (tp, _, fn_, _) = cells(c);
+    (r"\text{recall} = \frac{TP}{TP + FN}", tp, tp + fn_)
+}
+
+/// F1's formula, numerator and denominator.
+pub fn f1_terms(c: &Confusion) -> (&'static str, f64, f64) {
+    let (tp, fp, fn_, _) = cells(c);
+    (
+        r"F_1 = \frac{2 \cdot TP}{2 \cdot TP + FP + FN}",
+        2.0 * tp,
+        2.0 * tp + fp + fn_,
+    )
+}
+
+/// MCC's formula, numerator and denominator.
+pub fn mcc_terms(c: &Confusion) -> (&'static str, f64, f64) {
+    let (tp, fp, fn_, tn) = cells(c);
+    (
+        r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
+        tp * tn - fp * fn_,
+        ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt(),
+    )
+}
+
 /// A threshold metric from the confusion matrix it comes from.
 pub fn threshold_metric(
     base: &str,
@@ -500,33 +640,14 @@ pub fn threshold_metric(
     threshold_text: &str,
     zero_division: ZeroDivision,
 ) -> Option<Explanation> {
-    let (tp, fp, fn_, tn) = (c.tp as f64, c.fp as f64, c.fn_ as f64, c.tn as f64);
-    if base == "f1_weighted" || base == "f1_macro" {
-        return Some(f1_average(base == "f1_weighted", c, threshold_text));
-    }
-    let value = super::registry::info(base, Kind::Binary)?
-        .at_threshold(c, zero_division)?
-        .unwrap_or(f64::NAN);
-    let (formula, num, den) = match base {
-        "accuracy" => (
-            r"\text{accuracy} = \frac{TP + TN}{TP + FP + FN + TN}",
-            tp + tn,
-            tp + fp + fn_ + tn,
-        ),
-        "precision" => (r"\text{precision} = \frac{TP}{TP + FP}", tp, tp + fp),
-        "recall" => (r"\text{recall} = \frac{TP}{TP + FN}", tp, tp + fn_),
-        "f1" => (
-            r"F_1 = \frac{2 \cdot TP}{2 \cdot TP + FP + FN}",
-            2.0 * tp,
-            2.0 * tp + fp + fn_,
-        ),
-        "mcc" => (
-            r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
-            tp * tn - fp * fn_,
-            ((tp + fp) * (tp + fn_) * (tn + fp) * (tn + fn_)).sqrt(),
-        ),
+    let info = registry::info(base, Kind::Binary)?;
+    let terms = match info.explain {
+        Explain::F1Average { weighted } => return Some(f1_average(weighted, c, threshold_text)),
+        Explain::Threshold(terms) => terms,
         _ => return None,
     };
+    let value = info.at_threshold(c, zero_division)?.unwrap_or(f64::NAN);
+    let (formula, num, den) = terms(c);
     let cell = |what: &str, n: u64| Row {
         cells: vec![what.into(), n.to_string()],
         term: None,
@@ -564,26 +685,18 @@ pub fn threshold_metric(
 /// the rank of their target (ranks beyond k, and targets not ranked, in one
 /// group worth 0): count · value per row, summed, over N.
 pub fn target_ranks(id: &MetricId, ranks: &[Option<u32>]) -> Option<Explanation> {
-    use super::multiclass;
+    let Explain::TargetRanks {
+        per_row,
+        per_row_text,
+        value,
+        default_k,
+    } = registry::info(&id.base, Kind::Multiclass)?.explain
+    else {
+        return None;
+    };
     let k = id.k.map(|k| k.min(u32::MAX as usize) as u32);
-    let per_row = |r: u32| -> f64 {
-        match id.base.as_str() {
-            "acc" => 1.0,
-            "mrr" => 1.0 / r as f64,
-            _ => 1.0 / ((r as f64) + 1.0).log2(),
-        }
-    };
-    let value = match id.base.as_str() {
-        "acc" => multiclass::accuracy_at(ranks, k.unwrap_or(1)),
-        "mrr" => multiclass::mrr(ranks, k),
-        "ndcg" => multiclass::ndcg_at(ranks, k.unwrap_or(u32::MAX)),
-        _ => return None,
-    };
-    let k_acc = if id.base == "acc" {
-        Some(k.unwrap_or(1))
-    } else {
-        k
-    };
+    let value = value(ranks, k);
+    let k_acc = k.or(default_k);
     // rows per rank (index 0: beyond k or not ranked, listed last)
     let mut counts: Vec<u64> = Vec::new();
     for r in ranks {
@@ -624,11 +737,6 @@ pub fn target_ranks(id: &MetricId, ranks: &[Option<u32>]) -> Option<Explanation>
         })
         .collect();
     let key = id.to_string();
-    let per_row_text = match id.base.as_str() {
-        "acc" => "1 if the rank ≤ k",
-        "mrr" => "1 / rank",
-        _ => "1 / log₂(rank + 1)",
-    };
     Some(Explanation {
         title: format!("{key}: the mean over {n} rows"),
         formula: super::registry::info(&id.base, super::registry::Kind::Multiclass)
@@ -730,10 +838,9 @@ pub fn rating_errors(
     p: &[f64],
     shown: f64,
 ) -> Option<Explanation> {
-    let squared = match base {
-        "mae" => false,
-        "mse" | "rmse" => true,
-        _ => return None,
+    let Explain::RatingErrors { squared, root } = registry::info(base, Kind::Ratings)?.explain
+    else {
+        return None;
     };
     let groups = super::ratings::group_rows(users);
     let mut total = Sum::new();
@@ -766,12 +873,9 @@ pub fn rating_errors(
             },
             total.value(),
         ),
-        step(
-            format!("÷ {n} rows"),
-            if base == "rmse" { mean } else { shown },
-        ),
+        step(format!("÷ {n} rows"), if root { mean } else { shown }),
     ];
-    if base == "rmse" {
+    if root {
         steps.push(step("√ : RMSE", shown));
     }
     let kind = super::registry::Kind::Ratings;
@@ -799,11 +903,11 @@ pub fn probability_loss(
     probability: impl Fn(f64) -> f64,
 ) -> Option<Explanation> {
     use super::binary::{brier_term, log_loss_term};
-    let (value, term): (f64, fn(bool, f64) -> f64) = match base {
-        "log_loss" => (curve.probability_loss(false, &probability)?, log_loss_term),
-        "brier" => (curve.probability_loss(true, &probability)?, brier_term),
-        _ => return None,
+    let Compute::Loss { brier } = registry::info(base, Kind::Binary)?.compute else {
+        return None;
     };
+    let term: fn(bool, f64) -> f64 = if brier { brier_term } else { log_loss_term };
+    let value = curve.probability_loss(brier, &probability)?;
     let mut sums = [(0u64, Sum::new()), (0u64, Sum::new())];
     for (t, tp, fp) in curve.steps() {
         let p = probability(t);
@@ -816,7 +920,7 @@ pub fn probability_loss(
         }
     }
     let n = curve.positives + curve.negatives;
-    let log = base == "log_loss";
+    let log = !brier;
     let what = [
         if log { "−ln p" } else { "(1 − p)²" },
         if log { "−ln(1 − p)" } else { "p²" },
@@ -861,9 +965,10 @@ pub fn cross_entropy(
     scale: super::multiclass::ScoreScale,
     class_name: &dyn Fn(u32) -> String,
 ) -> Option<Explanation> {
-    if base != "cross_entropy" && base != "perplexity" {
+    let Explain::CrossEntropy { perplexity } = registry::info(base, Kind::Multiclass)?.explain
+    else {
         return None;
-    }
+    };
     // per true class: rows and Σ −ln p(target)
     let mut per: Vec<(u64, Sum)> = Vec::new();
     for r in rows {
@@ -895,7 +1000,7 @@ pub fn cross_entropy(
         step("Σ −ln p(target) over all rows", total.value()),
         step(format!("÷ {n} rows: cross-entropy"), ce),
     ];
-    let value = if base == "perplexity" {
+    let value = if perplexity {
         steps.push(step("exp: perplexity", ce.exp()));
         ce.exp()
     } else {
@@ -1002,6 +1107,125 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
         rows,
         steps: vec![step("Σ weight · F1_c", total.value()), step(if weighted { "F1 (weighted)" } else { "F1 (macro)" }, value)],
         value,
+    }
+}
+
+/// A binary metric's explanation under the conventions in force: the
+/// curve's terms, the per-class loss (scores through the sigmoid when they
+/// are logits) or the confusion matrix at the threshold.
+pub fn binary(id: &MetricId, curve: &BinaryCurve, conv: &Conventions) -> Option<Explanation> {
+    let info = registry::info(&id.base, Kind::Binary)?;
+    match info.explain {
+        Explain::Loss => {
+            let logits = conv.binary_scores_are_logits;
+            probability_loss(info.base, curve, |z| {
+                if logits {
+                    super::binary::sigmoid(z)
+                } else {
+                    z
+                }
+            })
+        }
+        Explain::Curve(f) => f(curve),
+        _ => {
+            let rule = match conv.threshold_rule {
+                ThresholdRule::AtLeast => "score ≥",
+                ThresholdRule::Above => "score >",
+            };
+            threshold_metric(
+                info.base,
+                &curve.confusion_at(conv.threshold, conv.threshold_rule),
+                &format!("{rule} {}", conv.threshold),
+                conv.zero_division,
+            )
+        }
+    }
+}
+
+/// A multi-class metric's explanation for model `m`, or why there is none.
+pub fn multiclass(
+    id: &MetricId,
+    d: &MulticlassData,
+    m: &MulticlassPredictions,
+    conv: &Conventions,
+) -> Result<Explanation, String> {
+    let info = registry::info(&id.base, Kind::Multiclass).ok_or("not a multi-class metric")?;
+    let class = |c| format!("class {}", d.class_name(c));
+    let ranks = m.ranks(conv.class_ties);
+    let predicted = m.predicted();
+    if let Compute::Classes(f) = info.compute {
+        // a value the data cannot give (acc@k beyond a top-k list) says why
+        f(&ClassView {
+            targets: &d.targets,
+            model: m,
+            ranks: &ranks,
+            predicted: &predicted,
+            scale: conv.class_scale,
+            k: id.k.map(|k| k.min(u32::MAX as usize) as u32),
+        })?;
+    }
+    match info.explain {
+        Explain::F1Average { weighted } => Ok(class_f1(&d.targets, &predicted, weighted, &class)),
+        Explain::CrossEntropy { .. } => cross_entropy(info.base, &m.rows, conv.class_scale, &class)
+            .filter(|_| !m.is_list())
+            .ok_or_else(|| "Top-k lists carry no probabilities: cross-entropy is undefined.".into()),
+        _ => target_ranks(id, &ranks).ok_or_else(|| {
+            format!("{id} is the mean over rows of a per-row value computed from the full probability row; it has no shorter breakdown.")
+        }),
+    }
+}
+
+/// A ratings metric's explanation for the predictions `p` of the model
+/// whose report is `model`: each user's errors, or the mean of the per-user
+/// values, or why there is none.
+pub fn ratings(
+    id: &MetricId,
+    d: &RatingsData,
+    p: &[f64],
+    model: &ModelReport,
+) -> Result<Explanation, String> {
+    let key = id.to_string();
+    let shown = model
+        .metrics
+        .get(&key)
+        .copied()
+        .flatten()
+        .ok_or("undefined")?;
+    let info = registry::info(&id.base, Kind::Ratings).ok_or("not a ratings metric")?;
+    match (info.compute, model.per_unit.get(&key)) {
+        (Compute::PerUser(_), Some(values)) => {
+            let mut e = mean(&key, "user", &model.unit_ids, values, shown, true);
+            // a user's value has no further drill-down: plain rows
+            e.rows.iter_mut().for_each(|r| r.unit = None);
+            Ok(e)
+        }
+        _ => rating_errors(info.base, &d.user, &|u| d.users.name(u).to_string(), &d.rating, p, shown)
+            .ok_or_else(|| format!("{key} = {shown:.4}: it has no term-by-term breakdown here; the formula above is what the core computes.")),
+    }
+}
+
+/// A ranking metric's value over the queries from its per-query values:
+/// their mean (or, for the counts, their sum), or why it is not one (a
+/// geometric mean, or a ratio pooled over the queries).
+pub fn over_queries(
+    id: &MetricId,
+    units: &[String],
+    values: Option<&Vec<f64>>,
+    shown: f64,
+) -> Result<Explanation, String> {
+    let key = id.to_string();
+    let info = registry::info(&id.base, Kind::Ranking);
+    let pooled = info.is_some_and(|m| {
+        m.average == Average::Geometric || matches!(m.compute, Compute::Agreement { pooled: true })
+    });
+    match values {
+        Some(values) if !pooled => {
+            let summed = info.is_some_and(|m| m.average == Average::Sum);
+            Ok(mean(&key, "query", units, values, shown, !summed))
+        }
+        _ => Err(format!(
+            "{key} = {shown:.4} is not an average of per-query values."
+        )),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::binary::{BinaryCurve, Confusion, ZeroDivision};
 use super::evaluate::RatingsData;
+use super::explain::{self, Explanation};
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;
@@ -86,6 +87,47 @@ pub struct MetricInfo {
     /// one pass), the same value as its [`Compute::Query`] kernel's.
     pub scan: Option<ScanFn>,
     pub average: Average,
+    /// How it explains one value with its own terms ([`super::explain`]).
+    pub explain: Explain,
+    /// A cutoff its table always shows, whatever the cutoffs chosen (top-1
+    /// accuracy, scikit-learn's accuracy_score, leads a multi-class table).
+    pub always_at: Option<usize>,
+}
+
+/// A metric's explanation with its own terms, beyond the mean of its
+/// per-unit values (which every mean has).
+#[derive(Clone, Copy, Debug)]
+pub enum Explain {
+    None,
+    /// One query's ranked list and terms.
+    Query(fn(&QueryView, &[String], &MetricId, &Ctx) -> Explanation),
+    /// The curve's own terms.
+    Curve(fn(&BinaryCurve) -> Option<Explanation>),
+    /// The confusion matrix: (formula, numerator, denominator).
+    Threshold(fn(&Confusion) -> (&'static str, f64, f64)),
+    /// Weighted or macro F1 over the classes.
+    F1Average {
+        weighted: bool,
+    },
+    /// Log loss or the Brier score per class ([`Compute::Loss`]).
+    Loss,
+    /// The rows grouped by their target's rank: each rank's value per row
+    /// (in words too), the mean over rows at cutoff k, the cutoff when none is given.
+    TargetRanks {
+        per_row: fn(u32) -> f64,
+        per_row_text: &'static str,
+        value: fn(&[Option<u32>], Option<u32>) -> f64,
+        default_k: Option<u32>,
+    },
+    /// −ln p(target) per true class (then exp for perplexity).
+    CrossEntropy {
+        perplexity: bool,
+    },
+    /// |p − r| or (p − r)² per user, over n (then √ for RMSE).
+    RatingErrors {
+        squared: bool,
+        root: bool,
+    },
 }
 
 /// A ranking kernel's cutoff and conventions.
@@ -223,6 +265,8 @@ const fn m(
         compute: Compute::Curve(|_| None),
         scan: None,
         average: Average::Mean,
+        explain: Explain::None,
+        always_at: None,
     }
 }
 
@@ -259,6 +303,14 @@ impl MetricInfo {
         self.average = average;
         self
     }
+    const fn explain(mut self, explain: Explain) -> Self {
+        self.explain = explain;
+        self
+    }
+    const fn always_at(mut self, k: usize) -> Self {
+        self.always_at = Some(k);
+        self
+    }
 }
 
 use Cutoff::{None as NoK, Optional as OptK, Required as K};
@@ -270,17 +322,20 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}")
         .depends(&["ties", "gain", "discount", "query_set"])
         .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
-        .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg)),
+        .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg))
+        .explain(Explain::Query(explain::ndcg)),
     m("ndcg_burges", Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
         .depends(&["ties", "discount", "query_set"])
         .query(|q, a| q.ndcg(a.k, Gain::Exponential, a.ctx.discount))
-        .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp)),
+        .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp))
+        .explain(Explain::Query(explain::ndcg_burges)),
     m("dcg", Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)")
         .depends(&["ties", "gain", "discount", "query_set"])
         .query(|q, a| q.dcg(a.k, a.ctx.gain, a.ctx.discount))
-        .scan(|f, _, _, _| f.dcg),
+        .scan(|f, _, _, _| f.dcg)
+        .explain(Explain::Query(explain::dcg)),
     m("idcg", Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}")
         .depends(&["gain", "discount", "query_set"])
@@ -290,7 +345,8 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)")
         .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
         .query(|q, a| q.average_precision(a.k, &a.ctx))
-        .scan(ap_of_prefix),
+        .scan(ap_of_prefix)
+        .explain(Explain::Query(explain::ap)),
     m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false)
         .typeset(r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)")
         .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
@@ -301,12 +357,14 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"P@k = \frac{|\text{relevant in top } k|}{k}")
         .depends(&["ties", "relevance_level", "precision_denominator", "query_set"])
         .query(|q, a| q.precision(a.k, &a.ctx))
-        .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx)),
+        .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx))
+        .explain(Explain::Query(explain::precision)),
     m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
         .typeset(r"R@k = \frac{|\text{relevant in top } k|}{|R|}")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.recall(a.k, a.ctx.relevance_level))
-        .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level)),
+        .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level))
+        .explain(Explain::Query(explain::recall)),
     m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
         .typeset(r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}")
         .depends(&["ties", "relevance_level", "precision_denominator", "f1_aggregation", "query_set"])
@@ -317,7 +375,8 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.hit(a.k, a.ctx.relevance_level))
-        .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64),
+        .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64)
+        .explain(Explain::Query(explain::hit)),
     m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
         .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")
         .depends(&["ties", "query_set"])
@@ -326,7 +385,8 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.reciprocal_rank(a.k, a.ctx.relevance_level))
-        .scan(|f, _, _, _| rr_of_prefix(f.first_relevant)),
+        .scan(|f, _, _, _| rr_of_prefix(f.first_relevant))
+        .explain(Explain::Query(explain::rr)),
     m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true)
         .typeset(r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}")
         .depends(&["ties", "relevance_level", "query_set"])
@@ -483,10 +543,12 @@ pub const METRICS: &[MetricInfo] = &[
     // binary
     m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false)
         .typeset(r"\text{AUC} = P(s^{+} > s^{-}) + \frac{1}{2} P(s^{+} = s^{-})")
-        .compute(Compute::Curve(BinaryCurve::roc_auc)),
+        .compute(Compute::Curve(BinaryCurve::roc_auc))
+        .explain(Explain::Curve(explain::roc_auc)),
     m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false)
         .typeset(r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \, P_n")
-        .compute(Compute::Curve(BinaryCurve::average_precision)),
+        .compute(Compute::Curve(BinaryCurve::average_precision))
+        .explain(Explain::Curve(explain::average_precision)),
     m("pr_auc_trapezoid", Binary, NoK, "PR-AUC (trapezoid)", "∫ precision d(recall), trapezoid rule", "linear interpolation of precision is optimistic", "sklearn auc(recall, precision)", true, true, false)
         .typeset(r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \frac{P_n + P_{n-1}}{2}")
         .compute(Compute::Curve(BinaryCurve::pr_auc_trapezoid)),
@@ -496,39 +558,48 @@ pub const METRICS: &[MetricInfo] = &[
     m("log_loss", Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss", false, false, true)
         .typeset(r"\text{LogLoss} = -\frac{1}{N} \sum_{i=1}^{N} \left[ y_i \ln \hat{p}_i + (1 - y_i) \ln(1 - \hat{p}_i) \right]")
         .depends(&["binary_scores_are_logits"])
-        .compute(Compute::Loss { brier: false }),
+        .compute(Compute::Loss { brier: false })
+        .explain(Explain::Loss),
     m("brier", Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true)
         .typeset(r"\text{Brier} = \frac{1}{N} \sum_{i=1}^{N} (\hat{p}_i - y_i)^2")
         .depends(&["binary_scores_are_logits"])
-        .compute(Compute::Loss { brier: true }),
+        .compute(Compute::Loss { brier: true })
+        .explain(Explain::Loss),
     m("accuracy", Binary, NoK, "Accuracy", "(TP + TN) / N", "threshold and rule (≥ or >)", "sklearn accuracy_score", true, true, false)
         .typeset(r"\text{Accuracy} = \frac{TP + TN}{TP + TN + FP + FN}")
         .depends(&["threshold", "threshold_rule"])
-        .compute(Compute::Threshold(Confusion::accuracy, false)),
+        .compute(Compute::Threshold(Confusion::accuracy, false))
+        .explain(Explain::Threshold(explain::accuracy_terms)),
     m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
         .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
-        .compute(Compute::Threshold(Confusion::precision, true)),
+        .compute(Compute::Threshold(Confusion::precision, true))
+        .explain(Explain::Threshold(explain::precision_terms)),
     m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false)
         .typeset(r"\text{Recall} = \frac{TP}{TP + FN}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
-        .compute(Compute::Threshold(Confusion::recall, true)),
+        .compute(Compute::Threshold(Confusion::recall, true))
+        .explain(Explain::Threshold(explain::recall_terms)),
     m("f1", Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false)
         .typeset(r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
-        .compute(Compute::Threshold(Confusion::f1, true)),
+        .compute(Compute::Threshold(Confusion::f1, true))
+        .explain(Explain::Threshold(explain::f1_terms)),
     m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false)
         .typeset(r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}")
         .depends(&["threshold", "threshold_rule"])
-        .compute(Compute::Threshold(|c| Some(c.mcc()), false)),
+        .compute(Compute::Threshold(|c| Some(c.mcc()), false))
+        .explain(Explain::Threshold(explain::mcc_terms)),
     m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false)
         .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
         .depends(&["threshold", "threshold_rule"])
-        .compute(Compute::Threshold(Confusion::f1_weighted, false)),
+        .compute(Compute::Threshold(Confusion::f1_weighted, false))
+        .explain(Explain::F1Average { weighted: true }),
     m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false)
         .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
         .depends(&["threshold", "threshold_rule"])
-        .compute(Compute::Threshold(Confusion::f1_macro, false)),
+        .compute(Compute::Threshold(Confusion::f1_macro, false))
+        .explain(Explain::F1Average { weighted: false }),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
         .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
         .depends(&["threshold", "threshold_rule"])
@@ -553,39 +624,50 @@ pub const METRICS: &[MetricInfo] = &[
     m("acc", Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "sklearn top_k_accuracy_score", true, true, true)
         .typeset(r"\text{Acc@}k = \frac{1}{N} \sum_{i=1}^{N} \mathbb{1}[rank_i \le k]")
         .depends(&["class_ties"])
-        .compute(Compute::Classes(top_k_accuracy)),
+        .compute(Compute::Classes(top_k_accuracy))
+        .explain(Explain::TargetRanks { per_row: |_| 1.0, per_row_text: "1 if the rank ≤ k", value: |r, k| multiclass::accuracy_at(r, k.unwrap_or(1)), default_k: Some(1) })
+        .always_at(1),
     m("mrr", Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "Voorhees 1999", true, true, true)
         .typeset(r"\text{MRR} = \frac{1}{N} \sum_{i=1}^{N} \frac{1}{rank_i}")
         .depends(&["class_ties"])
-        .compute(Compute::Classes(|v| Ok(Some(multiclass::mrr(v.ranks, v.k))))),
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::mrr(v.ranks, v.k)))))
+        .explain(Explain::TargetRanks { per_row: |r| 1.0 / r as f64, per_row_text: "1 / rank", value: multiclass::mrr, default_k: None }),
     m("ndcg", Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "Järvelin & Kekäläinen 2002 (one relevant item)", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{1}{N} \sum_{i=1}^{N} \frac{\mathbb{1}[rank_i \le k]}{\log_2(rank_i + 1)}")
         .depends(&["class_ties"])
-        .compute(Compute::Classes(|v| Ok(Some(multiclass::ndcg_at(v.ranks, v.k.unwrap_or(u32::MAX)))))),
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::ndcg_at(v.ranks, v.k.unwrap_or(u32::MAX))))))
+        .explain(Explain::TargetRanks { per_row: |r| 1.0 / ((r as f64) + 1.0).log2(), per_row_text: "1 / log₂(rank + 1)", value: |r, k| multiclass::ndcg_at(r, k.unwrap_or(u32::MAX)), default_k: None }),
     m("f1_weighted", Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "sklearn average='weighted'", true, true, false)
         .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
-        .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, true))))),
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, true)))))
+        .explain(Explain::F1Average { weighted: true }),
     m("f1_macro", Multiclass, NoK, "F1 (macro)", "mean F1 over classes of the argmax prediction", "", "sklearn average='macro'", true, true, false)
         .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
-        .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, false))))),
+        .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, false)))))
+        .explain(Explain::F1Average { weighted: false }),
     m("cross_entropy", Multiclass, NoK, "Cross-entropy", "−(1/N) Σ ln p(target)", "p clipped at ε; logits: log-softmax first; rows not renormalised", "sklearn log_loss (multi-class)", false, false, true)
         .typeset(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \ln p_i(y_i)")
         .depends(&["class_scale"])
-        .compute(Compute::Classes(|v| Ok(v.cross_entropy()))),
+        .compute(Compute::Classes(|v| Ok(v.cross_entropy())))
+        .explain(Explain::CrossEntropy { perplexity: false }),
     m("perplexity", Multiclass, NoK, "Perplexity", "exp(cross-entropy)", "", "Jelinek et al. 1977 (perplexity)", false, false, false)
         .typeset(r"\text{PPL} = e^{\mathcal{L}}")
         .depends(&["class_scale"])
-        .compute(Compute::Classes(|v| Ok(v.cross_entropy().map(f64::exp)))),
+        .compute(Compute::Classes(|v| Ok(v.cross_entropy().map(f64::exp))))
+        .explain(Explain::CrossEntropy { perplexity: true }),
     // ratings
     m("mae", Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true)
         .typeset(r"\text{MAE} = \frac{1}{n} \sum_{u,i} |p_{ui} - r_{ui}|")
-        .compute(Compute::Ratings(|_, r, p| Some(ratings::mae(r, p)))),
+        .compute(Compute::Ratings(|_, r, p| Some(ratings::mae(r, p))))
+        .explain(Explain::RatingErrors { squared: false, root: false }),
     m("mse", Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true)
         .typeset(r"\text{MSE} = \frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2")
-        .compute(Compute::Ratings(|_, r, p| Some(ratings::mse(r, p)))),
+        .compute(Compute::Ratings(|_, r, p| Some(ratings::mse(r, p))))
+        .explain(Explain::RatingErrors { squared: true, root: false }),
     m("rmse", Ratings, NoK, "RMSE", "√(Σ(P − R)² / n)", "", "Herlocker et al. 2004; sklearn mean_squared_error", false, false, false)
         .typeset(r"\text{RMSE} = \sqrt{\frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2}")
-        .compute(Compute::Ratings(|_, r, p| Some(ratings::rmse(r, p)))),
+        .compute(Compute::Ratings(|_, r, p| Some(ratings::rmse(r, p))))
+        .explain(Explain::RatingErrors { squared: true, root: true }),
     m("rmse_per_user", Ratings, NoK, "RMSE per user", "mean over users of each user's RMSE", "", "Herlocker et al. 2004 (per-user averaging)", false, false, true)
         .typeset(r"\frac{1}{|U|} \sum_{u} \text{RMSE}(u)")
         .compute(Compute::PerUser(ratings::rmse_per_group)),
@@ -855,6 +937,14 @@ pub const IPREC_NAMES: [&str; 11] = [
     "iprec_at_recall_1.00",
 ];
 
+/// The binary metric DeLong's test compares (the page's ROC AUC card and
+/// `rankscope compare`'s binary models).
+pub const DELONG: &str = "roc_auc";
+
+/// The ranking metric the reciprocal-rank table shows from the runs
+/// themselves (no cutoff).
+pub const RECIPROCAL_RANK: &str = "mrr";
+
 pub const DEFAULT_CUTOFFS: &[usize] = &[1, 3, 5, 10, 20, 100, 1000];
 
 /// The most cutoffs a view shows at once: each adds a column per @k metric
@@ -922,6 +1012,79 @@ fn metrics_at(kind: Kind, ks: &[usize], extras: bool) -> Vec<MetricId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every row's hooks fit its kind: a ranking row computes per query
+    /// (or several columns, or agreement), a binary one from the curve, a
+    /// loss or the threshold, ...; a one-scan form only beside a per-query
+    /// kernel; every convention it names is in the conventions table; and
+    /// every explanation fits its kind too.
+    #[test]
+    fn every_row_has_hooks_of_its_kind() {
+        let keys = crate::core::conventions::all_keys();
+        for m in METRICS {
+            let fits = match (m.kind, m.compute) {
+                (
+                    Kind::Ranking,
+                    Compute::Query(_) | Compute::Columns(..) | Compute::Agreement { .. },
+                ) => true,
+                (
+                    Kind::Binary,
+                    Compute::Curve(_) | Compute::Loss { .. } | Compute::Threshold(..),
+                ) => true,
+                (Kind::Multiclass, Compute::Classes(_)) => true,
+                (Kind::Ratings, Compute::Ratings(_) | Compute::PerUser(_)) => true,
+                _ => false,
+            };
+            assert!(fits, "{:?} {}: {:?}", m.kind, m.base, m.compute);
+            assert!(
+                m.scan.is_none() || matches!(m.compute, Compute::Query(_)),
+                "{}",
+                m.base
+            );
+            assert!(
+                m.average == Average::Mean || m.kind == Kind::Ranking,
+                "{}",
+                m.base
+            );
+            for key in m.depends {
+                assert!(
+                    keys.contains(key),
+                    "{} depends on {key}, not a convention",
+                    m.base
+                );
+            }
+            let explains = match (m.kind, m.explain) {
+                (_, Explain::None) => true,
+                (Kind::Ranking, Explain::Query(_)) => true,
+                (
+                    Kind::Binary,
+                    Explain::Curve(_) | Explain::Threshold(_) | Explain::F1Average { .. },
+                ) => true,
+                (Kind::Binary, Explain::Loss) => matches!(m.compute, Compute::Loss { .. }),
+                (
+                    Kind::Multiclass,
+                    Explain::TargetRanks { .. }
+                    | Explain::CrossEntropy { .. }
+                    | Explain::F1Average { .. },
+                ) => true,
+                (Kind::Ratings, Explain::RatingErrors { .. }) => true,
+                _ => false,
+            };
+            assert!(explains, "{:?} {}: {:?}", m.kind, m.base, m.explain);
+            // one row per (kind, id)
+            assert_eq!(
+                METRICS
+                    .iter()
+                    .filter(|o| o.kind == m.kind && o.base == m.base)
+                    .count(),
+                1,
+                "{}",
+                m.base
+            );
+        }
+        assert_eq!(info(DELONG, Kind::Binary).map(|m| m.title), Some("ROC AUC"));
+        assert!(info(RECIPROCAL_RANK, Kind::Ranking).is_some());
+    }
 
     #[test]
     fn ids_parse_and_print() {

@@ -351,7 +351,7 @@ fn run_eval(mut a: Args) -> ExitCode {
     if let (Some(options), Some(Dataset::Binary(d))) = (&a.compare, &data) {
         // binary models: ROC AUC by DeLong's test on the same rows; every
         // other metric with its bootstrap interval (rows resampled)
-        let comparisons = if metrics.iter().any(|m| m.base == "roc_auc") {
+        let comparisons = if metrics.iter().any(|m| m.base == registry::DELONG) {
             match rankscope::compare::compare_auc(d, options) {
                 Ok(c) => c,
                 Err(e) => return fail(e),
@@ -361,7 +361,7 @@ fn run_eval(mut a: Args) -> ExitCode {
         };
         let others: Vec<MetricId> = metrics
             .iter()
-            .filter(|m| m.base != "roc_auc")
+            .filter(|m| m.base != registry::DELONG)
             .cloned()
             .collect();
         let intervals = if others.is_empty() {

@@ -1389,3 +1389,19 @@ fn per_query_files_give_the_tables_values_and_the_same_tests() {
         .contains("--metrics recall@5: no such measure in these files (they hold: ndcg@10, map, gm_map, mrr, num_ret, precision@5, fcp)"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The metric added through the registry's checklist (one kernel, one row):
+/// `rankscope eval` gives scikit-learn 1.9.1's `balanced_accuracy_score` of
+/// the reference labels against `score >= t`, as every table does.
+#[test]
+fn balanced_accuracy_is_scikit_learns_on_the_reference_file() {
+    for (t, want) in [("0.5", 0.7308478038815118), ("0.3", 0.7270173646578141)] {
+        let m = metrics_of(&[
+            reference("binary.csv").as_os_str(),
+            "--threshold".as_ref(),
+            t.as_ref(),
+        ]);
+        let got = m[0]["balanced_accuracy"].as_f64().unwrap();
+        assert!((got - want).abs() <= 1e-15, "t = {t}: {got} vs {want}");
+    }
+}

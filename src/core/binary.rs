@@ -742,6 +742,18 @@ impl Confusion {
     pub fn accuracy(&self) -> Option<f64> {
         defined(self.tp + self.tn, self.total())
     }
+    /// Balanced accuracy: the mean recall of the classes present in the
+    /// labels, (TP/(TP+FN) + TN/(TN+FP)) / 2 with both (scikit-learn's
+    /// `balanced_accuracy_score`, which leaves out a class absent from the
+    /// labels); undefined with no row.
+    pub fn balanced_accuracy(&self) -> Option<f64> {
+        let recalls = [
+            defined(self.tn, self.tn + self.fp),
+            defined(self.tp, self.tp + self.fn_),
+        ];
+        let present: Vec<f64> = recalls.into_iter().flatten().collect();
+        (!present.is_empty()).then(|| present.iter().sum::<f64>() / present.len() as f64)
+    }
     /// TP / (TP + FP); undefined with no row predicted positive (see [`ZeroDivision`]).
     pub fn precision(&self) -> Option<f64> {
         defined(self.tp, self.tp + self.fp)
@@ -1116,6 +1128,35 @@ mod tests {
         // scikit-learn: average precision without a positive row is 0
         assert_eq!(c.average_precision(), Some(0.0));
         assert_eq!(BinaryCurve::new(&[], &[]).average_precision(), None);
+    }
+
+    /// scikit-learn 1.9.1's `balanced_accuracy_score` on labels and
+    /// predictions with these (TP, FP, FN, TN), a class absent from the
+    /// labels included (it warns and leaves that class out).
+    #[test]
+    fn balanced_accuracy_is_scikit_learns() {
+        for ((tp, fp, fn_, tn), want) in [
+            ((3, 1, 2, 4), 0.7),
+            ((0, 0, 2, 3), 0.5),
+            ((0, 2, 0, 3), 0.6),
+            ((2, 0, 0, 0), 1.0),
+            ((0, 0, 0, 4), 1.0),
+            ((5, 3, 0, 0), 0.5),
+        ] {
+            let c = Confusion { tp, fp, fn_, tn };
+            assert_eq!(c.balanced_accuracy(), Some(want), "{c:?}");
+            assert_eq!(
+                c.metric("balanced_accuracy", ZeroDivision::Zero),
+                Some(Some(want))
+            );
+        }
+        let none = Confusion {
+            tp: 0,
+            fp: 0,
+            fn_: 0,
+            tn: 0,
+        };
+        assert_eq!(none.balanced_accuracy(), None);
     }
 
     #[test]

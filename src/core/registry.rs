@@ -600,6 +600,10 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::f1_macro, false))
         .explain(Explain::F1Average { weighted: false }),
+    m("balanced_accuracy", Binary, NoK, "Balanced accuracy", "(TP/(TP+FN) + TN/(TN+FP)) / 2", "threshold and rule; a class absent from the labels is left out of the mean (scikit-learn)", "Brodersen et al. 2010; sklearn balanced_accuracy_score", true, true, false)
+        .typeset(r"\text{Balanced accuracy} = \frac{1}{2} \left( \frac{TP}{TP + FN} + \frac{TN}{TN + FP} \right)")
+        .depends(&["threshold", "threshold_rule"])
+        .compute(Compute::Threshold(Confusion::balanced_accuracy, false)),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
         .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
         .depends(&["threshold", "threshold_rule"])

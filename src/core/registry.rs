@@ -1026,19 +1026,17 @@ mod tests {
     fn every_row_has_hooks_of_its_kind() {
         let keys = crate::core::conventions::all_keys();
         for m in METRICS {
-            let fits = match (m.kind, m.compute) {
+            let fits = matches!(
+                (m.kind, m.compute),
                 (
                     Kind::Ranking,
-                    Compute::Query(_) | Compute::Columns(..) | Compute::Agreement { .. },
-                ) => true,
-                (
+                    Compute::Query(_) | Compute::Columns(..) | Compute::Agreement { .. }
+                ) | (
                     Kind::Binary,
-                    Compute::Curve(_) | Compute::Loss { .. } | Compute::Threshold(..),
-                ) => true,
-                (Kind::Multiclass, Compute::Classes(_)) => true,
-                (Kind::Ratings, Compute::Ratings(_) | Compute::PerUser(_)) => true,
-                _ => false,
-            };
+                    Compute::Curve(_) | Compute::Loss { .. } | Compute::Threshold(..)
+                ) | (Kind::Multiclass, Compute::Classes(_))
+                    | (Kind::Ratings, Compute::Ratings(_) | Compute::PerUser(_))
+            );
             assert!(fits, "{:?} {}: {:?}", m.kind, m.base, m.compute);
             assert!(
                 m.scan.is_none() || matches!(m.compute, Compute::Query(_)),

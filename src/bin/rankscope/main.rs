@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use rankscope::core::evaluate::{evaluate_on_threads, Dataset};
+use rankscope::core::evaluate::{evaluate_on_threads, Dataset, Report};
 use rankscope::core::ranking::QuerySet;
 use rankscope::core::registry::{self, Kind, MetricId};
 use rankscope::parse::split::{self, Part};
@@ -290,28 +290,8 @@ fn run_eval(mut a: Args) -> ExitCode {
         Err(_) if precomputed => None,
         Err(e) => return fail(e),
     };
-    let out = std::io::stdout();
-    let mut out = out.lock();
     if a.format == "trec_eval" {
-        let Some(Dataset::Ranking(d)) = data else {
-            return fail("--format trec_eval needs TREC run and qrels input");
-        };
-        let measures = match rankscope::trec_format::parse_measures(&a.trec_measures) {
-            Ok(m) => m,
-            Err(e) => return fail(e),
-        };
-        for i in 0..d.runs.len() {
-            let lines = rankscope::trec_format::format_run(
-                d,
-                i,
-                &a.conv,
-                &measures,
-                a.per_query,
-                a.complete,
-            );
-            emit(&mut out, &lines);
-        }
-        return ExitCode::SUCCESS;
+        return print_trec_eval(&a, data);
     }
     if a.complete && !a.queries_set_explicitly {
         a.conv.query_set = QuerySet::Qrels;
@@ -344,152 +324,158 @@ fn run_eval(mut a: Args) -> ExitCode {
     } else {
         serde_json::to_value(&report.conventions).unwrap_or_default()
     };
-    let groups = match rankscope::diagnose::metric_groups(&report, &a.groups) {
-        Ok(g) => g,
+    let printed = match (&a.compare, data) {
+        (Some(options), Some(Dataset::Binary(d))) => {
+            print_binary_comparison(&a, options, d, &metrics, &warnings)
+        }
+        (Some(options), _) => print_comparison(&a, options, report, data, &conventions, &warnings),
+        (None, _) => print_report(&a, &report, precomputed, &conventions, &warnings),
+    };
+    printed.map_or_else(fail, |()| ExitCode::SUCCESS)
+}
+
+/// `--format trec_eval`: trec_eval's lines of each run.
+fn print_trec_eval(a: &Args, data: Option<Dataset>) -> ExitCode {
+    let Some(Dataset::Ranking(d)) = data else {
+        return fail("--format trec_eval needs TREC run and qrels input");
+    };
+    let measures = match rankscope::trec_format::parse_measures(&a.trec_measures) {
+        Ok(m) => m,
         Err(e) => return fail(e),
     };
-    if let (Some(options), Some(Dataset::Binary(d))) = (&a.compare, &data) {
-        // binary models: ROC AUC by DeLong's test on the same rows; every
-        // other metric with its bootstrap interval (rows resampled)
-        let comparisons = if metrics.iter().any(|m| m.base == registry::DELONG) {
-            match rankscope::compare::compare_auc(d, options) {
-                Ok(c) => c,
-                Err(e) => return fail(e),
-            }
-        } else {
-            Vec::new()
-        };
-        let others: Vec<MetricId> = metrics
-            .iter()
-            .filter(|m| m.base != registry::DELONG)
-            .cloned()
-            .collect();
-        let intervals = if others.is_empty() {
-            Vec::new()
-        } else {
-            rankscope::compare::binary::bootstrap_intervals(
-                d,
-                &a.conv,
-                &others,
-                options.bootstraps as usize,
-                options.seed,
-            )
-        };
-        if a.format == "json" {
-            let doc = serde_json::json!({ "kind": kind, "comparisons": comparisons, "intervals": intervals, "warnings": warnings });
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            );
-        } else {
-            let mut text = rankscope::compare::auc_text(&comparisons, options);
-            text.push_str(&rankscope::compare::binary::intervals_text(&intervals));
-            let _ = write!(out, "{}", terminal_safe(&text));
-        }
-        return ExitCode::SUCCESS;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    for i in 0..d.runs.len() {
+        let lines =
+            rankscope::trec_format::format_run(d, i, &a.conv, &measures, a.per_query, a.complete);
+        emit(&mut out, &lines);
     }
-    if let Some(options) = &a.compare {
-        // multi-class and ratings models are paired row by row
-        let mut report = report;
-        let unit = match data
-            .as_ref()
-            .map(|d| rankscope::compare::rows::per_row(&mut report, d, &a.conv))
-        {
-            Some(Err(e)) => return fail(e),
-            Some(Ok(unit)) => unit,
-            None => kind.unit(),
-        };
-        let columns = report.columns.clone();
-        let comparisons = match rankscope::compare::compare(&report, &columns, options) {
-            Ok(c) => c,
-            Err(e) => return fail(e),
-        };
-        if matches!(a.format.as_str(), "markdown" | "latex") {
-            let table = rankscope::compare::marked_table(&report, &comparisons, options);
-            let text = if a.format == "latex" {
-                table.to_latex(4)
-            } else {
-                table.to_markdown(4)
-            };
-            let _ = write!(out, "{}", terminal_safe(&text));
-        } else if a.format == "json" {
-            let doc = serde_json::json!({ "kind": kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": warnings });
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            );
-        } else {
-            let text = rankscope::compare::to_text(&comparisons, options, unit);
-            let _ = write!(out, "{}", terminal_safe(&text));
-            for w in &warnings {
-                eprintln!("warning: {}", terminal_safe(w));
-            }
-        }
-        return ExitCode::SUCCESS;
+    ExitCode::SUCCESS
+}
+
+/// `rankscope compare` of binary models: ROC AUC by DeLong's test on the
+/// same rows; every other metric with its bootstrap interval (rows resampled).
+fn print_binary_comparison(
+    a: &Args,
+    options: &rankscope::compare::Options,
+    d: &rankscope::core::evaluate::BinaryData,
+    metrics: &[MetricId],
+    warnings: &[String],
+) -> Result<(), String> {
+    let comparisons = if metrics.iter().any(|m| m.base == registry::DELONG) {
+        rankscope::compare::compare_auc(d, options)?
+    } else {
+        Vec::new()
+    };
+    let others: Vec<MetricId> = metrics
+        .iter()
+        .filter(|m| m.base != registry::DELONG)
+        .cloned()
+        .collect();
+    let intervals = if others.is_empty() {
+        Vec::new()
+    } else {
+        rankscope::compare::binary::bootstrap_intervals(
+            d,
+            &a.conv,
+            &others,
+            options.bootstraps as usize,
+            options.seed,
+        )
+    };
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    if a.format == "json" {
+        let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons, "intervals": intervals, "warnings": warnings });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    } else {
+        let mut text = rankscope::compare::auc_text(&comparisons, options);
+        text.push_str(&rankscope::compare::binary::intervals_text(&intervals));
+        let _ = write!(out, "{}", terminal_safe(&text));
     }
+    Ok(())
+}
+
+/// `rankscope compare` of ranking models by query, and of multi-class and
+/// ratings models row by row.
+fn print_comparison(
+    a: &Args,
+    options: &rankscope::compare::Options,
+    mut report: Report,
+    data: Option<Dataset>,
+    conventions: &serde_json::Value,
+    warnings: &[String],
+) -> Result<(), String> {
+    let kind = report.kind;
+    let unit = match data.as_ref() {
+        Some(d) => rankscope::compare::rows::per_row(&mut report, d, &a.conv)?,
+        None => kind.unit(),
+    };
+    let columns = report.columns.clone();
+    let comparisons = rankscope::compare::compare(&report, &columns, options)?;
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    if matches!(a.format.as_str(), "markdown" | "latex") {
+        let table = rankscope::compare::marked_table(&report, &comparisons, options);
+        let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));
+    } else if a.format == "json" {
+        let doc = serde_json::json!({ "kind": kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": warnings });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    } else {
+        let text = rankscope::compare::to_text(&comparisons, options, unit);
+        let _ = write!(out, "{}", terminal_safe(&text));
+        warn(warnings);
+    }
+    Ok(())
+}
+
+/// Warnings to standard error, one per line.
+fn warn(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("warning: {}", terminal_safe(w));
+    }
+}
+
+/// `rankscope eval`'s report: CSV, JSON, or a table for people (text,
+/// Markdown, LaTeX), with the groups of `--group`.
+fn print_report(
+    a: &Args,
+    report: &Report,
+    precomputed: bool,
+    conventions: &serde_json::Value,
+    warnings: &[String],
+) -> Result<(), String> {
+    let kind = report.kind;
+    let groups = rankscope::diagnose::metric_groups(report, &a.groups)?;
+    let out = std::io::stdout();
+    let mut out = out.lock();
     if a.format == "csv" {
         // for programs: the per-query values (the interchange file) or the means
         let mut csv = if a.per_query {
-            rankscope::report::per_query_csv(&report)
+            rankscope::report::per_query_csv(report)
         } else {
-            Table::from_report(&report, None).to_csv()
+            Table::from_report(report, None).to_csv()
         };
         if !csv.ends_with('\n') {
             csv.push('\n');
         }
         emit(&mut out, &csv);
-        for w in &warnings {
-            eprintln!("warning: {}", terminal_safe(w));
-        }
-        return ExitCode::SUCCESS;
+        warn(warnings);
+        return Ok(());
     }
     if a.format == "json" {
         let models: Vec<serde_json::Value> = report
             .models
             .iter()
-            .map(|m| {
-                let metrics: serde_json::Map<String, serde_json::Value> = report
-                    .columns
-                    .iter()
-                    .map(|c| {
-                        (
-                            c.clone(),
-                            m.metrics
-                                .get(c)
-                                .copied()
-                                .flatten()
-                                .map_or(serde_json::Value::Null, |v| serde_json::json!(v)),
-                        )
-                    })
-                    .collect();
-                let mut obj = serde_json::json!({ "name": m.name, "metrics": metrics });
-                if a.per_query && !m.unit_ids.is_empty() {
-                    let mut per = serde_json::Map::new();
-                    for (i, qid) in m.unit_ids.iter().enumerate() {
-                        let vals: serde_json::Map<String, serde_json::Value> = m
-                            .per_unit
-                            .iter()
-                            .filter_map(|(id, col)| {
-                                col.get(i).map(|v| {
-                                    (
-                                        id.clone(),
-                                        if v.is_finite() {
-                                            serde_json::json!(v)
-                                        } else {
-                                            serde_json::Value::Null
-                                        },
-                                    )
-                                })
-                            })
-                            .collect();
-                        per.insert(qid.clone(), serde_json::Value::Object(vals));
-                    }
-                    obj["per_query"] = serde_json::Value::Object(per);
-                }
-                obj
-            })
+            .map(|m| model_json(report, m, a.per_query))
             .collect();
         let mut doc = serde_json::json!({ "kind": kind, "conventions": conventions, "models": models, "warnings": warnings });
         if !groups.is_empty() {
@@ -500,35 +486,74 @@ fn run_eval(mut a: Args) -> ExitCode {
             "{}",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         );
-    } else {
-        let conv: Vec<String> = a
-            .conv
-            .describe(kind)
-            .into_iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "# {} · {}",
-            kind.label(),
-            if precomputed {
-                "values computed elsewhere: each file's all line, else its per-query values aggregated as the core does (conventions as they were computed)".into()
-            } else if conv.is_empty() {
-                "no switchable conventions".into()
-            } else {
-                conv.join(" ")
-            }
-        );
-        // the table is for people: names from the files never act on a terminal
-        let table = table_text(&Table::from_report(&report, None), &a.format);
-        let _ = write!(out, "{}", terminal_safe(&table));
-        let groups = rankscope::diagnose::metric_groups_text(&groups);
-        let _ = write!(out, "{}", terminal_safe(&groups));
-        for w in &warnings {
-            eprintln!("warning: {}", terminal_safe(w));
-        }
+        return Ok(());
     }
-    ExitCode::SUCCESS
+    let conv: Vec<String> = a
+        .conv
+        .describe(kind)
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "# {} · {}",
+        kind.label(),
+        if precomputed {
+            "values computed elsewhere: each file's all line, else its per-query values aggregated as the core does (conventions as they were computed)".into()
+        } else if conv.is_empty() {
+            "no switchable conventions".into()
+        } else {
+            conv.join(" ")
+        }
+    );
+    // the table is for people: names from the files never act on a terminal
+    let table = table_text(&Table::from_report(report, None), &a.format);
+    let _ = write!(out, "{}", terminal_safe(&table));
+    let groups = rankscope::diagnose::metric_groups_text(&groups);
+    let _ = write!(out, "{}", terminal_safe(&groups));
+    warn(warnings);
+    Ok(())
+}
+
+/// One model of the JSON report: its metrics (null where undefined) and,
+/// with `per_query`, each unit's values.
+fn model_json(
+    report: &Report,
+    m: &rankscope::core::evaluate::ModelReport,
+    per_query: bool,
+) -> serde_json::Value {
+    let number = |v: Option<f64>| {
+        v.filter(|v| v.is_finite())
+            .map_or(serde_json::Value::Null, |v| serde_json::json!(v))
+    };
+    let metrics: serde_json::Map<String, serde_json::Value> = report
+        .columns
+        .iter()
+        .map(|c| {
+            (
+                c.clone(),
+                m.metrics
+                    .get(c)
+                    .copied()
+                    .flatten()
+                    .map_or(serde_json::Value::Null, |v| serde_json::json!(v)),
+            )
+        })
+        .collect();
+    let mut obj = serde_json::json!({ "name": m.name, "metrics": metrics });
+    if per_query && !m.unit_ids.is_empty() {
+        let mut per = serde_json::Map::new();
+        for (i, qid) in m.unit_ids.iter().enumerate() {
+            let vals: serde_json::Map<String, serde_json::Value> = m
+                .per_unit
+                .iter()
+                .filter_map(|(id, col)| col.get(i).map(|&v| (id.clone(), number(Some(v)))))
+                .collect();
+            per.insert(qid.clone(), serde_json::Value::Object(vals));
+        }
+        obj["per_query"] = serde_json::Value::Object(per);
+    }
+    obj
 }
 
 /// A table as text in the chosen `--format` (markdown, latex, else plain).

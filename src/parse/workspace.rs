@@ -257,6 +257,290 @@ impl Workspace {
         }
     }
 
+    /// A run: its queries joined to the loaded ones, named by its run tag
+    /// (or its file, or made unique).
+    #[allow(clippy::too_many_arguments)]
+    fn add_run(
+        &mut self,
+        file: &str,
+        (name, tag): (String, String),
+        queries: Interner,
+        docs: Names,
+        mut q: Vec<u32>,
+        score: Vec<f64>,
+        summary: &mut LoadSummary,
+    ) {
+        let data = self.ranking.get_or_insert_with(RankingData::default);
+        let qmap = remap(&queries, &mut data.queries);
+        q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
+        let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
+        let from_file = super::model_name_from_file(file);
+        let name = if !existing.contains(&name) {
+            if name != from_file {
+                summary
+                    .details
+                    .push(format!("named {name} after its run tag"));
+            }
+            name
+        } else if !existing.contains(&from_file) {
+            summary.details.push(format!(
+                "run tag {name} names a loaded model already: named {from_file} after the file"
+            ));
+            from_file
+        } else {
+            unique_name(&existing, &name)
+        };
+        let mut run = Run::from_rows(
+            name.clone(),
+            docs.into(),
+            score.into(),
+            &q,
+            |_| true,
+            data.queries.len(),
+        );
+        run.tag = tag;
+        summary.format = "run".into();
+        summary.kind = Some(Kind::Ranking);
+        summary.rows = q.len();
+        summary.details.push(format!(
+            "{} queries, {} ranked documents",
+            queries.len(),
+            q.len()
+        ));
+        if !self.has_qrels {
+            summary.warnings.push(
+                "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE).".into(),
+            );
+        }
+        summary.models_added.push(name);
+        data.runs.push(run);
+    }
+
+    /// Qrels: they replace the judgments loaded before.
+    fn add_qrels(
+        &mut self,
+        queries: Interner,
+        judgments: Qrels,
+        rows: usize,
+        duplicates: usize,
+        summary: &mut LoadSummary,
+    ) {
+        let data = self.ranking.get_or_insert_with(RankingData::default);
+        let qmap = remap(&queries, &mut data.queries);
+        if self.has_qrels {
+            summary
+                .warnings
+                .push("These judgments replace the qrels loaded before.".into());
+        }
+        let relevant = judgments.grades.iter().filter(|&&g| g >= 1).count();
+        data.qrels = judgments.remap(&qmap, data.queries.len());
+        self.has_qrels = true;
+        summary.format = "qrels".into();
+        summary.kind = Some(Kind::Ranking);
+        summary.rows = rows;
+        summary.details.push(format!(
+            "{} queries, {} judgments, {} relevant (grade ≥ 1)",
+            queries.len(),
+            rows,
+            relevant
+        ));
+        if duplicates > 0 {
+            summary.warnings.push(format!("{duplicates} duplicated (query, document) judgments; the last one of each is kept."));
+        }
+    }
+
+    /// A ranking CSV: its grades become the qrels, each score column a run.
+    #[allow(clippy::too_many_arguments)]
+    fn add_ranking_table(
+        &mut self,
+        queries: Interner,
+        docs: Names,
+        mut q: Vec<u32>,
+        grade: Vec<Option<i32>>,
+        models: Vec<(String, Vec<Option<f64>>)>,
+        summary: &mut LoadSummary,
+    ) {
+        let data = self.ranking.get_or_insert_with(RankingData::default);
+        let qmap = remap(&queries, &mut data.queries);
+        q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
+        let nq = data.queries.len();
+        let judged: Vec<(u32, u32)> = (0..q.len())
+            .filter(|&i| grade[i].is_some())
+            .map(|i| (q[i], i as u32))
+            .collect();
+        let grades: Vec<i32> = grade.iter().map(|g| g.unwrap_or(0)).collect();
+        if self.has_qrels {
+            summary
+                .warnings
+                .push("These judgments replace the qrels loaded before.".into());
+        }
+        let (qrels, dups) = Qrels::build(&judged, &docs, &grades, nq);
+        data.qrels = qrels;
+        self.has_qrels = true;
+        let names = std::sync::Arc::new(docs);
+        let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
+        for (name, scores) in models {
+            let kept: Vec<bool> = scores.iter().map(Option::is_some).collect();
+            let dense: Vec<f64> = scores.iter().map(|s| s.unwrap_or(0.0)).collect();
+            let name = unique_name(&existing, &name);
+            summary.models_added.push(name.clone());
+            data.runs.push(Run::from_rows(
+                name,
+                names.clone(),
+                dense.into(),
+                &q,
+                |row| kept[row],
+                nq,
+            ));
+        }
+        summary.format = "ranking CSV".into();
+        summary.kind = Some(Kind::Ranking);
+        summary.rows = q.len();
+        summary.details.push(format!(
+            "{} queries, {} rows, {} judged",
+            queries.len(),
+            q.len(),
+            judged.len()
+        ));
+        if dups > 0 {
+            summary.warnings.push(format!(
+                "{dups} (query, item) pairs appear more than once; the last grade of each is kept."
+            ));
+        }
+    }
+
+    /// One of trec_eval's relation files (preferences, judgment groups, z-scores).
+    fn add_relations(&mut self, mut r: super::Relations, summary: &mut LoadSummary) {
+        let names: Vec<String> = self.relations.iter().map(|r| r.name.clone()).collect();
+        r.name = unique_name(&names, &r.name);
+        let (option, measures) = crate::parse::relations_command(r.format());
+        summary.format = r.format().label().into();
+        summary.rows = r.rows;
+        summary.details.push(format!(
+            "{} lines, {} queries; evaluated against every run by rankscope trec_eval {option} -m {measures}",
+            r.rows, r.queries
+        ));
+        self.relations.push(r);
+    }
+
+    /// A binary CSV: its models join the loaded ones on the same labels.
+    fn add_binary(
+        &mut self,
+        file: &str,
+        b: BinaryData,
+        summary: &mut LoadSummary,
+    ) -> Result<(), LoadError> {
+        summary.format = "binary CSV".into();
+        summary.kind = Some(Kind::Binary);
+        summary.rows = b.labels.len();
+        let positives = b.positives();
+        summary.details.push(format!(
+            "{} rows, {} positives, {} negatives",
+            b.labels.len(),
+            positives,
+            b.labels.len() - positives
+        ));
+        for (i, (name, _)) in b.models.iter().enumerate() {
+            let outside = b.outside_unit(i);
+            if outside > 0 {
+                summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark them as logits; CLI: --logits)."));
+            }
+        }
+        if positives == 0 {
+            summary.warnings.push("No row is positive: ROC AUC is undefined, average precision is 0 (scikit-learn's rule), and recall and F1 are undefined.".into());
+        } else if positives == b.labels.len() {
+            summary
+                .warnings
+                .push("Every row is positive: ROC AUC is undefined.".into());
+        }
+        match &mut self.binary {
+            Some(existing) => {
+                if existing.labels != b.labels {
+                    let row = existing
+                        .labels
+                        .iter()
+                        .zip(&b.labels)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(existing.labels.len().min(b.labels.len()));
+                    return Err(LoadError::single(
+                        file,
+                        row as u64 + 2,
+                        0,
+                        format!("the same labels as the binary data already loaded ({} rows)", existing.labels.len()),
+                        format!("{} rows whose labels differ from row {}", b.labels.len(), row + 1),
+                        Some("Several models are compared on the same rows: remove the loaded data first to start over.".into()),
+                    ));
+                }
+                let names: Vec<String> = existing.models.iter().map(|m| m.0.clone()).collect();
+                let built: Vec<_> = (0..b.models.len()).map(|i| b.built_curve(i)).collect();
+                for ((name, scores), curve) in b.models.into_iter().zip(built) {
+                    let name = unique_name(&names, &name);
+                    summary.models_added.push(name.clone());
+                    existing.push_model(name, scores, curve);
+                }
+            }
+            None => {
+                summary.models_added = b.models.iter().map(|m| m.0.clone()).collect();
+                self.binary = Some(b);
+            }
+        }
+        Ok(())
+    }
+
+    /// A ratings CSV: its models join the loaded ones on the same rows.
+    fn add_ratings(
+        &mut self,
+        file: &str,
+        r: RatingsData,
+        summary: &mut LoadSummary,
+    ) -> Result<(), LoadError> {
+        summary.format = "ratings CSV".into();
+        summary.kind = Some(Kind::Ratings);
+        summary.rows = r.rating.len();
+        summary.details.push(format!(
+            "{} ratings, {} users, {} items",
+            r.rating.len(),
+            r.users.len(),
+            r.items.len()
+        ));
+        match &mut self.ratings {
+            Some(existing) => {
+                let same = existing.rating == r.rating
+                    && existing
+                        .user
+                        .iter()
+                        .map(|&u| existing.users.name(u))
+                        .eq(r.user.iter().map(|&u| r.users.name(u)))
+                    && existing
+                        .item
+                        .iter()
+                        .map(|&i| existing.items.name(i))
+                        .eq(r.item.iter().map(|&i| r.items.name(i)));
+                if !same {
+                    return Err(LoadError::single(
+                        file,
+                        0,
+                        0,
+                        "the same (user, item, rating) rows as the ratings already loaded",
+                        "other rows",
+                        None,
+                    ));
+                }
+                let names: Vec<String> = existing.models.iter().map(|m| m.0.clone()).collect();
+                for (name, p) in r.models {
+                    let name = unique_name(&names, &name);
+                    summary.models_added.push(name.clone());
+                    existing.models.push((name, p));
+                }
+            }
+            None => {
+                summary.models_added = r.models.iter().map(|m| m.0.clone()).collect();
+                self.ratings = Some(r);
+            }
+        }
+        Ok(())
+    }
+
     /// Merges a parsed file. On error nothing changes.
     pub fn add(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
         let (mut parsed, notes) = parsed.into_parts();
@@ -294,149 +578,23 @@ impl Workspace {
                 tag,
                 queries,
                 docs,
-                mut q,
+                q,
                 score,
-            } => {
-                let data = self.ranking.get_or_insert_with(RankingData::default);
-                let qmap = remap(&queries, &mut data.queries);
-                q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
-                let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
-                let from_file = super::model_name_from_file(file);
-                let name = if !existing.contains(&name) {
-                    if name != from_file {
-                        summary
-                            .details
-                            .push(format!("named {name} after its run tag"));
-                    }
-                    name
-                } else if !existing.contains(&from_file) {
-                    summary.details.push(format!(
-                        "run tag {name} names a loaded model already: named {from_file} after the file"
-                    ));
-                    from_file
-                } else {
-                    unique_name(&existing, &name)
-                };
-                let mut run = Run::from_rows(
-                    name.clone(),
-                    docs.into(),
-                    score.into(),
-                    &q,
-                    |_| true,
-                    data.queries.len(),
-                );
-                run.tag = tag;
-                summary.format = "run".into();
-                summary.kind = Some(Kind::Ranking);
-                summary.rows = q.len();
-                summary.details.push(format!(
-                    "{} queries, {} ranked documents",
-                    queries.len(),
-                    q.len()
-                ));
-                if !self.has_qrels {
-                    summary.warnings.push(
-                        "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE)."
-                            .into(),
-                    );
-                }
-                summary.models_added.push(name);
-                data.runs.push(run);
-            }
+            } => self.add_run(file, (name, tag), queries, docs, q, score, &mut summary),
             Parsed::Qrels {
                 queries,
                 judgments,
                 rows,
                 duplicates,
-            } => {
-                let data = self.ranking.get_or_insert_with(RankingData::default);
-                let qmap = remap(&queries, &mut data.queries);
-                if self.has_qrels {
-                    summary
-                        .warnings
-                        .push("These judgments replace the qrels loaded before.".into());
-                }
-                let relevant = judgments.grades.iter().filter(|&&g| g >= 1).count();
-                data.qrels = judgments.remap(&qmap, data.queries.len());
-                self.has_qrels = true;
-                summary.format = "qrels".into();
-                summary.kind = Some(Kind::Ranking);
-                summary.rows = rows;
-                summary.details.push(format!(
-                    "{} queries, {} judgments, {} relevant (grade ≥ 1)",
-                    queries.len(),
-                    rows,
-                    relevant
-                ));
-                if duplicates > 0 {
-                    summary.warnings.push(format!("{duplicates} duplicated (query, document) judgments; the last one of each is kept."));
-                }
-            }
+            } => self.add_qrels(queries, judgments, rows, duplicates, &mut summary),
             Parsed::RankingTable {
                 queries,
                 docs,
-                mut q,
+                q,
                 grade,
                 models,
-            } => {
-                let data = self.ranking.get_or_insert_with(RankingData::default);
-                let qmap = remap(&queries, &mut data.queries);
-                q.iter_mut().for_each(|x| *x = qmap[*x as usize]);
-                let nq = data.queries.len();
-                let judged: Vec<(u32, u32)> = (0..q.len())
-                    .filter(|&i| grade[i].is_some())
-                    .map(|i| (q[i], i as u32))
-                    .collect();
-                let grades: Vec<i32> = grade.iter().map(|g| g.unwrap_or(0)).collect();
-                if self.has_qrels {
-                    summary
-                        .warnings
-                        .push("These judgments replace the qrels loaded before.".into());
-                }
-                let (qrels, dups) = Qrels::build(&judged, &docs, &grades, nq);
-                data.qrels = qrels;
-                self.has_qrels = true;
-                let names = std::sync::Arc::new(docs);
-                let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
-                for (name, scores) in models {
-                    let kept: Vec<bool> = scores.iter().map(Option::is_some).collect();
-                    let dense: Vec<f64> = scores.iter().map(|s| s.unwrap_or(0.0)).collect();
-                    let name = unique_name(&existing, &name);
-                    summary.models_added.push(name.clone());
-                    data.runs.push(Run::from_rows(
-                        name,
-                        names.clone(),
-                        dense.into(),
-                        &q,
-                        |row| kept[row],
-                        nq,
-                    ));
-                }
-                summary.format = "ranking CSV".into();
-                summary.kind = Some(Kind::Ranking);
-                summary.rows = q.len();
-                summary.details.push(format!(
-                    "{} queries, {} rows, {} judged",
-                    queries.len(),
-                    q.len(),
-                    judged.len()
-                ));
-                if dups > 0 {
-                    summary.warnings.push(format!("{dups} (query, item) pairs appear more than once; the last grade of each is kept."));
-                }
-            }
-            Parsed::Relations(mut r) => {
-                let names: Vec<String> = self.relations.iter().map(|r| r.name.clone()).collect();
-                r.name = unique_name(&names, &r.name);
-                let (option, measures) = crate::parse::relations_command(r.format());
-                summary.format = r.format().label().into();
-                summary.rows = r.rows;
-                summary.details.push(format!(
-                    "{} lines, {} queries; evaluated against every run by rankscope trec_eval {option} -m {measures}",
-                    r.rows, r.queries
-                ));
-                self.relations.push(r);
-            }
+            } => self.add_ranking_table(queries, docs, q, grade, models, &mut summary),
+            Parsed::Relations(r) => self.add_relations(r, &mut summary),
             Parsed::Measures(p) => {
                 summary.format = "trec_eval output".into();
                 self.add_precomputed(vec![p], &mut summary);
@@ -445,63 +603,7 @@ impl Workspace {
                 summary.format = "per-query values".into();
                 self.add_precomputed(list, &mut summary);
             }
-            Parsed::Binary(b) => {
-                summary.format = "binary CSV".into();
-                summary.kind = Some(Kind::Binary);
-                summary.rows = b.labels.len();
-                let positives = b.positives();
-                summary.details.push(format!(
-                    "{} rows, {} positives, {} negatives",
-                    b.labels.len(),
-                    positives,
-                    b.labels.len() - positives
-                ));
-                for (i, (name, _)) in b.models.iter().enumerate() {
-                    let outside = b.outside_unit(i);
-                    if outside > 0 {
-                        summary.warnings.push(format!("{name}: {outside} scores outside [0, 1]; log loss and Brier need probabilities (or mark them as logits; CLI: --logits)."));
-                    }
-                }
-                if positives == 0 {
-                    summary.warnings.push("No row is positive: ROC AUC is undefined, average precision is 0 (scikit-learn's rule), and recall and F1 are undefined.".into());
-                } else if positives == b.labels.len() {
-                    summary
-                        .warnings
-                        .push("Every row is positive: ROC AUC is undefined.".into());
-                }
-                match &mut self.binary {
-                    Some(existing) => {
-                        if existing.labels != b.labels {
-                            let row = existing
-                                .labels
-                                .iter()
-                                .zip(&b.labels)
-                                .position(|(a, b)| a != b)
-                                .unwrap_or(existing.labels.len().min(b.labels.len()));
-                            return Err(LoadError::single(
-                                file,
-                                row as u64 + 2,
-                                0,
-                                format!("the same labels as the binary data already loaded ({} rows)", existing.labels.len()),
-                                format!("{} rows whose labels differ from row {}", b.labels.len(), row + 1),
-                                Some("Several models are compared on the same rows: remove the loaded data first to start over.".into()),
-                            ));
-                        }
-                        let names: Vec<String> =
-                            existing.models.iter().map(|m| m.0.clone()).collect();
-                        let built: Vec<_> = (0..b.models.len()).map(|i| b.built_curve(i)).collect();
-                        for ((name, scores), curve) in b.models.into_iter().zip(built) {
-                            let name = unique_name(&names, &name);
-                            summary.models_added.push(name.clone());
-                            existing.push_model(name, scores, curve);
-                        }
-                    }
-                    None => {
-                        summary.models_added = b.models.iter().map(|m| m.0.clone()).collect();
-                        self.binary = Some(b);
-                    }
-                }
-            }
+            Parsed::Binary(b) => self.add_binary(file, b, &mut summary)?,
             Parsed::Classes { names, parsed } => match *parsed {
                 Parsed::Multiclass(mut m) => {
                     m.class_names = Some(names);
@@ -519,53 +621,7 @@ impl Workspace {
                 }
             },
             Parsed::Multiclass(m) => self.add_multiclass(file, m, &mut summary)?,
-            Parsed::Ratings(r) => {
-                summary.format = "ratings CSV".into();
-                summary.kind = Some(Kind::Ratings);
-                summary.rows = r.rating.len();
-                summary.details.push(format!(
-                    "{} ratings, {} users, {} items",
-                    r.rating.len(),
-                    r.users.len(),
-                    r.items.len()
-                ));
-                match &mut self.ratings {
-                    Some(existing) => {
-                        let same = existing.rating == r.rating
-                            && existing
-                                .user
-                                .iter()
-                                .map(|&u| existing.users.name(u))
-                                .eq(r.user.iter().map(|&u| r.users.name(u)))
-                            && existing
-                                .item
-                                .iter()
-                                .map(|&i| existing.items.name(i))
-                                .eq(r.item.iter().map(|&i| r.items.name(i)));
-                        if !same {
-                            return Err(LoadError::single(
-                                file,
-                                0,
-                                0,
-                                "the same (user, item, rating) rows as the ratings already loaded",
-                                "other rows",
-                                None,
-                            ));
-                        }
-                        let names: Vec<String> =
-                            existing.models.iter().map(|m| m.0.clone()).collect();
-                        for (name, p) in r.models {
-                            let name = unique_name(&names, &name);
-                            summary.models_added.push(name.clone());
-                            existing.models.push((name, p));
-                        }
-                    }
-                    None => {
-                        summary.models_added = r.models.iter().map(|m| m.0.clone()).collect();
-                        self.ratings = Some(r);
-                    }
-                }
-            }
+            Parsed::Ratings(r) => self.add_ratings(file, r, &mut summary)?,
         }
         self.files.push(file.to_string());
         if let Some(kind) = summary.kind {

@@ -8,6 +8,32 @@ use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
 use crate::core::ids::{Interner, Names};
 use crate::core::multiclass::{MulticlassPredictions, RowSummary};
 
+mod binary_csv;
+mod multiclass_matrix;
+mod multiclass_topk;
+mod per_query_csv;
+mod ranking_csv;
+mod ratings_csv;
+mod relations;
+mod trec_eval_output;
+mod trec_qrels;
+mod trec_run;
+
+use relations::RelationsState;
+use trec_eval_output::MeasuresState;
+use trec_qrels::QrelsState;
+use trec_run::RunState;
+
+/// One input format's reading of its lines: each line's fields checked and
+/// kept, then the parsed file (`None`: nothing read, or a problem pushed to
+/// `errors`). A format is one file of this folder implementing it; the
+/// delimited tables (CSV and TSV formats) share one state, [`TableState`],
+/// whose per-format rows live in their own files too.
+pub trait Lines {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem>;
+    fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed>;
+}
+
 /// The input formats Rankscope reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -346,114 +372,6 @@ pub enum State {
     Table(Box<TableState>),
 }
 
-/// A file of trec_eval's other relation formats (preferences, judgment
-/// groups, z-scores): each line checked, then kept as text for
-/// `rankscope trec_eval` (`crate::trec_eval::relations`), which evaluates them.
-pub struct RelationsState {
-    format: Format,
-    text: Vec<u8>,
-    queries: Interner,
-    rows: usize,
-}
-
-impl RelationsState {
-    fn new(format: Format) -> Self {
-        RelationsState {
-            format,
-            text: Vec::new(),
-            queries: Interner::default(),
-            rows: 0,
-        }
-    }
-
-    fn row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
-        let (fields, expected) = match self.format {
-            Format::TrecPrefs => (5, "5 whitespace-separated fields: qid jg subgroup docno rel_level (trec_eval's prefs)"),
-            Format::TrecZscores => (4, "4 whitespace-separated fields: qid measure mean stddev (trec_eval's z-scores)"),
-            _ => (4, "4 whitespace-separated fields: qid jg docno relevance"),
-        };
-        if f.len() != fields {
-            return Err(problem(
-                n,
-                f.len().min(fields) + 1,
-                expected,
-                count(f.len(), "field"),
-                None,
-            ));
-        }
-        let q = fields::id(&f[0]).ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
-        match self.format {
-            Format::TrecPrefs => {
-                fields::number(&f[4]).ok_or_else(|| {
-                    problem(n, 5, "a relevance level (a number)", shown(&f[4]), None)
-                })?;
-            }
-            Format::TrecZscores => {
-                if !is_measure_name(&f[1]) {
-                    return Err(problem(
-                        n,
-                        2,
-                        "a trec_eval measure name (e.g. map, P_10)",
-                        shown(&f[1]),
-                        None,
-                    ));
-                }
-                for c in [2, 3] {
-                    fields::number(&f[c]).ok_or_else(|| {
-                        problem(
-                            n,
-                            c + 1,
-                            if c == 2 {
-                                "a mean (a number)"
-                            } else {
-                                "a standard deviation (a number)"
-                            },
-                            shown(&f[c]),
-                            None,
-                        )
-                    })?;
-                }
-            }
-            _ => {
-                fields::integer(&f[3]).ok_or_else(|| {
-                    problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
-                })?;
-            }
-        }
-        self.queries.intern(q);
-        self.rows += 1;
-        for i in 0..f.len() {
-            if i > 0 {
-                self.text.push(b' ');
-            }
-            self.text.extend_from_slice(&f[i]);
-        }
-        self.text.push(b'\n');
-        Ok(())
-    }
-}
-
-#[derive(Default)]
-pub struct RunState {
-    queries: Interner,
-    q: Vec<u32>,
-    docs: Names,
-    score: Vec<f64>,
-    /// The last line's run tag (trec_eval keeps that one).
-    tag: Vec<u8>,
-}
-
-/// trec_eval output lines `measure qid value` (values shown as they are).
-#[derive(Default)]
-pub struct MeasuresState {
-    measures: Interner,
-    queries: Interner,
-    m: Vec<u32>,
-    q: Vec<u32>,
-    value: Vec<f64>,
-    runid: Option<String>,
-}
-
 /// A trec_eval measure name: `map`, `P_10`, `ndcg_cut_5`,
 /// `iprec_at_recall_0.10`, `11pt_avg`, ... (a letter somewhere: never a number).
 fn is_measure_name(f: &[u8]) -> bool {
@@ -461,14 +379,6 @@ fn is_measure_name(f: &[u8]) -> bool {
         && f.iter().any(u8::is_ascii_alphabetic)
         && f.iter()
             .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-')
-}
-
-#[derive(Default)]
-pub struct QrelsState {
-    queries: Interner,
-    q: Vec<u32>,
-    docs: Names,
-    grade: Vec<i32>,
 }
 
 pub struct TableState {
@@ -718,92 +628,10 @@ impl State {
     pub fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         match self {
             State::Start | State::Failed => Ok(()),
-            State::Measures(r) => {
-                if f.len() != 3 {
-                    return Err(problem(
-                        n,
-                        f.len().min(3) + 1,
-                        "3 whitespace-separated fields: measure query value (trec_eval's output)",
-                        count(f.len(), "field"),
-                        None,
-                    ));
-                }
-                if !is_measure_name(&f[0]) {
-                    return Err(problem(
-                        n,
-                        1,
-                        "a trec_eval measure name (e.g. map, P_10, ndcg_cut_10)",
-                        shown(&f[0]),
-                        None,
-                    ));
-                }
-                let q = fields::id(&f[1])
-                    .ok_or_else(|| problem(n, 2, "a query id or 'all'", shown(&f[1]), None))?;
-                if &f[0] == b"runid" {
-                    r.runid = Some(String::from_utf8_lossy(&f[2]).into_owned());
-                    return Ok(());
-                }
-                let v = fields::number(&f[2]).ok_or_else(|| {
-                    problem(n, 3, "a measure value (a number)", shown(&f[2]), None)
-                })?;
-                let name = std::str::from_utf8(&f[0]).unwrap_or_default();
-                r.m.push(r.measures.intern(name));
-                r.q.push(r.queries.intern(q));
-                r.value.push(v);
-                Ok(())
-            }
-            State::Run(r) => {
-                if f.len() < 6 {
-                    let hint = if f.len() == 4 {
-                        Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string())
-                    } else {
-                        None
-                    };
-                    return Err(problem(
-                        n,
-                        f.len() + 1,
-                        "6 whitespace-separated fields: qid Q0 docid rank score tag",
-                        count(f.len(), "field"),
-                        hint,
-                    ));
-                }
-                let (q, d) = trec_ids(n, f)?;
-                let s = fields::number(&f[4])
-                    .ok_or_else(|| problem(n, 5, "a score (a number)", shown(&f[4]), None))?;
-                r.q.push(r.queries.intern(q));
-                r.docs.push(d);
-                r.score.push(s);
-                r.tag.clear();
-                r.tag.extend_from_slice(&f[5]);
-                Ok(())
-            }
-            State::Qrels(r) => {
-                if f.len() != 4 {
-                    let hint = if f.len() >= 6 {
-                        Some("This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?".to_string())
-                    } else {
-                        None
-                    };
-                    let prefs_like = f.len() == 5 && fields::number(&f[4]).is_some();
-                    let hint = hint.or_else(|| prefs_like.then(|| "Five fields are trec_eval's preferences (qid jg subgroup docno rel_level): read it as such (--input-format trec_prefs, or as a file of its own rather than --qrels).".to_string()));
-                    return Err(problem(
-                        n,
-                        f.len().min(4) + 1,
-                        "4 whitespace-separated fields: qid iter docid relevance",
-                        count(f.len(), "field"),
-                        hint,
-                    ));
-                }
-                let (q, d) = trec_ids(n, f)?;
-                let g = fields::integer(&f[3]).ok_or_else(|| {
-                    problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
-                })?;
-                r.q.push(r.queries.intern(q));
-                r.docs.push(d);
-                r.grade.push(g);
-                Ok(())
-            }
-            State::Relations(r) => r.row(n, f),
+            State::Measures(r) => r.row(n, f, options),
+            State::Run(r) => r.row(n, f, options),
+            State::Qrels(r) => r.row(n, f, options),
+            State::Relations(r) => r.row(n, f, options),
             State::Table(t) => t.row(n, f, options),
         }
     }
@@ -818,54 +646,10 @@ impl State {
         let _ = options;
         match self {
             State::Start | State::Failed => None,
-            State::Run(r) => {
-                if let Err(p) = no_duplicate(&r.queries, &r.q, &r.docs, "run") {
-                    errors.push(p);
-                    return None;
-                }
-                let tag = String::from_utf8_lossy(&r.tag).into_owned();
-                (!r.q.is_empty()).then(|| Parsed::Run {
-                    // the run's tag names it, as trec_eval's runid; a run
-                    // without one is named after its file
-                    name: if tag.is_empty() {
-                        model_name_from_file(file)
-                    } else {
-                        tag.clone()
-                    },
-                    tag,
-                    queries: r.queries,
-                    q: r.q,
-                    docs: r.docs,
-                    score: r.score,
-                })
-            }
-            State::Measures(r) => (!r.q.is_empty()).then(|| {
-                Parsed::Measures(crate::parse::Precomputed {
-                    name: r.runid.unwrap_or_else(|| model_name_from_file(file)),
-                    measures: r.measures,
-                    queries: r.queries,
-                    m: r.m,
-                    q: r.q,
-                    value: r.value,
-                })
-            }),
-            State::Qrels(r) => {
-                if r.q.is_empty() {
-                    return None;
-                }
-                qrels_parsed(r.queries, &r.q, &r.docs, &r.grade)
-                    .map_err(|p| errors.push(p))
-                    .ok()
-            }
-            State::Relations(r) => (r.rows > 0).then(|| {
-                Parsed::Relations(crate::parse::Relations {
-                    name: file.to_string(),
-                    format_id: r.format.id().to_string(),
-                    queries: r.queries.len(),
-                    rows: r.rows,
-                    text: r.text,
-                })
-            }),
+            State::Run(r) => r.finish(file, errors),
+            State::Measures(r) => r.finish(file, errors),
+            State::Qrels(r) => r.finish(file, errors),
+            State::Relations(r) => r.finish(file, errors),
             State::Table(t) => t.finish(file, errors),
         }
     }
@@ -1098,270 +882,20 @@ impl TableState {
         Ok(t)
     }
 
-    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
-        if f.len() != self.header.len() {
-            let hint = if f.len() == 1 && self.header.len() > 1 {
-                Some(format!("The header is separated by {}, but this line is not: is the delimiter the same on every line?", self.delim.name()))
-            } else {
-                None
-            };
-            return Err(problem(
-                n,
-                f.len().min(self.header.len()) + 1,
-                format!("{} as in the header", count(self.header.len(), "field")),
-                count(f.len(), "field"),
-                hint,
-            ));
-        }
-        let col = |c: usize| -> &[u8] { &f[c] };
-        let id = |c: usize, what: &str| {
-            fields::id(col(c)).ok_or_else(|| {
+    /// A ranking or ratings line's two keys (query and item, user and item).
+    fn keys<'f>(&self, n: u64, f: &'f Row) -> Result<(&'f str, &'f str), Problem> {
+        let key = |c: usize| {
+            fields::id(&f[c]).ok_or_else(|| {
                 problem(
                     n,
                     c + 1,
-                    format!("{what} in column '{}'", self.header[c]),
-                    shown(col(c)),
+                    format!("an id in column '{}'", self.header[c]),
+                    shown(&f[c]),
                     None,
                 )
             })
         };
-        match self.format {
-            Format::PerQueryCsv => {
-                let q = id(self.key_a, "an id")?;
-                let model = match self.key_b {
-                    usize::MAX => "",
-                    c => id(c, "a model name")?,
-                };
-                let metric = id(self.truth, "a metric id")?;
-                let c = self.models[0];
-                let v = col(c);
-                if v.is_empty() {
-                    return Ok(()); // undefined for this query (FCP of one grade)
-                }
-                let v = fields::number(v).filter(|v| !v.is_nan()).ok_or_else(|| {
-                    problem(
-                        n,
-                        c + 1,
-                        "a value (a number, or nothing for an undefined one)",
-                        shown(v),
-                        decimal_comma(v),
-                    )
-                })?;
-                self.a.push(self.ids_a.intern(q));
-                self.b.push(self.ids_b.intern(model));
-                self.metric.push(self.measures.intern(metric));
-                self.truth_values.push(v);
-                return Ok(());
-            }
-            Format::RankingCsv | Format::RatingsCsv => {
-                let a = fields::id(col(self.key_a)).ok_or_else(|| {
-                    problem(
-                        n,
-                        self.key_a + 1,
-                        format!("an id in column '{}'", self.header[self.key_a]),
-                        shown(col(self.key_a)),
-                        None,
-                    )
-                })?;
-                let b = fields::id(col(self.key_b)).ok_or_else(|| {
-                    problem(
-                        n,
-                        self.key_b + 1,
-                        format!("an id in column '{}'", self.header[self.key_b]),
-                        shown(col(self.key_b)),
-                        None,
-                    )
-                })?;
-                if self.format == Format::RankingCsv {
-                    let g = col(self.truth);
-                    let grade = if g.is_empty() {
-                        None
-                    } else {
-                        Some(fields::integer(g).ok_or_else(|| {
-                            problem(
-                                n,
-                                self.truth + 1,
-                                "an integer relevance grade (or nothing)",
-                                shown(g),
-                                None,
-                            )
-                        })?)
-                    };
-                    for (m, &c) in self.models.iter().enumerate() {
-                        let s = col(c);
-                        let v = if s.is_empty() {
-                            None
-                        } else {
-                            Some(fields::number(s).ok_or_else(|| problem(n, c + 1, "a score (a number), or nothing for an item that was not retrieved", shown(s), decimal_comma(s)))?)
-                        };
-                        self.row_buffer[m] = v.unwrap_or(f64::NAN);
-                    }
-                    self.grades.push(grade);
-                } else {
-                    let r = fields::number(col(self.truth)).ok_or_else(|| {
-                        problem(
-                            n,
-                            self.truth + 1,
-                            "a rating (a number)",
-                            shown(col(self.truth)),
-                            decimal_comma(col(self.truth)),
-                        )
-                    })?;
-                    for (m, &c) in self.models.iter().enumerate() {
-                        self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
-                            problem(
-                                n,
-                                c + 1,
-                                "a predicted rating (a number)",
-                                shown(col(c)),
-                                decimal_comma(col(c)),
-                            )
-                        })?;
-                    }
-                    self.truth_values.push(r);
-                }
-                self.a.push(self.ids_a.intern(a));
-                if self.format == Format::RankingCsv {
-                    self.names_b.push(b);
-                    for (m, v) in self.row_buffer.iter().enumerate() {
-                        self.model_values[m].push((!v.is_nan()).then_some(*v));
-                    }
-                } else {
-                    self.b.push(self.ids_b.intern(b));
-                    for (m, &v) in self.row_buffer.iter().enumerate() {
-                        self.dense_values[m].push(v);
-                    }
-                }
-            }
-            Format::BinaryCsv => {
-                let raw = col(self.truth);
-                let label = binary_label(raw, options.positive_label.as_deref()).ok_or_else(|| {
-                    problem(
-                        n,
-                        self.truth + 1,
-                        "a binary label: 1/0, true/false, yes/no or pos/neg",
-                        shown(raw),
-                        Some("If the positive class has another name, choose it as the positive label.".into()),
-                    )
-                })?;
-                for (m, &c) in self.models.iter().enumerate() {
-                    self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
-                        problem(
-                            n,
-                            c + 1,
-                            format!("a score for model '{}' (a number)", self.header[c]),
-                            shown(col(c)),
-                            decimal_comma(col(c)),
-                        )
-                    })?;
-                }
-                self.labels.push(label);
-                for (m, &v) in self.row_buffer.iter().enumerate() {
-                    self.dense_values[m].push(v);
-                }
-            }
-            Format::MulticlassMatrix => {
-                let raw = col(self.truth);
-                let target = fields::integer(raw).filter(|&t| t >= 0).map(|t| t as u32);
-                let slot = target
-                    .and_then(|t| self.class_of_slot.get(&t).copied())
-                    .ok_or_else(|| {
-                        problem(
-                            n,
-                            self.truth + 1,
-                            format!(
-                                "a class number that has a column (0..{})",
-                                self.slots.iter().max().copied().unwrap_or(0)
-                            ),
-                            shown(raw),
-                            None,
-                        )
-                    })?;
-                for (m, &c) in self.models.iter().enumerate() {
-                    self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
-                        problem(
-                            n,
-                            c + 1,
-                            "a probability or logit (a number)",
-                            shown(col(c)),
-                            decimal_comma(col(c)),
-                        )
-                    })?;
-                }
-                if let Some(class) = options.one_vs_rest {
-                    let slot_of_class = match self.ovr {
-                        Some((_, s)) => s,
-                        None => {
-                            let s = self.class_of_slot.get(&class).copied().ok_or_else(|| {
-                                problem(
-                                    n,
-                                    0,
-                                    "a column for the class asked for (one-vs-rest)",
-                                    format!("no column for class {class}"),
-                                    None,
-                                )
-                            })?;
-                            self.ovr = Some((class, s));
-                            s
-                        }
-                    };
-                    self.ovr_labels.push(target == Some(class));
-                    self.ovr_scores.push(self.row_buffer[slot_of_class]);
-                    return Ok(());
-                }
-                let summary = RowSummary::from_row(&self.row_buffer, slot);
-                if (summary.row_sum - 1.0).abs() > 1e-3 {
-                    self.rows_off_one += 1;
-                }
-                self.targets.push(target.unwrap_or(0));
-                let mut s = summary;
-                s.argmax = self.slots[s.argmax as usize];
-                s.target = target.unwrap_or(0);
-                self.mc.rows.push(s);
-            }
-            Format::MulticlassTopK => {
-                let target = class_id(n, self.truth, col(self.truth), "a target class")?;
-                let t = self.ids_a.intern(target);
-                let mut position = 0u32;
-                let mut first = u32::MAX;
-                for (i, &c) in self.models.iter().enumerate() {
-                    let v = col(c);
-                    if v.is_empty() {
-                        continue;
-                    }
-                    let class = class_id(n, c, v, "a class or item id")?;
-                    let id = self.ids_a.intern(class);
-                    if i == 0 {
-                        first = id;
-                    }
-                    if id == t && position == 0 {
-                        position = i as u32 + 1;
-                    }
-                }
-                self.targets.push(t);
-                self.mc.list_positions.push(position);
-                self.mc.list_first.push(first);
-            }
-            Format::TrecRun
-            | Format::TrecQrels
-            | Format::JsonRun
-            | Format::JsonQrels
-            | Format::TrecEvalOutput
-            | Format::TrecPrefs
-            | Format::TrecQrelsPrefs
-            | Format::TrecQrelsJg
-            | Format::TrecZscores => {}
-        }
-        Ok(())
-    }
-
-    fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
-        let notes = match self.index_columns {
-            0 => Vec::new(),
-            1 => vec![format!("Column 1 has no name: {INDEX_NOTE}")],
-            n => vec![format!("Columns 1–{n} have no name: {INDEX_NOTE}")],
-        };
-        Some(self.columns(file, errors)?.noted(notes))
+        Ok((key(self.key_a)?, key(self.key_b)?))
     }
 
     fn columns(mut self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
@@ -1539,6 +1073,51 @@ impl TableState {
             | Format::TrecQrelsJg
             | Format::TrecZscores => None,
         }
+    }
+}
+
+impl Lines for TableState {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
+        if f.len() != self.header.len() {
+            let hint = if f.len() == 1 && self.header.len() > 1 {
+                Some(format!("The header is separated by {}, but this line is not: is the delimiter the same on every line?", self.delim.name()))
+            } else {
+                None
+            };
+            return Err(problem(
+                n,
+                f.len().min(self.header.len()) + 1,
+                format!("{} as in the header", count(self.header.len(), "field")),
+                count(f.len(), "field"),
+                hint,
+            ));
+        }
+        match self.format {
+            Format::PerQueryCsv => self.per_query_row(n, f),
+            Format::RankingCsv => self.ranking_row(n, f),
+            Format::RatingsCsv => self.ratings_row(n, f),
+            Format::BinaryCsv => self.binary_row(n, f, options),
+            Format::MulticlassMatrix => self.matrix_row(n, f, options),
+            Format::MulticlassTopK => self.topk_row(n, f),
+            Format::TrecRun
+            | Format::TrecQrels
+            | Format::JsonRun
+            | Format::JsonQrels
+            | Format::TrecEvalOutput
+            | Format::TrecPrefs
+            | Format::TrecQrelsPrefs
+            | Format::TrecQrelsJg
+            | Format::TrecZscores => Ok(()),
+        }
+    }
+
+    fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
+        let notes = match self.index_columns {
+            0 => Vec::new(),
+            1 => vec![format!("Column 1 has no name: {INDEX_NOTE}")],
+            n => vec![format!("Columns 1–{n} have no name: {INDEX_NOTE}")],
+        };
+        Some(self.columns(file, errors)?.noted(notes))
     }
 }
 

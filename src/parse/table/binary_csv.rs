@@ -1,0 +1,44 @@
+//! Binary classification CSV: `label,score...` (one score column per model).
+
+use super::*;
+
+impl TableState {
+    /// One line: a label and each model's score.
+    pub(super) fn binary_row(
+        &mut self,
+        n: u64,
+        f: &Row,
+        options: &LoadOptions,
+    ) -> Result<(), Problem> {
+        let col = |c: usize| -> &[u8] { &f[c] };
+        let raw = col(self.truth);
+        let label = binary_label(raw, options.positive_label.as_deref()).ok_or_else(|| {
+            problem(
+                n,
+                self.truth + 1,
+                "a binary label: 1/0, true/false, yes/no or pos/neg",
+                shown(raw),
+                Some(
+                    "If the positive class has another name, choose it as the positive label."
+                        .into(),
+                ),
+            )
+        })?;
+        for (m, &c) in self.models.iter().enumerate() {
+            self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
+                problem(
+                    n,
+                    c + 1,
+                    format!("a score for model '{}' (a number)", self.header[c]),
+                    shown(col(c)),
+                    decimal_comma(col(c)),
+                )
+            })?;
+        }
+        self.labels.push(label);
+        for (m, &v) in self.row_buffer.iter().enumerate() {
+            self.dense_values[m].push(v);
+        }
+        Ok(())
+    }
+}

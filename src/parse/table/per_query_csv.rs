@@ -1,0 +1,48 @@
+//! Per-query values computed elsewhere: `query_id,model,metric,value` (what
+//! `rankscope eval --per-query --format csv`, the Python package and its
+//! Spark job write); the model column is optional.
+
+use super::*;
+
+impl TableState {
+    /// One line: a query, a model, a metric and its value (empty: undefined).
+    pub(super) fn per_query_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
+        let col = |c: usize| -> &[u8] { &f[c] };
+        let id = |c: usize, what: &str| {
+            fields::id(col(c)).ok_or_else(|| {
+                problem(
+                    n,
+                    c + 1,
+                    format!("{what} in column '{}'", self.header[c]),
+                    shown(col(c)),
+                    None,
+                )
+            })
+        };
+        let q = id(self.key_a, "an id")?;
+        let model = match self.key_b {
+            usize::MAX => "",
+            c => id(c, "a model name")?,
+        };
+        let metric = id(self.truth, "a metric id")?;
+        let c = self.models[0];
+        let v = col(c);
+        if v.is_empty() {
+            return Ok(()); // undefined for this query (FCP of one grade)
+        }
+        let v = fields::number(v).filter(|v| !v.is_nan()).ok_or_else(|| {
+            problem(
+                n,
+                c + 1,
+                "a value (a number, or nothing for an undefined one)",
+                shown(v),
+                decimal_comma(v),
+            )
+        })?;
+        self.a.push(self.ids_a.intern(q));
+        self.b.push(self.ids_b.intern(model));
+        self.metric.push(self.measures.intern(metric));
+        self.truth_values.push(v);
+        Ok(())
+    }
+}

@@ -1,0 +1,49 @@
+//! Long ranking CSV: `query,item,score...,relevance` (one score column per model).
+
+use super::*;
+
+impl TableState {
+    /// One line: a query, an item, its grade (empty: unjudged) and each model's score (empty: not retrieved).
+    pub(super) fn ranking_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
+        let col = |c: usize| -> &[u8] { &f[c] };
+        let (a, b) = self.keys(n, f)?;
+        let g = col(self.truth);
+        let grade = if g.is_empty() {
+            None
+        } else {
+            Some(fields::integer(g).ok_or_else(|| {
+                problem(
+                    n,
+                    self.truth + 1,
+                    "an integer relevance grade (or nothing)",
+                    shown(g),
+                    None,
+                )
+            })?)
+        };
+        for (m, &c) in self.models.iter().enumerate() {
+            let s = col(c);
+            let v = if s.is_empty() {
+                None
+            } else {
+                Some(fields::number(s).ok_or_else(|| {
+                    problem(
+                        n,
+                        c + 1,
+                        "a score (a number), or nothing for an item that was not retrieved",
+                        shown(s),
+                        decimal_comma(s),
+                    )
+                })?)
+            };
+            self.row_buffer[m] = v.unwrap_or(f64::NAN);
+        }
+        self.grades.push(grade);
+        self.a.push(self.ids_a.intern(a));
+        self.names_b.push(b);
+        for (m, v) in self.row_buffer.iter().enumerate() {
+            self.model_values[m].push((!v.is_nan()).then_some(*v));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,38 @@
+//! Ratings CSV: `user,item,rating,prediction...` (one prediction column per model).
+
+use super::*;
+
+impl TableState {
+    /// One line: a user, an item, the rating and each model's prediction.
+    pub(super) fn ratings_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
+        let col = |c: usize| -> &[u8] { &f[c] };
+        let (a, b) = self.keys(n, f)?;
+        let r = fields::number(col(self.truth)).ok_or_else(|| {
+            problem(
+                n,
+                self.truth + 1,
+                "a rating (a number)",
+                shown(col(self.truth)),
+                decimal_comma(col(self.truth)),
+            )
+        })?;
+        for (m, &c) in self.models.iter().enumerate() {
+            self.row_buffer[m] = fields::number(col(c)).ok_or_else(|| {
+                problem(
+                    n,
+                    c + 1,
+                    "a predicted rating (a number)",
+                    shown(col(c)),
+                    decimal_comma(col(c)),
+                )
+            })?;
+        }
+        self.truth_values.push(r);
+        self.a.push(self.ids_a.intern(a));
+        self.b.push(self.ids_b.intern(b));
+        for (m, &v) in self.row_buffer.iter().enumerate() {
+            self.dense_values[m].push(v);
+        }
+        Ok(())
+    }
+}

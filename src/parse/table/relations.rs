@@ -1,0 +1,110 @@
+//! trec_eval's other relation formats: preferences (`-R prefs`), qrels
+//! read as preferences (`-R qrels_prefs`), judgment groups (`-R qrels_jg`)
+//! and z-scores (`-Z`).
+
+use super::*;
+
+/// A file of trec_eval's other relation formats (preferences, judgment
+/// groups, z-scores): each line checked, then kept as text for
+/// `rankscope trec_eval` (`crate::trec_eval::relations`), which evaluates them.
+pub struct RelationsState {
+    pub(super) format: Format,
+    pub(super) text: Vec<u8>,
+    pub(super) queries: Interner,
+    pub(super) rows: usize,
+}
+
+impl RelationsState {
+    pub(super) fn new(format: Format) -> Self {
+        RelationsState {
+            format,
+            text: Vec::new(),
+            queries: Interner::default(),
+            rows: 0,
+        }
+    }
+
+    fn check(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
+        let (fields, expected) = match self.format {
+            Format::TrecPrefs => (5, "5 whitespace-separated fields: qid jg subgroup docno rel_level (trec_eval's prefs)"),
+            Format::TrecZscores => (4, "4 whitespace-separated fields: qid measure mean stddev (trec_eval's z-scores)"),
+            _ => (4, "4 whitespace-separated fields: qid jg docno relevance"),
+        };
+        if f.len() != fields {
+            return Err(problem(
+                n,
+                f.len().min(fields) + 1,
+                expected,
+                count(f.len(), "field"),
+                None,
+            ));
+        }
+        let q = fields::id(&f[0]).ok_or_else(|| problem(n, 1, "a query id", shown(&f[0]), None))?;
+        match self.format {
+            Format::TrecPrefs => {
+                fields::number(&f[4]).ok_or_else(|| {
+                    problem(n, 5, "a relevance level (a number)", shown(&f[4]), None)
+                })?;
+            }
+            Format::TrecZscores => {
+                if !is_measure_name(&f[1]) {
+                    return Err(problem(
+                        n,
+                        2,
+                        "a trec_eval measure name (e.g. map, P_10)",
+                        shown(&f[1]),
+                        None,
+                    ));
+                }
+                for c in [2, 3] {
+                    fields::number(&f[c]).ok_or_else(|| {
+                        problem(
+                            n,
+                            c + 1,
+                            if c == 2 {
+                                "a mean (a number)"
+                            } else {
+                                "a standard deviation (a number)"
+                            },
+                            shown(&f[c]),
+                            None,
+                        )
+                    })?;
+                }
+            }
+            _ => {
+                fields::integer(&f[3]).ok_or_else(|| {
+                    problem(n, 4, "an integer relevance grade", shown(&f[3]), None)
+                })?;
+            }
+        }
+        self.queries.intern(q);
+        self.rows += 1;
+        for i in 0..f.len() {
+            if i > 0 {
+                self.text.push(b' ');
+            }
+            self.text.extend_from_slice(&f[i]);
+        }
+        self.text.push(b'\n');
+        Ok(())
+    }
+}
+
+impl Lines for RelationsState {
+    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+        self.check(n, f)
+    }
+
+    fn finish(self, file: &str, _errors: &mut LoadError) -> Option<Parsed> {
+        (self.rows > 0).then(|| {
+            Parsed::Relations(crate::parse::Relations {
+                name: file.to_string(),
+                format_id: self.format.id().to_string(),
+                queries: self.queries.len(),
+                rows: self.rows,
+                text: self.text,
+            })
+        })
+    }
+}

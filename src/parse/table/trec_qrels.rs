@@ -1,0 +1,48 @@
+//! TREC qrels: `qid iter docid relevance` (trec_eval's judgments).
+
+use super::*;
+
+#[derive(Default)]
+pub struct QrelsState {
+    pub(super) queries: Interner,
+    pub(super) q: Vec<u32>,
+    pub(super) docs: Names,
+    pub(super) grade: Vec<i32>,
+}
+
+impl Lines for QrelsState {
+    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+        if f.len() != 4 {
+            let hint = if f.len() >= 6 {
+                Some("This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?".to_string())
+            } else {
+                None
+            };
+            let prefs_like = f.len() == 5 && fields::number(&f[4]).is_some();
+            let hint = hint.or_else(|| prefs_like.then(|| "Five fields are trec_eval's preferences (qid jg subgroup docno rel_level): read it as such (--input-format trec_prefs, or as a file of its own rather than --qrels).".to_string()));
+            return Err(problem(
+                n,
+                f.len().min(4) + 1,
+                "4 whitespace-separated fields: qid iter docid relevance",
+                count(f.len(), "field"),
+                hint,
+            ));
+        }
+        let (q, d) = trec_ids(n, f)?;
+        let g = fields::integer(&f[3])
+            .ok_or_else(|| problem(n, 4, "an integer relevance grade", shown(&f[3]), None))?;
+        self.q.push(self.queries.intern(q));
+        self.docs.push(d);
+        self.grade.push(g);
+        Ok(())
+    }
+
+    fn finish(self, _file: &str, errors: &mut LoadError) -> Option<Parsed> {
+        if self.q.is_empty() {
+            return None;
+        }
+        qrels_parsed(self.queries, &self.q, &self.docs, &self.grade)
+            .map_err(|p| errors.push(p))
+            .ok()
+    }
+}

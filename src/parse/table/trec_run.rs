@@ -1,0 +1,63 @@
+//! TREC runs: `qid Q0 docid rank score tag` (trec_eval's results file).
+
+use super::*;
+
+#[derive(Default)]
+pub struct RunState {
+    pub(super) queries: Interner,
+    pub(super) q: Vec<u32>,
+    pub(super) docs: Names,
+    pub(super) score: Vec<f64>,
+    /// The last line's run tag (trec_eval keeps that one).
+    pub(super) tag: Vec<u8>,
+}
+
+impl Lines for RunState {
+    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+        if f.len() < 6 {
+            let hint = if f.len() == 4 {
+                Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string())
+            } else {
+                None
+            };
+            return Err(problem(
+                n,
+                f.len() + 1,
+                "6 whitespace-separated fields: qid Q0 docid rank score tag",
+                count(f.len(), "field"),
+                hint,
+            ));
+        }
+        let (q, d) = trec_ids(n, f)?;
+        let s = fields::number(&f[4])
+            .ok_or_else(|| problem(n, 5, "a score (a number)", shown(&f[4]), None))?;
+        self.q.push(self.queries.intern(q));
+        self.docs.push(d);
+        self.score.push(s);
+        self.tag.clear();
+        self.tag.extend_from_slice(&f[5]);
+        Ok(())
+    }
+
+    fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
+        if let Err(p) = no_duplicate(&self.queries, &self.q, &self.docs, "run") {
+            errors.push(p);
+            return None;
+        }
+        let tag = String::from_utf8_lossy(&self.tag).into_owned();
+        (!self.q.is_empty()).then(|| Parsed::Run {
+            // the run's tag names it, as trec_eval's runid; a run
+            // without one is named after its file
+            name: if tag.is_empty() {
+                model_name_from_file(file)
+            } else {
+                tag.clone()
+            },
+            tag,
+            queries: self.queries,
+            q: self.q,
+            docs: self.docs,
+            score: self.score,
+        })
+    }
+}

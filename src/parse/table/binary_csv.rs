@@ -41,4 +41,17 @@ impl TableState {
         }
         Ok(())
     }
+
+    /// The labels and each model's scores.
+    pub(super) fn binary_columns(self, names: Vec<String>) -> Option<Parsed> {
+        if self.labels.is_empty() && !self.keep_empty {
+            return None;
+        }
+        let models = names.into_iter().zip(self.dense_values).collect();
+        Some(Parsed::Binary(BinaryData {
+            labels: self.labels,
+            models,
+            ..Default::default()
+        }))
+    }
 }

@@ -898,7 +898,7 @@ impl TableState {
         Ok((key(self.key_a)?, key(self.key_b)?))
     }
 
-    fn columns(mut self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
+    fn columns(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
         let stem = model_name_from_file(file);
         let model_name = |t: &TableState, c: usize| -> String {
             let h = &t.header[c];
@@ -922,147 +922,12 @@ impl TableState {
         };
         let names: Vec<String> = self.models.iter().map(|&c| model_name(&self, c)).collect();
         match self.format {
-            Format::PerQueryCsv => {
-                if self.a.is_empty() {
-                    return None;
-                }
-                let values = crate::parse::PerQueryColumns {
-                    queries: &self.ids_a,
-                    q: &self.a,
-                    models: &self.ids_b,
-                    model: &self.b,
-                    measures: &self.measures,
-                    m: &self.metric,
-                    value: &self.truth_values,
-                };
-                let models = match values.split(&stem) {
-                    Ok(models) => models,
-                    Err((first, again)) => {
-                        errors.push(problem(
-                            again as u64 + 2,
-                            self.key_a + 1,
-                            "one value per query, model and metric",
-                            format!(
-                                "query '{}' and metric '{}' again (first on line {})",
-                                self.ids_a.name(self.a[again]),
-                                self.measures.name(self.metric[again]),
-                                first + 2
-                            ),
-                            None,
-                        ));
-                        return None;
-                    }
-                };
-                Some(Parsed::PerQuery(models))
-            }
-            Format::RankingCsv => {
-                if self.a.is_empty() {
-                    return None;
-                }
-                if let Err(p) = no_duplicate(&self.ids_a, &self.a, &self.names_b, "table") {
-                    errors.push(p);
-                    return None;
-                }
-                let models = names.into_iter().zip(self.model_values).collect();
-                Some(Parsed::RankingTable {
-                    queries: self.ids_a,
-                    q: self.a,
-                    docs: self.names_b,
-                    grade: self.grades,
-                    models,
-                })
-            }
-            Format::RatingsCsv => {
-                if self.a.is_empty() {
-                    return None;
-                }
-                let models = names.into_iter().zip(self.dense_values).collect();
-                Some(Parsed::Ratings(RatingsData {
-                    users: self.ids_a,
-                    items: self.ids_b,
-                    user: self.a,
-                    item: self.b,
-                    rating: self.truth_values,
-                    models,
-                }))
-            }
-            Format::BinaryCsv => {
-                if self.labels.is_empty() && !self.keep_empty {
-                    return None;
-                }
-                let models = names.into_iter().zip(self.dense_values).collect();
-                Some(Parsed::Binary(BinaryData {
-                    labels: self.labels,
-                    models,
-                    ..Default::default()
-                }))
-            }
-            Format::MulticlassMatrix => {
-                if let Some((class, _)) = self.ovr {
-                    return Some(Parsed::Binary(BinaryData {
-                        labels: self.ovr_labels,
-                        models: vec![(format!("{stem} · class {class} vs rest"), self.ovr_scores)],
-                        ..Default::default()
-                    }));
-                }
-                if self.targets.is_empty() && !self.keep_empty {
-                    return None;
-                }
-                self.mc.name = stem;
-                let num_classes = self.slots.iter().max().map_or(0, |&m| m as usize + 1);
-                Some(Parsed::Multiclass(MulticlassData {
-                    num_classes,
-                    targets: self.targets,
-                    models: vec![self.mc],
-                    rows_off_one: vec![self.rows_off_one],
-                    class_names: None,
-                }))
-            }
-            Format::MulticlassTopK => {
-                if self.targets.is_empty() {
-                    return None;
-                }
-                self.mc.name = stem;
-                self.mc.list_len = self.models.len();
-                // class ids are interned strings here: when every one is a
-                // number they map to their numbers (gaps allowed), else each
-                // is a class of its own, numbered as first seen, its name kept
-                let Some(numeric) = (0..self.ids_a.len() as u32)
-                    .map(|i| class_number(self.ids_a.name(i)))
-                    .collect::<Option<Vec<u32>>>()
-                else {
-                    let names = self.ids_a;
-                    return Some(Parsed::Classes {
-                        parsed: Box::new(Parsed::Multiclass(MulticlassData {
-                            num_classes: names.len(),
-                            targets: self.targets,
-                            models: vec![self.mc],
-                            rows_off_one: vec![0],
-                            class_names: None,
-                        })),
-                        names,
-                    });
-                };
-                let map = |c: u32| {
-                    if c == u32::MAX {
-                        u32::MAX
-                    } else {
-                        numeric[c as usize]
-                    }
-                };
-                let targets = self.targets.iter().map(|&t| map(t)).collect();
-                self.mc.list_first = self.mc.list_first.iter().map(|&c| map(c)).collect();
-                // classes are numbered up to the largest id (metrics count the
-                // classes present, so a gap adds none)
-                let num_classes = numeric.iter().max().map_or(0, |&m| m as usize + 1);
-                Some(Parsed::Multiclass(MulticlassData {
-                    num_classes,
-                    targets,
-                    models: vec![self.mc],
-                    rows_off_one: vec![0],
-                    class_names: None,
-                }))
-            }
+            Format::PerQueryCsv => self.per_query_columns(&stem, errors),
+            Format::RankingCsv => self.ranking_columns(names, errors),
+            Format::RatingsCsv => self.ratings_columns(names),
+            Format::BinaryCsv => self.binary_columns(names),
+            Format::MulticlassMatrix => self.matrix_columns(stem),
+            Format::MulticlassTopK => self.topk_columns(stem),
             Format::TrecRun
             | Format::TrecQrels
             | Format::JsonRun

@@ -70,4 +70,27 @@ impl TableState {
         self.mc.rows.push(s);
         Ok(())
     }
+
+    /// The rows' summaries as one model named after the file (or, one-vs-rest, the class against the rest as a binary model).
+    pub(super) fn matrix_columns(mut self, stem: String) -> Option<Parsed> {
+        if let Some((class, _)) = self.ovr {
+            return Some(Parsed::Binary(BinaryData {
+                labels: self.ovr_labels,
+                models: vec![(format!("{stem} · class {class} vs rest"), self.ovr_scores)],
+                ..Default::default()
+            }));
+        }
+        if self.targets.is_empty() && !self.keep_empty {
+            return None;
+        }
+        self.mc.name = stem;
+        let num_classes = self.slots.iter().max().map_or(0, |&m| m as usize + 1);
+        Some(Parsed::Multiclass(MulticlassData {
+            num_classes,
+            targets: self.targets,
+            models: vec![self.mc],
+            rows_off_one: vec![self.rows_off_one],
+            class_names: None,
+        }))
+    }
 }

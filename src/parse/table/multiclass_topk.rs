@@ -29,4 +29,51 @@ impl TableState {
         self.mc.list_first.push(first);
         Ok(())
     }
+
+    /// The lists as one model named after the file; class ids that are all numbers keep their numbers, others are named classes.
+    pub(super) fn topk_columns(mut self, stem: String) -> Option<Parsed> {
+        if self.targets.is_empty() {
+            return None;
+        }
+        self.mc.name = stem;
+        self.mc.list_len = self.models.len();
+        // class ids are interned strings here: when every one is a
+        // number they map to their numbers (gaps allowed), else each
+        // is a class of its own, numbered as first seen, its name kept
+        let Some(numeric) = (0..self.ids_a.len() as u32)
+            .map(|i| class_number(self.ids_a.name(i)))
+            .collect::<Option<Vec<u32>>>()
+        else {
+            let names = self.ids_a;
+            return Some(Parsed::Classes {
+                parsed: Box::new(Parsed::Multiclass(MulticlassData {
+                    num_classes: names.len(),
+                    targets: self.targets,
+                    models: vec![self.mc],
+                    rows_off_one: vec![0],
+                    class_names: None,
+                })),
+                names,
+            });
+        };
+        let map = |c: u32| {
+            if c == u32::MAX {
+                u32::MAX
+            } else {
+                numeric[c as usize]
+            }
+        };
+        let targets = self.targets.iter().map(|&t| map(t)).collect();
+        self.mc.list_first = self.mc.list_first.iter().map(|&c| map(c)).collect();
+        // classes are numbered up to the largest id (metrics count the
+        // classes present, so a gap adds none)
+        let num_classes = numeric.iter().max().map_or(0, |&m| m as usize + 1);
+        Some(Parsed::Multiclass(MulticlassData {
+            num_classes,
+            targets,
+            models: vec![self.mc],
+            rows_off_one: vec![0],
+            class_names: None,
+        }))
+    }
 }

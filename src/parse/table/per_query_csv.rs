@@ -45,4 +45,39 @@ impl TableState {
         self.truth_values.push(v);
         Ok(())
     }
+
+    /// The per-query values of each model.
+    pub(super) fn per_query_columns(self, stem: &str, errors: &mut LoadError) -> Option<Parsed> {
+        if self.a.is_empty() {
+            return None;
+        }
+        let values = crate::parse::PerQueryColumns {
+            queries: &self.ids_a,
+            q: &self.a,
+            models: &self.ids_b,
+            model: &self.b,
+            measures: &self.measures,
+            m: &self.metric,
+            value: &self.truth_values,
+        };
+        let models = match values.split(stem) {
+            Ok(models) => models,
+            Err((first, again)) => {
+                errors.push(problem(
+                    again as u64 + 2,
+                    self.key_a + 1,
+                    "one value per query, model and metric",
+                    format!(
+                        "query '{}' and metric '{}' again (first on line {})",
+                        self.ids_a.name(self.a[again]),
+                        self.measures.name(self.metric[again]),
+                        first + 2
+                    ),
+                    None,
+                ));
+                return None;
+            }
+        };
+        Some(Parsed::PerQuery(models))
+    }
 }

@@ -46,4 +46,27 @@ impl TableState {
         }
         Ok(())
     }
+
+    /// The judgments and each model's scores (a document repeated for a query is refused).
+    pub(super) fn ranking_columns(
+        self,
+        names: Vec<String>,
+        errors: &mut LoadError,
+    ) -> Option<Parsed> {
+        if self.a.is_empty() {
+            return None;
+        }
+        if let Err(p) = no_duplicate(&self.ids_a, &self.a, &self.names_b, "table") {
+            errors.push(p);
+            return None;
+        }
+        let models = names.into_iter().zip(self.model_values).collect();
+        Some(Parsed::RankingTable {
+            queries: self.ids_a,
+            q: self.a,
+            docs: self.names_b,
+            grade: self.grades,
+            models,
+        })
+    }
 }

@@ -35,4 +35,20 @@ impl TableState {
         }
         Ok(())
     }
+
+    /// The ratings and each model's predictions.
+    pub(super) fn ratings_columns(self, names: Vec<String>) -> Option<Parsed> {
+        if self.a.is_empty() {
+            return None;
+        }
+        let models = names.into_iter().zip(self.dense_values).collect();
+        Some(Parsed::Ratings(RatingsData {
+            users: self.ids_a,
+            items: self.ids_b,
+            user: self.a,
+            item: self.b,
+            rating: self.truth_values,
+            models,
+        }))
+    }
 }

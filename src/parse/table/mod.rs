@@ -65,63 +65,102 @@ pub enum Format {
     PerQueryCsv,
 }
 
-impl Format {
-    pub const ALL: [Format; 15] = [
-        Format::TrecRun,
-        Format::TrecQrels,
+/// Every input format with its id (the CLI's `--input-format`, sessions)
+/// and its label (load notices, help): the one list the CLI's help and
+/// errors, the sessions and the page read. Each format's reading is a file
+/// of this folder.
+const FORMATS: [(Format, &str, &str); 15] = [
+    (Format::TrecRun, "trec_run", "TREC run"),
+    (Format::TrecQrels, "trec_qrels", "TREC qrels"),
+    (
         Format::RankingCsv,
+        "ranking_csv",
+        "ranking CSV (query, item, score, relevance)",
+    ),
+    (
         Format::BinaryCsv,
+        "binary_csv",
+        "binary classification CSV (label, scores)",
+    ),
+    (
         Format::MulticlassMatrix,
+        "multiclass_matrix",
+        "multi-class probability/logit matrix",
+    ),
+    (
         Format::MulticlassTopK,
+        "multiclass_topk",
+        "multi-class top-k list",
+    ),
+    (
         Format::RatingsCsv,
+        "ratings_csv",
+        "ratings CSV (user, item, rating, predictions)",
+    ),
+    (
         Format::JsonRun,
+        "json_run",
+        "JSON run (ranx: query -> document -> score)",
+    ),
+    (
         Format::JsonQrels,
+        "json_qrels",
+        "JSON qrels (ranx: query -> document -> grade)",
+    ),
+    (
         Format::TrecEvalOutput,
+        "trec_eval_output",
+        "trec_eval output (measure, query, value)",
+    ),
+    (
         Format::TrecPrefs,
+        "trec_prefs",
+        "trec_eval preferences (qid jg subgroup docno rel_level)",
+    ),
+    (
         Format::TrecQrelsPrefs,
+        "trec_qrels_prefs",
+        "qrels read as trec_eval preferences",
+    ),
+    (
         Format::TrecQrelsJg,
+        "trec_qrels_jg",
+        "qrels with judgment groups (qid jg docno rel)",
+    ),
+    (
         Format::TrecZscores,
+        "trec_zscores",
+        "trec_eval z-scores (qid measure mean stddev)",
+    ),
+    (
         Format::PerQueryCsv,
-    ];
+        "per_query_csv",
+        "per-query values (query_id, model, metric, value)",
+    ),
+];
+
+impl Format {
+    pub const ALL: [Format; 15] = {
+        let mut all = [Format::TrecRun; 15];
+        let mut i = 0;
+        while i < FORMATS.len() {
+            all[i] = FORMATS[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static (Format, &'static str, &'static str) {
+        // every variant has its row (the table test checks it)
+        FORMATS.iter().find(|r| r.0 == self).unwrap_or(&FORMATS[0])
+    }
 
     pub fn label(self) -> &'static str {
-        match self {
-            Format::TrecRun => "TREC run",
-            Format::TrecQrels => "TREC qrels",
-            Format::RankingCsv => "ranking CSV (query, item, score, relevance)",
-            Format::BinaryCsv => "binary classification CSV (label, scores)",
-            Format::MulticlassMatrix => "multi-class probability/logit matrix",
-            Format::MulticlassTopK => "multi-class top-k list",
-            Format::RatingsCsv => "ratings CSV (user, item, rating, predictions)",
-            Format::JsonRun => "JSON run (ranx: query -> document -> score)",
-            Format::JsonQrels => "JSON qrels (ranx: query -> document -> grade)",
-            Format::TrecEvalOutput => "trec_eval output (measure, query, value)",
-            Format::TrecPrefs => "trec_eval preferences (qid jg subgroup docno rel_level)",
-            Format::TrecQrelsPrefs => "qrels read as trec_eval preferences",
-            Format::TrecQrelsJg => "qrels with judgment groups (qid jg docno rel)",
-            Format::TrecZscores => "trec_eval z-scores (qid measure mean stddev)",
-            Format::PerQueryCsv => "per-query values (query_id, model, metric, value)",
-        }
+        self.row().2
     }
 
     pub fn id(self) -> &'static str {
-        match self {
-            Format::TrecRun => "trec_run",
-            Format::TrecQrels => "trec_qrels",
-            Format::RankingCsv => "ranking_csv",
-            Format::BinaryCsv => "binary_csv",
-            Format::MulticlassMatrix => "multiclass_matrix",
-            Format::MulticlassTopK => "multiclass_topk",
-            Format::RatingsCsv => "ratings_csv",
-            Format::JsonRun => "json_run",
-            Format::JsonQrels => "json_qrels",
-            Format::TrecEvalOutput => "trec_eval_output",
-            Format::TrecPrefs => "trec_prefs",
-            Format::TrecQrelsPrefs => "trec_qrels_prefs",
-            Format::TrecQrelsJg => "trec_qrels_jg",
-            Format::TrecZscores => "trec_zscores",
-            Format::PerQueryCsv => "per_query_csv",
-        }
+        self.row().1
     }
 
     /// One of trec_eval's other relation formats (kept for `rankscope trec_eval`).
@@ -1012,5 +1051,40 @@ fn binary_label(raw: &[u8], positive: Option<&str>) -> Option<bool> {
         "1" | "1.0" | "true" | "yes" | "pos" | "positive" | "t" | "y" => Some(true),
         "0" | "0.0" | "false" | "no" | "neg" | "negative" | "f" | "n" | "-1" => Some(false),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The formats' table has every variant once, with distinct ids that read back.
+    #[test]
+    fn every_format_has_one_row() {
+        for (i, f) in Format::ALL.iter().enumerate() {
+            assert_eq!(FORMATS.iter().filter(|r| r.0 == *f).count(), 1, "{f:?}");
+            assert_eq!(Format::from_id(f.id()), Some(*f));
+            assert!(Format::ALL[..i].iter().all(|g| g.id() != f.id()));
+        }
+        // a variant missing from the table fails to compile here first
+        for f in Format::ALL {
+            match f {
+                Format::TrecRun
+                | Format::TrecQrels
+                | Format::RankingCsv
+                | Format::BinaryCsv
+                | Format::MulticlassMatrix
+                | Format::MulticlassTopK
+                | Format::RatingsCsv
+                | Format::JsonRun
+                | Format::JsonQrels
+                | Format::TrecEvalOutput
+                | Format::TrecPrefs
+                | Format::TrecQrelsPrefs
+                | Format::TrecQrelsJg
+                | Format::TrecZscores
+                | Format::PerQueryCsv => {}
+            }
+        }
     }
 }

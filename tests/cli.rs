@@ -1405,3 +1405,47 @@ fn balanced_accuracy_is_scikit_learns_on_the_reference_file() {
         assert!((got - want).abs() <= 1e-15, "t = {t}: {got} vs {want}");
     }
 }
+
+/// The format added through the checklist (one file, one table row): an
+/// MS MARCO run (`qid<TAB>docid<TAB>rank`) written from a TREC run in
+/// trec_eval's order gives every metric of that run to the last bit, but
+/// the two that read the scores themselves.
+#[test]
+fn an_msmarco_run_is_its_trec_run() {
+    let dir = scratch("msmarco");
+    let text = std::fs::read_to_string(reference("ranking.run")).unwrap();
+    // trec_eval's order: score descending, then document id descending
+    let mut lines: Vec<(String, f64, String)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].to_string(), f[4].parse().unwrap(), f[2].to_string())
+        })
+        .collect();
+    lines.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)).then(b.2.cmp(&a.2)));
+    let (mut tsv, mut rank, mut query) = (String::new(), 0, String::new());
+    for (q, _, d) in &lines {
+        rank = if *q == query { rank + 1 } else { 1 };
+        query = q.clone();
+        tsv.push_str(&format!("{q}\t{d}\t{rank}\n"));
+    }
+    // query ids that are not numbers: the file's name says what it is
+    let ranked = dir.join("ranking.msmarco.tsv");
+    std::fs::write(&ranked, tsv).unwrap();
+    let qrels = reference("ranking.qrels");
+    let run = |file: &std::path::Path| {
+        let all = ["--metrics".as_ref(), "all".as_ref()];
+        let args = [file.as_os_str(), "--qrels".as_ref(), qrels.as_os_str()];
+        metrics_of(&[&args[..], &all[..]].concat())
+    };
+    let (mut from_ranks, mut from_scores) = (run(&ranked), run(&reference("ranking.run")));
+    // FCP and Spearman correlate scores with grades: the run's tied scores
+    // are distinct ranks in the MS MARCO file, so only these two may differ
+    for m in [&mut from_ranks[0], &mut from_scores[0]] {
+        let m = m.as_object_mut().unwrap();
+        assert!(m.remove("fcp").is_some() && m.remove("spearman").is_some());
+    }
+    assert_eq!(from_ranks, from_scores);
+    assert!(from_ranks[0]["ndcg@10"].as_f64().is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

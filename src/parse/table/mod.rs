@@ -9,6 +9,7 @@ use crate::core::ids::{Interner, Names};
 use crate::core::multiclass::{MulticlassPredictions, RowSummary};
 
 mod binary_csv;
+mod msmarco_run;
 mod multiclass_matrix;
 mod multiclass_topk;
 mod per_query_csv;
@@ -63,13 +64,15 @@ pub enum Format {
     /// (what `rankscope eval --per-query --format csv`, the Python package
     /// and its Spark job write); the model column is optional.
     PerQueryCsv,
+    /// MS MARCO run: `qid docid rank`, no score.
+    MsMarcoRun,
 }
 
 /// Every input format with its id (the CLI's `--input-format`, sessions)
 /// and its label (load notices, help): the one list the CLI's help and
 /// errors, the sessions and the page read. Each format's reading is a file
 /// of this folder.
-const FORMATS: [(Format, &str, &str); 15] = [
+const FORMATS: [(Format, &str, &str); 16] = [
     (Format::TrecRun, "trec_run", "TREC run"),
     (Format::TrecQrels, "trec_qrels", "TREC qrels"),
     (
@@ -137,11 +140,16 @@ const FORMATS: [(Format, &str, &str); 15] = [
         "per_query_csv",
         "per-query values (query_id, model, metric, value)",
     ),
+    (
+        Format::MsMarcoRun,
+        "msmarco_run",
+        "MS MARCO run (qid, docid, rank)",
+    ),
 ];
 
 impl Format {
-    pub const ALL: [Format; 15] = {
-        let mut all = [Format::TrecRun; 15];
+    pub const ALL: [Format; 16] = {
+        let mut all = [Format::TrecRun; 16];
         let mut i = 0;
         while i < FORMATS.len() {
             all[i] = FORMATS[i].0;
@@ -509,6 +517,7 @@ impl State {
             && ws.len() == 4
             && (named_qrels
                 || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()));
+        let looks_ranked = !csv_like && msmarco_run::looks_ranked(&ws, lower);
         // trec_eval output: `runid all name`, `num_q all 50`, `map q1 0.25`
         let looks_eval = !csv_like
             && ws.len() == 3
@@ -553,6 +562,8 @@ impl State {
                 return Ok(State::Relations(RelationsState::new(Format::TrecZscores)))
             }
             Some(Format::TrecRun) => return Ok(State::Run(RunState::default())),
+            Some(Format::MsMarcoRun) => return Ok(State::Run(RunState::ranked())),
+            None if looks_ranked => return Ok(State::Run(RunState::ranked())),
             Some(Format::TrecQrels) => return Ok(State::Qrels(QrelsState::default())),
             Some(Format::TrecEvalOutput) => return Ok(State::Measures(Default::default())),
             None if looks_eval => return Ok(State::Measures(Default::default())),
@@ -600,7 +611,7 @@ impl State {
     /// and labels are read as 0/1 (no positive label chosen).
     pub fn fast_shape(&self, options: &LoadOptions) -> Option<fast::Shape> {
         let t = match self {
-            State::Run(_) => return Some(fast::Shape::Run),
+            State::Run(r) if !r.ranked => return Some(fast::Shape::Run),
             State::Qrels(_) => return Some(fast::Shape::Qrels),
             State::Table(t) => t,
             _ => return None,
@@ -975,7 +986,8 @@ impl TableState {
             | Format::TrecPrefs
             | Format::TrecQrelsPrefs
             | Format::TrecQrelsJg
-            | Format::TrecZscores => None,
+            | Format::TrecZscores
+            | Format::MsMarcoRun => None,
         }
     }
 }
@@ -1011,7 +1023,8 @@ impl Lines for TableState {
             | Format::TrecPrefs
             | Format::TrecQrelsPrefs
             | Format::TrecQrelsJg
-            | Format::TrecZscores => Ok(()),
+            | Format::TrecZscores
+            | Format::MsMarcoRun => Ok(()),
         }
     }
 
@@ -1083,7 +1096,8 @@ mod tests {
                 | Format::TrecQrelsPrefs
                 | Format::TrecQrelsJg
                 | Format::TrecZscores
-                | Format::PerQueryCsv => {}
+                | Format::PerQueryCsv
+                | Format::MsMarcoRun => {}
             }
         }
     }

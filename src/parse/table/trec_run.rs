@@ -10,10 +10,24 @@ pub struct RunState {
     pub(super) score: Vec<f64>,
     /// The last line's run tag (trec_eval keeps that one).
     pub(super) tag: Vec<u8>,
+    /// An MS MARCO run: ranks instead of scores (`msmarco_run.rs`).
+    pub(super) ranked: bool,
+}
+
+impl RunState {
+    pub(super) fn ranked() -> Self {
+        RunState {
+            ranked: true,
+            ..Default::default()
+        }
+    }
 }
 
 impl Lines for RunState {
     fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+        if self.ranked {
+            return self.rank_row(n, f);
+        }
         if f.len() < 6 {
             let hint = if f.len() == 4 {
                 Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string())

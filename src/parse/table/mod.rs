@@ -978,16 +978,8 @@ impl TableState {
             Format::BinaryCsv => self.binary_columns(names),
             Format::MulticlassMatrix => self.matrix_columns(stem),
             Format::MulticlassTopK => self.topk_columns(stem),
-            Format::TrecRun
-            | Format::TrecQrels
-            | Format::JsonRun
-            | Format::JsonQrels
-            | Format::TrecEvalOutput
-            | Format::TrecPrefs
-            | Format::TrecQrelsPrefs
-            | Format::TrecQrelsJg
-            | Format::TrecZscores
-            | Format::MsMarcoRun => None,
+            // the line formats read their lines in states of their own
+            _ => None,
         }
     }
 }
@@ -1015,16 +1007,8 @@ impl Lines for TableState {
             Format::BinaryCsv => self.binary_row(n, f, options),
             Format::MulticlassMatrix => self.matrix_row(n, f, options),
             Format::MulticlassTopK => self.topk_row(n, f),
-            Format::TrecRun
-            | Format::TrecQrels
-            | Format::JsonRun
-            | Format::JsonQrels
-            | Format::TrecEvalOutput
-            | Format::TrecPrefs
-            | Format::TrecQrelsPrefs
-            | Format::TrecQrelsJg
-            | Format::TrecZscores
-            | Format::MsMarcoRun => Ok(()),
+            // the line formats read their lines in states of their own
+            _ => Ok(()),
         }
     }
 

@@ -152,7 +152,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
     );
     let rule = format!("score ≥ {t:.2}");
     let explanation = match registry::info(explained, Kind::Binary).map(|m| (m.title, m.explain)) {
-        Some((title, Explain::Curve(f))) => f(&curve).ok_or(format!("{title} needs both classes: add a positive and a negative example.")),
+        Some((title, Explain::Curve(terms))) => explain::curve_terms(terms, &curve).ok_or(format!("{title} needs both classes: add a positive and a negative example.")),
         Some((_, Explain::Loss)) => Err("Log loss and the Brier score judge the scores themselves, not the threshold: the closer each score is to its label (1 for positive, 0 for negative), the lower they are.".into()),
         _ => explain::threshold_metric(explained, &c, &rule, ZeroDivision::default()).ok_or(format!("{explained} has no breakdown")),
     };

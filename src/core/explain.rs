@@ -9,7 +9,9 @@ use super::evaluate::{Conventions, ModelReport, MulticlassData, RatingsData};
 use super::multiclass::MulticlassPredictions;
 use super::ranking::{QueryView, NOT_JUDGED};
 use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
-use super::registry::{self, Average, ClassView, Compute, Explain, Kind, MetricId};
+use super::registry::{
+    self, Average, Cells, ClassView, Compute, CurveTerms, Explain, Kind, MetricId, QueryTerms,
+};
 use super::sum::Sum;
 
 /// One row of an explanation's table; `term` is its contribution (if any).
@@ -169,25 +171,27 @@ pub fn query(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Option
     if q.average_ties {
         return None;
     }
-    match registry::info(&id.base, Kind::Ranking)?.explain {
-        Explain::Query(f) => Some(f(q, docs, id, ctx)),
-        _ => None,
-    }
-}
-
-/// The terms of nDCG@k (the gain in force), one query.
-pub fn ndcg(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    gain_terms(q, docs, id, ctx, ctx.gain, true)
-}
-
-/// The terms of nDCG@k with the exponential gain, one query.
-pub fn ndcg_burges(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    gain_terms(q, docs, id, ctx, Gain::Exponential, true)
-}
-
-/// The terms of DCG@k, one query.
-pub fn dcg(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    gain_terms(q, docs, id, ctx, ctx.gain, false)
+    let Explain::Query(terms) = registry::info(&id.base, Kind::Ranking)?.explain else {
+        return None;
+    };
+    Some(match terms {
+        QueryTerms::Gains {
+            exponential,
+            normalised,
+        } => {
+            let gain = if exponential {
+                Gain::Exponential
+            } else {
+                ctx.gain
+            };
+            gain_terms(q, docs, id, ctx, gain, normalised)
+        }
+        QueryTerms::Ap => ap(q, docs, id, ctx),
+        QueryTerms::Rr => hit_terms(q, docs, id, ctx, Hits::Rr),
+        QueryTerms::Hit => hit_terms(q, docs, id, ctx, Hits::Hit),
+        QueryTerms::Precision => hit_terms(q, docs, id, ctx, Hits::Precision),
+        QueryTerms::Recall => hit_terms(q, docs, id, ctx, Hits::Recall),
+    })
 }
 
 /// What a list of hits explains: the first relevant rank, whether there is
@@ -198,26 +202,6 @@ enum Hits {
     Hit,
     Precision,
     Recall,
-}
-
-/// The reciprocal rank, one query.
-pub fn rr(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    hit_terms(q, docs, id, ctx, Hits::Rr)
-}
-
-/// Hit@k, one query.
-pub fn hit(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    hit_terms(q, docs, id, ctx, Hits::Hit)
-}
-
-/// P@k, one query.
-pub fn precision(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    hit_terms(q, docs, id, ctx, Hits::Precision)
-}
-
-/// R@k, one query.
-pub fn recall(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
-    hit_terms(q, docs, id, ctx, Hits::Recall)
 }
 
 /// What every ranking explanation starts from: the cutoff, the ranks shown,
@@ -342,7 +326,7 @@ fn gain_terms(
 }
 
 /// AP@k's terms: P@i at each relevant rank, over the denominator in force.
-pub fn ap(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
+fn ap(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
     let l = Listed::new(q, docs, id, ctx);
     let (k, n, kt, level) = (l.k, l.n, l.kt.clone(), l.level);
     let (rel, doc) = (|g| l.rel(g), |i| l.doc(i));
@@ -592,7 +576,7 @@ fn cells(c: &Confusion) -> (f64, f64, f64, f64) {
 }
 
 /// Accuracy's formula, numerator and denominator.
-pub fn accuracy_terms(c: &Confusion) -> (&'static str, f64, f64) {
+fn accuracy_terms(c: &Confusion) -> (&'static str, f64, f64) {
     let (tp, fp, fn_, tn) = cells(c);
     (
         r"\text{accuracy} = \frac{TP + TN}{TP + FP + FN + TN}",
@@ -602,19 +586,19 @@ pub fn accuracy_terms(c: &Confusion) -> (&'static str, f64, f64) {
 }
 
 /// Precision's formula, numerator and denominator.
-pub fn precision_terms(c: &Confusion) -> (&'static str, f64, f64) {
+fn precision_terms(c: &Confusion) -> (&'static str, f64, f64) {
     let (tp, fp, _, _) = cells(c);
     (r"\text{precision} = \frac{TP}{TP + FP}", tp, tp + fp)
 }
 
 /// Recall's formula, numerator and denominator.
-pub fn recall_terms(c: &Confusion) -> (&'static str, f64, f64) {
+fn recall_terms(c: &Confusion) -> (&'static str, f64, f64) {
     let (tp, _, fn_, _) = cells(c);
     (r"\text{recall} = \frac{TP}{TP + FN}", tp, tp + fn_)
 }
 
 /// F1's formula, numerator and denominator.
-pub fn f1_terms(c: &Confusion) -> (&'static str, f64, f64) {
+fn f1_terms(c: &Confusion) -> (&'static str, f64, f64) {
     let (tp, fp, fn_, _) = cells(c);
     (
         r"F_1 = \frac{2 \cdot TP}{2 \cdot TP + FP + FN}",
@@ -624,7 +608,7 @@ pub fn f1_terms(c: &Confusion) -> (&'static str, f64, f64) {
 }
 
 /// MCC's formula, numerator and denominator.
-pub fn mcc_terms(c: &Confusion) -> (&'static str, f64, f64) {
+fn mcc_terms(c: &Confusion) -> (&'static str, f64, f64) {
     let (tp, fp, fn_, tn) = cells(c);
     (
         r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}",
@@ -643,11 +627,17 @@ pub fn threshold_metric(
     let info = registry::info(base, Kind::Binary)?;
     let terms = match info.explain {
         Explain::F1Average { weighted } => return Some(f1_average(weighted, c, threshold_text)),
-        Explain::Threshold(terms) => terms,
+        Explain::Threshold(cells) => cells,
         _ => return None,
     };
     let value = info.at_threshold(c, zero_division)?.unwrap_or(f64::NAN);
-    let (formula, num, den) = terms(c);
+    let (formula, num, den) = match terms {
+        Cells::Accuracy => accuracy_terms(c),
+        Cells::Precision => precision_terms(c),
+        Cells::Recall => recall_terms(c),
+        Cells::F1 => f1_terms(c),
+        Cells::Mcc => mcc_terms(c),
+    };
     let cell = |what: &str, n: u64| Row {
         cells: vec![what.into(), n.to_string()],
         term: None,
@@ -1110,6 +1100,14 @@ fn f1_average(weighted: bool, c: &Confusion, threshold_text: &str) -> Explanatio
     }
 }
 
+/// A curve's explanation: ROC AUC's ordered pairs or AP's recall steps.
+pub fn curve_terms(terms: CurveTerms, curve: &BinaryCurve) -> Option<Explanation> {
+    match terms {
+        CurveTerms::PairsOrdered => roc_auc(curve),
+        CurveTerms::RecallSteps => average_precision(curve),
+    }
+}
+
 /// A binary metric's explanation under the conventions in force: the
 /// curve's terms, the per-class loss (scores through the sigmoid when they
 /// are logits) or the confusion matrix at the threshold.
@@ -1126,7 +1124,7 @@ pub fn binary(id: &MetricId, curve: &BinaryCurve, conv: &Conventions) -> Option<
                 }
             })
         }
-        Explain::Curve(f) => f(curve),
+        Explain::Curve(terms) => curve_terms(terms, curve),
         _ => {
             let rule = match conv.threshold_rule {
                 ThresholdRule::AtLeast => "score ≥",

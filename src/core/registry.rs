@@ -3,7 +3,6 @@
 
 use super::binary::{BinaryCurve, Confusion, ZeroDivision};
 use super::evaluate::RatingsData;
-use super::explain::{self, Explanation};
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;
@@ -99,12 +98,12 @@ pub struct MetricInfo {
 #[derive(Clone, Copy, Debug)]
 pub enum Explain {
     None,
-    /// One query's ranked list and terms.
-    Query(fn(&QueryView, &[String], &MetricId, &Ctx) -> Explanation),
+    /// One query's ranked list and its terms.
+    Query(QueryTerms),
     /// The curve's own terms.
-    Curve(fn(&BinaryCurve) -> Option<Explanation>),
-    /// The confusion matrix: (formula, numerator, denominator).
-    Threshold(fn(&Confusion) -> (&'static str, f64, f64)),
+    Curve(CurveTerms),
+    /// The confusion matrix's cells: a ratio of them.
+    Threshold(Cells),
     /// Weighted or macro F1 over the classes.
     F1Average {
         weighted: bool,
@@ -128,6 +127,43 @@ pub enum Explain {
         squared: bool,
         root: bool,
     },
+}
+
+/// What one query's explanation shows (named, not pointed to, so that a
+/// build that explains nothing links no explanation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryTerms {
+    /// gain · discount per rank, DCG, the ideal list and IDCG; the gain in
+    /// force, or always 2^rel − 1; normalised or not.
+    Gains { exponential: bool, normalised: bool },
+    /// P@i at each relevant rank, over the denominator in force.
+    Ap,
+    /// The first relevant rank.
+    Rr,
+    /// Whether a relevant document is in the top k.
+    Hit,
+    /// Relevant documents in the top k, over k.
+    Precision,
+    /// Relevant documents in the top k, over |R|.
+    Recall,
+}
+
+/// A curve's explanation: the positive–negative pairs ordered (ROC AUC) or
+/// the recall steps (average precision).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CurveTerms {
+    PairsOrdered,
+    RecallSteps,
+}
+
+/// A threshold metric's ratio of the confusion matrix's cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cells {
+    Accuracy,
+    Precision,
+    Recall,
+    F1,
+    Mcc,
 }
 
 /// A ranking kernel's cutoff and conventions.
@@ -323,19 +359,19 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["ties", "gain", "discount", "query_set"])
         .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg))
-        .explain(Explain::Query(explain::ndcg)),
+        .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: true })),
     m("ndcg_burges", Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
         .depends(&["ties", "discount", "query_set"])
         .query(|q, a| q.ndcg(a.k, Gain::Exponential, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp))
-        .explain(Explain::Query(explain::ndcg_burges)),
+        .explain(Explain::Query(QueryTerms::Gains { exponential: true, normalised: true })),
     m("dcg", Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)")
         .depends(&["ties", "gain", "discount", "query_set"])
         .query(|q, a| q.dcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| f.dcg)
-        .explain(Explain::Query(explain::dcg)),
+        .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: false })),
     m("idcg", Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}")
         .depends(&["gain", "discount", "query_set"])
@@ -346,7 +382,7 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
         .query(|q, a| q.average_precision(a.k, &a.ctx))
         .scan(ap_of_prefix)
-        .explain(Explain::Query(explain::ap)),
+        .explain(Explain::Query(QueryTerms::Ap)),
     m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false)
         .typeset(r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)")
         .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
@@ -358,13 +394,13 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["ties", "relevance_level", "precision_denominator", "query_set"])
         .query(|q, a| q.precision(a.k, &a.ctx))
         .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx))
-        .explain(Explain::Query(explain::precision)),
+        .explain(Explain::Query(QueryTerms::Precision)),
     m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
         .typeset(r"R@k = \frac{|\text{relevant in top } k|}{|R|}")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.recall(a.k, a.ctx.relevance_level))
         .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level))
-        .explain(Explain::Query(explain::recall)),
+        .explain(Explain::Query(QueryTerms::Recall)),
     m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
         .typeset(r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}")
         .depends(&["ties", "relevance_level", "precision_denominator", "f1_aggregation", "query_set"])
@@ -376,7 +412,7 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.hit(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64)
-        .explain(Explain::Query(explain::hit)),
+        .explain(Explain::Query(QueryTerms::Hit)),
     m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
         .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")
         .depends(&["ties", "query_set"])
@@ -386,7 +422,7 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.reciprocal_rank(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| rr_of_prefix(f.first_relevant))
-        .explain(Explain::Query(explain::rr)),
+        .explain(Explain::Query(QueryTerms::Rr)),
     m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true)
         .typeset(r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}")
         .depends(&["ties", "relevance_level", "query_set"])
@@ -544,11 +580,11 @@ pub const METRICS: &[MetricInfo] = &[
     m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false)
         .typeset(r"\text{AUC} = P(s^{+} > s^{-}) + \frac{1}{2} P(s^{+} = s^{-})")
         .compute(Compute::Curve(BinaryCurve::roc_auc))
-        .explain(Explain::Curve(explain::roc_auc)),
+        .explain(Explain::Curve(CurveTerms::PairsOrdered)),
     m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false)
         .typeset(r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \, P_n")
         .compute(Compute::Curve(BinaryCurve::average_precision))
-        .explain(Explain::Curve(explain::average_precision)),
+        .explain(Explain::Curve(CurveTerms::RecallSteps)),
     m("pr_auc_trapezoid", Binary, NoK, "PR-AUC (trapezoid)", "∫ precision d(recall), trapezoid rule", "linear interpolation of precision is optimistic", "sklearn auc(recall, precision)", true, true, false)
         .typeset(r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \frac{P_n + P_{n-1}}{2}")
         .compute(Compute::Curve(BinaryCurve::pr_auc_trapezoid)),
@@ -569,27 +605,27 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{Accuracy} = \frac{TP + TN}{TP + TN + FP + FN}")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::accuracy, false))
-        .explain(Explain::Threshold(explain::accuracy_terms)),
+        .explain(Explain::Threshold(Cells::Accuracy)),
     m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
         .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::precision, true))
-        .explain(Explain::Threshold(explain::precision_terms)),
+        .explain(Explain::Threshold(Cells::Precision)),
     m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false)
         .typeset(r"\text{Recall} = \frac{TP}{TP + FN}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::recall, true))
-        .explain(Explain::Threshold(explain::recall_terms)),
+        .explain(Explain::Threshold(Cells::Recall)),
     m("f1", Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false)
         .typeset(r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::f1, true))
-        .explain(Explain::Threshold(explain::f1_terms)),
+        .explain(Explain::Threshold(Cells::F1)),
     m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false)
         .typeset(r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(|c| Some(c.mcc()), false))
-        .explain(Explain::Threshold(explain::mcc_terms)),
+        .explain(Explain::Threshold(Cells::Mcc)),
     m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false)
         .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
         .depends(&["threshold", "threshold_rule"])

@@ -4,6 +4,7 @@ use super::*;
 
 impl TableState {
     /// One line: a label and each model's score.
+    #[inline]
     pub(super) fn binary_row(
         &mut self,
         n: u64,

@@ -985,6 +985,7 @@ impl TableState {
 }
 
 impl Lines for TableState {
+    #[inline]
     fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         if f.len() != self.header.len() {
             let hint = if f.len() == 1 && self.header.len() > 1 {

@@ -8,6 +8,7 @@ use super::*;
 
 impl RunState {
     /// One line: a query, a document and its rank (a whole number from 1).
+    #[inline]
     pub(super) fn rank_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
         if f.len() != 3 {
             let hint = (f.len() >= 6).then(|| {

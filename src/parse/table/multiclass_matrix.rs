@@ -4,6 +4,7 @@ use super::*;
 
 impl TableState {
     /// One line: the target class and a probability or logit per class, reduced to the row's summary (or, one-vs-rest, to a label and a score).
+    #[inline]
     pub(super) fn matrix_row(
         &mut self,
         n: u64,

@@ -4,6 +4,7 @@ use super::*;
 
 impl TableState {
     /// One line: the target and the ranked classes (or items).
+    #[inline]
     pub(super) fn topk_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
         let col = |c: usize| -> &[u8] { &f[c] };
         let target = class_id(n, self.truth, col(self.truth), "a target class")?;

@@ -6,6 +6,7 @@ use super::*;
 
 impl TableState {
     /// One line: a query, a model, a metric and its value (empty: undefined).
+    #[inline]
     pub(super) fn per_query_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
         let col = |c: usize| -> &[u8] { &f[c] };
         let id = |c: usize, what: &str| {

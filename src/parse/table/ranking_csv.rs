@@ -4,6 +4,7 @@ use super::*;
 
 impl TableState {
     /// One line: a query, an item, its grade (empty: unjudged) and each model's score (empty: not retrieved).
+    #[inline]
     pub(super) fn ranking_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
         let col = |c: usize| -> &[u8] { &f[c] };
         let (a, b) = self.keys(n, f)?;

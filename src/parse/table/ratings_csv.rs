@@ -4,6 +4,7 @@ use super::*;
 
 impl TableState {
     /// One line: a user, an item, the rating and each model's prediction.
+    #[inline]
     pub(super) fn ratings_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
         let col = |c: usize| -> &[u8] { &f[c] };
         let (a, b) = self.keys(n, f)?;

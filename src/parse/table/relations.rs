@@ -92,6 +92,7 @@ impl RelationsState {
 }
 
 impl Lines for RelationsState {
+    #[inline]
     fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
         self.check(n, f)
     }

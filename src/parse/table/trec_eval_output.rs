@@ -14,6 +14,7 @@ pub struct MeasuresState {
 }
 
 impl Lines for MeasuresState {
+    #[inline]
     fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
         if f.len() != 3 {
             return Err(problem(

@@ -11,6 +11,7 @@ pub struct QrelsState {
 }
 
 impl Lines for QrelsState {
+    #[inline]
     fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
         if f.len() != 4 {
             let hint = if f.len() >= 6 {

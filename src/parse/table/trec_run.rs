@@ -24,6 +24,7 @@ impl RunState {
 }
 
 impl Lines for RunState {
+    #[inline]
     fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
         if self.ranked {
             return self.rank_row(n, f);

@@ -25,6 +25,16 @@ use trec_eval_output::MeasuresState;
 use trec_qrels::QrelsState;
 use trec_run::RunState;
 
+/// A file's first line as the line formats' detection reads it: its
+/// whitespace fields, its bytes, the file's name (lower case, without
+/// `.gz`), and whether the line holds a comma or semicolon (a CSV's).
+pub(super) struct FirstLine<'a> {
+    ws: &'a Row<'a>,
+    line: &'a [u8],
+    name: &'a str,
+    csv_like: bool,
+}
+
 /// One input format's reading of its lines: each line's fields checked and
 /// kept, then the parsed file (`None`: nothing read, or a problem pushed to
 /// `errors`). A format is one file of this folder implementing it; the
@@ -495,50 +505,19 @@ impl State {
         let ws = ws_splitter.split(line, Delimiter::Whitespace);
         let lower = file.to_ascii_lowercase();
         let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
-        let named_run = [".run", ".trec", ".res", ".results"]
-            .iter()
-            .any(|e| lower.ends_with(e));
-        let named_qrels = lower.contains("qrel");
-        let csv_like = line.contains(&b',') || line.contains(&b';');
-        let rank_and_score =
-            |ws: &Row| fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some();
-        // six whitespace fields with a rank and a score where they belong, and
-        // no comma or semicolon before the tag, are a TREC run line whatever
-        // its tag holds (`run,v2` is a tag, not a CSV)
-        let trec_with_any_tag = ws.len() == 6
-            && rank_and_score(&ws)
-            && (0..5).all(|i| !ws[i].contains(&b',') && !ws[i].contains(&b';'));
-        // a run line: 6+ fields with "Q0" second, or rank and score where they belong
-        let looks_run = trec_with_any_tag
-            || (!csv_like
-                && ws.len() >= 6
-                && (&ws[1] == b"Q0" || named_run || rank_and_score(&ws)));
-        let looks_qrels = !csv_like
-            && ws.len() == 4
-            && (named_qrels
-                || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()));
-        let looks_ranked = !csv_like && msmarco_run::looks_ranked(&ws, lower);
-        // trec_eval output: `runid all name`, `num_q all 50`, `map q1 0.25`
-        let looks_eval = !csv_like
-            && ws.len() == 3
-            && is_measure_name(&ws[0])
-            && (&ws[0] == b"runid" || fields::number(&ws[2]).is_some());
-        // trec_eval's preferences: five whitespace fields, a number last (its
-        // group ids may hold commas, `F:Ret,C:Not`, but fewer than a CSV's fields)
-        let commas = line.iter().filter(|&&b| b == b',').count();
-        let looks_prefs = ws.len() == 5
-            && !line.contains(&b';')
-            && commas + 1 < ws.len()
-            && !named_run
-            && fields::number(&ws[4]).is_some();
-        // trec_eval's z-scores: a measure name second, two numbers after it
-        let looks_zscores = !csv_like
-            && ws.len() == 4
-            && is_measure_name(&ws[1])
-            && &ws[1] != b"Q0"
-            && fields::number(&ws[2]).is_some()
-            && fields::number(&ws[3]).is_some()
-            && fields::integer(&ws[3]).is_none();
+        let first = FirstLine {
+            ws: &ws,
+            line,
+            name: lower,
+            csv_like: line.contains(&b',') || line.contains(&b';'),
+        };
+        // each line format's own test of the first line (its file)
+        let looks_run = trec_run::looks_like(&first);
+        let looks_qrels = trec_qrels::looks_like(&first);
+        let looks_ranked = msmarco_run::looks_like(&first);
+        let looks_eval = trec_eval_output::looks_like(&first);
+        let looks_prefs = relations::looks_like_prefs(&first);
+        let looks_zscores = relations::looks_like_zscores(&first);
         // the relation formats that are qrels in form, chosen by name
         let named_relation = if lower.contains("qrels_jg") {
             Some(Format::TrecQrelsJg)

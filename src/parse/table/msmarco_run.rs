@@ -39,9 +39,11 @@ impl RunState {
 /// rank last, and a query id that is a number or a file named as such a run
 /// (`.tsv`, `msmarco`); trec_eval's output (`map q1 0.25`) has a measure
 /// name first.
-pub(super) fn looks_ranked(ws: &Row, file: &str) -> bool {
+pub(super) fn looks_like(l: &FirstLine) -> bool {
+    let ws = l.ws;
     let numeric_query = !ws[0].is_empty() && ws[0].iter().all(u8::is_ascii_digit);
-    ws.len() == 3
+    !l.csv_like
+        && ws.len() == 3
         && fields::integer(&ws[2]).is_some_and(|r| r >= 1)
-        && (numeric_query || file.ends_with(".tsv") || file.contains("msmarco"))
+        && (numeric_query || l.name.ends_with(".tsv") || l.name.contains("msmarco"))
 }

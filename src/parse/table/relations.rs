@@ -109,3 +109,29 @@ impl Lines for RelationsState {
         })
     }
 }
+
+/// Whether a first line is trec_eval's preferences': five whitespace
+/// fields, a number last (its group ids may hold commas, `F:Ret,C:Not`, but
+/// fewer than a CSV's fields), in a file not named as a run.
+pub(super) fn looks_like_prefs(l: &FirstLine) -> bool {
+    let ws = l.ws;
+    let commas = l.line.iter().filter(|&&b| b == b',').count();
+    ws.len() == 5
+        && !l.line.contains(&b';')
+        && commas + 1 < ws.len()
+        && !super::trec_run::named_run(l.name)
+        && fields::number(&ws[4]).is_some()
+}
+
+/// Whether a first line is trec_eval's z-scores': a measure name second,
+/// two numbers after it (the last not a whole number).
+pub(super) fn looks_like_zscores(l: &FirstLine) -> bool {
+    let ws = l.ws;
+    !l.csv_like
+        && ws.len() == 4
+        && is_measure_name(&ws[1])
+        && &ws[1] != b"Q0"
+        && fields::number(&ws[2]).is_some()
+        && fields::number(&ws[3]).is_some()
+        && fields::integer(&ws[3]).is_none()
+}

@@ -62,3 +62,13 @@ impl Lines for MeasuresState {
         })
     }
 }
+
+/// Whether a first line is trec_eval's output: `runid all name`,
+/// `num_q all 50`, `map q1 0.25`.
+pub(super) fn looks_like(l: &FirstLine) -> bool {
+    let ws = l.ws;
+    !l.csv_like
+        && ws.len() == 3
+        && is_measure_name(&ws[0])
+        && (&ws[0] == b"runid" || fields::number(&ws[2]).is_some())
+}

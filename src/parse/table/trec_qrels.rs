@@ -47,3 +47,13 @@ impl Lines for QrelsState {
             .ok()
     }
 }
+
+/// Whether a first line is TREC qrels': four whitespace fields, the file
+/// named as qrels or integers second and last.
+pub(super) fn looks_like(l: &FirstLine) -> bool {
+    let ws = l.ws;
+    !l.csv_like
+        && ws.len() == 4
+        && (l.name.contains("qrel")
+            || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()))
+}

@@ -76,3 +76,26 @@ impl Lines for RunState {
         })
     }
 }
+
+/// A file named as a run (`.run`, `.trec`, `.res`, `.results`).
+pub(super) fn named_run(name: &str) -> bool {
+    [".run", ".trec", ".res", ".results"]
+        .iter()
+        .any(|e| name.ends_with(e))
+}
+
+/// Whether a first line is a TREC run's: six whitespace fields with a rank
+/// and a score where they belong and no comma or semicolon before the tag
+/// (`run,v2` is a tag, not a CSV), or 6+ fields with `Q0` second, a run's
+/// file name, or a rank and a score.
+pub(super) fn looks_like(l: &FirstLine) -> bool {
+    let ws = l.ws;
+    let rank_and_score = || fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some();
+    let trec_with_any_tag = ws.len() == 6
+        && rank_and_score()
+        && (0..5).all(|i| !ws[i].contains(&b',') && !ws[i].contains(&b';'));
+    trec_with_any_tag
+        || (!l.csv_like
+            && ws.len() >= 6
+            && (&ws[1] == b"Q0" || named_run(l.name) || rank_and_score()))
+}

@@ -1447,5 +1447,14 @@ fn an_msmarco_run_is_its_trec_run() {
     }
     assert_eq!(from_ranks, from_scores);
     assert!(from_ranks[0]["ndcg@10"].as_f64().is_some());
+    // the made-up scores are said: the load notice names the rule
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .arg("eval")
+        .arg(&ranked)
+        .arg("--qrels")
+        .arg(&qrels)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("each document's score is −rank"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -60,19 +60,28 @@ impl Lines for RunState {
             return None;
         }
         let tag = String::from_utf8_lossy(&self.tag).into_owned();
-        (!self.q.is_empty()).then(|| Parsed::Run {
-            // the run's tag names it, as trec_eval's runid; a run
-            // without one is named after its file
-            name: if tag.is_empty() {
-                model_name_from_file(file)
-            } else {
-                tag.clone()
-            },
-            tag,
-            queries: self.queries,
-            q: self.q,
-            docs: self.docs,
-            score: self.score,
+        // the scores an MS MARCO run lacks are made from its ranks: said
+        let notes = if self.ranked {
+            vec!["Read as an MS MARCO run (qid, docid, rank): each document's score is −rank, so the rank orders the list, and FCP and Spearman correlate the ranks with the grades.".to_string()]
+        } else {
+            Vec::new()
+        };
+        (!self.q.is_empty()).then(|| {
+            Parsed::Run {
+                // the run's tag names it, as trec_eval's runid; a run
+                // without one is named after its file
+                name: if tag.is_empty() {
+                    model_name_from_file(file)
+                } else {
+                    tag.clone()
+                },
+                tag,
+                queries: self.queries,
+                q: self.q,
+                docs: self.docs,
+                score: self.score,
+            }
+            .noted(notes)
         })
     }
 }

@@ -208,7 +208,12 @@ impl ViewState {
         // the conventions, as the table names them (stable names and
         // numbers need no escaping: `>=` reads back as the value of its key)
         entries.extend(TABLE.iter().map(|c| (c.key, (c.get)(&self.conv))));
+        // the models' own thresholds: `name:t` (a name may hold `:`)
+        let own: Vec<String> = (self.conv.thresholds.iter())
+            .map(|(n, t)| format!("{n}:{t}"))
+            .collect();
         entries.extend([
+            ("thresholds", list(&own)),
             ("test", name(&self.tests.test)),
             ("correction", name(&self.tests.correction)),
             ("alpha", self.tests.alpha.to_string()),
@@ -294,6 +299,16 @@ impl ViewState {
             "vs" => self.tests.vs = optional(),
             "on" => self.tests.on = optional(),
             "diag" => self.diagnose = optional().unwrap_or_default(),
+            "thresholds" => {
+                let mut conv = self.conv.clone();
+                conv.thresholds.clear();
+                for item in items() {
+                    let (name, t) = item.rsplit_once(':').ok_or(false)?;
+                    conventions::set(&mut conv, "threshold", &format!("{name}={t}"))
+                        .map_err(|_| false)?;
+                }
+                self.conv = conv;
+            }
             // any whole number, as trec_eval's -l takes (the CLI asks for >= 1)
             "relevance_level" => self.conv.relevance_level = number(raw)?,
             _ if TABLE.iter().any(|c| c.key == key) => {
@@ -354,7 +369,10 @@ impl ViewState {
 /// the fragment writes them (`gain=exponential`): what the page says above a
 /// table whose values they change.
 pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
-    let keys = crate::core::conventions::keys(kind);
+    let mut keys = crate::core::conventions::keys(kind);
+    if kind == Kind::Binary {
+        keys.push("thresholds");
+    }
     let view = ViewState {
         conv: conv.clone(),
         ..ViewState::default()
@@ -774,6 +792,27 @@ mod tests {
         assert_eq!(again.hidden, view.hidden);
     }
     use crate::core::ranking::TieRule;
+
+    /// Each model's own threshold travels in `thresholds` (names with `,`,
+    /// `:`, `=`, `&` kept); a bad item skips the key and keeps what was set.
+    #[test]
+    fn models_own_thresholds_round_trip() {
+        let mut v = ViewState::default();
+        v.conv.thresholds = vec![("a,b:c=d & e".into(), 0.73), ("model_b".into(), -1.5e-3)];
+        let fragment = v.to_fragment();
+        assert_eq!(fragment, "thresholds=a%2Cb:c%3Dd%20%26%20e:0.73,model_b:-0.0015");
+        let (back, skipped) = ViewState::from_fragment(&fragment);
+        assert_eq!((back, skipped), (v.clone(), vec![]));
+        assert_eq!(v.conv.threshold_for("model_b"), -0.0015);
+        assert_eq!(v.conv.threshold_for("other"), 0.5);
+        assert_eq!(
+            non_default_conventions(&v.conv, Kind::Binary),
+            [fragment.as_str()]
+        );
+        let (bad, skipped) = ViewState::from_fragment("threshold=0.3&thresholds=a:0.7,b:high,c");
+        assert_eq!((bad.conv.threshold, bad.conv.thresholds.len()), (0.3, 0));
+        assert_eq!(skipped, ["'a:0.7,b:high,c' is not a valid value of 'thresholds'"]);
+    }
 
     #[test]
     fn default_view_has_an_empty_fragment() {

@@ -209,6 +209,46 @@ fn binary_explanations_add_up_to_the_shown_values() {
     }
 }
 
+/// A model's own threshold: its threshold metrics, in the table and in
+/// their explanation (through the panel's dispatch), are those of a shared
+/// threshold of the same value.
+#[test]
+fn a_models_own_threshold_is_explained_as_the_shared_one() {
+    let ws = workspace(&["binary.csv"]);
+    let b = ws.binary.as_ref().unwrap();
+    let prepared = evaluate::prepare_binary(b, false);
+    let ids: Vec<MetricId> = ["accuracy", "precision", "recall", "f1", "mcc"]
+        .map(|m| MetricId::new(m, None))
+        .to_vec();
+    let shared = Conventions {
+        threshold: 0.77,
+        ..Default::default()
+    };
+    let own = Conventions {
+        thresholds: vec![(prepared[0].name.clone(), 0.77)],
+        ..Default::default()
+    };
+    let want = evaluate::evaluate_binary_prepared(prepared.iter(), &shared, &ids);
+    let got = evaluate::evaluate_binary_prepared(prepared.iter(), &own, &ids);
+    assert_eq!(got.models[0].metrics, want.models[0].metrics);
+    let p = &prepared[0];
+    for id in &ids {
+        let e = explain::binary(id, &p.name, &p.curve, &own).unwrap();
+        let shown = got.models[0].metrics[&id.to_string()];
+        assert_eq!(e.value, shown.unwrap_or(f64::NAN), "{id}");
+        assert_eq!(e, explain::binary(id, &p.name, &p.curve, &shared).unwrap());
+        // another model's own threshold changes nothing here
+        let other = Conventions {
+            thresholds: vec![("other".into(), 0.1)],
+            ..Default::default()
+        };
+        assert_eq!(
+            explain::binary(id, &p.name, &p.curve, &other),
+            explain::binary(id, &p.name, &p.curve, &Conventions::default())
+        );
+    }
+}
+
 #[test]
 fn multiclass_explanations_add_up_to_the_shown_values() {
     use rankscope::core::multiclass::ClassTieRule;

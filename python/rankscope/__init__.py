@@ -335,6 +335,10 @@ def _default_name(run: Any, fallback: str) -> str:
 def _conventions(conventions: Mapping[str, Any]) -> List[Tuple[str, str]]:
     out = []
     for k, v in conventions.items():
+        if isinstance(v, Mapping):
+            # {model: threshold}: each model's own (threshold={"a": 0.7})
+            out.extend((k, f"{name}={t}") for name, t in v.items())
+            continue
         if isinstance(v, bool):
             v = "true" if v else "false"
         out.append((k, str(v)))

@@ -56,7 +56,7 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
                 .iter()
                 .find(|p| p.name == t.model)
                 .ok_or("this model is no longer loaded")?;
-            let e = explain::binary(&id, &p.curve, &conv);
+            let e = explain::binary(&id, &p.name, &p.curve, &conv);
             e.ok_or_else(|| format!("{} has no breakdown yet.", id))
         }
         Kind::Multiclass => state.ws.with(|w| {

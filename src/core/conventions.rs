@@ -150,7 +150,7 @@ pub const TABLE: &[Convention] = &[
     Convention {
         key: "threshold",
         kind: Kind::Binary,
-        label: "Threshold",
+        label: "Threshold, or MODEL=T for one model's own (repeat for more)",
         values: &[],
         get: |c| c.threshold.to_string(),
         aliases: &[],
@@ -227,7 +227,17 @@ pub fn of(kind: Kind) -> impl Iterator<Item = &'static Convention> {
 /// them (`gain`, `linear`): what the page's explanations, the CLI's table
 /// header and the Python package's reports state.
 pub fn describe(conv: &Conventions, kind: Kind) -> Vec<(&'static str, String)> {
-    of(kind).map(|c| (c.key, (c.get)(conv))).collect()
+    let mut out: Vec<_> = of(kind).map(|c| (c.key, (c.get)(conv))).collect();
+    if kind == Kind::Binary && !conv.thresholds.is_empty() {
+        out.push(("thresholds", own_thresholds(conv)));
+    }
+    out
+}
+
+/// The models' own thresholds as `name=t` items (`, ` between them).
+pub fn own_thresholds(conv: &Conventions) -> String {
+    let items: Vec<String> = conv.thresholds.iter().map(|(n, t)| format!("{n}={t}")).collect();
+    items.join(", ")
 }
 
 /// The link keys of the conventions whose values change `kind`'s values.
@@ -308,9 +318,18 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
             )?
         }
         "threshold" => {
-            conv.threshold = crate::text::parse_f64(v)
+            // `NAME=T`: model NAME's own threshold (a name may hold `=`)
+            let (name, v) = v.rsplit_once('=').map_or((None, v), |(n, t)| (Some(n.trim()), t));
+            let t = crate::text::parse_f64(v.trim())
                 .filter(|t: &f64| t.is_finite())
-                .ok_or("expected a number")?
+                .ok_or("expected a number")?;
+            match name {
+                None => conv.threshold = t,
+                Some(name) => match conv.thresholds.iter_mut().find(|(n, _)| n == name) {
+                    Some(own) => own.1 = t,
+                    None => conv.thresholds.push((name.to_string(), t)),
+                },
+            }
         }
         "threshold_rule" => conv.threshold_rule = named(v, &[])?,
         "zero_division" => conv.zero_division = named(v, &[])?,
@@ -346,6 +365,12 @@ mod tests {
         for key in all_keys() {
             assert_eq!(key_of(key), Some(key));
         }
+        set(&mut c, "threshold", "m=odel=0.7").unwrap();
+        set(&mut c, "threshold", " m=odel = 0.8 ").unwrap();
+        set(&mut c, "threshold", "0.25").unwrap();
+        assert_eq!((c.threshold_for("m=odel"), c.threshold_for("x"), c.thresholds.len()), (0.8, 0.25, 1));
+        assert!(set(&mut c, "threshold", "m=inf").is_err() && c.thresholds.len() == 1);
+        c.thresholds.clear();
         set(&mut c, "--gain", "exp").unwrap();
         assert_eq!(c.gain, Gain::Exponential);
         set(&mut c, "gain", "linear").unwrap();

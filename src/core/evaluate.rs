@@ -28,6 +28,12 @@ pub struct Conventions {
     pub f1_aggregation: F1Aggregation,
     pub query_set: QuerySet,
     pub threshold: f64,
+    /// Models with a threshold of their own (`(name, threshold)`): the
+    /// page's "a threshold per model", the CLI's `--threshold NAME=T`; the
+    /// others use `threshold` ([`Conventions::threshold_for`]). Scores of
+    /// two models need not share a scale, so one threshold cannot serve both.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thresholds: Vec<(String, f64)>,
     pub threshold_rule: ThresholdRule,
     pub zero_division: ZeroDivision,
     pub binary_scores_are_logits: bool,
@@ -50,6 +56,7 @@ impl Default for Conventions {
             f1_aggregation: F1Aggregation::PerQuery,
             query_set: QuerySet::Qrels,
             threshold: 0.5,
+            thresholds: Vec::new(),
             threshold_rule: ThresholdRule::AtLeast,
             zero_division: ZeroDivision::Undefined,
             binary_scores_are_logits: false,
@@ -69,6 +76,24 @@ impl Conventions {
             ap_denominator: self.ap_denominator,
             precision_denominator: self.precision_denominator,
         }
+    }
+
+    /// Model `name`'s threshold: its own, else the shared one.
+    pub fn threshold_for(&self, name: &str) -> f64 {
+        self.thresholds
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(self.threshold, |t| t.1)
+    }
+
+    /// What is said of models given a threshold of their own that are not
+    /// among `names` (a misspelt name would otherwise change nothing, silently).
+    pub fn unknown_thresholds<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let names: Vec<&str> = names.into_iter().collect();
+        (self.thresholds.iter())
+            .filter(|(n, _)| !names.contains(&n.as_str()))
+            .map(|(n, t)| format!("threshold {t} of model '{n}': no binary model has that name (the models: {})", names.join(", ")))
+            .collect()
     }
 
     /// The conventions that apply to `kind` with their values in force
@@ -293,11 +318,15 @@ pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Rep
     let models = match data {
         Dataset::Ranking(_) => Vec::new(),
         Dataset::Binary(d) => {
-            return evaluate_binary_prepared(
+            let mut report = evaluate_binary_prepared(
                 &prepare_binary(d, conv.binary_scores_are_logits),
                 conv,
                 metrics,
-            )
+            );
+            let names = report.models.iter().map(|m| m.name.as_str());
+            let unknown = conv.unknown_thresholds(names);
+            report.warnings.extend(unknown);
+            return report;
         }
         Dataset::Multiclass(d) => d
             .models
@@ -850,7 +879,7 @@ fn evaluate_binary(
 ) -> ModelReport {
     let name = &p.name;
     let curve = &p.curve;
-    let conf = curve.confusion_at(conv.threshold, conv.threshold_rule);
+    let conf = curve.confusion_at(conv.threshold_for(name), conv.threshold_rule);
     let mut out = ModelReport {
         name: name.to_string(),
         ..Default::default()

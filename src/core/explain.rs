@@ -1110,8 +1110,13 @@ pub fn curve_terms(terms: CurveTerms, curve: &BinaryCurve) -> Option<Explanation
 
 /// A binary metric's explanation under the conventions in force: the
 /// curve's terms, the per-class loss (scores through the sigmoid when they
-/// are logits) or the confusion matrix at the threshold.
-pub fn binary(id: &MetricId, curve: &BinaryCurve, conv: &Conventions) -> Option<Explanation> {
+/// are logits) or the confusion matrix at model `model`'s threshold.
+pub fn binary(
+    id: &MetricId,
+    model: &str,
+    curve: &BinaryCurve,
+    conv: &Conventions,
+) -> Option<Explanation> {
     let info = registry::info(&id.base, Kind::Binary)?;
     match info.explain {
         Explain::Loss => {
@@ -1130,10 +1135,11 @@ pub fn binary(id: &MetricId, curve: &BinaryCurve, conv: &Conventions) -> Option<
                 ThresholdRule::AtLeast => "score ≥",
                 ThresholdRule::Above => "score >",
             };
+            let t = conv.threshold_for(model);
             threshold_metric(
                 info.base,
-                &curve.confusion_at(conv.threshold, conv.threshold_rule),
-                &format!("{rule} {}", conv.threshold),
+                &curve.confusion_at(t, conv.threshold_rule),
+                &format!("{rule} {t}"),
                 conv.zero_division,
             )
         }

@@ -274,6 +274,9 @@ impl clap::Args for ConventionFlags {
             let mut arg = Arg::new(c.key)
                 .long(flag_of(c))
                 .value_name("VALUE")
+                // every value kept, in order: the last wins, and each
+                // `--threshold NAME=T` adds a model's own
+                .action(ArgAction::Append)
                 .allow_negative_numbers(true)
                 .help(help_of(c))
                 .help_heading(heading);
@@ -306,7 +309,7 @@ impl FromArgMatches for ConventionFlags {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
         for c in TABLE {
-            if let Some(v) = m.get_one::<String>(c.key) {
+            for v in m.get_many::<String>(c.key).into_iter().flatten() {
                 given.push((c.key, format!("--{}", flag_of(c)), v.clone()));
             }
             if let Some((flag, value)) = c.switch {

@@ -800,7 +800,10 @@ mod tests {
         let mut v = ViewState::default();
         v.conv.thresholds = vec![("a,b:c=d & e".into(), 0.73), ("model_b".into(), -1.5e-3)];
         let fragment = v.to_fragment();
-        assert_eq!(fragment, "thresholds=a%2Cb:c%3Dd%20%26%20e:0.73,model_b:-0.0015");
+        assert_eq!(
+            fragment,
+            "thresholds=a%2Cb:c%3Dd%20%26%20e:0.73,model_b:-0.0015"
+        );
         let (back, skipped) = ViewState::from_fragment(&fragment);
         assert_eq!((back, skipped), (v.clone(), vec![]));
         assert_eq!(v.conv.threshold_for("model_b"), -0.0015);
@@ -811,7 +814,10 @@ mod tests {
         );
         let (bad, skipped) = ViewState::from_fragment("threshold=0.3&thresholds=a:0.7,b:high,c");
         assert_eq!((bad.conv.threshold, bad.conv.thresholds.len()), (0.3, 0));
-        assert_eq!(skipped, ["'a:0.7,b:high,c' is not a valid value of 'thresholds'"]);
+        assert_eq!(
+            skipped,
+            ["'a:0.7,b:high,c' is not a valid value of 'thresholds'"]
+        );
     }
 
     #[test]

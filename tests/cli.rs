@@ -1474,26 +1474,83 @@ fn each_model_may_have_its_own_threshold() {
         "--metrics".as_ref(),
         "accuracy,precision,recall,f1,mcc,balanced_accuracy".as_ref(),
     ];
-    let json = json_of(&[&["eval".as_ref(), "--format".as_ref(), "json".as_ref()], &args[..]].concat());
+    let json = json_of(
+        &[
+            &["eval".as_ref(), "--format".as_ref(), "json".as_ref()],
+            &args[..],
+        ]
+        .concat(),
+    );
     let want: [(&str, [f64; 6]); 3] = [
-        ("model_a_seed1", [0.7933333333333333, 0.702020202020202, 0.6813725490196079, 0.6915422885572139, 0.5363409398460404, 0.7661913250148544]),
-        ("model_b", [0.6566666666666666, 0.4375, 0.03431372549019608, 0.06363636363636363, 0.034068009303888334, 0.5057932263814617]),
+        (
+            "model_a_seed1",
+            [
+                0.7933333333333333,
+                0.702020202020202,
+                0.6813725490196079,
+                0.6915422885572139,
+                0.5363409398460404,
+                0.7661913250148544,
+            ],
+        ),
+        (
+            "model_b",
+            [
+                0.6566666666666666,
+                0.4375,
+                0.03431372549019608,
+                0.06363636363636363,
+                0.034068009303888334,
+                0.5057932263814617,
+            ],
+        ),
         // no threshold of its own: the shared 0.5
-        ("model_a_seed2", [0.5866666666666667, 0.44634146341463415, 0.8970588235294118, 0.5960912052117264, 0.32976634758902534, 0.6619132501485443]),
+        (
+            "model_a_seed2",
+            [
+                0.5866666666666667,
+                0.44634146341463415,
+                0.8970588235294118,
+                0.5960912052117264,
+                0.32976634758902534,
+                0.6619132501485443,
+            ],
+        ),
     ];
     let models = json["models"].as_array().unwrap();
     for (name, values) in want {
         let m = models.iter().find(|m| m["name"] == name).unwrap();
-        for (metric, want) in ["accuracy", "precision", "recall", "f1", "mcc", "balanced_accuracy"].iter().zip(values) {
+        for (metric, want) in [
+            "accuracy",
+            "precision",
+            "recall",
+            "f1",
+            "mcc",
+            "balanced_accuracy",
+        ]
+        .iter()
+        .zip(values)
+        {
             let got = m["metrics"][metric].as_f64().unwrap();
-            assert!((got - want).abs() <= 1e-15, "{name} {metric}: {got} vs {want}");
+            assert!(
+                (got - want).abs() <= 1e-15,
+                "{name} {metric}: {got} vs {want}"
+            );
         }
     }
     // the conventions say which model has which
-    assert_eq!(json["conventions"]["thresholds"], serde_json::json!([["model_a_seed1", 0.73], ["model_b", 0.98]]));
+    assert_eq!(
+        json["conventions"]["thresholds"],
+        serde_json::json!([["model_a_seed1", 0.73], ["model_b", 0.98]])
+    );
     // a model that is not there is named, not silently ignored
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args(["eval".as_ref(), file.as_os_str(), "--threshold".as_ref(), "model_c=0.9".as_ref()])
+        .args([
+            "eval".as_ref(),
+            file.as_os_str(),
+            "--threshold".as_ref(),
+            "model_c=0.9".as_ref(),
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -1502,7 +1559,12 @@ fn each_model_may_have_its_own_threshold() {
     ));
     // a value that is not a number names what was expected
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .args(["eval".as_ref(), file.as_os_str(), "--threshold".as_ref(), "model_b=high".as_ref()])
+        .args([
+            "eval".as_ref(),
+            file.as_os_str(),
+            "--threshold".as_ref(),
+            "model_b=high".as_ref(),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -682,6 +682,10 @@ impl Data {
         out.set_item("models", models)?;
         let mut warnings = self.warnings.clone();
         warnings.extend(report.warnings.iter().cloned());
+        if report.kind == Kind::Binary {
+            let names = report.models.iter().map(|m| m.name.as_str());
+            warnings.extend(report.conventions.unknown_thresholds(names));
+        }
         out.set_item("warnings", warnings)?;
         if per_query {
             let list = PyList::empty(py);

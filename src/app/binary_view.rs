@@ -33,7 +33,11 @@ pub fn BinaryPanel() -> impl IntoView {
     };
     // (cheap: the ends of each sorted curve; a memo is 1 KB of wasm)
     let range = move || score_range(&state.binary.get());
-    let threshold = move || state.conv.with(|c| c.threshold);
+    // each model's threshold: its own (a threshold per model) or the shared one
+    let threshold = move |name: &str| state.conv.with(|c| c.threshold_for(name));
+    // (a memo: the sliders are made again only when this changes, never
+    // while one is dragged)
+    let each = Memo::new(move |_| state.conv.with(|c| !c.thresholds.is_empty()));
     let rule = move || state.conv.with(|c| c.threshold_rule);
     // the curves change with the models, not with the threshold: built once
     // (a moved threshold redraws them from the shared points)
@@ -89,11 +93,11 @@ pub fn BinaryPanel() -> impl IntoView {
     // each model's operating point at the threshold (filled) and, while the
     // pointer is over a chart, the one nearest it (hollow), on both charts
     let markers = move |roc: bool| -> Vec<Marker> {
-        let (t, r, near) = (threshold(), rule(), hover.get());
+        let (r, near) = (rule(), hover.get());
         let mut out = Vec::new();
-        for (_, color, p) in models() {
+        for (name, color, p) in models() {
             let hovered = near.and_then(|(by_recall, x)| p.curve.point_near(x, by_recall));
-            let at = std::iter::once((p.curve.confusion_at(t, r), false));
+            let at = std::iter::once((p.curve.confusion_at(threshold(&name), r), false));
             for (m, hollow) in at.chain(hovered.map(|(_, m)| (m, true))) {
                 // no predicted positive: the PR curve's end point (recall 0, precision 1)
                 let recall = m.recall().unwrap_or(0.0);
@@ -139,25 +143,31 @@ pub fn BinaryPanel() -> impl IntoView {
         Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((false, x))));
     let hover_pr =
         Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((true, x))));
-    let set_t = move |v: f64| state.conv.update(|c| c.threshold = v);
+    // the threshold of model `name` when each model has its own, else the shared one
+    let set_t = move |name: &str, v: f64| {
+        state.conv.update(|c| {
+            let own = !c.thresholds.is_empty() && !name.is_empty();
+            c.set_threshold(own.then_some(name), v)
+        })
+    };
     // a click sets the threshold to the operating point nearest it: on each
     // curve the point nearest the click's x, of these the nearest in y
     let pick = move |by_recall: bool| {
         Callback::new(move |(x, y): (f64, f64)| {
             let nearest = models()
-                .iter()
-                .filter_map(|(_, _, p)| {
+                .into_iter()
+                .filter_map(|(name, _, p)| {
                     let (t, m) = p.curve.point_near(x, by_recall)?;
                     let at = if by_recall {
                         m.precision().unwrap_or(1.0)
                     } else {
                         m.recall().unwrap_or(0.0)
                     };
-                    Some(((at - y).abs(), t))
+                    Some(((at - y).abs(), t, name))
                 })
                 .min_by(|a, b| a.0.total_cmp(&b.0));
-            if let Some((_, t)) = nearest {
-                set_t(t);
+            if let Some((_, t, name)) = nearest {
+                set_t(&name, t);
             }
         })
     };
@@ -176,9 +186,38 @@ pub fn BinaryPanel() -> impl IntoView {
             .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
     };
-    let step = move || {
-        let (lo, hi) = range();
-        ((hi - lo) / 1000.0).max(1e-6)
+    // a threshold's slider and box over `lo..hi`: the shared one (`None`),
+    // or model `name`'s own, after its colour
+    let set = move |name: &str, ev: web_sys::Event| {
+        if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)).filter(|v| v.is_finite())
+        {
+            set_t(name, v)
+        }
+    };
+    let slider = move |name: Option<(String, usize)>, (lo, hi): (f64, f64)| {
+        let (key, color) = name.unwrap_or_default();
+        let (k1, k2, k3) = (key.clone(), key.clone(), key.clone());
+        let shown = move || threshold(&k3).to_string();
+        view! {
+            <label class="threshold">
+                {(!key.is_empty()).then(|| view! { <span class="swatch" style=format!("background:{}", series_hex(color))></span> })}
+                {format!("threshold {key} ")}
+                <input type="range" id=key.is_empty().then_some("threshold") data-threshold-model=key.clone()
+                    min=lo.to_string() max=hi.to_string() step=((hi - lo) / 1000.0).max(1e-6).to_string()
+                    prop:value=shown.clone() aria-label=format!("decision threshold {key}") on:input=move |ev| set(&k1, ev)/>
+                <input type="number" class="threshold-value" step="any" prop:value=shown
+                    aria-label="threshold value" on:change=move |ev| set(&k2, ev)/>
+            </label>
+        }
+    };
+    // a threshold per model: each starts at the shared one
+    let toggle_each = move |ev: web_sys::Event| {
+        let on = event_target_checked(&ev);
+        let names: Vec<String> = models().into_iter().map(|m| m.0).collect();
+        state.conv.update(|c| {
+            let t = c.threshold;
+            c.thresholds = names.into_iter().filter(|_| on).map(|n| (n, t)).collect();
+        })
     };
     let option_changed = move |ev: web_sys::Event| {
         let id = ev
@@ -207,27 +246,29 @@ pub fn BinaryPanel() -> impl IntoView {
         }
     };
     // "set threshold" of an operating point
+    // (the row names the model)
     let point_clicked = move |ev: web_sys::MouseEvent| {
-        let t = ev
+        let button = ev
             .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.get_attribute("data-threshold"))
-            .and_then(|t| crate::text::parse_f64(&t));
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let attr = |e: Option<web_sys::Element>, a: &str| e.and_then(|e| e.get_attribute(a));
+        let t = attr(button.clone(), "data-threshold").and_then(|t| crate::text::parse_f64(&t));
+        let row = button.and_then(|b| b.closest("tr").ok().flatten());
         if let Some(t) = t.filter(|t| t.is_finite()) {
-            set_t(t);
+            set_t(&attr(row, "data-model").unwrap_or_default(), t);
         }
     };
     view! {
         <section class="card">
             <div class="card-head">
                 <h2>"ROC and precision–recall"</h2>
-                <label class="threshold">"threshold "
-                    <input type="range" id="threshold" min=move || range().0.to_string() max=move || range().1.to_string() step=move || step().to_string()
-                        prop:value=move || threshold().to_string() aria-label="decision threshold"
-                        on:input=move |ev| { if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)) { set_t(v) } }/>
-                    <input type="number" class="threshold-value" step="any" prop:value=move || threshold().to_string() aria-label="threshold value"
-                        on:change=move |ev| { if let Some(v) = crate::text::parse_f64(&event_target_value(&ev)) { if v.is_finite() { set_t(v) } } }/>
-                </label>
+                {move || if each.get() {
+                    // each model's over its own scores' range
+                    models().into_iter().map(|(n, c, p)| slider(Some((n, c)), score_range(std::slice::from_ref(&*p)))).collect_view().into_any()
+                } else {
+                    slider(None, range()).into_any()
+                }}
+                <label class="small"><input type="checkbox" id="threshold-each" prop:checked=move || each.get() on:change=toggle_each/>"a threshold per model"</label>
                 <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
                 {bands_toggle("pr-bands", "precision's Wilson score interval at each threshold, its predicted positives as trials")}
             </div>
@@ -236,22 +277,12 @@ pub fn BinaryPanel() -> impl IntoView {
                 <Chart chart=pr label="precision-recall curve" on_hover=hover_pr on_pick=pick(true)/>
             </div>
             <p class="readout" data-readout="binary" aria-live="polite">{readout}</p>
-            <div class="confusions">
-                {move || models().into_iter().map(|(name, c, p)| {
-                    let m = p.curve.confusion_at(threshold(), rule());
-                    view! {
-                        <table class="confusion" data-cm-model=name.clone()>
-                            <caption><span class="swatch" style=format!("background:{}", series_hex(c))></span>{name.clone()}</caption>
-                            <thead><tr><th></th><th scope="col">"predicted +"</th><th scope="col">"predicted −"</th></tr></thead>
-                            <tbody>
-                                <tr><th scope="row">"actual +"</th><td class="num" data-cm="tp">{m.tp}</td><td class="num" data-cm="fn">{m.fn_}</td></tr>
-                                <tr><th scope="row">"actual −"</th><td class="num" data-cm="fp">{m.fp}</td><td class="num" data-cm="tn">{m.tn}</td></tr>
-                            </tbody>
-                            <tfoot><tr><td colspan="3">{format!("accuracy {} · precision {} · recall {} · F1 {} · MCC {:.4}", fixed("", m.accuracy(), 4), fixed("", m.precision(), 4), fixed("", m.recall(), 4), fixed("", m.f1(), 4), m.mcc())}</td></tr></tfoot>
-                        </table>
-                    }
-                }).collect_view()}
-            </div>
+            <div class="confusions" inner_html={move || models().into_iter().map(|(name, c, p)| {
+                let m = p.curve.confusion_at(threshold(&name), rule());
+                let name = crate::text::html(&name);
+                format!(r#"<table class="confusion" data-cm-model="{name}"><caption><span class="swatch" style="background:{}"></span>{name}</caption><thead><tr><th></th><th scope="col">predicted +</th><th scope="col">predicted −</th></tr></thead><tbody><tr><th scope="row">actual +</th><td class="num" data-cm="tp">{}</td><td class="num" data-cm="fn">{}</td></tr><tr><th scope="row">actual −</th><td class="num" data-cm="fp">{}</td><td class="num" data-cm="tn">{}</td></tr></tbody><tfoot><tr><td colspan="3">accuracy {} · precision {} · recall {} · F1 {} · MCC {:.4}</td></tr></tfoot></table>"#,
+                    series_hex(c), m.tp, m.fn_, m.fp, m.tn, fixed("", m.accuracy(), 4), fixed("", m.precision(), 4), fixed("", m.recall(), 4), fixed("", m.f1(), 4), m.mcc())
+            }).collect::<String>()}></div>
         </section>
         <section class="card" id="diagnostics">
             <div class="diag-body" on:change=option_changed on:click=point_clicked
@@ -321,14 +352,10 @@ impl Diagnostics {
         }
         let prepared = state.binary.get();
         let range = score_range(&prepared);
-        let t = state.conv.with(|c| c.threshold);
-        let at = ((t - range.0) / (range.1 - range.0)).clamp(0.0, 1.0);
-        if let Some(rule) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(crate::diagnose::html::THRESHOLD_RULE_ID))
-        {
-            rule.set_text_content(Some(&crate::diagnose::html::threshold_rule(at)));
-        }
+        let at = |name: &str| {
+            let t = state.conv.with(|c| c.threshold_for(name));
+            ((t - range.0) / (range.1 - range.0)).clamp(0.0, 1.0)
+        };
         let options = state.diagnose.get();
         let (logits, rule) = state
             .conv
@@ -337,8 +364,15 @@ impl Diagnostics {
         for p in prepared.iter() {
             if !state.is_hidden(Kind::Binary, &p.name) {
                 let color = state.color_index(Kind::Binary, &p.name);
-                models.push((p.name.clone(), color, p.curve.clone()));
+                models.push((p.name.clone(), color, p.curve.clone(), at(&p.name)));
             }
+        }
+        let ats: Vec<f64> = models.iter().map(|m| m.3).collect();
+        if let Some(rule) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(crate::diagnose::html::THRESHOLD_RULE_ID))
+        {
+            rule.set_text_content(Some(&crate::diagnose::html::threshold_rule(&ats)));
         }
         // FNV-1a over what the panel depends on (the curves by address: a
         // changed curve is a new one)
@@ -346,7 +380,7 @@ impl Diagnostics {
         let mut mix = |v: u64| key = (key ^ v).wrapping_mul(0x0100_0000_01b3);
         options.bytes().for_each(|b| mix(b as u64));
         mix(logits as u64 | (rule as u64) << 1);
-        for (name, color, curve) in &models {
+        for (name, color, curve, _) in &models {
             name.bytes().for_each(|b| mix(b as u64));
             mix(*color as u64);
             mix(std::sync::Arc::as_ptr(curve) as usize as u64);
@@ -358,8 +392,7 @@ impl Diagnostics {
         self.last.set_value(key);
         let last = self.last;
         wasm_bindgen_futures::spawn_local(async move {
-            let html =
-                super::worker::diagnose(&models, &options, logits, rule.name(), range, at).await;
+            let html = super::worker::diagnose(&models, &options, logits, rule.name(), range).await;
             if last.get_value() == key {
                 match html {
                     Ok(html) => super::util::keep_edit(

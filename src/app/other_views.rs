@@ -4,11 +4,13 @@ use leptos::prelude::*;
 
 use super::chart::Chart;
 use super::state::AppState;
-use super::util::ink;
+use super::util::{hist_html, ink};
 use crate::core::multiclass;
 use crate::core::ratings;
 use crate::core::registry::Kind;
 use crate::plot::{series_hex, LineChart, Series};
+use crate::text::html;
+use std::fmt::Write;
 
 #[component]
 pub fn MulticlassPanel() -> impl IntoView {
@@ -75,16 +77,11 @@ pub fn MulticlassPanel() -> impl IntoView {
         <section class="card">
             <div class="card-head"><h2>"Accuracy at k and the rank of the target"</h2></div>
             <Chart chart=chart label="accuracy at k"/>
-            <div class="hists">
-                {move || curves.get().into_iter().map(|(name, c, _, hist, n)| {
-                    let color = series_hex(c);
-                    let labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", ">10", "miss"];
-                    view! { <div class="hist"><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name}" — rank of the target"</div>
-                        <div class="bars">{labels.iter().zip(hist).map(|(l, v)| view! {
-                            <div class="bar" title=format!("rank {l}: {v} rows")><div class="fill" style=format!("height:{:.1}%;background:{color}", v as f64 / n.max(1) as f64 * 100.0)></div><span class="count">{super::util::short_count(v)}</span><span class="label">{*l}</span></div>
-                        }).collect_view()}</div><div class="axis-x">"rank of the target · bar height: rows"</div></div> }
-                }).collect_view()}
-            </div>
+            <div class="hists" inner_html={move || curves.get().into_iter().map(|(name, c, _, hist, n)| {
+                let labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", ">10", "miss"];
+                let bars = labels.iter().zip(hist).map(|(l, v)| (format!("rank {l}: {v} rows"), v as f64 / n.max(1) as f64 * 100.0, Some(v), l.to_string()));
+                hist_html("hist", "", &series_hex(c), &format!("{} — rank of the target", html(&name)), bars, "rank of the target · bar height: rows")
+            }).collect::<String>()}></div>
         </section>
     }
 }
@@ -153,64 +150,90 @@ pub fn RatingsPanel() -> impl IntoView {
         })
     });
     let scatter = move || {
-        grids.get().into_iter().map(|(name, c, grid, lo, hi, _, _, _)| {
-        let color = series_hex(c);
-        let max = grid.iter().copied().max().unwrap_or(1).max(1) as f64;
-        let total: usize = grid.iter().sum();
-        let cell = 12.0;
-        let cells = grid.iter().enumerate().filter(|(_, &n)| n > 0).map(|(i, &n)| {
-            let (x, y) = (i % GRID, i / GRID);
-            let opacity = ((1.0 + n as f64).ln() / (1.0 + max).ln()).max(0.08);
-            view! { <rect x=format!("{}", 30.0 + x as f64 * cell) y=format!("{}", (GRID - 1 - y) as f64 * cell) width=format!("{cell}") height=format!("{cell}")
-                fill=color.clone() fill-opacity=format!("{opacity:.3}")><title>{format!("{n} rows")}</title></rect> }
-        }).collect_view();
-        let side = GRID as f64 * cell;
-        let label = name.clone();
-        view! { <figure class="scatter" data-model=name data-total=total.to_string()>
-            <figcaption><span class="swatch" style=format!("background:{color}")></span>{label}</figcaption>
-            <svg viewBox=format!("0 0 {} {}", side + 40.0, side + 30.0) width=format!("{}", side + 40.0) role="img" aria-label="predicted against actual rating, binned">
-                {cells}
-                <line x1="30" y1=format!("{side}") x2=format!("{}", 30.0 + side) y2="0" class="diagonal"/>
-                <text x="30" y=format!("{}", side + 14.0) class="axis">{format!("{lo:.1}")}</text>
-                <text x=format!("{}", 30.0 + side) y=format!("{}", side + 14.0) text-anchor="end" class="axis">{format!("{hi:.1}")}</text>
-                <text x=format!("{}", 30.0 + side / 2.0) y=format!("{}", side + 26.0) text-anchor="middle" class="axis">"actual rating"</text>
-                <text x="2" y="10" class="axis">{format!("{hi:.1}")}</text>
-                <text x="2" y=format!("{side}") class="axis">{format!("{lo:.1}")}</text>
-            </svg>
-        </figure> }
-    }).collect_view()
+        let mut s = String::new();
+        for (name, c, grid, lo, hi, _, _, _) in grids.get() {
+            let color = series_hex(c);
+            let max = grid.iter().copied().max().unwrap_or(1).max(1) as f64;
+            let total: usize = grid.iter().sum();
+            let cell = 12.0;
+            let side = GRID as f64 * cell;
+            let name = html(&name);
+            let _ = write!(
+                s,
+                r#"<figure class="scatter" data-model="{name}" data-total="{total}"><figcaption><span class="swatch" style="background:{color}"></span>{name}</figcaption><svg viewBox="0 0 {} {}" width="{}" role="img" aria-label="predicted against actual rating, binned">"#,
+                side + 40.0,
+                side + 30.0,
+                side + 40.0
+            );
+            for (i, &n) in grid.iter().enumerate().filter(|(_, &n)| n > 0) {
+                let (x, y) = (i % GRID, i / GRID);
+                let opacity = ((1.0 + n as f64).ln() / (1.0 + max).ln()).max(0.08);
+                let _ = write!(
+                    s,
+                    r#"<rect x="{}" y="{}" width="{cell}" height="{cell}" fill="{color}" fill-opacity="{opacity:.3}"><title>{n} rows</title></rect>"#,
+                    30.0 + x as f64 * cell,
+                    (GRID - 1 - y) as f64 * cell
+                );
+            }
+            let _ = write!(
+                s,
+                r#"<line x1="30" y1="{side}" x2="{}" y2="0" class="diagonal"/><text x="30" y="{}" class="axis">{lo:.1}</text><text x="{}" y="{}" text-anchor="end" class="axis">{hi:.1}</text><text x="{}" y="{}" text-anchor="middle" class="axis">actual rating</text><text x="2" y="10" class="axis">{hi:.1}</text><text x="2" y="{side}" class="axis">{lo:.1}</text></svg></figure>"#,
+                30.0 + side,
+                side + 14.0,
+                30.0 + side,
+                side + 14.0,
+                30.0 + side / 2.0,
+                side + 26.0
+            );
+        }
+        s
     };
     let per_user = move || {
-        grids.get().into_iter().map(|(name, c, _, _, _, hist, top, users)| {
-        let color = series_hex(c);
-        let n = hist.iter().copied().max().unwrap_or(1).max(1);
-        let label = format!("{name} — {users} users");
-        view! { <div class="hist wide" data-model=name data-users=users.to_string()><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{label}</div>
-            <div class="bars">{hist.iter().enumerate().map(|(i, v)| { let from = top * i as f64 / 20.0; view! {
-                <div class="bar" title=format!("RMSE {from:.2}–{:.2}: {v} users", from + top / 20.0)><div class="fill" style=format!("height:{:.1}%;background:{color}", *v as f64 / n as f64 * 100.0)></div><span class="label">{format!("{from:.1}")}</span></div>
-            } }).collect_view()}</div><div class="axis-x">"RMSE of the user · bar height: users"</div></div> }
-    }).collect_view()
+        grids
+            .get()
+            .into_iter()
+            .map(|(name, c, _, _, _, hist, top, users)| {
+                let n = hist.iter().copied().max().unwrap_or(1).max(1);
+                let bars = hist.iter().enumerate().map(|(i, v)| {
+                    let from = top * i as f64 / 20.0;
+                    (
+                        format!("RMSE {from:.2}–{:.2}: {v} users", from + top / 20.0),
+                        *v as f64 / n as f64 * 100.0,
+                        None,
+                        format!("{from:.1}"),
+                    )
+                });
+                let name = html(&name);
+                let attrs = format!(r#" data-model="{name}" data-users="{users}""#);
+                hist_html(
+                    "hist wide",
+                    &attrs,
+                    &series_hex(c),
+                    &format!("{name} — {users} users"),
+                    bars,
+                    "RMSE of the user · bar height: users",
+                )
+            })
+            .collect::<String>()
     };
     view! {
         <section class="card">
             <div class="card-head"><h2>"Predicted against actual rating"</h2><span class="muted small">"rows binned on a 20 × 20 grid (darker = more rows); the diagonal is a perfect prediction"</span></div>
-            <div class="scatters">{scatter}</div>
+            <div class="scatters" inner_html=scatter></div>
         </section>
         <section class="card">
             <div class="card-head"><h2>"RMSE per user"</h2><span class="muted small">"distribution over users; its mean is rmse_per_user in the table"</span></div>
-            <div class="hists">{per_user}</div>
+            <div class="hists" inner_html=per_user></div>
         </section>
         <section class="card">
             <div class="card-head"><h2>"Prediction error (prediction − rating)"</h2></div>
-            <div class="hists">
-                {move || hists.get().into_iter().map(|(name, c, bins, n)| {
-                    let color = series_hex(c);
-                    view! { <div class="hist wide"><div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name}</div>
-                        <div class="bars">{bins.iter().enumerate().map(|(i, v)| { let e = (i as f64 - 8.0) / 2.0; view! {
-                            <div class="bar" title=format!("error {e:+.1}: {v} rows")><div class="fill" style=format!("height:{:.1}%;background:{color}", *v as f64 / n.max(1) as f64 * 100.0)></div><span class="label">{format!("{e:+}")}</span></div>
-                        } }).collect_view()}</div><div class="axis-x">"prediction − rating · bar height: rows"</div></div> }
-                }).collect_view()}
-            </div>
+            <div class="hists" inner_html={move || hists.get().into_iter().map(|(name, c, bins, n)| {
+                let bars = bins.iter().enumerate().map(|(i, v)| {
+                    let e = (i as f64 - 8.0) / 2.0;
+                    (format!("error {e:+.1}: {v} rows"), *v as f64 / n.max(1) as f64 * 100.0, None, format!("{e:+}"))
+                });
+                hist_html("hist wide", "", &series_hex(c), &html(&name), bars, "prediction − rating · bar height: rows")
+            }).collect::<String>()}></div>
         </section>
     }
 }
@@ -256,7 +279,7 @@ pub fn OneVsRest() -> impl IntoView {
                     let mut models = Vec::new();
                     for b in &sets {
                         for (i, (name, _)) in b.models.iter().enumerate() {
-                            models.push((name.clone(), models.len(), b.curve(i)));
+                            models.push((name.clone(), models.len(), b.curve(i), 0.0));
                         }
                     }
                     let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
@@ -264,8 +287,7 @@ pub fn OneVsRest() -> impl IntoView {
                     {
                         use crate::core::Named;
                         let rule = crate::core::binary::ThresholdRule::AtLeast.name();
-                        super::worker::diagnose(&models, &options, logits, rule, (0.0, 1.0), 0.0)
-                            .await
+                        super::worker::diagnose(&models, &options, logits, rule, (0.0, 1.0)).await
                     }
                 }
                 Err(why) => Err(why),

@@ -1,10 +1,11 @@
 //! Ranking: the elbow curves and the reciprocal-rank table with drill-down.
 
 use leptos::prelude::*;
+use std::fmt::Write;
 
 use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Shared, Target};
-use super::util::ink;
+use super::util::{hist_html, ink};
 use crate::core::curves::{elbow, mean_band, mean_curve, query_curve, CurveMetric};
 use crate::core::evaluate::Report;
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
@@ -582,22 +583,28 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                 .collect();
             (n, stats)
         });
-        stats.into_iter().map(|(name, counts, mrr)| {
-            let color = series_hex(state.color_index(Kind::Ranking, &name));
-            view! {
-                <div class="hist" data-hist-model=name.clone()>
-                    <div class="hist-title"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}" — MRR "<b data-mrr=format!("{mrr:?}")>{format!("{mrr:.4}")}</b></div>
-                    <div class="bars">
-                        {buckets.iter().zip(counts).map(|(label, c)| { let h = c as f64 / n as f64 * 100.0; view! {
-                            <div class="bar" title=format!("first relevant rank {label}: {c} queries")>
-                                <div class="fill" style=format!("height:{h:.1}%;background:{color}")></div>
-                                <span class="count">{super::util::short_count(c)}</span><span class="label">{*label}</span>
-                            </div> } }).collect_view()}
-                    </div>
-                    <div class="axis-x">"first relevant rank · bar height: queries"</div>
-                </div>
-            }
-        }).collect_view()
+        stats
+            .into_iter()
+            .map(|(name, counts, mrr)| {
+                let bars = buckets.iter().zip(counts).map(|(label, c)| {
+                    (
+                        format!("first relevant rank {label}: {c} queries"),
+                        c as f64 / n as f64 * 100.0,
+                        Some(c),
+                        label.to_string(),
+                    )
+                });
+                let name_html = crate::text::html(&name);
+                hist_html(
+                    "hist",
+                    &format!(r#" data-hist-model="{name_html}""#),
+                    &series_hex(state.color_index(Kind::Ranking, &name)),
+                    &format!(r#"{name_html} — MRR <b data-mrr="{mrr:?}">{mrr:.4}</b>"#),
+                    bars,
+                    "first relevant rank · bar height: queries",
+                )
+            })
+            .collect::<String>()
     };
     view! {
         <section class="card">
@@ -610,7 +617,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                 <button class="small" data-export="per-query" on:click=export>"CSV"</button>
                 <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
-            <div class="hists">{histogram}</div>
+            <div class="hists" inner_html=histogram></div>
             <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody>{body}</tbody></table></div>
             <div class="pager">
                 <button class="small" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled={move || page.get() == 0}>"‹ prev"</button>
@@ -656,22 +663,34 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
             })
             .collect::<Vec<_>>()
     });
+    // static markup: written as a string
+    let mut drill = String::new();
+    for (name, rows, total) in lists {
+        let _ = write!(
+            drill,
+            r#"<table class="small-table"><caption>{} ({total} retrieved)</caption><thead><tr><th>rank</th><th>document</th><th>score</th><th>grade</th></tr></thead><tbody>"#,
+            crate::text::html(&name)
+        );
+        for (k, doc, score, grade) in rows {
+            let rel = grade != crate::core::ranking::NOT_JUDGED && grade >= level;
+            let g = if grade == crate::core::ranking::NOT_JUDGED {
+                "unjudged".to_string()
+            } else {
+                grade.to_string()
+            };
+            let _ = write!(
+                drill,
+                r#"<tr{}><td class="num">{k}</td><td>{}</td><td class="num">{score}</td><td class="num">{g}</td></tr>"#,
+                if rel { r#" class="relevant""# } else { "" },
+                crate::text::html(&doc)
+            );
+        }
+        drill.push_str("</tbody></table>");
+    }
     view! {
         <div class="drill" role="dialog" aria-label=format!("ranked lists of {qid}")>
             <div class="card-head"><h3>"Query "{qid.clone()}</h3><span class="spacer"></span><button class="small" on:click=move |_| on_close()>"close"</button></div>
-            <div class="drill-lists">
-                {lists.into_iter().map(|(name, rows, total)| view! {
-                    <table class="small-table">
-                        <caption>{format!("{name} ({total} retrieved)")}</caption>
-                        <thead><tr><th>"rank"</th><th>"document"</th><th>"score"</th><th>"grade"</th></tr></thead>
-                        <tbody>{rows.into_iter().map(|(k, doc, score, grade)| {
-                            let rel = grade != crate::core::ranking::NOT_JUDGED && grade >= level;
-                            let g = if grade == crate::core::ranking::NOT_JUDGED { "unjudged".to_string() } else { grade.to_string() };
-                            view! { <tr class:relevant=rel><td class="num">{k}</td><td>{doc}</td><td class="num">{format!("{score}")}</td><td class="num">{g}</td></tr> }
-                        }).collect_view()}</tbody>
-                    </table>
-                }).collect_view()}
-            </div>
+            <div class="drill-lists" inner_html=drill></div>
         </div>
     }
 }

@@ -236,7 +236,11 @@ pub fn describe(conv: &Conventions, kind: Kind) -> Vec<(&'static str, String)> {
 
 /// The models' own thresholds as `name=t` items (`, ` between them).
 pub fn own_thresholds(conv: &Conventions) -> String {
-    let items: Vec<String> = conv.thresholds.iter().map(|(n, t)| format!("{n}={t}")).collect();
+    let items: Vec<String> = conv
+        .thresholds
+        .iter()
+        .map(|(n, t)| format!("{n}={t}"))
+        .collect();
     items.join(", ")
 }
 
@@ -319,17 +323,13 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
         }
         "threshold" => {
             // `NAME=T`: model NAME's own threshold (a name may hold `=`)
-            let (name, v) = v.rsplit_once('=').map_or((None, v), |(n, t)| (Some(n.trim()), t));
+            let (name, v) = v
+                .rsplit_once('=')
+                .map_or((None, v), |(n, t)| (Some(n.trim()), t));
             let t = crate::text::parse_f64(v.trim())
                 .filter(|t: &f64| t.is_finite())
                 .ok_or("expected a number")?;
-            match name {
-                None => conv.threshold = t,
-                Some(name) => match conv.thresholds.iter_mut().find(|(n, _)| n == name) {
-                    Some(own) => own.1 = t,
-                    None => conv.thresholds.push((name.to_string(), t)),
-                },
-            }
+            conv.set_threshold(name, t)
         }
         "threshold_rule" => conv.threshold_rule = named(v, &[])?,
         "zero_division" => conv.zero_division = named(v, &[])?,
@@ -368,7 +368,14 @@ mod tests {
         set(&mut c, "threshold", "m=odel=0.7").unwrap();
         set(&mut c, "threshold", " m=odel = 0.8 ").unwrap();
         set(&mut c, "threshold", "0.25").unwrap();
-        assert_eq!((c.threshold_for("m=odel"), c.threshold_for("x"), c.thresholds.len()), (0.8, 0.25, 1));
+        assert_eq!(
+            (
+                c.threshold_for("m=odel"),
+                c.threshold_for("x"),
+                c.thresholds.len()
+            ),
+            (0.8, 0.25, 1)
+        );
         assert!(set(&mut c, "threshold", "m=inf").is_err() && c.thresholds.len() == 1);
         c.thresholds.clear();
         set(&mut c, "--gain", "exp").unwrap();

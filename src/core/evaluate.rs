@@ -86,13 +86,30 @@ impl Conventions {
             .map_or(self.threshold, |t| t.1)
     }
 
+    /// Sets model `model`'s own threshold (a new one, or replaces its
+    /// earlier), or with `None` the shared one.
+    pub fn set_threshold(&mut self, model: Option<&str>, t: f64) {
+        match model {
+            None => self.threshold = t,
+            Some(name) => match self.thresholds.iter_mut().find(|(n, _)| n == name) {
+                Some(own) => own.1 = t,
+                None => self.thresholds.push((name.to_string(), t)),
+            },
+        }
+    }
+
     /// What is said of models given a threshold of their own that are not
     /// among `names` (a misspelt name would otherwise change nothing, silently).
     pub fn unknown_thresholds<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
         let names: Vec<&str> = names.into_iter().collect();
         (self.thresholds.iter())
             .filter(|(n, _)| !names.contains(&n.as_str()))
-            .map(|(n, t)| format!("threshold {t} of model '{n}': no binary model has that name (the models: {})", names.join(", ")))
+            .map(|(n, t)| {
+                format!(
+                    "threshold {t} of model '{n}': no binary model has that name (the models: {})",
+                    names.join(", ")
+                )
+            })
             .collect()
     }
 
@@ -318,15 +335,11 @@ pub fn evaluate(data: &Dataset, conv: &Conventions, metrics: &[MetricId]) -> Rep
     let models = match data {
         Dataset::Ranking(_) => Vec::new(),
         Dataset::Binary(d) => {
-            let mut report = evaluate_binary_prepared(
+            return evaluate_binary_prepared(
                 &prepare_binary(d, conv.binary_scores_are_logits),
                 conv,
                 metrics,
-            );
-            let names = report.models.iter().map(|m| m.name.as_str());
-            let unknown = conv.unknown_thresholds(names);
-            report.warnings.extend(unknown);
-            return report;
+            )
         }
         Dataset::Multiclass(d) => d
             .models

@@ -20,13 +20,18 @@ use crate::text::html as esc;
 /// (the page rewrites it as the threshold moves).
 pub const THRESHOLD_RULE_ID: &str = "diag-thr";
 
-/// The style rule that puts the distributions' threshold lines at `at`
-/// (0 to 1) of the score axis.
-pub fn threshold_rule(at: f64) -> String {
-    format!(
-        ".diag-panel .thr{{transform:translateX({:.2}px)}}",
-        at * (RIGHT - LEFT)
-    )
+/// The style rules that put each model's threshold line at its `at` (0 to
+/// 1) of the score axis (the models in the panel's order).
+pub fn threshold_rule(at: &[f64]) -> String {
+    let mut s = String::new();
+    for (i, a) in at.iter().enumerate() {
+        let _ = write!(
+            s,
+            ".diag-panel .thr[data-m=\"{i}\"]{{transform:translateX({:.2}px)}}",
+            a * (RIGHT - LEFT)
+        );
+    }
+    s
 }
 
 /// The prefix of every control's id; the rest is its option's key
@@ -45,9 +50,9 @@ pub struct View<'a> {
     pub options: &'a Options,
     /// The score axis of the distributions (the page's threshold slider's).
     pub range: (f64, f64),
-    /// The threshold's place on that axis (0 to 1) when the panel was
-    /// asked for; the page moves the lines after ([`threshold_rule`]).
-    pub at: f64,
+    /// Each model's threshold's place on that axis (0 to 1) when the panel
+    /// was asked for; the page moves the lines after ([`threshold_rule`]).
+    pub at: &'a [f64],
 }
 
 fn f4(v: f64) -> String {
@@ -292,7 +297,7 @@ fn numbers(s: &mut String, v: &View) {
 }
 
 fn operating_points(s: &mut String, v: &View) {
-    s.push_str(r#"<table class="diag-points"><caption>Operating points: each button sets the threshold (shared by the models) to the point's</caption><thead><tr><th>model</th><th>point</th><th>value</th><th>threshold</th><th>TP</th><th>FP</th><th>FN</th><th>TN</th><th></th></tr></thead><tbody>"#);
+    s.push_str(r#"<table class="diag-points"><caption>Operating points: each button sets the threshold to the point's (the model's own when each model has one, else the one the models share)</caption><thead><tr><th>model</th><th>point</th><th>value</th><th>threshold</th><th>TP</th><th>FP</th><th>FN</th><th>TN</th><th></th></tr></thead><tbody>"#);
     for m in v.models.iter().take(PER_MODEL) {
         for p in &m.operating_points {
             let _ = write!(
@@ -457,7 +462,7 @@ fn distributions(s: &mut String, v: &View) {
         if v.options.one_vs_rest.is_none() {
             let _ = write!(
                 body,
-                r#"<line class="thr" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{BOTTOM}"/>"#
+                r#"<line class="thr" data-m="{i}" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{BOTTOM}"/>"#
             );
         }
         let caption = format!(
@@ -707,7 +712,7 @@ mod tests {
             groups: &groups,
             options,
             range: (0.0, 1.0),
-            at: 0.5,
+            at: &[0.5; 12],
         })
     }
 
@@ -722,6 +727,9 @@ mod tests {
             );
         }
         assert!(html.contains("data-threshold=") && html.contains(r#"class="thr""#));
+        // each model's line has its own rule
+        assert!(html.contains(r#"<line class="thr" data-m="1" "#));
+        assert!(html.contains(r#".diag-panel .thr[data-m="1"]{transform:translateX(154.00px)}"#));
         assert!(!html.contains("NaN") && !html.contains("inf"));
     }
 
@@ -750,7 +758,7 @@ mod tests {
             groups: &groups,
             options: &o,
             range: (0.0, 1.0),
-            at: 0.0,
+            at: &[0.0],
         });
         assert!(!html.contains("NaN") && html.contains("no threshold reaches it"));
     }

@@ -201,9 +201,10 @@ pub(super) fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: 
 }
 
 /// The Diagnostics panel ([`crate::diagnose::html`]) of the request's
-/// curves: each model as `[name, colour, thresholds, tps, fps]` (the
-/// columns as little-endian bytes), the options' text, the score scale,
-/// the threshold rule and the score axis.
+/// curves: each model as `[name, colour, thresholds, tps, fps, at]` (the
+/// columns as little-endian bytes; `at`: its threshold's place on the score
+/// axis), the options' text, the score scale, the threshold rule and the
+/// score axis.
 pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
     use crate::core::binary::BinaryCurve;
     use crate::core::Named;
@@ -215,6 +216,7 @@ pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
     };
     let mut curves = Vec::new();
     let mut colors = Vec::new();
+    let mut ats = Vec::new();
     for entry in js_sys::Array::from(&get(data, "curves")).iter() {
         let entry = js_sys::Array::from(&entry);
         let column = |i: u32| -> Vec<u8> { bytes(entry.get(i)) };
@@ -229,6 +231,8 @@ pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
             std::sync::Arc::new(curve),
         ));
         colors.push(entry.get(1).as_f64().unwrap_or(0.0) as usize);
+        let at = entry.get(5).as_f64().filter(|a| (0.0..=1.0).contains(a));
+        ats.push(at.unwrap_or(0.0));
     }
     let mut options =
         diagnose::Options::from_text(&get(data, "options").as_string().unwrap_or_default());
@@ -241,10 +245,6 @@ pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
         get(data, "lo").as_f64().unwrap_or(0.0),
         get(data, "hi").as_f64().unwrap_or(1.0),
     );
-    let at = get(data, "at")
-        .as_f64()
-        .filter(|a| (0.0..=1.0).contains(a))
-        .unwrap_or(0.0);
     let models = diagnose::binary(&curves, &options);
     let groups = diagnose::groups(&curves, &models, &options);
     Ok(html::panel(&html::View {
@@ -254,7 +254,7 @@ pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
         groups: &groups,
         options: &options,
         range: (lo, hi),
-        at,
+        at: &ats,
     }))
 }
 

@@ -507,22 +507,23 @@ pub async fn values(
     }
 }
 
-/// The Diagnostics panel of `models` (name, colour index, curve) from a
+/// The Diagnostics panel of `models` (name, colour index, curve, its
+/// threshold's place on the score axis) from a
 /// worker of its own ([`answer_diagnose`]); `Err("")` when it stopped.
 pub async fn diagnose(
     models: &[(
         String,
         usize,
         std::sync::Arc<crate::core::binary::BinaryCurve>,
+        f64,
     )],
     options: &str,
     logits: bool,
     rule: &str,
     (lo, hi): (f64, f64),
-    at: f64,
 ) -> Result<String, String> {
     let curves = js_sys::Array::new();
-    for (name, color, c) in models {
+    for (name, color, c, at) in models {
         let entry = js_sys::Array::new();
         entry.push(&name.into());
         entry.push(&(*color as f64).into());
@@ -531,6 +532,7 @@ pub async fn diagnose(
         )));
         entry.push(&Uint8Array::from(bytemuck::cast_slice::<u64, u8>(&c.tps)));
         entry.push(&Uint8Array::from(bytemuck::cast_slice::<u64, u8>(&c.fps)));
+        entry.push(&(*at).into());
         curves.push(&entry);
     }
     let request = message(
@@ -542,7 +544,6 @@ pub async fn diagnose(
             ("rule", rule.into()),
             ("lo", lo.into()),
             ("hi", hi.into()),
-            ("at", at.into()),
         ],
     );
     // a spare: after a drop the spares start as its parse ends, so one is

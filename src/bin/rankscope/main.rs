@@ -318,6 +318,10 @@ fn run_eval(mut a: Args) -> ExitCode {
         },
     };
     warnings.extend(report.warnings.iter().cloned());
+    if kind == Kind::Binary {
+        let names = report.models.iter().map(|m| m.name.as_str());
+        warnings.extend(a.conv.unknown_thresholds(names));
+    }
     // values computed elsewhere follow the conventions they were computed with, unknown here
     let conventions = if precomputed {
         serde_json::Value::Null

@@ -808,6 +808,10 @@ mod tests {
         assert_eq!((back, skipped), (v.clone(), vec![]));
         assert_eq!(v.conv.threshold_for("model_b"), -0.0015);
         assert_eq!(v.conv.threshold_for("other"), 0.5);
+        // the columns the shared threshold changes are marked for them too
+        use crate::core::registry::depends_on;
+        assert!(depends_on(Kind::Binary, "precision", "thresholds"));
+        assert!(!depends_on(Kind::Binary, "roc_auc", "thresholds"));
         assert_eq!(
             non_default_conventions(&v.conv, Kind::Binary),
             [fragment.as_str()]

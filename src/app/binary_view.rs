@@ -202,7 +202,7 @@ pub fn BinaryPanel() -> impl IntoView {
             <label class="threshold">
                 {(!key.is_empty()).then(|| view! { <span class="swatch" style=format!("background:{}", series_hex(color))></span> })}
                 {format!("threshold {key} ")}
-                <input type="range" id=key.is_empty().then_some("threshold") data-threshold-model=key.clone()
+                <input type="range" id=key.is_empty().then_some("threshold") data-threshold-model=(!key.is_empty()).then(|| key.clone())
                     min=lo.to_string() max=hi.to_string() step=((hi - lo) / 1000.0).max(1e-6).to_string()
                     prop:value=shown.clone() aria-label=format!("decision threshold {key}") on:input=move |ev| set(&k1, ev)/>
                 <input type="number" class="threshold-value" step="any" prop:value=shown
@@ -264,7 +264,8 @@ pub fn BinaryPanel() -> impl IntoView {
                 <h2>"ROC and precision–recall"</h2>
                 {move || if each.get() {
                     // each model's over its own scores' range
-                    models().into_iter().map(|(n, c, p)| slider(Some((n, c)), score_range(std::slice::from_ref(&*p)))).collect_view().into_any()
+                    let sliders = models().into_iter().map(|(n, c, p)| slider(Some((n, c)), score_range(std::slice::from_ref(&*p)))).collect_view();
+                    view! { <div class="own-thresholds">{sliders}</div> }.into_any()
                 } else {
                     slider(None, range()).into_any()
                 }}

@@ -1016,6 +1016,8 @@ pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
 /// non-default value (`session`'s tests): a metric a convention changes is
 /// always listed.
 pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
+    // the models' own thresholds change what the shared one does
+    let key = if key == "thresholds" { "threshold" } else { key };
     info(base, kind).is_some_and(|m| m.depends.contains(&key))
 }
 

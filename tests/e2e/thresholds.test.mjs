@@ -1,0 +1,108 @@
+// A threshold per model: models whose scores live on different scales each
+// get their own threshold (a switch beside the slider); the table, the
+// confusion matrices and the Diagnostics panel's threshold lines follow each
+// model's, equal to `rankscope eval --threshold NAME=T`; an operating point's
+// button sets its own model's; a renamed model keeps its threshold; links
+// carry them; switching back gives every model the shared one again.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, drop, reference, root, waitForModels, clearAll, cells, shot } from './harness.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
+after(async () => { await browser?.close(); server?.close(); });
+
+const file = path.join(reference, 'extra', 'seeds.csv');
+const names = ['model_a_seed1', 'model_a_seed2', 'model_a_seed3', 'model_a_seed4', 'model_a_seed5', 'model_b'];
+const THRESHOLD_METRICS = ['accuracy', 'precision', 'recall', 'f1', 'mcc'];
+
+function cli(args) {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  return JSON.parse(execFileSync(bin, ['eval', file, '--format', 'json', '--metrics', `${THRESHOLD_METRICS.join(',')},tp,fp,fn,tn`, ...args]));
+}
+
+/** The table's threshold metrics and each confusion matrix equal the CLI's under `args`. */
+async function sameAsCli(page, args, what) {
+  const want = cli(args);
+  await page.waitForFunction(([model, metric, value]) => {
+    const td = document.querySelector(`td[data-model="${model}"][data-metric="${metric}"]`);
+    return td && Math.abs(Number(td.dataset.value) - value) < 1e-12;
+  }, [want.models.at(-1).name, 'precision', want.models.at(-1).metrics.precision]);
+  const got = await cells(page);
+  for (const m of want.models) {
+    for (const metric of THRESHOLD_METRICS) {
+      const w = m.metrics[metric];
+      assert.ok(Math.abs(got[m.name][metric] - w) <= 1e-12, `${what}: ${m.name} ${metric} ${got[m.name][metric]} vs ${w}`);
+    }
+    const cm = await page.$eval(`table.confusion[data-cm-model="${m.name}"]`, (t) => Object.fromEntries([...t.querySelectorAll('td[data-cm]')].map((td) => [td.dataset.cm, Number(td.textContent)])));
+    assert.deepEqual(cm, { tp: m.metrics.tp, fn: m.metrics.fn, fp: m.metrics.fp, tn: m.metrics.tn }, `${what}: ${m.name} confusion`);
+  }
+}
+
+const box = (model) => `label.threshold:has(input[data-threshold-model="${model}"]) input.threshold-value`;
+
+async function setOwn(page, model, value) {
+  await page.fill(box(model), String(value));
+  await page.press(box(model), 'Enter');
+}
+
+test('each model may have its own threshold: table, matrices, lines, buttons, names and links follow', async () => {
+  const { page, errors } = await open(browser, url, { viewport: { width: 1440, height: 1000 } });
+  await clearAll(page);
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  await waitForModels(page, names);
+  // one shared threshold first
+  assert.equal(await page.$$eval('input[type=range][data-threshold-model]', (s) => s.length), 0);
+  await sameAsCli(page, [], 'shared 0.5');
+  // a threshold per model: one slider each, each starting at the shared one
+  await page.check('#threshold-each');
+  await page.waitForFunction((n) => document.querySelectorAll('input[type=range][data-threshold-model]').length === n, names.length);
+  assert.equal(await page.$('#threshold'), null);
+  assert.deepEqual(await page.$$eval('input.threshold-value', (bs) => bs.map((b) => Number(b.value))), names.map(() => 0.5));
+  await setOwn(page, 'model_a_seed1', 0.73);
+  await setOwn(page, 'model_b', 0.98);
+  await sameAsCli(page, ['--threshold', 'model_a_seed1=0.73', '--threshold', 'model_b=0.98'], 'own thresholds');
+  // each model's threshold line in the Diagnostics panel sits at its own threshold
+  await page.waitForSelector('.diag-panel line.thr[data-m="5"]', { state: 'attached', timeout: 20000 });
+  const line = (i) => page.$eval(`.diag-panel line.thr[data-m="${i}"]`, (e) => new DOMMatrix(getComputedStyle(e).transform).e / 308);
+  await page.waitForFunction(() => { const e = document.querySelector('.diag-panel line.thr[data-m="5"]'); return Math.abs(new DOMMatrix(getComputedStyle(e).transform).e / 308 - 0.98) < 1e-3; });
+  assert.ok(Math.abs(await line(0) - 0.73) < 1e-3, 'model_a_seed1 line at 0.73');
+  assert.ok(Math.abs(await line(1) - 0.5) < 1e-3, 'model_a_seed2 line at 0.5');
+  // an operating point's button sets its own model's threshold only
+  const youden = await page.$eval('.diag-points tr[data-model="model_b"][data-point="youden"] button[data-threshold]', (b) => Number(b.dataset.threshold));
+  await page.click('.diag-points tr[data-model="model_b"][data-point="youden"] button[data-threshold]');
+  await page.waitForFunction(([sel, t]) => Number(document.querySelector(sel).value) === t, [box('model_b'), youden]);
+  assert.equal(Number(await page.$eval(box('model_a_seed1'), (b) => b.value)), 0.73);
+  await sameAsCli(page, ['--threshold', 'model_a_seed1=0.73', `--threshold=model_b=${youden}`], 'after the operating point');
+  await shot(page, 'thresholds-per-model.png');
+  // the link carries them; a new page on it (the file dropped again) shows the same
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('thresholds='));
+  const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+  assert.match(hash, new RegExp(`thresholds=model_a_seed1:0\\.73,[^&]*model_b:${String(youden).replace('.', '\\.')}`));
+  const again = await open(browser, await page.evaluate(() => location.href));
+  await drop(again.page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  await waitForModels(again.page, names);
+  await sameAsCli(again.page, ['--threshold', 'model_a_seed1=0.73', `--threshold=model_b=${youden}`], 'the link reopened');
+  assert.ok(await again.page.isChecked('#threshold-each'));
+  assert.deepEqual(again.errors, []);
+  await again.page.close();
+  // a renamed model keeps its threshold
+  await page.fill('li[data-model-item="model_b"] input.name', 'model b (logits?)');
+  await page.press('li[data-model-item="model_b"] input.name', 'Enter');
+  await page.waitForSelector(box('model b (logits?)'));
+  assert.equal(Number(await page.$eval(box('model b (logits?)'), (b) => b.value)), youden);
+  // one threshold for all again
+  await page.uncheck('#threshold-each');
+  await page.waitForSelector('#threshold');
+  await page.fill('li[data-model-item="model b (logits?)"] input.name', 'model_b');
+  await page.press('li[data-model-item="model b (logits?)"] input.name', 'Enter');
+  await waitForModels(page, names);
+  await sameAsCli(page, [], 'shared again');
+  assert.doesNotMatch(await page.evaluate(() => decodeURIComponent(location.hash)), /thresholds=/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -437,7 +437,8 @@ def evaluate(
     ``metrics``: ids such as ``["ndcg@10", "map", "mrr"]`` (default: the
     kind's default set; ``"all"``: every one). ``conventions``: keyword
     arguments named as in links and the CLI (``ties="trec"``, ``gain=
-    "exponential"``, ``query_set="intersection"``, ``relevance_level=2``...).
+    "exponential"``, ``query_set="intersection"``, ``relevance_level=2``...;
+    ``threshold={"model_b": 0.9}`` gives models thresholds of their own).
 
     Per-query values computed elsewhere (a path to a per-query values file
     or trec_eval ``-q`` output, or a DataFrame with ``query_id, model,

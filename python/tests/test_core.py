@@ -120,6 +120,19 @@ def test_binary_arrays_equal_the_cli_under_every_convention():
         same_bits(got, want)
 
 
+def test_each_model_may_have_its_own_threshold_as_the_cli():
+    path = os.path.join(REF, "extra", "seeds.csv")
+    frame = pd.read_csv(path)
+    scores = {c: frame[c].to_numpy() for c in frame.columns if c != "label"}
+    want = cli_json("eval", path, "--metrics", "all", "--threshold", "model_a_seed1=0.73", "--threshold", "model_b=0.98")
+    got = rankscope.binary(frame["label"].to_numpy(), scores, metrics="all", threshold={"model_a_seed1": 0.73, "model_b": 0.98})
+    same_bits(got, want)
+    assert got["model_b"]["recall"] != rankscope.binary(frame["label"].to_numpy(), scores, metrics="recall")["model_b"]["recall"]
+    # a name no model has is warned of, not ignored in silence
+    with pytest.warns(UserWarning, match="threshold 0.9 of model 'model_c': no binary model has that name"):
+        rankscope.binary(frame["label"].to_numpy(), scores, metrics="recall", threshold={"model_c": 0.9})
+
+
 def test_multiclass_and_ratings_arrays_equal_the_cli():
     path = os.path.join(REF, "multiclass_probs.csv")
     frame = pd.read_csv(path)

@@ -1017,7 +1017,11 @@ pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
 /// always listed.
 pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     // the models' own thresholds change what the shared one does
-    let key = if key == "thresholds" { "threshold" } else { key };
+    let key = if key == "thresholds" {
+        "threshold"
+    } else {
+        key
+    };
     info(base, kind).is_some_and(|m| m.depends.contains(&key))
 }
 

@@ -190,7 +190,7 @@ fn App() -> impl IntoView {
                     // a notice read before the latest drop folds to its title line
                     view! { <div class=class role=role><details open=!m.read>
                         <summary><strong>{m.title}</strong></summary>
-                        <ul>{m.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                        <ul inner_html={m.lines.iter().map(|l| format!("<li>{}</li>", crate::text::html(l))).collect::<String>()}></ul>
                     </details>
                     <button class="dismiss" aria-label="dismiss" on:click=move |_| state.messages.update(|ms| ms.retain(|x| x.id != id))>"×"</button></div> }
                 }).collect_view()}

@@ -260,56 +260,70 @@ pub fn OneVsRest() -> impl IntoView {
             .ws
             .with(|w| w.multiclass.as_ref().map_or(0, |d| d.num_classes))
     };
-    let run = move |_| {
+    // `report`: the report of every class, else class `class` against the
+    // rest; the files read again by a worker (one task for both)
+    let run = move |report: bool| {
         let c = class.get_untracked();
         let files = super::loader::matrices(state);
-        let example = if state.example_loaded.get_untracked() {
-            vec!["transformer.csv".to_string(), "markov.csv".to_string()]
-        } else {
-            vec![]
-        };
-        if files.is_empty() && example.is_empty() {
+        let example = state.example_loaded.get_untracked();
+        if files.is_empty() && !example {
             status("No probability matrix to read again: drop the multi-class file.".into());
             return;
         }
-        status(format!("Reading class {c} against the rest…"));
+        status(if report {
+            "Reading the matrices again for the report of every class…".into()
+        } else {
+            format!("Reading class {c} against the rest…")
+        });
+        let zero = state
+            .conv
+            .with_untracked(|c| crate::core::Named::name(c.zero_division));
         leptos::task::spawn_local(async move {
-            let html = match super::worker::one_vs_rest(c, files, example).await {
-                Ok(sets) => {
-                    let mut models = Vec::new();
-                    for b in &sets {
-                        for (i, (name, _)) in b.models.iter().enumerate() {
-                            models.push((name.clone(), models.len(), b.curve(i), 0.0));
+            let html = if report {
+                super::worker::class_report(files, example, zero).await
+            } else {
+                let example = if example {
+                    vec!["transformer.csv".to_string(), "markov.csv".to_string()]
+                } else {
+                    vec![]
+                };
+                match super::worker::one_vs_rest(c, files, example).await {
+                    Ok(sets) => {
+                        let mut models = Vec::new();
+                        for b in &sets {
+                            for (i, (name, _)) in b.models.iter().enumerate() {
+                                models.push((name.clone(), models.len(), b.curve(i), 0.0));
+                            }
                         }
-                    }
-                    let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
-                    let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
-                    {
+                        let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
+                        let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
                         use crate::core::Named;
                         let rule = crate::core::binary::ThresholdRule::AtLeast.name();
                         super::worker::diagnose(&models, &options, logits, rule, (0.0, 1.0)).await
                     }
+                    Err(why) => Err(why),
                 }
-                Err(why) => Err(why),
             };
             match html {
-                Ok(html) => {
-                    result.set(html);
-                }
-                Err(why) => status(format!("One-vs-rest failed: {why}")),
+                Ok(html) => result.set(html),
+                Err(why) => status(format!(
+                    "{} failed: {why}",
+                    if report { "The report" } else { "One-vs-rest" }
+                )),
             }
         });
     };
     view! {
         <section class="card">
             <div class="card-head">
-                <h2>"One class against the rest"</h2>
+                <h2>"Classes: one against the rest, and the report"</h2>
                 <label>"class "
                     <input type="number" id="ovr-class" min="0" max=move || num_classes().saturating_sub(1).to_string()
                         prop:value=move || class.get().to_string() aria-label="class for one-vs-rest"
                         on:change=move |ev| class.set(event_target_value(&ev).parse().unwrap_or(0))/>
                 </label>
-                <button id="ovr-run" on:click=run>"ROC and PR for this class"</button>
+                <button id="ovr-run" on:click=move |_| run(false)>"ROC and PR for this class"</button>
+                <button id="class-report" on:click=move |_| run(true)>"Report of every class"</button>
                 <span class="muted small">"scikit-learn convention: label = (target == class), score = that class's column"</span>
             </div>
             <div class="ovr-body" aria-live="polite" inner_html=move || result.get()></div>

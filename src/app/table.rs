@@ -112,10 +112,15 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             }
         }
     };
-    let rows = move || {
+    // the table as markup (a string: a fraction of the code a view of every
+    // cell compiles to); a click or Enter on a value explains it (one
+    // listener on the table's box)
+    let rows = move || -> String {
+        use std::fmt::Write;
         let Some(t) = table() else {
-            return view! { <p class="muted">"No models to show."</p> }.into_any();
+            return r#"<p class="muted">No models to show.</p>"#.into();
         };
+        let esc = crate::text::html;
         let baseline = state
             .baseline
             .get()
@@ -124,79 +129,140 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
         let base_values: Option<Vec<Option<f64>>> = baseline
             .as_ref()
             .and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
+        let mut s = String::from(
+            r#"<div class="table-scroll"><table class="metrics"><thead><tr><th scope="col" tabindex="-1">model</th>"#,
+        );
         // a column a non-default convention changes is marked † (with the
         // conventions in its help and data-conventions)
-        let header = t.columns.iter().enumerate().map(|(i, c)| {
+        for (i, c) in t.columns.iter().enumerate() {
             let changed = t.changed(i);
             let mut help = header_help(kind, c);
             let mark = if changed.is_empty() { "" } else { "†" };
             if !changed.is_empty() {
                 help = format!("{help}\nNot the default here: {changed}");
             }
-            view! { <th scope="col" tabindex="-1" title=help.clone() data-help=help data-conventions=changed>{c.clone()}<sup class="conv">{mark}</sup></th> }
-        }).collect_view();
+            let help = esc(&help);
+            let _ = write!(
+                s,
+                r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
+                esc(&changed),
+                esc(c)
+            );
+        }
+        s.push_str("</tr></thead><tbody>");
         let tested = current();
         let tests = state.tests.get();
-        let body = t.rows.iter().enumerate().map(|(r, (name, values))| {
+        for (r, (name, values)) in t.rows.iter().enumerate() {
             let color = series_hex(state.color_index(kind, name));
             let is_base = baseline.as_deref() == Some(name.as_str());
-            let cells = values.iter().enumerate().map(|(c, v)| {
-                let metric = t.columns[c].clone();
+            let name_html = esc(name);
+            let _ = write!(
+                s,
+                r#"<tr{}><th scope="row" tabindex="-1"><span class="swatch" style="background:{color}"></span>{name_html}</th>"#,
+                if is_base { r#" class="baseline""# } else { "" }
+            );
+            for (c, v) in values.iter().enumerate() {
+                let metric = &t.columns[c];
                 let is_best = v.is_some() && *v == best[c];
                 let delta = match (&base_values, v, is_base) {
                     (Some(b), Some(v), false) => b[c].map(|b| {
                         let pp = (v - b) * 100.0;
-                        let rel = if b != 0.0 { format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0) } else { String::new() };
+                        let rel = if b != 0.0 {
+                            format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0)
+                        } else {
+                            String::new()
+                        };
                         format!("{pp:+.2} pp{rel}")
                     }),
                     _ => None,
                 };
-                let shown = fixed(&metric, *v, 4);
-                let value_attr = v.map(full).unwrap_or_default();
-                let mut title = match v { Some(v) => full(*v), None => "undefined: see the warnings".to_string() };
-                let cell = tested.as_ref().and_then(|t| t.cell(name, &metric));
+                let mut title = match v {
+                    Some(v) => full(*v),
+                    None => "undefined: see the warnings".to_string(),
+                };
+                let cell = tested.as_ref().and_then(|t| t.cell(name, metric));
                 let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
                 let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
-                let against = tested.as_ref().is_some_and(|t| baseline.as_ref() == Some(&t.baseline));
-                let marked = cell.filter(|_| against).map_or(0, |x| mark(x[2], x[0], tests.alpha));
-                let mark = (marked != 0).then(|| {
-                    let good = (marked > 0) == higher_is_better(kind, &metric);
-                    view! { <span class="mark" class:good=good class:bad=!good>{if marked > 0 { " ▲" } else { " ▼" }}</span> }
-                });
+                let against = tested
+                    .as_ref()
+                    .is_some_and(|t| baseline.as_ref() == Some(&t.baseline));
+                let marked = cell
+                    .filter(|_| against)
+                    .map_or(0, |x| mark(x[2], x[0], tests.alpha));
                 if let (Some(p), Some(a), true) = (p, adjusted, against) {
-                    let test = if kind == Kind::Binary { crate::compare::DELONG } else { tests.test.title() };
-                    title.push_str(&format!("\n{test}: p = {p:.4}, {} p = {a:.4}", adjustment(tests.correction)));
+                    let test = if kind == Kind::Binary {
+                        crate::compare::DELONG
+                    } else {
+                        tests.test.title()
+                    };
+                    title.push_str(&format!(
+                        "\n{test}: p = {p:.4}, {} p = {a:.4}",
+                        adjustment(tests.correction)
+                    ));
                 }
-                let ci = lo.zip(hi).filter(|_| tests.ci).map(|(lo, hi)| view! { <span class="ci">{format!("[{lo:.4}, {hi:.4}]")}</span> });
-                let target = super::state::Target { kind, model: name.clone(), metric: metric.clone(), query: None };
                 // the table's one Tab stop: its first value ([`grid_keys`] moves it)
                 let stop = if r + c == 0 { "0" } else { "-1" };
-                view! {
-                    <td class="num explainable" class:best=is_best data-metric=metric data-model=name.clone() data-value=value_attr title=title tabindex=stop
-                        data-p=p.map(full) data-p-adjusted=adjusted.map(full) data-ci-low=lo.map(full) data-ci-high=hi.map(full)
-                        on:click=move |_| state.explain.set(Some(target.clone()))>
-                        {shown}{is_best.then_some(" ★")}{mark}
-                        {ci}
-                        {delta.map(|d| view! { <span class="delta">{d}</span> })}
-                    </td>
+                let _ = write!(
+                    s,
+                    r#"<td class="num explainable{}" data-metric="{}" data-model="{name_html}" data-value="{}" title="{}" tabindex="{stop}""#,
+                    if is_best { " best" } else { "" },
+                    esc(metric),
+                    v.map(full).unwrap_or_default(),
+                    esc(&title)
+                );
+                for (attr, x) in [
+                    ("p", p),
+                    ("p-adjusted", adjusted),
+                    ("ci-low", lo),
+                    ("ci-high", hi),
+                ] {
+                    if let Some(x) = x {
+                        let _ = write!(s, r#" data-{attr}="{}""#, full(x));
+                    }
                 }
-            }).collect_view();
-            view! {
-                <tr class:baseline=is_base>
-                    <th scope="row" tabindex="-1"><span class="swatch" style=format!("background:{color}")></span>{name.clone()}</th>
-                    {cells}
-                </tr>
+                let _ = write!(
+                    s,
+                    ">{}{}",
+                    fixed(metric, *v, 4),
+                    if is_best { " ★" } else { "" }
+                );
+                if marked != 0 {
+                    let good = (marked > 0) == higher_is_better(kind, metric);
+                    let _ = write!(
+                        s,
+                        r#"<span class="mark {}">{}</span>"#,
+                        if good { "good" } else { "bad" },
+                        if marked > 0 { " ▲" } else { " ▼" }
+                    );
+                }
+                if let (Some(lo), Some(hi), true) = (lo, hi, tests.ci) {
+                    let _ = write!(s, r#"<span class="ci">[{lo:.4}, {hi:.4}]</span>"#);
+                }
+                if let Some(d) = delta {
+                    let _ = write!(s, r#"<span class="delta">{d}</span>"#);
+                }
+                s.push_str("</td>");
             }
-        }).collect_view();
-        view! {
-            <div class="table-scroll">
-                <table class="metrics" on:keydown=super::util::grid_keys>
-                    <thead><tr><th scope="col" tabindex="-1">"model"</th>{header}</tr></thead>
-                    <tbody>{body}</tbody>
-                </table>
-            </div>
+            s.push_str("</tr>");
         }
-        .into_any()
+        s.push_str("</tbody></table></div>");
+        s
+    };
+    let explain = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let cell = (ev.target())
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("td[data-metric]").ok().flatten());
+        if let Some(td) = cell {
+            let attr = |a: &str| td.get_attribute(a).unwrap_or_default();
+            let (model, metric) = (attr("data-model"), attr("data-metric"));
+            state.explain.set(Some(super::state::Target {
+                kind,
+                model,
+                metric,
+                query: None,
+            }));
+        }
     };
     let models = move || {
         report
@@ -223,8 +289,8 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 {(kind == Kind::Ranking).then(|| view! { <button class="small" data-export="trec" title="trec_eval -q: per query and all, trec_eval's official measures" on:click=export("trec")>"trec_eval -q"</button> })}
             </div>
             <ColumnPicker kind=kind/>
-            {rows}
-            <ul class="warnings">{move || warnings().into_iter().map(|w| view! { <li>"⚠ "{w}</li> }).collect_view()}</ul>
+            <div on:keydown=super::util::grid_keys on:click=explain inner_html=rows></div>
+            <ul class="warnings" inner_html={move || warnings().iter().map(|w| format!("<li>⚠ {}</li>", crate::text::html(w))).collect::<String>()}></ul>
         </section>
     }
 }

@@ -690,6 +690,141 @@ fn explanations(s: &mut String, o: &Options) {
     );
 }
 
+/// Most classes a confusion matrix shows (a wider one is not readable).
+pub const MATRIX_CLASSES: usize = 30;
+
+/// A value cell: shown to 4 decimals, its full value in `data-value`.
+fn value_cell(key: &str, v: Option<f64>) -> String {
+    format!(
+        r#"<td class="num" data-key="{key}" data-value="{}">{}</td>"#,
+        v.map_or(String::new(), |x| x.to_string()),
+        opt4(v)
+    )
+}
+
+/// The multi-class report of each model, as scikit-learn's
+/// `classification_report`, `confusion_matrix` and
+/// `roc_auc_score(multi_class=...)` compute it: per class precision, recall,
+/// F1 and support with accuracy and the macro and weighted averages; the
+/// confusion matrix in counts, each cell shaded by its share of its row
+/// (written beside the count); the one-vs-rest and one-vs-one ROC AUCs; and
+/// each class against the rest. `colors`: each model's colour index.
+pub fn multiclass_report(models: &[super::MulticlassModel], colors: &[usize]) -> String {
+    let mut s = String::from(
+        r#"<div class="diag-panel class-report"><h2>Classification report</h2><p class="muted small">Each row predicted as its highest-scoring class (ties to the lower index, as argmax), then scikit-learn's classification_report: per class precision, recall and F1 (undefined as zero_division says), support = rows of the class; macro avg = unweighted mean over the classes, weighted avg = weighted by support. The confusion matrix counts rows by true class (rows) and predicted class (columns); each cell is shaded by its share of its row (recall on the diagonal). ROC AUC: roc_auc_score with multi_class='ovr' (each class against the rest) and 'ovo' (each pair of classes, Hand &amp; Till 2001), averaged over the classes unweighted (macro) or by prevalence (weighted).</p>"#,
+    );
+    for (i, m) in models.iter().enumerate() {
+        let name = esc(&m.name);
+        let color = series_hex(colors.get(i).copied().unwrap_or(i));
+        let r = &m.report;
+        let _ = write!(
+            s,
+            r#"<section class="class-model" data-model="{name}"><h3>{}{name} <span class="muted small">{} rows</span></h3><table class="class-lines"><thead><tr><th>class</th><th>precision</th><th>recall</th><th>F1</th><th>support</th></tr></thead><tbody>"#,
+            swatch(&color),
+            r.rows
+        );
+        for (line, class) in r.classes.iter().zip(&m.class_names) {
+            let _ = write!(
+                s,
+                r#"<tr data-class="{}"><th scope="row">{}</th>{}{}{}<td class="num" data-key="support">{}</td></tr>"#,
+                esc(class),
+                esc(class),
+                value_cell("precision", line.precision),
+                value_cell("recall", line.recall),
+                value_cell("f1", line.f1),
+                line.support
+            );
+        }
+        let _ = write!(
+            s,
+            r#"<tr data-class="accuracy"><th scope="row">accuracy</th><td></td><td></td>{}<td class="num">{}</td></tr>"#,
+            value_cell("f1", Some(r.accuracy)),
+            r.rows
+        );
+        for (label, avg) in [("macro avg", r.macro_avg), ("weighted avg", r.weighted_avg)] {
+            let _ = write!(
+                s,
+                r#"<tr data-class="{label}"><th scope="row">{label}</th>{}{}{}<td class="num">{}</td></tr>"#,
+                value_cell("precision", avg[0]),
+                value_cell("recall", avg[1]),
+                value_cell("f1", avg[2]),
+                r.rows
+            );
+        }
+        s.push_str("</tbody></table>");
+        if let Some(auc) = m.roc_auc {
+            s.push_str(r#"<table class="class-auc"><thead><tr><th>ROC AUC</th><th>macro</th><th>weighted</th></tr></thead><tbody>"#);
+            for (label, key, pair) in [
+                ("one-vs-rest", "ovr", [auc[0], auc[1]]),
+                ("one-vs-one", "ovo", [auc[2], auc[3]]),
+            ] {
+                let _ = write!(
+                    s,
+                    r#"<tr><th scope="row">{label}</th>{}{}</tr>"#,
+                    value_cell(&format!("{key}_macro"), pair[0]),
+                    value_cell(&format!("{key}_weighted"), pair[1])
+                );
+            }
+            s.push_str("</tbody></table>");
+        } else {
+            s.push_str(
+                r#"<p class="note">A top-k list has no score for every class: no ROC AUC.</p>"#,
+            );
+        }
+        // the confusion matrix: counts, shaded by their share of the row
+        let k = m.class_names.len().min(MATRIX_CLASSES);
+        s.push_str(r#"<div class="table-scroll"><table class="class-confusion"><caption>true class (rows) against predicted class (columns)</caption><thead><tr><th></th>"#);
+        for c in &m.class_names[..k] {
+            let _ = write!(s, r#"<th scope="col">{}</th>"#, esc(c));
+        }
+        s.push_str("</tr></thead><tbody>");
+        for (row, c) in m.confusion_matrix.iter().zip(&m.class_names).take(k) {
+            let total: u64 = row.iter().sum();
+            let _ = write!(s, r#"<tr><th scope="row">{}</th>"#, esc(c));
+            for n in &row[..k] {
+                let share = *n as f64 / total.max(1) as f64;
+                let _ = write!(
+                    s,
+                    r#"<td class="num" data-count="{n}" title="{:.1}% of the row" style="background:color-mix(in srgb, {color} {:.0}%, transparent)">{n}</td>"#,
+                    share * 100.0,
+                    share * 60.0
+                );
+            }
+            s.push_str("</tr>");
+        }
+        s.push_str("</tbody></table></div>");
+        if m.class_names.len() > k {
+            let _ = write!(
+                s,
+                r#"<p class="note">The first {k} of {} classes shown; the table above has every one.</p>"#,
+                m.class_names.len()
+            );
+        }
+        if !m.per_class.is_empty() {
+            s.push_str(r#"<table class="class-rest"><caption>Each class against the rest (its column as the scores)</caption><thead><tr><th>class</th><th>positives</th><th>ROC AUC</th><th>AP</th><th>ECE</th><th>MCE</th><th>Brier</th><th>KS</th></tr></thead><tbody>"#);
+            for c in &m.per_class {
+                let _ = write!(
+                    s,
+                    r#"<tr data-class="{}"><th scope="row">{}</th><td class="num">{}</td>{}{}{}{}{}{}</tr>"#,
+                    esc(&c.class),
+                    esc(&c.class),
+                    c.positives,
+                    value_cell("roc_auc", c.roc_auc),
+                    value_cell("average_precision", c.average_precision),
+                    value_cell("ece", c.ece),
+                    value_cell("mce", c.mce),
+                    value_cell("brier", c.brier),
+                    value_cell("ks", c.ks)
+                );
+            }
+            s.push_str("</tbody></table>");
+        }
+        s.push_str("</section>");
+    }
+    s.push_str("</div>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -761,6 +896,42 @@ mod tests {
             at: &[0.0],
         });
         assert!(!html.contains("NaN") && html.contains("no threshold reaches it"));
+    }
+
+    /// The report of the reference matrix read from memory is the CLI's
+    /// (the same function), escaped, and every number has its cell.
+    #[test]
+    fn the_multiclass_report_of_files_in_memory() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference");
+        let bytes = std::fs::read(dir.join("multiclass_probs.csv")).unwrap();
+        let o = Options::default();
+        let models =
+            super::super::multiclass_of_files(&[("multiclass_probs.csv".into(), bytes)], &o)
+                .unwrap();
+        let m = &models[0];
+        assert!(m.roc_auc.is_some() && !m.per_class.is_empty());
+        let html = multiclass_report(&models, &[3]);
+        for v in m.report.classes.iter().filter_map(|l| l.recall) {
+            assert!(html.contains(&format!(r#"data-key="recall" data-value="{v}""#)));
+        }
+        let auc = m.roc_auc.unwrap()[2].unwrap();
+        assert!(html.contains(&format!(r#"data-key="ovo_macro" data-value="{auc}""#)));
+        assert_eq!(
+            html.matches("data-count=").count(),
+            m.class_names.len().min(MATRIX_CLASSES).pow(2)
+        );
+        assert!(!html.contains("NaN") && !html.contains("inf"));
+        // names from a file are escaped
+        let mut evil = models.clone();
+        evil[0].name = "<img src=x>".into();
+        assert!(multiclass_report(&evil, &[0]).contains("&lt;img src=x&gt;"));
+        // a file that is not multi-class: said
+        let binary = std::fs::read(dir.join("binary.csv")).unwrap();
+        let err = super::super::multiclass_of_files(&[("binary.csv".into(), binary)], &o);
+        assert_eq!(
+            err.unwrap_err(),
+            "these files hold no multi-class predictions"
+        );
     }
 
     #[test]

@@ -580,6 +580,89 @@ pub fn multiclass(
         .collect()
 }
 
+/// The most values (rows × classes) a report's class columns may hold in
+/// the page's worker (32-bit memory; the CLI reads a class at a time).
+pub const REPORT_VALUES: usize = 40_000_000;
+
+/// Model `i`'s class columns, each read from its file again by `reparse`
+/// (given the options that make one class's column the scores of a binary
+/// file, it returns that parse): `None` for a top-k list, when the files do
+/// not map one to one onto the models, or when a parse fails.
+pub fn class_columns(
+    d: &MulticlassData,
+    i: usize,
+    files: usize,
+    reparse: impl Fn(&crate::parse::LoadOptions) -> Option<Vec<f64>>,
+) -> Option<Vec<Vec<f64>>> {
+    (files == d.models.len() && !d.models.get(i)?.is_list()).then_some(())?;
+    (0..d.num_classes as u32)
+        .map(|c| {
+            reparse(&crate::parse::LoadOptions {
+                one_vs_rest: Some(c),
+                ..Default::default()
+            })
+        })
+        .collect()
+}
+
+/// The scores of a file read as one class against the rest.
+pub fn class_scores(name: &str, parsed: crate::parse::Parsed) -> Option<Vec<f64>> {
+    let mut ovr = crate::parse::Workspace::default();
+    ovr.add(name, parsed).ok()?;
+    Some(ovr.binary?.models.into_iter().next()?.1)
+}
+
+/// The multi-class report of files held in memory (the page's loading
+/// worker, given the dropped matrices again): merged as the page merges
+/// them, then each probability matrix read once more per class for that
+/// class's column (the parse keeps only each row's summary), as
+/// `rankscope diagnose` reads a file.
+pub fn multiclass_of_files(
+    files: &[(String, Vec<u8>)],
+    o: &Options,
+) -> Result<Vec<MulticlassModel>, String> {
+    use crate::parse::{parse_bytes, LoadOptions, Parsed, Workspace};
+    let mut ws = Workspace::default();
+    // the multi-class files (the page's example holds other kinds too)
+    let mut kept = Vec::new();
+    for (name, bytes) in files {
+        let parsed =
+            parse_bytes(name, bytes, &LoadOptions::default()).map_err(|e| e.to_string())?;
+        if matches!(
+            parsed.data(),
+            Parsed::Multiclass(_) | Parsed::Classes { .. }
+        ) {
+            ws.add(name, parsed).map_err(|e| e.to_string())?;
+            kept.push((name, bytes));
+        }
+    }
+    let files = kept;
+    let d = ws
+        .multiclass
+        .as_ref()
+        .ok_or("these files hold no multi-class predictions")?;
+    let values = d
+        .targets
+        .len()
+        .saturating_mul(d.num_classes)
+        .saturating_mul(d.models.len());
+    if values > REPORT_VALUES {
+        return Err(format!(
+            "{} rows × {} classes × {} models are more scores than the page holds at once ({REPORT_VALUES}); rankscope diagnose reads them a class at a time",
+            d.targets.len(),
+            d.num_classes,
+            d.models.len()
+        ));
+    }
+    let columns = |i: usize| {
+        let (name, bytes) = files.get(i)?;
+        class_columns(d, i, files.len(), |options| {
+            class_scores(name, parse_bytes(name, bytes, options).ok()?)
+        })
+    };
+    Ok(multiclass(d, o, columns))
+}
+
 fn number(v: Option<f64>) -> String {
     v.map_or("—".into(), |v| format!("{v:.4}"))
 }

@@ -27,6 +27,17 @@ pub fn worker_main() {
                 let _ = reply.post_message(&msg);
                 return;
             }
+            if get(&data, "type").as_string().as_deref() == Some("class_report") {
+                let reply = reply.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let msg = match answer_class_report(&reply, &data).await {
+                        Ok(html) => message("done", &[("html", html.into())]),
+                        Err(why) => message("failed", &[("why", why.into())]),
+                    };
+                    let _ = reply.post_message(&msg);
+                });
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("values") {
                 let [top, bottom, compare] = answer_values(&data);
                 let msg = message(
@@ -256,6 +267,64 @@ pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
         range: (lo, hi),
         at: &ats,
     }))
+}
+
+/// Most bytes of matrices a report reads again into the worker's memory.
+const REPORT_BYTES: f64 = 512e6;
+
+/// The multi-class report ([`crate::diagnose::html::multiclass_report`]) of
+/// the request's matrices: `files` (each a `File`, or `[url, name]`) read
+/// again whole, and the bundled example's when `with_example`, under
+/// `zero_division`.
+pub(super) async fn answer_class_report(
+    scope: &web_sys::DedicatedWorkerGlobalScope,
+    data: &JsValue,
+) -> Result<String, String> {
+    use crate::core::binary::ZeroDivision;
+    use crate::core::Named;
+    use crate::diagnose::{self, html};
+    use wasm_bindgen_futures::JsFuture;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut total = 0.0;
+    for entry in js_sys::Array::from(&get(data, "files")).iter() {
+        let (name, bytes) = match entry.dyn_into::<web_sys::File>() {
+            Ok(file) => {
+                total += file.size();
+                if total > REPORT_BYTES {
+                    return Err(format!("{} and the other matrices are more than the page reads again at once (512 MB); rankscope diagnose reads them a class at a time", file.name()));
+                }
+                (file.name(), JsFuture::from(file.array_buffer()).await)
+            }
+            Err(entry) => {
+                let pair = js_sys::Array::from(&entry);
+                let url = pair.get(0).as_string().unwrap_or_default();
+                let response = JsFuture::from(scope.fetch_with_str(&url)).await;
+                let body = match response
+                    .map(|r| r.unchecked_into::<web_sys::Response>().array_buffer())
+                {
+                    Ok(Ok(promise)) => JsFuture::from(promise).await,
+                    _ => Err(JsValue::NULL),
+                };
+                (pair.get(1).as_string().unwrap_or(url), body)
+            }
+        };
+        let bytes = bytes.map_err(|_| format!("{name} could not be read again"))?;
+        files.push((name, Uint8Array::new(&bytes).to_vec()));
+    }
+    if get(data, "with_example").as_bool() == Some(true) {
+        files.extend(crate::example::example_files());
+    }
+    let options = diagnose::Options {
+        zero_division: ZeroDivision::named(
+            &get(data, "zero_division").as_string().unwrap_or_default(),
+        )
+        .unwrap_or(ZeroDivision::Undefined),
+        ..Default::default()
+    };
+    let models = diagnose::multiclass_of_files(&files, &options)?;
+    // the page's colours: the models in the order the page merged them
+    let colors: Vec<usize> = (0..models.len()).collect();
+    Ok(html::multiclass_report(&models, &colors))
 }
 
 /// The panel of values computed elsewhere ([`crate::values::panel`]) of

@@ -415,6 +415,37 @@ pub async fn one_vs_rest(
         .collect()
 }
 
+/// The multi-class report of every loaded matrix (classification report,
+/// confusion matrix, ROC AUCs, each class against the rest), from a worker
+/// that reads the files again, and the bundled example's when `example`
+/// ([`answer_class_report`]).
+pub async fn class_report(
+    files: Vec<Source>,
+    example: bool,
+    zero_division: &str,
+) -> Result<String, String> {
+    let list = js_sys::Array::new();
+    for source in &files {
+        match source {
+            Source::File(file) => list.push(file),
+            Source::Url(url, name) => list.push(&js_sys::Array::of2(&url.into(), &name.into())),
+        };
+    }
+    let request = message(
+        "class_report",
+        &[
+            ("files", list.into()),
+            ("with_example", example.into()),
+            ("zero_division", zero_division.into()),
+        ],
+    );
+    match run(&request, &mut |_, _| {}, false).await {
+        Job::Done(data) => Ok(get(&data, "html").as_string().unwrap_or_default()),
+        Job::Broken(why) => Err(why),
+        Job::Cancelled => Err("cancelled".into()),
+    }
+}
+
 thread_local! {
     /// The running significance job's cancel handle: replacing or dropping it
     /// stops that job's worker.

@@ -757,22 +757,16 @@ fn run_diagnose(a: Args) -> ExitCode {
             Ok(Dataset::Multiclass(d)) => {
                 // a probability matrix's columns, read again one class at a time
                 // (the parse keeps only each row's summary)
-                let columns = |i: usize| -> Option<Vec<Vec<f64>>> {
-                    let path = a.files.get(i).filter(|_| a.files.len() == d.models.len())?;
-                    (!d.models[i].is_list() && path != "-").then_some(())?;
-                    (0..d.num_classes as u32)
-                        .map(|c| {
-                            let options = LoadOptions {
-                                one_vs_rest: Some(c),
-                                ..a.options.clone()
-                            };
-                            let parsed = parse_files(&[(path, options)], a.max_inflated).pop()?;
-                            let mut ovr = Workspace::default();
-                            ovr.add(path, parsed.ok()?.ok()?).ok()?;
-                            let scores = ovr.binary.as_ref()?.models.first()?.1.clone();
-                            Some(scores)
-                        })
-                        .collect()
+                let columns = |i: usize| {
+                    let path = a.files.get(i).filter(|p| *p != "-")?;
+                    diagnose::class_columns(d, i, a.files.len(), |options| {
+                        let options = LoadOptions {
+                            one_vs_rest: options.one_vs_rest,
+                            ..a.options.clone()
+                        };
+                        let parsed = parse_files(&[(path, options)], a.max_inflated).pop()?;
+                        diagnose::class_scores(path, parsed.ok()?.ok()?)
+                    })
                 };
                 let models = diagnose::multiclass(d, &o, columns);
                 let text = diagnose::multiclass_text(&models);

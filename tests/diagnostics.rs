@@ -503,3 +503,84 @@ fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// ECE, KS and lift at the top 10% as metrics of the table, the CLI and
+/// Python (registry rows evaluated like every other): the references'
+/// ECE of 10 uniform bins (scikit-learn's `calibration_curve` bins), the
+/// KS statistic (scipy's `ks_2samp`) and the gains at 10% over 0.1 (numpy);
+/// scores marked as logits are read through the sigmoid first.
+#[test]
+fn ece_ks_and_lift_are_table_metrics_equal_to_the_references() {
+    use rankscope::core::evaluate::{self, BinaryData, Conventions};
+    use rankscope::core::registry::MetricId;
+    let json = reference();
+    let ids: Vec<MetricId> = ["ece", "ks", "lift_10"]
+        .map(|m| MetricId::new(m, None))
+        .to_vec();
+    for case in json["binary"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let labels: Vec<bool> = floats(&case["labels"]).iter().map(|&y| y == 1.0).collect();
+        let scores = floats(&case["scores"]);
+        let data = |scores: Vec<f64>| BinaryData {
+            labels: labels.clone(),
+            models: vec![("m".into(), scores)],
+            ..Default::default()
+        };
+        let value = |d: &BinaryData, conv: &Conventions, id: &str| {
+            let prepared = evaluate::prepare_binary(d, conv.binary_scores_are_logits);
+            let report = evaluate::evaluate_binary_prepared(prepared.iter(), conv, &ids);
+            report.models[0].metrics[id]
+        };
+        let plain = Conventions::default();
+        let ece = case["calibration"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["bins"] == 10 && c["strategy"] == "uniform")
+            .unwrap()["ece"]
+            .as_f64()
+            .unwrap();
+        let d = data(scores.clone());
+        near(
+            value(&d, &plain, "ece").unwrap(),
+            ece,
+            &format!("{name}: ece"),
+        );
+        near(
+            value(&d, &plain, "ks").unwrap(),
+            case["ks"].as_f64().unwrap(),
+            &format!("{name}: ks"),
+        );
+        let gains = case["gains"]["10"].as_f64().unwrap();
+        near(
+            value(&d, &plain, "lift_10").unwrap(),
+            gains / 0.1,
+            &format!("{name}: lift_10"),
+        );
+        // scores marked as logits: the ECE of their sigmoids as
+        // probabilities (a round trip through the logit moves a score on a
+        // bin edge, so the sigmoids are the reference here), KS unchanged
+        let logits: Vec<f64> = scores.iter().map(|&p| 4.0 * p - 2.0).collect();
+        let sigmoids: Vec<f64> = logits.iter().map(|&z| 1.0 / (1.0 + (-z).exp())).collect();
+        let as_logits = Conventions {
+            binary_scores_are_logits: true,
+            ..Default::default()
+        };
+        let (l, s) = (data(logits), data(sigmoids));
+        near(
+            value(&l, &as_logits, "ece").unwrap(),
+            value(&s, &plain, "ece").unwrap(),
+            &format!("{name}: ece of logits"),
+        );
+        assert_ne!(
+            value(&l, &plain, "ece"),
+            value(&l, &as_logits, "ece"),
+            "{name}"
+        );
+        near(
+            value(&l, &as_logits, "ks").unwrap(),
+            case["ks"].as_f64().unwrap(),
+            &format!("{name}: ks of logits"),
+        );
+    }
+}

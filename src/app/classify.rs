@@ -95,6 +95,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
         let info = registry::info(id, Kind::Binary)?;
         match info.compute {
             Compute::Curve(f) => f(&curve),
+            Compute::Calibrated(f) => f(&curve, false),
             Compute::Loss { brier: false } => binary::log_loss(&labels, &scores).ok(),
             Compute::Loss { brier: true } => binary::brier(&labels, &scores).ok(),
             _ => info.at_threshold(&c, ZeroDivision::default()).flatten(),

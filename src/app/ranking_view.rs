@@ -522,7 +522,6 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             (ix.names.clone(), shown)
         });
         let pair = difference(&names);
-        let chosen = metric.get();
         // a query a model did not evaluate (another metric's report): —
         let shown = |x: f64, sign: bool| {
             if x.is_nan() {
@@ -533,20 +532,40 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                 format!("{x:.4}")
             }
         };
-        rows.into_iter().enumerate().map(|(r, (qid, ranks, rr))| {
-            let cells = ranks.iter().zip(&rr).zip(names.clone()).map(|((rank, rr), model)| {
-                let target = Target { kind: Kind::Ranking, model, metric: chosen.clone(), query: Some(qid.clone()) };
-                view! {
-                    <td class="num">{rank.map(|x| x.to_string()).unwrap_or("none".into())}</td>
-                    <td class="num" data-per-query=format!("{rr:?}")><button class="link" title="explain" tabindex="-1" on:click=move |_| state.explain.set(Some(target.clone()))>{shown(*rr, false)}</button></td>
-                }
-            }).collect_view();
-            let diff = pair.map(|(o, b)| { let d = rr[o] - rr[b]; view! { <td class="num" class:pos={d > 0.0} class:neg={d < 0.0}>{shown(d, true)}</td> } });
-            let q2 = qid.clone();
+        // markup as a string (one listener on the body: `rows_clicked`)
+        let esc = crate::text::html;
+        let mut s = String::new();
+        for (r, (qid, ranks, rr)) in rows.into_iter().enumerate() {
+            let q = esc(&qid);
             // the table's one Tab stop: the first query ([`grid_keys`] moves it)
             let stop = if r == 0 { "0" } else { "-1" };
-            view! { <tr data-query=qid.clone()><th scope="row"><button class="link" tabindex=stop on:click=move |_| open.set(Some(q2.clone()))>{qid.clone()}</button></th>{cells}{diff}</tr> }
-        }).collect_view()
+            let _ = write!(s, r#"<tr data-query="{q}"><th scope="row"><button class="link" tabindex="{stop}">{q}</button></th>"#);
+            for ((rank, rr), model) in ranks.iter().zip(&rr).zip(&names) {
+                let rank = rank.map_or("none".into(), |x| x.to_string());
+                let _ = write!(s, r#"<td class="num">{rank}</td><td class="num" data-per-query="{rr:?}"><button class="link" title="explain" tabindex="-1" data-model="{}">{}</button></td>"#, esc(model), shown(*rr, false));
+            }
+            if let Some((o, b)) = pair {
+                let d = rr[o] - rr[b];
+                let class = if d > 0.0 { " pos" } else if d < 0.0 { " neg" } else { "" };
+                let _ = write!(s, r#"<td class="num{class}">{}</td>"#, shown(d, true));
+            }
+            s.push_str("</tr>");
+        }
+        s
+    };
+    // a query's button opens its lists, a value's explains it
+    let rows_clicked = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let button = (ev.target())
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button").ok().flatten());
+        let Some(button) = button else { return };
+        let query = button.closest("tr[data-query]").ok().flatten().and_then(|r| r.get_attribute("data-query"));
+        let Some(query) = query else { return };
+        match button.get_attribute("data-model") {
+            Some(model) => state.explain.set(Some(Target { kind: Kind::Ranking, model, metric: metric.get_untracked(), query: Some(query) })),
+            None => open.set(Some(query)),
+        }
     };
     let pages = move || view_rows.with(|r| r.len().div_ceil(PAGE).max(1));
     let histogram = move || {
@@ -618,7 +637,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                 <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
             <div class="hists" inner_html=histogram></div>
-            <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody>{body}</tbody></table></div>
+            <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody on:click=rows_clicked inner_html=body></tbody></table></div>
             <div class="pager">
                 <button class="small" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled={move || page.get() == 0}>"‹ prev"</button>
                 <span>{move || format!("page {} of {} ({} queries)", page.get() + 1, pages(), view_rows.with(Vec::len))}</span>

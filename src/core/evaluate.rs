@@ -911,6 +911,7 @@ fn evaluate_binary(
         };
         let value = match info.compute {
             Compute::Curve(f) => f(curve),
+            Compute::Calibrated(f) => f(curve, conv.binary_scores_are_logits),
             Compute::Loss { brier } => {
                 let r = if brier { p.brier } else { p.log_loss };
                 match r {

@@ -194,6 +194,9 @@ pub enum Compute {
     Curve(fn(&BinaryCurve) -> Option<f64>),
     /// Log loss or the Brier score of the scores as probabilities.
     Loss { brier: bool },
+    /// A binary value of the scores read as probabilities (`true`: they are
+    /// logits, each through the sigmoid first).
+    Calibrated(fn(&BinaryCurve, bool) -> Option<f64>),
     /// A binary value at the threshold; `true`: `zero_division` applies to it.
     Threshold(fn(&Confusion) -> Option<f64>, bool),
     /// A multi-class value of the targets' ranks (`Err`: a warning, no value).
@@ -640,6 +643,20 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{Balanced accuracy} = \frac{1}{2} \left( \frac{TP}{TP + FN} + \frac{TN}{TN + FP} \right)")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::balanced_accuracy, false)),
+    m("ece", Binary, NoK, "Expected calibration error", "Σ_b (n_b / N) |fraction positive_b − mean p_b|", "10 bins of equal width on [0, 1] (as sklearn calibration_curve's uniform strategy), empty bins skipped; scores must be probabilities unless marked as logits", "Naeini et al. 2015", false, true, false)
+        .typeset(r"\text{ECE} = \sum_{b} \frac{n_b}{N} \left| \bar{y}_b - \bar{p}_b \right|")
+        .depends(&["binary_scores_are_logits"])
+        .compute(Compute::Calibrated(|c, logits| {
+            let p = |s| if logits { super::binary::sigmoid(s) } else { s };
+            let cal = super::diagnostics::calibration(c, 10, super::diagnostics::BinStrategy::Uniform, p);
+            cal.map(|cal| cal.ece)
+        })),
+    m("ks", Binary, NoK, "KS statistic", "max over thresholds |TPR − FPR|", "the two-sample Kolmogorov–Smirnov statistic of the positives' and negatives' scores; undefined with one class", "scipy ks_2samp", true, true, false)
+        .typeset(r"\text{KS} = \max_{t} \left| \text{TPR}(t) - \text{FPR}(t) \right|")
+        .compute(Compute::Curve(|c| super::diagnostics::ks(c).map(|k| k.0))),
+    m("lift_10", Binary, NoK, "Lift at the top 10%", "(positives in the top 10% by score / positives) / 0.10", "the rows of a tie group at the cut counted pro rata", "cumulative gains and lift (Berry & Linoff)", true, false, false)
+        .typeset(r"\text{Lift}_{10\%} = \frac{\text{Gains}(0.1)}{0.1}")
+        .compute(Compute::Curve(|c| super::diagnostics::lift_at(c, 0.1))),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
         .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
         .depends(&["threshold", "threshold_rule"])
@@ -1075,7 +1092,10 @@ mod tests {
                     Compute::Query(_) | Compute::Columns(..) | Compute::Agreement { .. }
                 ) | (
                     Kind::Binary,
-                    Compute::Curve(_) | Compute::Loss { .. } | Compute::Threshold(..)
+                    Compute::Curve(_)
+                        | Compute::Calibrated(_)
+                        | Compute::Loss { .. }
+                        | Compute::Threshold(..)
                 ) | (Kind::Multiclass, Compute::Classes(_))
                     | (Kind::Ratings, Compute::Ratings(_) | Compute::PerUser(_))
             );

@@ -539,14 +539,28 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             let q = esc(&qid);
             // the table's one Tab stop: the first query ([`grid_keys`] moves it)
             let stop = if r == 0 { "0" } else { "-1" };
-            let _ = write!(s, r#"<tr data-query="{q}"><th scope="row"><button class="link" tabindex="{stop}">{q}</button></th>"#);
+            let _ = write!(
+                s,
+                r#"<tr data-query="{q}"><th scope="row"><button class="link" tabindex="{stop}">{q}</button></th>"#
+            );
             for ((rank, rr), model) in ranks.iter().zip(&rr).zip(&names) {
                 let rank = rank.map_or("none".into(), |x| x.to_string());
-                let _ = write!(s, r#"<td class="num">{rank}</td><td class="num" data-per-query="{rr:?}"><button class="link" title="explain" tabindex="-1" data-model="{}">{}</button></td>"#, esc(model), shown(*rr, false));
+                let _ = write!(
+                    s,
+                    r#"<td class="num">{rank}</td><td class="num" data-per-query="{rr:?}"><button class="link" title="explain" tabindex="-1" data-model="{}">{}</button></td>"#,
+                    esc(model),
+                    shown(*rr, false)
+                );
             }
             if let Some((o, b)) = pair {
                 let d = rr[o] - rr[b];
-                let class = if d > 0.0 { " pos" } else if d < 0.0 { " neg" } else { "" };
+                let class = if d > 0.0 {
+                    " pos"
+                } else if d < 0.0 {
+                    " neg"
+                } else {
+                    ""
+                };
                 let _ = write!(s, r#"<td class="num{class}">{}</td>"#, shown(d, true));
             }
             s.push_str("</tr>");
@@ -560,10 +574,19 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .and_then(|e| e.closest("button").ok().flatten());
         let Some(button) = button else { return };
-        let query = button.closest("tr[data-query]").ok().flatten().and_then(|r| r.get_attribute("data-query"));
+        let query = button
+            .closest("tr[data-query]")
+            .ok()
+            .flatten()
+            .and_then(|r| r.get_attribute("data-query"));
         let Some(query) = query else { return };
         match button.get_attribute("data-model") {
-            Some(model) => state.explain.set(Some(Target { kind: Kind::Ranking, model, metric: metric.get_untracked(), query: Some(query) })),
+            Some(model) => state.explain.set(Some(Target {
+                kind: Kind::Ranking,
+                model,
+                metric: metric.get_untracked(),
+                query: Some(query),
+            })),
             None => open.set(Some(query)),
         }
     };

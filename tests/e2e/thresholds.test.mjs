@@ -106,3 +106,25 @@ test('each model may have its own threshold: table, matrices, lines, buttons, na
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('ECE, KS and lift at the top 10% are table columns equal to rankscope eval', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  await waitForModels(page, names);
+  for (const id of ['ece', 'ks', 'lift_10']) await page.click(`button.chip[data-metric="${id}"]`);
+  await page.waitForSelector('td[data-metric="lift_10"]');
+  const bin = path.join(root, 'target/debug/rankscope');
+  const want = JSON.parse(execFileSync(bin, ['eval', file, '--format', 'json', '--metrics', 'ece,ks,lift_10']));
+  const got = await cells(page);
+  for (const m of want.models) {
+    for (const id of ['ece', 'ks', 'lift_10']) {
+      assert.ok(Math.abs(got[m.name][id] - m.metrics[id]) <= 1e-12, `${m.name} ${id}: ${got[m.name][id]} vs ${m.metrics[id]}`);
+    }
+  }
+  // its header says what it is and how it is binned
+  const help = await page.$eval('th[data-help*="Expected calibration error"]', (th) => th.dataset.help);
+  assert.match(help, /10 bins of equal width/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -7,18 +7,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, reference, root, clearAll, shot } from './harness.mjs';
+import { serve, launch, open, drop, reference, clearAll, shot, cliJson } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
-function diagnose(file) {
-  const bin = path.join(root, 'target/debug/rankscope');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
-  return JSON.parse(execFileSync(bin, ['diagnose', file, '--format', 'json'], { maxBuffer: 1 << 26 }));
-}
+const diagnose = (file) => cliJson(['diagnose', file, '--format', 'json']);
 
 const near = (got, want, what) => {
   if (want === null) return assert.equal(got, null, what);

@@ -5,8 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, reference, root, waitForModels, clearAll, shot } from './harness.mjs';
+import { serve, launch, open, drop, reference, waitForModels, clearAll, shot, cliJson } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -15,11 +14,7 @@ after(async () => { await browser?.close(); server?.close(); });
 const extra = (name) => path.join(reference, 'extra', name);
 const file = (name) => ({ name, data: fs.readFileSync(extra(name)) });
 
-function cli(args) {
-  const bin = path.join(root, 'target/debug/rankscope');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
-  return JSON.parse(execFileSync(bin, args, { maxBuffer: 1 << 26 }));
-}
+const cli = cliJson;
 
 const TESTS = ['t', 'wilcoxon', 'sign', 'randomization', 'bootstrap', 'mcnemar'];
 // the page's wasm and the native CLI differ in their last bits of exp/ln/log2

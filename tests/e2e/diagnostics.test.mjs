@@ -7,18 +7,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, reference, root, waitForModels, clearAll, shot } from './harness.mjs';
+import { serve, launch, open, drop, reference, waitForModels, clearAll, shot, cliJson } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
 after(async () => { await browser?.close(); server?.close(); });
 
-function cli(args) {
-  const bin = path.join(root, 'target/debug/rankscope');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
-  return JSON.parse(execFileSync(bin, args, { maxBuffer: 1 << 26 }));
-}
+const cli = cliJson;
 
 const near = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(Math.abs(want), 1), `${what}: ${got} vs ${want}`);
 

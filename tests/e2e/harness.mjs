@@ -80,6 +80,20 @@ export async function drop(page, files) {
   }, payload);
 }
 
+/** The debug CLI's path, built first when missing (the tests' reference). */
+export function cliBin() {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!fs.existsSync(bin)) spawnSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+  return bin;
+}
+
+/** What the CLI prints as JSON for `args`. */
+export function cliJson(args) {
+  const out = spawnSync(cliBin(), args, { maxBuffer: 1 << 26, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`rankscope ${args.join(' ')}: ${out.stderr}`);
+  return JSON.parse(out.stdout);
+}
+
 export function refFile(name) {
   return { name, data: fs.readFileSync(path.join(reference, name)) };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, refFile, oracle, cells, allCells, warmedWorkers, waitForModels, clearAll, close, outDir, root } from './harness.mjs';
+import { serve, launch, open, drop, refFile, oracle, cells, allCells, warmedWorkers, waitForModels, clearAll, close, outDir, root, cliBin } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -35,11 +35,7 @@ function generate(name, queries, docs) {
   return { run: path.join(outDir, `${name}.run`), qrels: path.join(outDir, `${name}.qrels`) };
 }
 
-function cli() {
-  const bin = path.join(root, 'target/debug/rankscope');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
-  return bin;
-}
+const cli = cliBin;
 
 test('a generated run is parsed in a worker and gives the native core\'s values', async () => {
   const files = generate('medium', 3000, 100); // 300,000 lines, ~11 MB

@@ -8,8 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, open, drop, reference, root, waitForModels, clearAll, cells, shot } from './harness.mjs';
+import { serve, launch, open, drop, reference, waitForModels, clearAll, cells, shot, cliJson } from './harness.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve('/')); browser = await launch(); });
@@ -19,11 +18,7 @@ const file = path.join(reference, 'extra', 'seeds.csv');
 const names = ['model_a_seed1', 'model_a_seed2', 'model_a_seed3', 'model_a_seed4', 'model_a_seed5', 'model_b'];
 const THRESHOLD_METRICS = ['accuracy', 'precision', 'recall', 'f1', 'mcc'];
 
-function cli(args) {
-  const bin = path.join(root, 'target/debug/rankscope');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--locked', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
-  return JSON.parse(execFileSync(bin, ['eval', file, '--format', 'json', '--metrics', `${THRESHOLD_METRICS.join(',')},tp,fp,fn,tn`, ...args]));
-}
+const cli = (args) => cliJson(['eval', file, '--format', 'json', '--metrics', `${THRESHOLD_METRICS.join(',')},tp,fp,fn,tn`, ...args]);
 
 /** The table's threshold metrics and each confusion matrix equal the CLI's under `args`. */
 async function sameAsCli(page, args, what) {
@@ -114,8 +109,7 @@ test('ECE, KS and lift at the top 10% are table columns equal to rankscope eval'
   await waitForModels(page, names);
   for (const id of ['ece', 'ks', 'lift_10']) await page.click(`button.chip[data-metric="${id}"]`);
   await page.waitForSelector('td[data-metric="lift_10"]');
-  const bin = path.join(root, 'target/debug/rankscope');
-  const want = JSON.parse(execFileSync(bin, ['eval', file, '--format', 'json', '--metrics', 'ece,ks,lift_10']));
+  const want = cliJson(['eval', file, '--format', 'json', '--metrics', 'ece,ks,lift_10']);
   const got = await cells(page);
   for (const m of want.models) {
     for (const id of ['ece', 'ks', 'lift_10']) {

@@ -225,24 +225,8 @@ pub fn BinaryPanel() -> impl IntoView {
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .map(|e| e.id())
             .unwrap_or_default();
-        // `key:value` replaces the key's pair; the worker reads the text
-        // (`diagnose::Options::from_text`) and skips what is not valid
         if let Some(key) = id.strip_prefix(crate::diagnose::html::CONTROL_PREFIX) {
-            let mut text = String::new();
-            for pair in state.diagnose.get_untracked().split(';') {
-                if pair
-                    .split(':')
-                    .next()
-                    .is_some_and(|k| !k.is_empty() && k != key)
-                {
-                    text += pair;
-                    text.push(';');
-                }
-            }
-            text += key;
-            text.push(':');
-            text += &event_target_value(&ev).replace(';', ",");
-            state.diagnose.set(text);
+            set_option(state, key, &event_target_value(&ev));
         }
     };
     // "set threshold" of an operating point
@@ -290,6 +274,27 @@ pub fn BinaryPanel() -> impl IntoView {
                 inner_html=move || state.diagnostics.get()></div>
         </section>
     }
+}
+
+/// Sets one Diagnostics option (the link's `diag`): `key:value` replaces the
+/// key's pair; the worker reads the text (`diagnose::Options::from_text`)
+/// and skips what is not valid. The groups (`group`) are the metric table's too.
+pub fn set_option(state: AppState, key: &str, value: &str) {
+    let mut text = String::new();
+    for pair in state.diagnose.get_untracked().split(';') {
+        if pair
+            .split(':')
+            .next()
+            .is_some_and(|k| !k.is_empty() && k != key)
+        {
+            text += pair;
+            text.push(';');
+        }
+    }
+    text += key;
+    text.push(':');
+    text += &value.replace(';', ",");
+    state.diagnose.set(text);
 }
 
 /// One prepared model inside the shared list.

@@ -178,31 +178,38 @@ pub fn Breakdown(
     let total = e.rows.len();
     let all_rows = StoredValue::new(e.rows);
     let shown = RwSignal::new(EXPLAIN_PAGE.min(total));
-    let render = move |r: crate::core::explain::Row| {
-        let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
-        let unit = r.unit;
-        let cells = r
-            .cells
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| match (i, &unit, open_unit) {
-                (0, Some(u), Some(open)) => {
-                    let u = u.clone();
-                    view! { <td><button class="link" on:click=move |_| open.run(u.clone())>{c}</button></td> }.into_any()
-                }
-                _ => view! { <td>{c}</td> }.into_any(),
-            })
-            .collect_view();
-        view! { <tr data-term=term>{cells}</tr> }
-    };
+    // the rows as markup (a unit's first cell a button: one listener on the body)
     let rows = move || {
+        let mut s = String::new();
         all_rows.with_value(|rows| {
-            rows[..shown.get()]
-                .iter()
-                .cloned()
-                .map(render)
-                .collect_view()
-        })
+            for r in &rows[..shown.get()] {
+                let term = r.term.map(|t| format!("{t:?}")).unwrap_or_default();
+                s += &format!(r#"<tr data-term="{term}">"#);
+                for (i, c) in r.cells.iter().enumerate() {
+                    let c = crate::text::html(c);
+                    match (&r.unit, open_unit.is_some() && i == 0) {
+                        (Some(u), true) => {
+                            s += &format!(
+                                r#"<td><button class="link" data-unit="{}">{c}</button></td>"#,
+                                crate::text::html(u)
+                            )
+                        }
+                        _ => s += &format!("<td>{c}</td>"),
+                    }
+                }
+                s += "</tr>";
+            }
+        });
+        s
+    };
+    let unit_clicked = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let unit = (ev.target())
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.get_attribute("data-unit"));
+        if let (Some(u), Some(open)) = (unit, open_unit) {
+            open.run(u);
+        }
     };
     let more = move || {
         let n = shown.get();
@@ -224,7 +231,7 @@ pub fn Breakdown(
             <div class="explain-table">
                 <table class="small-table">
                     <thead><tr>{e.headers.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
-                    <tbody>{rows}</tbody>
+                    <tbody on:click=unit_clicked inner_html=rows></tbody>
                 </table>
             </div>
             {more}

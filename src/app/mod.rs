@@ -341,6 +341,12 @@ fn Models(kind: Kind) -> impl IntoView {
                     }
                 }).collect_view()}
             </ul>
+            // folds or seeds of one model as a group: the table's mean ± sd
+            <label class="small groups">"Groups "
+                <input type="text" id="model-groups" placeholder="name=pattern*, …" aria-label="groups of models"
+                    prop:value=move || state.diagnose.with(|d| crate::diagnose::groups_of(d).iter().map(|(n, p)| format!("{n}={p}")).collect::<Vec<_>>().join(", "))
+                    on:change=move |ev| binary_view::set_option(state, "group", &event_target_value(&ev))/>
+            </label>
         </section>
     }
 }

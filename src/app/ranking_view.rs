@@ -212,6 +212,32 @@ pub fn ElbowPanel() -> impl IntoView {
             metric.set(m);
         }
     };
+    // the elbow table as markup (one listener: a value at the elbow explains itself)
+    let elbow_rows = move || elbow_markup(lines.get());
+    let elbow_clicked = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let button = (ev.target())
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-explain-elbow]").ok().flatten());
+        let Some(button) = button else { return };
+        let e = button
+            .get_attribute("data-explain-elbow")
+            .unwrap_or_default();
+        let model = button
+            .closest("tr")
+            .ok()
+            .flatten()
+            .and_then(|r| r.get_attribute("data-elbow-model"));
+        if let Some(model) = model {
+            let metric = format!("{}@{e}", metric.get_untracked().name());
+            state.explain.set(Some(Target {
+                kind: Kind::Ranking,
+                model,
+                metric,
+                query: None,
+            }));
+        }
+    };
     view! {
         <section class="card">
             <div class="card-head">
@@ -233,26 +259,99 @@ pub fn ElbowPanel() -> impl IntoView {
             <p class="readout" data-readout="elbow" aria-live="polite">{readout}</p>
             <table class="small-table">
                 <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p())}</th></tr></thead>
-                <tbody>
-                    {move || lines.get().into_iter().map(|l| {
-                        let at = l.elbow.map(|e| format!("{:.4}", l.values[e - 1])).unwrap_or("—".into());
-                        let last = l.values.last().map(|v| format!("{v:.4}")).unwrap_or_default();
-                        view! { <tr data-elbow-model=l.name.clone() data-elbow=l.elbow.map(|e| e.to_string()).unwrap_or_default()>
-                            <th><span class="swatch" style=format!("background:{}", series_hex(l.color))></span>{l.name.clone()}</th>
-                            <td class="num">{l.elbow.map(|e| format!("p = {e}")).unwrap_or("no clear elbow".into())}</td>
-                            <td class="num">{match l.elbow {
-                                Some(e) => {
-                                    let target = Target { kind: Kind::Ranking, model: l.name.clone(), metric: format!("{}@{e}", metric.get_untracked().name()), query: None };
-                                    view! { <button class="link" title="explain" data-explain-elbow="" on:click=move |_| state.explain.set(Some(target.clone()))>{at}</button> }.into_any()
-                                }
-                                None => at.into_any(),
-                            }}</td><td class="num">{last}</td></tr> }
-                    }).collect_view()}
-                </tbody>
+                <tbody on:click=elbow_clicked inner_html=elbow_rows></tbody>
             </table>
             <p class="muted small">"The elbow is where showing more items starts to pay less. It is found on the metric's cumulative form, which only rises (DCG@p for nDCG, relevant retrieved for P@p, Σ P@i·rel for MAP; recall and Hit as they are): the p where that curve, scaled to [0, 1], lies farthest above the line from its first to its last point (Kneedle, Satopaa et al. 2011). Below 0.2 of the scale there is no clear elbow (the log2 discount alone bends DCG by about 0.1). The curve drawn is the mean over queries of the metric at every cutoff, under the conventions above."</p>
         </section>
     }
+}
+
+/// The elbow table's rows as markup: per model its elbow, the value there
+/// (a button that explains it) and at the last cutoff.
+fn elbow_markup(lines: Vec<CurveLine>) -> String {
+    let mut s = String::new();
+    for l in lines {
+        let name = crate::text::html(&l.name);
+        let at = l
+            .elbow
+            .map_or("—".into(), |e| format!("{:.4}", l.values[e - 1]));
+        let last = l
+            .values
+            .last()
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or_default();
+        let elbow = l.elbow.map(|e| e.to_string()).unwrap_or_default();
+        let _ = write!(
+            s,
+            r#"<tr data-elbow-model="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}</th><td class="num">{}</td><td class="num">"#,
+            series_hex(l.color),
+            l.elbow
+                .map_or("no clear elbow".into(), |e| format!("p = {e}"))
+        );
+        match l.elbow {
+            Some(_) => {
+                let _ = write!(
+                    s,
+                    r#"<button class="link" title="explain" data-explain-elbow="{elbow}">{at}</button>"#
+                );
+            }
+            None => s.push_str(&at),
+        }
+        let _ = write!(s, r#"</td><td class="num">{last}</td></tr>"#);
+    }
+    s
+}
+
+/// The reciprocal-rank table's rows as markup: per query its id (a button
+/// that opens its lists), each model's first relevant rank and value (a
+/// button that explains it), and the difference `pair` (other, baseline).
+type RrRow = (String, Vec<Option<usize>>, Vec<f64>);
+
+fn rr_markup(rows: Vec<RrRow>, names: &[String], pair: Option<(usize, usize)>) -> String {
+    // a query a model did not evaluate (another metric's report): —
+    let shown = |x: f64, sign: bool| {
+        if x.is_nan() {
+            "—".to_string()
+        } else if sign {
+            format!("{x:+.4}")
+        } else {
+            format!("{x:.4}")
+        }
+    };
+    // markup as a string (one listener on the body: `rows_clicked`)
+    let esc = crate::text::html;
+    let mut s = String::new();
+    for (r, (qid, ranks, rr)) in rows.into_iter().enumerate() {
+        let q = esc(&qid);
+        // the table's one Tab stop: the first query ([`grid_keys`] moves it)
+        let stop = if r == 0 { "0" } else { "-1" };
+        let _ = write!(
+            s,
+            r#"<tr data-query="{q}"><th scope="row"><button class="link" tabindex="{stop}">{q}</button></th>"#
+        );
+        for ((rank, rr), model) in ranks.iter().zip(&rr).zip(names) {
+            let rank = rank.map_or("none".into(), |x| x.to_string());
+            let _ = write!(
+                s,
+                r#"<td class="num">{rank}</td><td class="num" data-per-query="{rr:?}"><button class="link" title="explain" tabindex="-1" data-model="{}">{}</button></td>"#,
+                esc(model),
+                shown(*rr, false)
+            );
+        }
+        if let Some((o, b)) = pair {
+            let d = rr[o] - rr[b];
+            let class = if d > 0.0 {
+                " pos"
+            } else if d < 0.0 {
+                " neg"
+            } else {
+                ""
+            };
+            let _ = write!(s, r#"<td class="num{class}">{}</td>"#, shown(d, true));
+        }
+        s.push_str("</tr>");
+    }
+    s
 }
 
 /// The rows of the reciprocal-rank table: every shown model's queries once,
@@ -521,51 +620,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             });
             (ix.names.clone(), shown)
         });
-        let pair = difference(&names);
-        // a query a model did not evaluate (another metric's report): —
-        let shown = |x: f64, sign: bool| {
-            if x.is_nan() {
-                "—".to_string()
-            } else if sign {
-                format!("{x:+.4}")
-            } else {
-                format!("{x:.4}")
-            }
-        };
-        // markup as a string (one listener on the body: `rows_clicked`)
-        let esc = crate::text::html;
-        let mut s = String::new();
-        for (r, (qid, ranks, rr)) in rows.into_iter().enumerate() {
-            let q = esc(&qid);
-            // the table's one Tab stop: the first query ([`grid_keys`] moves it)
-            let stop = if r == 0 { "0" } else { "-1" };
-            let _ = write!(
-                s,
-                r#"<tr data-query="{q}"><th scope="row"><button class="link" tabindex="{stop}">{q}</button></th>"#
-            );
-            for ((rank, rr), model) in ranks.iter().zip(&rr).zip(&names) {
-                let rank = rank.map_or("none".into(), |x| x.to_string());
-                let _ = write!(
-                    s,
-                    r#"<td class="num">{rank}</td><td class="num" data-per-query="{rr:?}"><button class="link" title="explain" tabindex="-1" data-model="{}">{}</button></td>"#,
-                    esc(model),
-                    shown(*rr, false)
-                );
-            }
-            if let Some((o, b)) = pair {
-                let d = rr[o] - rr[b];
-                let class = if d > 0.0 {
-                    " pos"
-                } else if d < 0.0 {
-                    " neg"
-                } else {
-                    ""
-                };
-                let _ = write!(s, r#"<td class="num{class}">{}</td>"#, shown(d, true));
-            }
-            s.push_str("</tr>");
-        }
-        s
+        rr_markup(rows, &names, difference(&names))
     };
     // a query's button opens its lists, a value's explains it
     let rows_clicked = move |ev: web_sys::MouseEvent| {

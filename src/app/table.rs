@@ -112,141 +112,11 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             }
         }
     };
-    // the table as markup (a string: a fraction of the code a view of every
-    // cell compiles to); a click or Enter on a value explains it (one
-    // listener on the table's box)
-    let rows = move || -> String {
-        use std::fmt::Write;
-        let Some(t) = table() else {
-            return r#"<p class="muted">No models to show.</p>"#.into();
-        };
-        let esc = crate::text::html;
-        let baseline = state
-            .baseline
-            .get()
-            .filter(|b| t.rows.iter().any(|r| &r.0 == b));
-        let best = t.best();
-        let base_values: Option<Vec<Option<f64>>> = baseline
-            .as_ref()
-            .and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
-        let mut s = String::from(
-            r#"<div class="table-scroll"><table class="metrics"><thead><tr><th scope="col" tabindex="-1">model</th>"#,
-        );
-        // a column a non-default convention changes is marked † (with the
-        // conventions in its help and data-conventions)
-        for (i, c) in t.columns.iter().enumerate() {
-            let changed = t.changed(i);
-            let mut help = header_help(kind, c);
-            let mark = if changed.is_empty() { "" } else { "†" };
-            if !changed.is_empty() {
-                help = format!("{help}\nNot the default here: {changed}");
-            }
-            let help = esc(&help);
-            let _ = write!(
-                s,
-                r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
-                esc(&changed),
-                esc(c)
-            );
-        }
-        s.push_str("</tr></thead><tbody>");
-        let tested = current();
-        let tests = state.tests.get();
-        for (r, (name, values)) in t.rows.iter().enumerate() {
-            let color = series_hex(state.color_index(kind, name));
-            let is_base = baseline.as_deref() == Some(name.as_str());
-            let name_html = esc(name);
-            let _ = write!(
-                s,
-                r#"<tr{}><th scope="row" tabindex="-1"><span class="swatch" style="background:{color}"></span>{name_html}</th>"#,
-                if is_base { r#" class="baseline""# } else { "" }
-            );
-            for (c, v) in values.iter().enumerate() {
-                let metric = &t.columns[c];
-                let is_best = v.is_some() && *v == best[c];
-                let delta = match (&base_values, v, is_base) {
-                    (Some(b), Some(v), false) => b[c].map(|b| {
-                        let pp = (v - b) * 100.0;
-                        let rel = if b != 0.0 {
-                            format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0)
-                        } else {
-                            String::new()
-                        };
-                        format!("{pp:+.2} pp{rel}")
-                    }),
-                    _ => None,
-                };
-                let mut title = match v {
-                    Some(v) => full(*v),
-                    None => "undefined: see the warnings".to_string(),
-                };
-                let cell = tested.as_ref().and_then(|t| t.cell(name, metric));
-                let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
-                let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
-                let against = tested
-                    .as_ref()
-                    .is_some_and(|t| baseline.as_ref() == Some(&t.baseline));
-                let marked = cell
-                    .filter(|_| against)
-                    .map_or(0, |x| mark(x[2], x[0], tests.alpha));
-                if let (Some(p), Some(a), true) = (p, adjusted, against) {
-                    let test = if kind == Kind::Binary {
-                        crate::compare::DELONG
-                    } else {
-                        tests.test.title()
-                    };
-                    title.push_str(&format!(
-                        "\n{test}: p = {p:.4}, {} p = {a:.4}",
-                        adjustment(tests.correction)
-                    ));
-                }
-                // the table's one Tab stop: its first value ([`grid_keys`] moves it)
-                let stop = if r + c == 0 { "0" } else { "-1" };
-                let _ = write!(
-                    s,
-                    r#"<td class="num explainable{}" data-metric="{}" data-model="{name_html}" data-value="{}" title="{}" tabindex="{stop}""#,
-                    if is_best { " best" } else { "" },
-                    esc(metric),
-                    v.map(full).unwrap_or_default(),
-                    esc(&title)
-                );
-                for (attr, x) in [
-                    ("p", p),
-                    ("p-adjusted", adjusted),
-                    ("ci-low", lo),
-                    ("ci-high", hi),
-                ] {
-                    if let Some(x) = x {
-                        let _ = write!(s, r#" data-{attr}="{}""#, full(x));
-                    }
-                }
-                let _ = write!(
-                    s,
-                    ">{}{}",
-                    fixed(metric, *v, 4),
-                    if is_best { " ★" } else { "" }
-                );
-                if marked != 0 {
-                    let good = (marked > 0) == higher_is_better(kind, metric);
-                    let _ = write!(
-                        s,
-                        r#"<span class="mark {}">{}</span>"#,
-                        if good { "good" } else { "bad" },
-                        if marked > 0 { " ▲" } else { " ▼" }
-                    );
-                }
-                if let (Some(lo), Some(hi), true) = (lo, hi, tests.ci) {
-                    let _ = write!(s, r#"<span class="ci">[{lo:.4}, {hi:.4}]</span>"#);
-                }
-                if let Some(d) = delta {
-                    let _ = write!(s, r#"<span class="delta">{d}</span>"#);
-                }
-                s.push_str("</td>");
-            }
-            s.push_str("</tr>");
-        }
-        s.push_str("</tbody></table></div>");
-        s
+    // the table as markup ([`markup`]); a click or Enter on a value
+    // explains it (one listener on the table's box)
+    let rows = move || match table() {
+        Some(t) => markup(state, kind, &t, current()),
+        None => r#"<p class="muted">No models to show.</p>"#.into(),
     };
     let explain = move |ev: web_sys::MouseEvent| {
         use wasm_bindgen::JsCast;
@@ -293,6 +163,201 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             <ul class="warnings" inner_html={move || warnings().iter().map(|w| format!("<li>⚠ {}</li>", crate::text::html(w))).collect::<String>()}></ul>
         </section>
     }
+}
+
+/// Text of several lines for an attribute (a tooltip): each line escaped
+/// ([`crate::text::html`] writes a line break as an escape), the breaks kept.
+fn lines(text: &str) -> String {
+    let lines: Vec<String> = text.split('\n').map(crate::text::html).collect();
+    lines.join("&#10;")
+}
+
+/// The metric table as markup (a string: a fraction of the code a view of
+/// every cell compiles to): headers with their help and † marks, a row per
+/// model (best values starred, differences to the baseline, the tests'
+/// marks and intervals), then a row per group of models (mean ± sd).
+fn markup(
+    state: AppState,
+    kind: Kind,
+    t: &Table,
+    tested: Option<Shared<super::state::Tested>>,
+) -> String {
+    use std::fmt::Write;
+    let esc = crate::text::html;
+    let baseline = state
+        .baseline
+        .get()
+        .filter(|b| t.rows.iter().any(|r| &r.0 == b));
+    let best = t.best();
+    let base_values: Option<Vec<Option<f64>>> = baseline
+        .as_ref()
+        .and_then(|b| t.rows.iter().find(|r| &r.0 == b).map(|r| r.1.clone()));
+    let mut s = String::from(
+        r#"<div class="table-scroll"><table class="metrics"><thead><tr><th scope="col" tabindex="-1">model</th>"#,
+    );
+    // a column a non-default convention changes is marked † (with the
+    // conventions in its help and data-conventions)
+    for (i, c) in t.columns.iter().enumerate() {
+        let changed = t.changed(i);
+        let mut help = header_help(kind, c);
+        let mark = if changed.is_empty() { "" } else { "†" };
+        if !changed.is_empty() {
+            help = format!("{help}\nNot the default here: {changed}");
+        }
+        let help = lines(&help);
+        let _ = write!(
+            s,
+            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
+            esc(&changed),
+            esc(c)
+        );
+    }
+    s.push_str("</tr></thead><tbody>");
+    let tests = state.tests.get();
+    for (r, (name, values)) in t.rows.iter().enumerate() {
+        let color = series_hex(state.color_index(kind, name));
+        let is_base = baseline.as_deref() == Some(name.as_str());
+        let name_html = esc(name);
+        let _ = write!(
+            s,
+            r#"<tr{}><th scope="row" tabindex="-1"><span class="swatch" style="background:{color}"></span>{name_html}</th>"#,
+            if is_base { r#" class="baseline""# } else { "" }
+        );
+        for (c, v) in values.iter().enumerate() {
+            let metric = &t.columns[c];
+            let is_best = v.is_some() && *v == best[c];
+            let delta = match (&base_values, v, is_base) {
+                (Some(b), Some(v), false) => b[c].map(|b| {
+                    let pp = (v - b) * 100.0;
+                    let rel = if b != 0.0 {
+                        format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0)
+                    } else {
+                        String::new()
+                    };
+                    format!("{pp:+.2} pp{rel}")
+                }),
+                _ => None,
+            };
+            let mut title = match v {
+                Some(v) => full(*v),
+                None => "undefined: see the warnings".to_string(),
+            };
+            let cell = tested.as_ref().and_then(|t| t.cell(name, metric));
+            let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
+            let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
+            let against = tested
+                .as_ref()
+                .is_some_and(|t| baseline.as_ref() == Some(&t.baseline));
+            let marked = cell
+                .filter(|_| against)
+                .map_or(0, |x| mark(x[2], x[0], tests.alpha));
+            if let (Some(p), Some(a), true) = (p, adjusted, against) {
+                let test = if kind == Kind::Binary {
+                    crate::compare::DELONG
+                } else {
+                    tests.test.title()
+                };
+                title.push_str(&format!(
+                    "\n{test}: p = {p:.4}, {} p = {a:.4}",
+                    adjustment(tests.correction)
+                ));
+            }
+            // the table's one Tab stop: its first value ([`grid_keys`] moves it)
+            let stop = if r + c == 0 { "0" } else { "-1" };
+            let _ = write!(
+                s,
+                r#"<td class="num explainable{}" data-metric="{}" data-model="{name_html}" data-value="{}" title="{}" tabindex="{stop}""#,
+                if is_best { " best" } else { "" },
+                esc(metric),
+                v.map(full).unwrap_or_default(),
+                lines(&title)
+            );
+            for (attr, x) in [
+                ("p", p),
+                ("p-adjusted", adjusted),
+                ("ci-low", lo),
+                ("ci-high", hi),
+            ] {
+                if let Some(x) = x {
+                    let _ = write!(s, r#" data-{attr}="{}""#, full(x));
+                }
+            }
+            let _ = write!(
+                s,
+                ">{}{}",
+                fixed(metric, *v, 4),
+                if is_best { " ★" } else { "" }
+            );
+            if marked != 0 {
+                let good = (marked > 0) == higher_is_better(kind, metric);
+                let _ = write!(
+                    s,
+                    r#"<span class="mark {}">{}</span>"#,
+                    if good { "good" } else { "bad" },
+                    if marked > 0 { " ▲" } else { " ▼" }
+                );
+            }
+            if let (Some(lo), Some(hi), true) = (lo, hi, tests.ci) {
+                let _ = write!(s, r#"<span class="ci">[{lo:.4}, {hi:.4}]</span>"#);
+            }
+            if let Some(d) = delta {
+                let _ = write!(s, r#"<span class="delta">{d}</span>"#);
+            }
+            s.push_str("</td>");
+        }
+        s.push_str("</tr>");
+    }
+    // groups of models (folds, seeds: `name=pattern`), each column's
+    // mean ± sd over the members (as `rankscope eval --group`), the
+    // members' values on hover
+    for (group, pattern) in crate::diagnose::groups_of(&state.diagnose.get()) {
+        let members: Vec<&(String, Vec<Option<f64>>)> = t
+            .rows
+            .iter()
+            .filter(|r| crate::diagnose::glob(&pattern, &r.0))
+            .collect();
+        let group = esc(&group);
+        let _ = write!(
+            s,
+            r#"<tr class="group" data-group="{group}"><th scope="row" tabindex="-1">{group} <span class="muted small">mean ± sd of {} models</span></th>"#,
+            members.len()
+        );
+        if members.is_empty() {
+            let _ = write!(
+                s,
+                r#"<td colspan="{}">no model matches '{}'</td>"#,
+                t.columns.len(),
+                esc(&pattern)
+            );
+            s.push_str("</tr>");
+            continue;
+        }
+        for (c, column) in t.columns.iter().enumerate() {
+            let mut values = Vec::new();
+            let mut tip = String::new();
+            for (name, row) in &members {
+                let _ = writeln!(tip, "{name}: {}", fixed(column, row[c], 4));
+                values.extend(row[c]);
+            }
+            // every member's value, else none (as `rankscope eval --group`)
+            let stats = (values.len() == members.len())
+                .then(|| crate::core::diagnostics::mean_sd(&values))
+                .flatten();
+            let (mean, sd) = stats.map_or((String::new(), String::new()), |(m, sd)| {
+                (full(m), full(sd))
+            });
+            let shown = stats.map_or("—".into(), |(m, sd)| format!("{m:.4} ± {sd:.4}"));
+            let _ = write!(
+                s,
+                r#"<td class="num" data-group-metric="{}" data-value="{mean}" data-sd="{sd}" title="{}">{shown}</td>"#,
+                esc(column),
+                lines(tip.trim_end())
+            );
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table></div>");
+    s
 }
 
 /// Which metric families and cutoffs the table shows.

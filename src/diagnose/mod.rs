@@ -149,22 +149,34 @@ impl Options {
             }
             "prevalence" => unit().map(|p| self.prevalence = Some(p)).is_some(),
             "one_vs_rest" => value.parse().map(|c| self.one_vs_rest = Some(c)).is_ok(),
-            "group" => {
-                let groups: Option<Vec<(String, String)>> = value
-                    .split(',')
-                    .filter(|g| !g.trim().is_empty())
-                    .map(|g| {
-                        let (n, p) = g.split_once('=')?;
-                        let (n, p) = (n.trim(), p.trim());
-                        (!n.is_empty() && !p.is_empty() && !(n.to_string() + p).contains(';'))
-                            .then(|| (n.to_string(), p.to_string()))
-                    })
-                    .collect();
-                groups.map(|g| self.groups = g).is_some()
-            }
+            "group" => parse_groups(value).map(|g| self.groups = g).is_some(),
             _ => false,
         }
     }
+}
+
+/// Groups as `NAME=PATTERN` pairs separated by commas (`None`: one is not).
+fn parse_groups(value: &str) -> Option<Vec<(String, String)>> {
+    let mut groups = Vec::new();
+    for g in value.split(',').filter(|g| !g.trim().is_empty()) {
+        let (n, p) = g.split_once('=')?;
+        let (n, p) = (n.trim(), p.trim());
+        if n.is_empty() || p.is_empty() || n.contains(';') || p.contains(';') {
+            return None;
+        }
+        groups.push((n.to_string(), p.to_string()));
+    }
+    Some(groups)
+}
+
+/// The groups of an options text ([`Options::to_text`]), as the text's
+/// `group:` pairs give them (the page's table reads them without the rest
+/// of the options).
+pub fn groups_of(text: &str) -> Vec<(String, String)> {
+    let groups: Vec<&str> = (text.split(';'))
+        .filter_map(|part| part.strip_prefix("group:"))
+        .collect();
+    parse_groups(&groups.join(",")).unwrap_or_default()
 }
 
 /// The fractions of the rows at which gains and lift are read.
@@ -799,7 +811,19 @@ pub fn multiclass_text(models: &[MulticlassModel]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{glob, Options};
+    use super::{glob, groups_of, Options};
+
+    #[test]
+    fn groups_are_read_from_the_options_text_alone() {
+        let text = "bins:15;group:a=fold*,b=seed?*;strategy:quantile;group:c=x";
+        let want = [("a", "fold*"), ("b", "seed?*"), ("c", "x")]
+            .map(|(n, p)| (n.to_string(), p.to_string()));
+        assert_eq!(groups_of(text), want);
+        assert_eq!(Options::from_text(text).groups, want);
+        // one bad pair: none, as the panel reads it
+        assert_eq!(groups_of("group:a=fold*,b"), vec![]);
+        assert_eq!(groups_of("bins:3"), vec![]);
+    }
 
     #[test]
     fn glob_stars_stand_for_any_text() {

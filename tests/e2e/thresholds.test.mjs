@@ -122,3 +122,36 @@ test('ECE, KS and lift at the top 10% are table columns equal to rankscope eval'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('folds or seeds as one model: the table shows each group\'s mean ± sd as rankscope eval --group, members on hover', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
+  await waitForModels(page, names);
+  await page.fill('#model-groups', 'model_a=model_a_seed*, none=nothing*');
+  await page.press('#model-groups', 'Enter');
+  await page.waitForSelector('tr.group[data-group="model_a"] td[data-group-metric]');
+  const want = cliJson(['eval', file, '--format', 'json', '--group', 'model_a=model_a_seed*']).groups[0];
+  const got = await page.$$eval('tr.group[data-group="model_a"] td[data-group-metric]', (tds) => Object.fromEntries(tds.map((td) => [td.dataset.groupMetric, [Number(td.dataset.value), Number(td.dataset.sd), td.title]])));
+  assert.ok(want.metrics.length >= 9);
+  for (const [metric, stats, values] of want.metrics) {
+    if (!(metric in got)) continue;
+    const [mean, sd, title] = got[metric];
+    assert.ok(Math.abs(mean - stats[0]) <= 1e-12 && Math.abs(sd - stats[1]) <= 1e-12, `${metric}: ${mean} ± ${sd} vs ${stats}`);
+    assert.equal(title.split('\n').length, values.length, `${metric}: each member on hover`);
+  }
+  assert.ok('roc_auc' in got && 'f1' in got);
+  // a pattern nothing matches says so in its row; the models' rows stay as they were
+  assert.match(await page.$eval('tr.group[data-group="none"]', (tr) => tr.textContent), /no model matches 'nothing\*'/);
+  await waitForModels(page, names);
+  // the link keeps the groups, and the Diagnostics panel reads the same ones
+  // (it names the pattern that matches nothing too)
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('group:model_a=model_a_seed*'));
+  await page.waitForFunction(() => /no model matches 'nothing\*'/.test(document.querySelector('.diag-panel')?.textContent || ''), null, { timeout: 20000 });
+  await page.fill('#model-groups', 'model_a=model_a_seed*');
+  await page.press('#model-groups', 'Enter');
+  await page.waitForSelector('.diag-groups td[data-sd]', { state: 'attached', timeout: 20000 });
+  assert.equal(await page.$('tr.group[data-group="none"]'), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

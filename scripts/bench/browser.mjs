@@ -187,7 +187,7 @@ for (const set of sets) {
       "const s = document.querySelector('#conv-threshold_rule'); s.value = s.value === '>=' ? '>' : '>='; s.dispatchEvent(new Event('change', { bubbles: true }));",
       'td[data-metric]', 5)).toFixed(2);
     row.scale_change_ms = +(await timeUpdate(page,
-      "const s = document.querySelector('#conv-binary_scale'); s.value = s.value === 'logits' ? 'probabilities' : 'logits'; s.dispatchEvent(new Event('change', { bubbles: true }));",
+      "const s = document.querySelector('#conv-binary_scores_are_logits'); s.value = s.value === '1' ? '0' : '1'; s.dispatchEvent(new Event('change', { bubbles: true }));",
       'td[data-metric]', 3)).toFixed(2);
   }
   if (set.kind === 'ranking') {

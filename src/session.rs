@@ -213,7 +213,7 @@ impl ViewState {
             .map(|(n, t)| format!("{n}:{t}"))
             .collect();
         entries.extend([
-            ("thresholds", list(&own)),
+            (conventions::OWN_THRESHOLDS, list(&own)),
             ("test", name(&self.tests.test)),
             ("correction", name(&self.tests.correction)),
             ("alpha", self.tests.alpha.to_string()),
@@ -299,15 +299,15 @@ impl ViewState {
             "vs" => self.tests.vs = optional(),
             "on" => self.tests.on = optional(),
             "diag" => self.diagnose = optional().unwrap_or_default(),
-            "thresholds" => {
-                let mut conv = self.conv.clone();
-                conv.thresholds.clear();
+            conventions::OWN_THRESHOLDS => {
+                // a name given twice: its last threshold, as the CLI's flags
+                let mut own = Conventions::default();
                 for item in items() {
                     let (name, t) = item.rsplit_once(':').ok_or(false)?;
-                    conventions::set(&mut conv, "threshold", &format!("{name}={t}"))
-                        .map_err(|_| false)?;
+                    let t = crate::text::parse_f64(t.trim()).filter(|t| t.is_finite());
+                    own.set_threshold(Some(name), t.ok_or(false)?);
                 }
-                self.conv = conv;
+                self.conv.thresholds = own.thresholds;
             }
             // any whole number, as trec_eval's -l takes (the CLI asks for >= 1)
             "relevance_level" => self.conv.relevance_level = number(raw)?,
@@ -371,7 +371,7 @@ impl ViewState {
 pub fn non_default_conventions(conv: &Conventions, kind: Kind) -> Vec<String> {
     let mut keys = crate::core::conventions::keys(kind);
     if kind == Kind::Binary {
-        keys.push("thresholds");
+        keys.push(crate::core::conventions::OWN_THRESHOLDS);
     }
     let view = ViewState {
         conv: conv.clone(),

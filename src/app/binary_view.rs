@@ -232,12 +232,10 @@ pub fn BinaryPanel() -> impl IntoView {
     // "set threshold" of an operating point
     // (the row names the model)
     let point_clicked = move |ev: web_sys::MouseEvent| {
-        let button = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
         let attr = |e: Option<web_sys::Element>, a: &str| e.and_then(|e| e.get_attribute(a));
-        let t = attr(button.clone(), "data-threshold").and_then(|t| crate::text::parse_f64(&t));
-        let row = button.and_then(|b| b.closest("tr").ok().flatten());
+        let button = super::util::clicked(&ev, "button[data-threshold]");
+        let t = attr(button, "data-threshold").and_then(|t| crate::text::parse_f64(&t));
+        let row = super::util::clicked(&ev, "tr[data-model]");
         if let Some(t) = t.filter(|t| t.is_finite()) {
             set_t(&attr(row, "data-model").unwrap_or_default(), t);
         }

@@ -203,9 +203,7 @@ pub fn Breakdown(
         s
     };
     let unit_clicked = move |ev: web_sys::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let unit = (ev.target())
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        let unit = super::util::clicked(&ev, "button[data-unit]")
             .and_then(|e| e.get_attribute("data-unit"));
         if let (Some(u), Some(open)) = (unit, open_unit) {
             open.run(u);

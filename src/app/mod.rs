@@ -321,8 +321,8 @@ fn Models(kind: Kind) -> impl IntoView {
                         let ok = state.ws.try_update(|w| w.rename(kind, &old, &new)).unwrap_or(false);
                         // a model's own threshold goes with its name
                         if ok && state.conv.with_untracked(|c| c.thresholds.iter().any(|o| o.0 == old)) {
-                            let new = crate::text::visible(new.trim()).to_string();
-                            state.conv.update(|c| c.thresholds.iter_mut().filter(|o| o.0 == old).for_each(|o| o.0.clone_from(&new)));
+                            let new = crate::parse::Workspace::model_name(&new);
+                            state.conv.update(|c| c.rename_model(&old, &new));
                         }
                         if !ok && new.trim() != old {
                             state.say(Level::Warning, "Name not changed", vec![format!("'{}' is empty or already used by another model.", new.trim())]);

@@ -215,11 +215,9 @@ pub fn ElbowPanel() -> impl IntoView {
     // the elbow table as markup (one listener: a value at the elbow explains itself)
     let elbow_rows = move || elbow_markup(lines.get());
     let elbow_clicked = move |ev: web_sys::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let button = (ev.target())
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button[data-explain-elbow]").ok().flatten());
-        let Some(button) = button else { return };
+        let Some(button) = super::util::clicked(&ev, "button[data-explain-elbow]") else {
+            return;
+        };
         let e = button
             .get_attribute("data-explain-elbow")
             .unwrap_or_default();
@@ -624,11 +622,9 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     };
     // a query's button opens its lists, a value's explains it
     let rows_clicked = move |ev: web_sys::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let button = (ev.target())
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button").ok().flatten());
-        let Some(button) = button else { return };
+        let Some(button) = super::util::clicked(&ev, "button") else {
+            return;
+        };
         let query = button
             .closest("tr[data-query]")
             .ok()

@@ -119,11 +119,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
         None => r#"<p class="muted">No models to show.</p>"#.into(),
     };
     let explain = move |ev: web_sys::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let cell = (ev.target())
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("td[data-metric]").ok().flatten());
-        if let Some(td) = cell {
+        if let Some(td) = super::util::clicked(&ev, "td[data-metric]") {
             let attr = |a: &str| td.get_attribute(a).unwrap_or_default();
             let (model, metric) = (attr("data-model"), attr("data-metric"));
             state.explain.set(Some(super::state::Target {
@@ -336,8 +332,9 @@ fn markup(
             let mut values = Vec::new();
             let mut tip = String::new();
             for (name, row) in &members {
-                let _ = writeln!(tip, "{name}: {}", fixed(column, row[c], 4));
-                values.extend(row[c]);
+                let v = row.get(c).copied().flatten();
+                let _ = writeln!(tip, "{name}: {}", fixed(column, v, 4));
+                values.extend(v);
             }
             // every member's value, else none (as `rankscope eval --group`)
             let stats = (values.len() == members.len())

@@ -84,9 +84,6 @@ pub fn ink() -> (u8, u8, u8) {
     }
 }
 
-/// A safe file-name stem.
-/// A bar's count in at most four characters (`12345` as `12k`), so that
-/// neighbouring bars' counts never overlap; the bar's title has it exact.
 /// One bar chart of a histogram as HTML, for an `inner_html` (static
 /// markup: a string is a fraction of the code a view of it compiles to):
 /// `<div class="{class}"{attrs}>` with the swatch and `title` (HTML), each
@@ -123,6 +120,8 @@ pub fn hist_html(
     s
 }
 
+/// A bar's count in at most four characters (`12345` as `12k`), so that
+/// neighbouring bars' counts never overlap; the bar's title has it exact.
 pub fn short_count(n: usize) -> String {
     match n {
         0..=9999 => n.to_string(),
@@ -131,6 +130,19 @@ pub fn short_count(n: usize) -> String {
     }
 }
 
+/// The element matching `selector` that a click (or Enter, through
+/// [`grid_keys`]) landed in: markup written as a string is listened to once,
+/// on its box, and each handler asks which of its elements was meant.
+pub fn clicked(ev: &web_sys::MouseEvent, selector: &str) -> Option<web_sys::Element> {
+    ev.target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(selector)
+        .ok()
+        .flatten()
+}
+
+/// A safe file-name stem.
 pub fn slug(s: &str) -> String {
     s.chars()
         .map(|c| {

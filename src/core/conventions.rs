@@ -218,6 +218,10 @@ pub const TABLE: &[Convention] = &[
     },
 ];
 
+/// The link key of the models' own thresholds ([`Conventions::thresholds`],
+/// beside `threshold`'s row: a list of names and numbers, not one value).
+pub const OWN_THRESHOLDS: &str = "thresholds";
+
 /// The conventions of `kind`, in [`TABLE`]'s order.
 pub fn of(kind: Kind) -> impl Iterator<Item = &'static Convention> {
     TABLE.iter().filter(move |c| c.kind == kind)
@@ -229,7 +233,7 @@ pub fn of(kind: Kind) -> impl Iterator<Item = &'static Convention> {
 pub fn describe(conv: &Conventions, kind: Kind) -> Vec<(&'static str, String)> {
     let mut out: Vec<_> = of(kind).map(|c| (c.key, (c.get)(conv))).collect();
     if kind == Kind::Binary && !conv.thresholds.is_empty() {
-        out.push(("thresholds", own_thresholds(conv)));
+        out.push((OWN_THRESHOLDS, own_thresholds(conv)));
     }
     out
 }

@@ -98,6 +98,13 @@ impl Conventions {
         }
     }
 
+    /// Model `old`'s own threshold, if it has one, goes with its new name.
+    pub fn rename_model(&mut self, old: &str, new: &str) {
+        for own in self.thresholds.iter_mut().filter(|o| o.0 == old) {
+            own.0 = new.to_string();
+        }
+    }
+
     /// What is said of models given a threshold of their own that are not
     /// among `names` (a misspelt name would otherwise change nothing, silently).
     pub fn unknown_thresholds<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {

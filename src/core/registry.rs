@@ -1034,7 +1034,7 @@ pub fn capped_cutoffs(ks: Vec<usize>) -> (Vec<usize>, Option<String>) {
 /// always listed.
 pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     // the models' own thresholds change what the shared one does
-    let key = if key == "thresholds" {
+    let key = if key == super::conventions::OWN_THRESHOLDS {
         "threshold"
     } else {
         key

@@ -596,25 +596,18 @@ pub fn multiclass(
 /// the page's worker (32-bit memory; the CLI reads a class at a time).
 pub const REPORT_VALUES: usize = 40_000_000;
 
-/// Model `i`'s class columns, each read from its file again by `reparse`
-/// (given the options that make one class's column the scores of a binary
-/// file, it returns that parse): `None` for a top-k list, when the files do
-/// not map one to one onto the models, or when a parse fails.
+/// Model `i`'s class columns, each read from its file again by
+/// `reparse(c)` (the file parsed with `one_vs_rest: Some(c)`, class `c`'s
+/// column as a binary file's scores): `None` for a top-k list, when the
+/// files do not map one to one onto the models, or when a parse fails.
 pub fn class_columns(
     d: &MulticlassData,
     i: usize,
     files: usize,
-    reparse: impl Fn(&crate::parse::LoadOptions) -> Option<Vec<f64>>,
+    reparse: impl Fn(u32) -> Option<Vec<f64>>,
 ) -> Option<Vec<Vec<f64>>> {
     (files == d.models.len() && !d.models.get(i)?.is_list()).then_some(())?;
-    (0..d.num_classes as u32)
-        .map(|c| {
-            reparse(&crate::parse::LoadOptions {
-                one_vs_rest: Some(c),
-                ..Default::default()
-            })
-        })
-        .collect()
+    (0..d.num_classes as u32).map(reparse).collect()
 }
 
 /// The scores of a file read as one class against the rest.
@@ -668,8 +661,12 @@ pub fn multiclass_of_files(
     }
     let columns = |i: usize| {
         let (name, bytes) = files.get(i)?;
-        class_columns(d, i, files.len(), |options| {
-            class_scores(name, parse_bytes(name, bytes, options).ok()?)
+        class_columns(d, i, files.len(), |c| {
+            let options = LoadOptions {
+                one_vs_rest: Some(c),
+                ..Default::default()
+            };
+            class_scores(name, parse_bytes(name, bytes, &options).ok()?)
         })
     };
     Ok(multiclass(d, o, columns))

@@ -790,10 +790,15 @@ impl Workspace {
         Ok(())
     }
 
+    /// A model's name as typed, as a rename stores it: trimmed, controls
+    /// and invisible characters written as escapes.
+    pub fn model_name(typed: &str) -> String {
+        crate::text::visible(typed.trim()).into_owned()
+    }
+
     /// Renames a model of `kind`; false if the name is taken or not found.
     pub fn rename(&mut self, kind: Kind, old: &str, new: &str) -> bool {
-        let new = crate::text::visible(new.trim());
-        let new = &*new;
+        let new = &*Self::model_name(new);
         if new.is_empty() {
             return false;
         }

@@ -759,9 +759,9 @@ fn run_diagnose(a: Args) -> ExitCode {
                 // (the parse keeps only each row's summary)
                 let columns = |i: usize| {
                     let path = a.files.get(i).filter(|p| *p != "-")?;
-                    diagnose::class_columns(d, i, a.files.len(), |options| {
+                    diagnose::class_columns(d, i, a.files.len(), |c| {
                         let options = LoadOptions {
-                            one_vs_rest: options.one_vs_rest,
+                            one_vs_rest: Some(c),
                             ..a.options.clone()
                         };
                         let parsed = parse_files(&[(path, options)], a.max_inflated).pop()?;

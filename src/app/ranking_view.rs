@@ -6,7 +6,9 @@ use std::fmt::Write;
 use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Shared, Target};
 use super::util::{hist_html, ink};
-use crate::core::curves::{elbow, mean_band, mean_curve, query_curve, CurveMetric};
+use crate::core::curves::{
+    cumulative_curve, group_curve, knee, mean_band, mean_curve, query_curve, CurveMetric,
+};
 use crate::core::evaluate::Report;
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
@@ -17,7 +19,42 @@ struct CurveLine {
     name: String,
     color: usize,
     values: Vec<f64>,
+    /// The cumulative form the elbow is found on.
+    cumulative: Vec<f64>,
     elbow: Option<usize>,
+    /// A group of runs: each cutoff's sd over its members, and their names.
+    sd: Vec<f64>,
+    members: Vec<String>,
+}
+
+/// Groups of runs (the Models card's `name=pattern`: folds, seeds) as one
+/// curve each: the members' mean at every cutoff with its sd, the elbow
+/// found on the members' mean cumulative form. A group no shown run
+/// matches has no curve.
+fn group_lines(lines: &[CurveLine], groups: &[(String, String)]) -> Vec<CurveLine> {
+    let mut out = Vec::new();
+    for (name, pattern) in groups {
+        let members: Vec<&CurveLine> = (lines.iter())
+            .filter(|l| crate::diagnose::glob(pattern, &l.name))
+            .collect();
+        let values: Vec<&[f64]> = members.iter().map(|l| &l.values[..]).collect();
+        let cumulative: Vec<&[f64]> = members.iter().map(|l| &l.cumulative[..]).collect();
+        let (Some((values, sd)), Some((cumulative, _))) =
+            (group_curve(&values), group_curve(&cumulative))
+        else {
+            continue;
+        };
+        out.push(CurveLine {
+            name: name.clone(),
+            color: members[0].color,
+            elbow: knee(&cumulative),
+            values,
+            cumulative,
+            sd,
+            members: members.iter().map(|l| l.name.clone()).collect(),
+        });
+    }
+    out
 }
 
 #[component]
@@ -49,16 +86,24 @@ pub fn ElbowPanel() -> impl IntoView {
             .iter()
             .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
             .map(|r| {
-                let values = mean_curve(r, &conv, m, p);
+                let cumulative = cumulative_curve(r, &conv, m, p);
                 CurveLine {
                     name: r.name.clone(),
                     color: state.color_index(Kind::Ranking, &r.name),
-                    elbow: elbow(r, &conv, m, p),
-                    values,
+                    elbow: knee(&cumulative),
+                    values: mean_curve(r, &conv, m, p),
+                    cumulative,
+                    sd: Vec::new(),
+                    members: Vec::new(),
                 }
             })
             .collect::<Vec<_>>()
     });
+    // groups of runs: the members' mean with a ±1 sd band; members faint
+    let groups = move || {
+        let spec = crate::diagnose::groups_of(&state.diagnose.get());
+        lines.with(|ls| group_lines(ls, &spec))
+    };
     // optional faint per-query lines (at most FAINT queries per model, evenly spaced)
     const FAINT: usize = 40;
     let per_query = state.per_query;
@@ -118,14 +163,57 @@ pub fn ElbowPanel() -> impl IntoView {
             .collect::<Vec<_>>()
     });
     let chart = Signal::derive(move || {
-        let lines = lines.get();
-        let faint = faint.get();
+        let groups = groups();
         let m = metric.get();
         let p = max_p();
-        let ymax = lines
-            .iter()
-            .flat_map(|l| l.values.iter().copied())
-            .fold(0.0f64, f64::max);
+        let points = |v: &[f64]| -> std::sync::Arc<[(f64, f64)]> {
+            v.iter()
+                .enumerate()
+                .map(|(i, &v)| ((i + 1) as f64, v))
+                .collect()
+        };
+        let mut series = faint.get();
+        let per_query = !series.is_empty();
+        let mut ymax = 0.0f64;
+        let mut markers = Vec::new();
+        let mut bands = bands.get();
+        lines.with(|ls| {
+            for l in ls.iter().chain(&groups) {
+                ymax = l.values.iter().fold(ymax, |a, &b| a.max(b));
+                // a group's members: faint and unnamed under its mean
+                let member = groups.iter().any(|g| g.members.contains(&l.name));
+                series.push(Series {
+                    name: if member {
+                        String::new()
+                    } else {
+                        l.name.clone()
+                    },
+                    color: l.color,
+                    faint: member,
+                    steps: false,
+                    points: points(&l.values),
+                });
+                if let (Some(e), false) = (l.elbow, member) {
+                    markers.push(Marker {
+                        x: e as f64,
+                        y: l.values[e - 1],
+                        color: l.color,
+                        label: format!(" p={e}"),
+                        hollow: false,
+                    });
+                }
+                if !l.sd.is_empty() {
+                    let band: Vec<(f64, f64, f64)> = (l.values.iter().zip(&l.sd).enumerate())
+                        .map(|(i, (v, sd))| ((i + 1) as f64, (v - sd).max(0.0), (v + sd).min(1.0)))
+                        .collect();
+                    ymax = band.iter().fold(ymax, |a, b| a.max(b.2));
+                    bands.push(Band {
+                        color: l.color,
+                        points: band,
+                    });
+                }
+            }
+        });
         LineChart {
             title: String::new(),
             x_label: "cutoff p".into(),
@@ -133,42 +221,15 @@ pub fn ElbowPanel() -> impl IntoView {
             x_range: (1.0, p.max(2) as f64),
             y_range: (
                 0.0,
-                if faint.is_empty() {
-                    (ymax * 1.08).clamp(0.05, 1.0)
-                } else {
+                if per_query {
                     1.0
+                } else {
+                    (ymax * 1.08).clamp(0.05, 1.0)
                 },
             ),
-            series: faint
-                .into_iter()
-                .chain(lines.iter().map(|l| {
-                    Series {
-                        name: l.name.clone(),
-                        color: l.color,
-                        faint: false,
-                        steps: false,
-                        points: l
-                            .values
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &v)| ((i + 1) as f64, v))
-                            .collect(),
-                    }
-                }))
-                .collect(),
-            bands: bands.get(),
-            markers: lines
-                .iter()
-                .filter_map(|l| {
-                    l.elbow.map(|e| Marker {
-                        x: e as f64,
-                        y: l.values[e - 1],
-                        color: l.color,
-                        label: format!(" p={e}"),
-                        hollow: false,
-                    })
-                })
-                .collect(),
+            series,
+            bands,
+            markers,
             diagonal: false,
             ink: ink(),
         }
@@ -199,11 +260,15 @@ pub fn ElbowPanel() -> impl IntoView {
     let readout = move || {
         let p = hover_p.get()?;
         let label = metric.get().label().trim_end_matches("@p").to_string();
-        let parts: Vec<String> = lines.with(|ls| {
-            ls.iter()
-                .filter_map(|l| l.values.get(p - 1).map(|v| format!("{} {v:.4}", l.name)))
-                .collect()
-        });
+        let mut parts = Vec::new();
+        for l in lines.get().iter().chain(&groups()) {
+            if let Some(v) = l.values.get(p - 1) {
+                parts.push(match l.sd.get(p - 1) {
+                    Some(sd) => format!("{} {v:.4} ± {sd:.4}", l.name),
+                    None => format!("{} {v:.4}", l.name),
+                });
+            }
+        }
         (!parts.is_empty()).then(|| format!("{label}@{p}: {}", parts.join(" · ")))
     };
     let select_metric = move |ev| {
@@ -213,7 +278,11 @@ pub fn ElbowPanel() -> impl IntoView {
         }
     };
     // the elbow table as markup (one listener: a value at the elbow explains itself)
-    let elbow_rows = move || elbow_markup(lines.get());
+    let elbow_rows = move || {
+        let mut rows = lines.get();
+        rows.extend(groups());
+        elbow_markup(rows)
+    };
     let elbow_clicked = move |ev: web_sys::MouseEvent| {
         let Some(button) = super::util::clicked(&ev, "button[data-explain-elbow]") else {
             return;
@@ -259,7 +328,7 @@ pub fn ElbowPanel() -> impl IntoView {
                 <thead><tr><th>"model"</th><th>"elbow (Kneedle)"</th><th>{move || metric.get().label()}" at the elbow"</th><th>{move || format!("{}@{}", metric.get().label().trim_end_matches("@p"), max_p())}</th></tr></thead>
                 <tbody on:click=elbow_clicked inner_html=elbow_rows></tbody>
             </table>
-            <p class="muted small">"The elbow is where showing more items starts to pay less. It is found on the metric's cumulative form, which only rises (DCG@p for nDCG, relevant retrieved for P@p, Σ P@i·rel for MAP; recall and Hit as they are): the p where that curve, scaled to [0, 1], lies farthest above the line from its first to its last point (Kneedle, Satopaa et al. 2011). Below 0.2 of the scale there is no clear elbow (the log2 discount alone bends DCG by about 0.1). The curve drawn is the mean over queries of the metric at every cutoff, under the conventions above."</p>
+            <p class="muted small">"The elbow is where showing more items starts to pay less. It is found on the metric's cumulative form, which only rises (DCG@p for nDCG, relevant retrieved for P@p, Σ P@i·rel for MAP; recall and Hit as they are): the p where that curve, scaled to [0, 1], lies farthest above the line from its first to its last point (Kneedle, Satopaa et al. 2011). Below 0.2 of the scale there is no clear elbow (the log2 discount alone bends DCG by about 0.1). The curve drawn is the mean over queries of the metric at every cutoff, under the conventions above. A group of runs (the Models card's groups: folds, seeds) is drawn as its members' mean at every cutoff with a ±1 sd band (sd over the members, as the table's group rows), its members faint; its elbow is found on the members' mean cumulative form."</p>
         </section>
     }
 }
@@ -270,32 +339,45 @@ fn elbow_markup(lines: Vec<CurveLine>) -> String {
     let mut s = String::new();
     for l in lines {
         let name = crate::text::html(&l.name);
-        let at = l
-            .elbow
-            .map_or("—".into(), |e| format!("{:.4}", l.values[e - 1]));
-        let last = l
-            .values
-            .last()
-            .map(|v| format!("{v:.4}"))
-            .unwrap_or_default();
         let elbow = l.elbow.map(|e| e.to_string()).unwrap_or_default();
+        // a value, with its sd over a group's members
+        let value = |i: usize| match (l.values.get(i), l.sd.get(i)) {
+            (Some(v), Some(sd)) => format!("{v:.4} ± {sd:.4}"),
+            (Some(v), None) => format!("{v:.4}"),
+            _ => String::new(),
+        };
+        let at = l.elbow.map_or("—".into(), |e| value(e - 1));
+        let last = l.values.len().wrapping_sub(1);
+        let (row, what) = match l.members.len() {
+            0 => ("model", String::new()),
+            k => (
+                "group",
+                format!(r#" <span class="muted small">mean ± sd of {k} runs</span>"#),
+            ),
+        };
         let _ = write!(
             s,
-            r#"<tr data-elbow-model="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}</th><td class="num">{}</td><td class="num">"#,
+            r#"<tr data-elbow-{row}="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}{what}</th><td class="num">{}</td><td class="num">"#,
             series_hex(l.color),
             l.elbow
                 .map_or("no clear elbow".into(), |e| format!("p = {e}"))
         );
         match l.elbow {
-            Some(_) => {
+            Some(_) if l.members.is_empty() => {
                 let _ = write!(
                     s,
                     r#"<button class="link" title="explain" data-explain-elbow="{elbow}">{at}</button>"#
                 );
             }
-            None => s.push_str(&at),
+            _ => s.push_str(&at),
         }
-        let _ = write!(s, r#"</td><td class="num">{last}</td></tr>"#);
+        let _ = write!(
+            s,
+            r#"</td><td class="num" data-value="{}" data-sd="{}">{}</td></tr>"#,
+            l.values.get(last).map_or(String::new(), |v| v.to_string()),
+            l.sd.get(last).map_or(String::new(), |v| v.to_string()),
+            value(last)
+        );
     }
     s
 }

@@ -408,6 +408,35 @@ pub fn elbow(
     knee(&mean_of(run, conv, metric, max_p, true))
 }
 
+/// The cumulative form [`elbow`] finds the knee on, p = 1..=max_p, averaged
+/// over the queries (a group of runs averages these before its knee).
+pub fn cumulative_curve(
+    run: &PreparedRun,
+    conv: &Conventions,
+    metric: CurveMetric,
+    max_p: usize,
+) -> Vec<f64> {
+    mean_of(run, conv, metric, max_p, true)
+}
+
+/// Several runs' curves as one model (folds or seeds of one system): at
+/// every cutoff the mean and standard deviation (ddof 0, as the metric
+/// table's group rows and `rankscope eval --group`) of the members' values,
+/// as long as the shortest member. `None` for no members.
+pub fn group_curve(members: &[&[f64]]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let len = members.iter().map(|m| m.len()).min()?;
+    let (mut mean, mut sd) = (Vec::with_capacity(len), Vec::with_capacity(len));
+    let mut at = Vec::with_capacity(members.len());
+    for p in 0..len {
+        at.clear();
+        at.extend(members.iter().map(|m| m[p]));
+        let (m, s) = super::diagnostics::mean_sd(&at)?;
+        mean.push(m);
+        sd.push(s);
+    }
+    Some((mean, sd))
+}
+
 /// The knee of a rising curve y(p), p = 1..=len, by Kneedle (Satopaa et al.
 /// 2011): with p and y normalised to [0, 1], the p where the curve lies
 /// farthest above the chord from its first to its last point. `None` ("no
@@ -623,5 +652,25 @@ mod tests {
         assert!(ndcg.windows(2).any(|w| w[1] < w[0]), "the nDCG curve dips");
         assert_eq!(elbow(&run, &conv, CurveMetric::Ndcg, 20), None);
         assert_eq!(elbow(&run, &conv, CurveMetric::Recall, 20), None);
+    }
+
+    #[test]
+    fn a_group_curve_is_the_members_mean_and_population_sd_at_each_cutoff() {
+        // on the common length 2, numpy: np.mean / np.std of [.2,.4,.6] and
+        // [.4,.8,.6] are 0.4, 0.1632993161855452 and 0.6, 0.16329931618554522
+        let (a, b, c) = ([0.2, 0.4, 0.9], [0.4, 0.8, 0.7], [0.6, 0.6]);
+        let (mean, sd) = group_curve(&[&a, &b, &c]).unwrap();
+        assert_eq!(mean.len(), 2);
+        assert!((mean[0] - 0.4).abs() < 1e-15 && (mean[1] - 0.6).abs() < 1e-15);
+        assert!((sd[0] - 0.1632993161855452).abs() < 1e-15);
+        assert!((sd[1] - 0.16329931618554522).abs() < 1e-15);
+        assert_eq!(group_curve(&[]), None);
+        // the cumulative form's knee is the elbow
+        let conv = Conventions::default();
+        let mut grades = vec![1, 1, 1, 1];
+        grades.extend([0; 16]);
+        let top = run_from(&[(&grades, &[1, 1, 1, 1])], false);
+        let cumulative = cumulative_curve(&top, &conv, CurveMetric::Ndcg, 20);
+        assert_eq!(knee(&cumulative), elbow(&top, &conv, CurveMetric::Ndcg, 20));
     }
 }

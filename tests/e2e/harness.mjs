@@ -181,7 +181,16 @@ export function close(actual, expected, what) {
   }
 }
 
-export function shot(page, name) {
+// A screenshot is for people to look at, not an assertion; Chromium now and
+// then never hands back a full-page capture on a loaded machine (CI saw a
+// 30 s timeout once), so a stalled one is retried as the viewport alone.
+export async function shot(page, name) {
   fs.mkdirSync(outDir, { recursive: true });
-  return page.screenshot({ path: path.join(outDir, name), fullPage: true });
+  const file = path.join(outDir, name);
+  try {
+    await page.screenshot({ path: file, fullPage: true, timeout: 10000 });
+  } catch (e) {
+    if (e.name !== 'TimeoutError') throw e;
+    await page.screenshot({ path: file, timeout: 20000 });
+  }
 }

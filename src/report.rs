@@ -24,6 +24,20 @@ pub struct Table {
     /// The row the Markdown and LaTeX tables give every other row's relative
     /// difference from, `(+3.2%)` after each value; `None`: no differences.
     pub baseline: Option<String>,
+    /// Rows of groups of models (folds, seeds), under the models' rows.
+    pub groups: Vec<GroupRow>,
+}
+
+/// A group of the table's rows (folds or seeds of one model, `name=pattern`):
+/// each column's mean and standard deviation (ddof 0) over its members, as
+/// `rankscope eval --group` (`None` unless every member has a value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupRow {
+    pub name: String,
+    pub pattern: String,
+    /// The members' row indices.
+    pub members: Vec<usize>,
+    pub stats: Vec<Option<(f64, f64)>>,
 }
 
 impl Table {
@@ -55,7 +69,56 @@ impl Table {
             marks_note: String::new(),
             kind: Some(report.kind),
             baseline: None,
+            groups: Vec::new(),
         }
+    }
+
+    /// The groups of rows `name=pattern` (the pattern's `*` matches any
+    /// run of characters), in the order given.
+    #[inline(never)]
+    pub fn group(&mut self, groups: &[(String, String)]) {
+        self.groups = (groups.iter())
+            .map(|(name, pattern)| {
+                let members: Vec<usize> = (0..self.rows.len())
+                    .filter(|&r| crate::diagnose::glob(pattern, &self.rows[r].0))
+                    .collect();
+                let stats = (0..self.columns.len())
+                    .map(|c| {
+                        let mut values = Vec::with_capacity(members.len());
+                        for &r in &members {
+                            values.push(self.rows[r].1.get(c).copied().flatten()?);
+                        }
+                        crate::core::diagnostics::mean_sd(&values)
+                    })
+                    .collect();
+                GroupRow {
+                    name: name.clone(),
+                    pattern: pattern.clone(),
+                    members,
+                    stats,
+                }
+            })
+            .collect();
+    }
+
+    /// The groups that have members (the exports' group rows).
+    fn member_groups(&self) -> impl Iterator<Item = &GroupRow> {
+        self.groups.iter().filter(|g| !g.members.is_empty())
+    }
+
+    /// The models' rows, then per group a row of its means (`name (mean)`)
+    /// and one of its sds (`name (sd)`): the CSV and JSON exports' rows.
+    fn rows_and_groups(&self) -> Vec<(String, Vec<Option<f64>>)> {
+        let mut rows = self.rows.clone();
+        for g in self.member_groups() {
+            for (what, sd) in [("mean", false), ("sd", true)] {
+                let values = (g.stats.iter())
+                    .map(|st| st.map(|(m, d)| if sd { d } else { m }))
+                    .collect();
+                rows.push((format!("{} ({what})", g.name), values));
+            }
+        }
+        rows
     }
 
     /// The non-default conventions column `c`'s metric depends on
@@ -153,6 +216,7 @@ impl Table {
         note
     }
 
+    /// A row per model, then the groups' mean and sd rows, full precision.
     pub fn to_csv(&self) -> String {
         // the conventions (when not the defaults) as a last column of every row
         let conventions = self.conventions.join("; ");
@@ -169,7 +233,7 @@ impl Table {
             out.push_str(",marks,marks_note");
         }
         out.push('\n');
-        for (r, (name, values)) in self.rows.iter().enumerate() {
+        for (r, (name, values)) in self.rows_and_groups().iter().enumerate() {
             text::push_csv_field(&mut out, &text::csv_cell(name));
             for v in values {
                 out.push(',');
@@ -193,12 +257,12 @@ impl Table {
     }
 
     /// `[{"model": …, "metrics": {column: value or null, …}}, …]`, columns in
-    /// table order, full precision; with `"conventions": [...]` after the
+    /// table order, full precision, the groups' mean and sd rows last; with `"conventions": [...]` after the
     /// metrics when they are not the defaults. Written directly (the page carries no JSON
     /// tree for this); the tests read it back with serde_json.
     pub fn to_json(&self) -> String {
         let mut out = String::from("[");
-        for (i, (name, values)) in self.rows.iter().enumerate() {
+        for (i, (name, values)) in self.rows_and_groups().iter().enumerate() {
             out.push_str(if i == 0 {
                 "\n  {\"model\": "
             } else {
@@ -246,7 +310,7 @@ impl Table {
             }
             out.push('}');
         }
-        out.push_str(if self.rows.is_empty() { "]" } else { "\n]" });
+        out.push_str(if out.len() == 1 { "]" } else { "\n]" });
         out
     }
 
@@ -329,6 +393,21 @@ impl Table {
                     let pct = format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0);
                     s.push_str(&if latex { pct.replace('%', "\\%") } else { pct });
                 }
+            }
+            s.push_str(end);
+        }
+        // a group: each column's mean ± sd over its members
+        let pm = if latex { " $\\pm$ " } else { " ± " };
+        for g in self.member_groups() {
+            s.push_str(if latex { "" } else { "| " });
+            s.push_str(&escape(&g.name));
+            s.push_str(&format!(" (mean{pm}sd, {} models)", g.members.len()));
+            for st in &g.stats {
+                s.push_str(sep);
+                s.push_str(&match st {
+                    Some((m, d)) => format!("{m:.digits$}{pm}{d:.digits$}"),
+                    None => "—".into(),
+                });
             }
             s.push_str(end);
         }
@@ -472,7 +551,60 @@ mod tests {
             marks_note: String::new(),
             kind: None,
             baseline: None,
+            groups: Vec::new(),
         }
+    }
+
+    /// Groups of rows (folds, seeds): each column's mean and population sd
+    /// over the members, in every export; a value a member lacks leaves the
+    /// group's undefined; a group without members is not exported.
+    #[test]
+    fn group_rows_give_mean_and_sd_in_every_export() {
+        let mut t = Table {
+            columns: vec!["ndcg@10".into(), "map".into()],
+            rows: vec![
+                ("gbdt_fold1".into(), vec![Some(0.2), Some(0.5)]),
+                ("gbdt_fold2".into(), vec![Some(0.4), None]),
+                ("gbdt_fold3".into(), vec![Some(0.6), Some(0.7)]),
+                ("bm25".into(), vec![Some(0.1), Some(0.1)]),
+            ],
+            ..table()
+        };
+        t.group(&[
+            ("gbdt".into(), "gbdt_fold*".into()),
+            ("none".into(), "x*".into()),
+        ]);
+        assert_eq!(t.groups[0].members, vec![0, 1, 2]);
+        assert!(t.groups[1].members.is_empty());
+        // numpy: np.mean([.2, .4, .6]) = 0.4000000000000001 (its naive sum; the
+        // core sums exactly rounded: 1.2 / 3 = 0.39999999999999997), np.std = 0.1632993161855452
+        let (m, sd) = t.groups[0].stats[0].unwrap();
+        assert!((m - 0.4).abs() < 1e-15 && (sd - 0.1632993161855452).abs() < 1e-15);
+        assert_eq!(t.groups[0].stats[1], None);
+        let csv = t.to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 1 + 4 + 2, "{csv}");
+        assert!(
+            lines[5].starts_with("gbdt (mean),0.39999999999999997,"),
+            "{csv}"
+        );
+        assert!(lines[6].starts_with("gbdt (sd),0.16329931618554"), "{csv}");
+        assert!(lines[6].ends_with(','), "the undefined map: empty");
+        let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
+        assert_eq!(json.as_array().unwrap().len(), 6);
+        assert_eq!(json[5]["model"], "gbdt (sd)");
+        assert_eq!(json[5]["metrics"]["map"], serde_json::Value::Null);
+        let md = t.to_markdown(4);
+        assert!(
+            md.contains("| gbdt (mean ± sd, 3 models) | 0.4000 ± 0.1633 | — |"),
+            "{md}"
+        );
+        assert!(!md.contains("none"));
+        let tex = t.to_latex(3);
+        assert!(
+            tex.contains("gbdt (mean $\\pm$ sd, 3 models) & 0.400 $\\pm$ 0.163 & — \\\\"),
+            "{tex}"
+        );
     }
 
     /// A paper's table: metrics by their titles, each column's best value in
@@ -524,6 +656,7 @@ mod tests {
         // against a baseline: each other value's relative difference, counts left out
         let t = Table {
             baseline: Some("a".into()),
+            groups: Vec::new(),
             ..t
         };
         let md = t.to_markdown(4);
@@ -587,6 +720,7 @@ mod tests {
             marks_note: String::new(),
             kind: None,
             baseline: None,
+            groups: Vec::new(),
         };
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["model".to_string()];
@@ -627,6 +761,7 @@ mod tests {
             marks_note: String::new(),
             kind: None,
             baseline: None,
+            groups: Vec::new(),
         };
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["model"], "q\"uote\\ \n\t\u{1} é 😀");
@@ -643,6 +778,7 @@ mod tests {
             marks_note: String::new(),
             kind: None,
             baseline: None,
+            groups: Vec::new(),
         };
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&empty.to_json()).unwrap(),
@@ -664,6 +800,7 @@ mod tests {
             marks_note: String::new(),
             kind: None,
             baseline: None,
+            groups: Vec::new(),
         };
         let csv = t.to_csv();
         assert!(

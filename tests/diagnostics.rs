@@ -492,6 +492,43 @@ fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
         );
         assert_eq!(row[2].as_array().unwrap().len(), 5);
     }
+    // the CSV's group rows (mean, sd) and the Markdown's (mean ± sd)
+    let args = |format| {
+        let out = rankscope(&[
+            "eval",
+            &path,
+            "--format",
+            format,
+            "--group",
+            "model_a=model_a_seed*",
+            "--metrics",
+            "roc_auc,average_precision,brier",
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let csv = args("csv");
+    let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let header = &lines[0];
+    for (what, i) in [("mean", 0), ("sd", 1)] {
+        let row = (lines.iter())
+            .find(|r| r[0] == format!("model_a ({what})"))
+            .unwrap_or_else(|| panic!("no {what} row in {csv}"));
+        for key in ["roc_auc", "average_precision", "brier"] {
+            let c = header.iter().position(|h| *h == key).unwrap();
+            near(
+                row[c].parse().unwrap(),
+                want[key][i].as_f64().unwrap(),
+                &format!("{key} {what} (CSV)"),
+            );
+        }
+    }
+    let md = args("markdown");
+    assert!(md.contains("| model\\_a (mean ± sd, 5 models) | "), "{md}");
+    assert!(
+        !md.contains("group model_a"),
+        "no text block under a Markdown table"
+    );
     // compare runs no groups
     let out = rankscope(&[
         "compare",

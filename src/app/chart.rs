@@ -29,12 +29,15 @@ enum Backend<'a> {
     Svg(SVGBackend<'a>),
 }
 
+/// A backend's failure, without its text: nothing shows it (a chart that
+/// cannot be drawn stays as it was), and the SVG backend's `io::Error` text
+/// would bring every I/O error's message into the page.
 #[derive(Debug)]
-pub struct DrawError(String);
+pub struct DrawError;
 
 impl std::fmt::Display for DrawError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str("the chart could not be drawn")
     }
 }
 
@@ -42,9 +45,7 @@ impl std::error::Error for DrawError {}
 
 fn lift<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingErrorKind<DrawError> {
     match e {
-        DrawingErrorKind::DrawingError(e) => {
-            DrawingErrorKind::DrawingError(DrawError(e.to_string()))
-        }
+        DrawingErrorKind::DrawingError(_) => DrawingErrorKind::DrawingError(DrawError),
         DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
     }
 }

@@ -89,7 +89,8 @@ pub fn MulticlassPanel() -> impl IntoView {
 #[component]
 pub fn RatingsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let hists = Memo::new(move |_| {
+    // (a closure, not a memo: its one reader is the histograms' markup)
+    let hists = move || {
         state.ws.with(|w| {
             let Some(d) = &w.ratings else { return vec![] };
             d.models
@@ -110,7 +111,7 @@ pub fn RatingsPanel() -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
+    };
     // predicted vs actual, binned (bounded for any number of rows), and the
     // distribution of per-user RMSE (whose mean is rmse_per_user)
     const GRID: usize = 20;
@@ -227,7 +228,7 @@ pub fn RatingsPanel() -> impl IntoView {
         </section>
         <section class="card">
             <div class="card-head"><h2>"Prediction error (prediction − rating)"</h2></div>
-            <div class="hists" inner_html={move || hists.get().into_iter().map(|(name, c, bins, n)| {
+            <div class="hists" inner_html={move || hists().into_iter().map(|(name, c, bins, n)| {
                 let bars = bins.iter().enumerate().map(|(i, v)| {
                     let e = (i as f64 - 8.0) / 2.0;
                     (format!("error {e:+.1}: {v} rows"), *v as f64 / n.max(1) as f64 * 100.0, None, format!("{e:+}"))

@@ -107,7 +107,8 @@ pub fn ElbowPanel() -> impl IntoView {
     // optional faint per-query lines (at most FAINT queries per model, evenly spaced)
     const FAINT: usize = 40;
     let per_query = state.per_query;
-    let faint = Memo::new(move |_| {
+    // (closures, not memos: only the chart reads them)
+    let faint = move || {
         if !per_query.get() {
             return vec![];
         }
@@ -138,10 +139,10 @@ pub fn ElbowPanel() -> impl IntoView {
             }
         }
         out
-    });
+    };
     // each mean curve's 95% band (bootstrap over queries, the tests' seed),
     // while the 95% intervals are on
-    let bands = Memo::new(move |_| {
+    let bands = move || {
         let (on, seed) = state.tests.with(|t| (t.ci, t.seed));
         if !on {
             return vec![];
@@ -161,7 +162,7 @@ pub fn ElbowPanel() -> impl IntoView {
                     .collect(),
             })
             .collect::<Vec<_>>()
-    });
+    };
     let chart = Signal::derive(move || {
         let groups = groups();
         let m = metric.get();
@@ -172,11 +173,11 @@ pub fn ElbowPanel() -> impl IntoView {
                 .map(|(i, &v)| ((i + 1) as f64, v))
                 .collect()
         };
-        let mut series = faint.get();
+        let mut series = faint();
         let per_query = !series.is_empty();
         let mut ymax = 0.0f64;
         let mut markers = Vec::new();
-        let mut bands = bands.get();
+        let mut bands = bands();
         lines.with(|ls| {
             for l in ls.iter().chain(&groups) {
                 ymax = l.values.iter().fold(ymax, |a, &b| a.max(b));

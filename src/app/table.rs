@@ -34,7 +34,14 @@ fn higher_is_better(kind: Kind, id: &str) -> bool {
 #[component]
 pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let table = move || report.get().map(|r| Table::from_report(&r, None));
+    // the models' rows and the groups' (the Models card's groups box)
+    let table = move || {
+        report.get().map(|r| {
+            let mut t = Table::from_report(&r, None);
+            t.group(&crate::diagnose::groups_of(&state.diagnose.get()));
+            t
+        })
+    };
     // the worker's tests of this report, none while new ones run (see compare_view.rs)
     let current = move || {
         state
@@ -306,40 +313,37 @@ fn markup(
     // groups of models (folds, seeds: `name=pattern`), each column's
     // mean ± sd over the members (as `rankscope eval --group`), the
     // members' values on hover
-    for (group, pattern) in crate::diagnose::groups_of(&state.diagnose.get()) {
-        let members: Vec<&(String, Vec<Option<f64>>)> = t
-            .rows
-            .iter()
-            .filter(|r| crate::diagnose::glob(&pattern, &r.0))
-            .collect();
-        let group = esc(&group);
+    for g in &t.groups {
+        let group = esc(&g.name);
         let _ = write!(
             s,
             r#"<tr class="group" data-group="{group}"><th scope="row" tabindex="-1">{group} <span class="muted small">mean ± sd of {} models</span></th>"#,
-            members.len()
+            g.members.len()
         );
-        if members.is_empty() {
+        if g.members.is_empty() {
             let _ = write!(
                 s,
                 r#"<td colspan="{}">no model matches '{}'</td>"#,
                 t.columns.len(),
-                esc(&pattern)
+                esc(&g.pattern)
             );
-            s.push_str("</tr>");
-            continue;
         }
-        for (c, column) in t.columns.iter().enumerate() {
-            let mut values = Vec::new();
+        for (c, column) in t
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|_| !g.members.is_empty())
+        {
             let mut tip = String::new();
-            for (name, row) in &members {
-                let v = row.get(c).copied().flatten();
-                let _ = writeln!(tip, "{name}: {}", fixed(column, v, 4));
-                values.extend(v);
+            for &r in &g.members {
+                let (name, row) = &t.rows[r];
+                let _ = writeln!(
+                    tip,
+                    "{name}: {}",
+                    fixed(column, row.get(c).copied().flatten(), 4)
+                );
             }
-            // every member's value, else none (as `rankscope eval --group`)
-            let stats = (values.len() == members.len())
-                .then(|| crate::core::diagnostics::mean_sd(&values))
-                .flatten();
+            let stats = g.stats.get(c).copied().flatten();
             let (mean, sd) = stats.map_or((String::new(), String::new()), |(m, sd)| {
                 (full(m), full(sd))
             });

@@ -141,6 +141,26 @@ test('folds or seeds as one model: the table shows each group\'s mean ± sd as r
     assert.equal(title.split('\n').length, values.length, `${metric}: each member on hover`);
   }
   assert.ok('roc_auc' in got && 'f1' in got);
+  // the exports carry the group: CSV and JSON a row of means and one of sds,
+  // Markdown (and LaTeX) a row of mean ± sd, as rankscope eval --group
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="csv"]')]);
+  const rows = fs.readFileSync(await csv.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
+  const header = rows[0];
+  const mean = rows.find((r) => r[0] === 'model_a (mean)');
+  const sd = rows.find((r) => r[0] === 'model_a (sd)');
+  assert.ok(mean && sd, 'the group\'s rows in the CSV');
+  let compared = 0;
+  for (const [metric, stats] of want.metrics) {
+    const c = header.indexOf(metric);
+    if (c < 0 || !stats) continue;
+    assert.ok(Math.abs(Number(mean[c]) - stats[0]) <= 1e-12 && Math.abs(Number(sd[c]) - stats[1]) <= 1e-12, `${metric} in the CSV`);
+    compared++;
+  }
+  assert.ok(compared >= 9, `${compared} columns compared`);
+  const [md] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="md"]')]);
+  const markdown = fs.readFileSync(await md.path(), 'utf8');
+  assert.match(markdown, /\| model\\_a \(mean ± sd, 5 models\) \| \d\.\d{4} ± \d\.\d{4} \|/);
+  assert.doesNotMatch(markdown, /nothing/, 'a group without members is not exported');
   // a pattern nothing matches says so in its row; the models' rows stay as they were
   assert.match(await page.$eval('tr.group[data-group="none"]', (tr) => tr.textContent), /no model matches 'nothing\*'/);
   await waitForModels(page, names);

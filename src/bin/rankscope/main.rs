@@ -459,6 +459,9 @@ fn print_report(
 ) -> Result<(), String> {
     let kind = report.kind;
     let groups = rankscope::diagnose::metric_groups(report, &a.groups)?;
+    // the exports' tables carry the groups' rows (mean, sd)
+    let mut table = Table::from_report(report, None);
+    table.group(&a.groups);
     let out = std::io::stdout();
     let mut out = out.lock();
     if a.format == "csv" {
@@ -466,7 +469,7 @@ fn print_report(
         let mut csv = if a.per_query {
             rankscope::report::per_query_csv(report)
         } else {
-            Table::from_report(report, None).to_csv()
+            table.to_csv()
         };
         if !csv.ends_with('\n') {
             csv.push('\n');
@@ -511,10 +514,13 @@ fn print_report(
         }
     );
     // the table is for people: names from the files never act on a terminal
-    let table = table_text(&Table::from_report(report, None), &a.format);
-    let _ = write!(out, "{}", terminal_safe(&table));
-    let groups = rankscope::diagnose::metric_groups_text(&groups);
-    let _ = write!(out, "{}", terminal_safe(&groups));
+    let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));
+    // the terminal's table lists its groups under it (Markdown and LaTeX
+    // have them as rows)
+    if !matches!(a.format.as_str(), "markdown" | "latex") {
+        let groups = rankscope::diagnose::metric_groups_text(&groups);
+        let _ = write!(out, "{}", terminal_safe(&groups));
+    }
     warn(warnings);
     Ok(())
 }
@@ -661,6 +667,7 @@ fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
                 marks_note: String::new(),
                 kind: None,
                 baseline: None,
+                groups: Vec::new(),
             };
             table_text(&t, format)
         }

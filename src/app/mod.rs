@@ -336,7 +336,15 @@ fn Models(kind: Kind) -> impl IntoView {
                                 on:click=move |_| state.hidden.update(|h| if let Some(p) = h.iter().position(|x| *x == k2) { h.remove(p); } else { h.push(k2.clone()); })>
                                 {move || if hidden.get() { "show" } else { "hide" }}
                             </button>
-                            <button class="small" title="remove" aria-label=format!("remove {name}") on:click=move |_| { let _ = &key; state.ws.update(|w| w.remove_model(kind, &old2)); }>"×"</button>
+                            <button class="small" title="remove" aria-label=format!("remove {name}") on:click=move |_| {
+                                let _ = &key;
+                                state.ws.update(|w| w.remove_model(kind, &old2));
+                                // its own threshold too, unless a model of that name is left
+                                let left = state.ws.with_untracked(|w| w.dataset(kind).is_some_and(|d| d.model_names().contains(&old2)));
+                                if !left && kind == Kind::Binary && state.conv.with_untracked(|c| c.thresholds.iter().any(|o| o.0 == old2)) {
+                                    state.conv.update(|c| c.forget_model(&old2));
+                                }
+                            }>"×"</button>
                         </li>
                     }
                 }).collect_view()}

@@ -105,6 +105,12 @@ impl Conventions {
         }
     }
 
+    /// A removed model's own threshold goes with it (a link then names only
+    /// the models it has).
+    pub fn forget_model(&mut self, name: &str) {
+        self.thresholds.retain(|o| o.0 != name);
+    }
+
     /// What is said of models given a threshold of their own that are not
     /// among `names` (a misspelt name would otherwise change nothing, silently).
     pub fn unknown_thresholds<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {

@@ -83,6 +83,10 @@ test('each model may have its own threshold: table, matrices, lines, buttons, na
   await waitForModels(again.page, names);
   await sameAsCli(again.page, ['--threshold', 'model_a_seed1=0.73', `--threshold=model_b=${youden}`], 'the link reopened');
   assert.ok(await again.page.isChecked('#threshold-each'));
+  // a removed model's threshold leaves the link with it; the others' stay
+  await again.page.click('li[data-model-item="model_a_seed1"] button[title="remove"]');
+  await again.page.waitForFunction(() => !decodeURIComponent(location.hash).includes('model_a_seed1:'));
+  assert.match(await again.page.evaluate(() => decodeURIComponent(location.hash)), /thresholds=[^&]*model_b:/);
   assert.deepEqual(again.errors, []);
   await again.page.close();
   // a renamed model keeps its threshold

@@ -279,9 +279,19 @@ pub fn OneVsRest() -> impl IntoView {
         let zero = state
             .conv
             .with_untracked(|c| crate::core::Named::name(c.zero_division));
+        // the models as the page names and colours them, in the merged order
+        let shown: Vec<(String, usize)> = (state.ws.with_untracked(|w| {
+            (w.dataset(Kind::Multiclass).map(|d| d.model_names())).unwrap_or_default()
+        }))
+        .into_iter()
+        .map(|n| {
+            let c = state.color_index(Kind::Multiclass, &n);
+            (n, c)
+        })
+        .collect();
         leptos::task::spawn_local(async move {
             let html = if report {
-                super::worker::class_report(files, example, zero).await
+                super::worker::class_report(files, example, zero, shown).await
             } else {
                 let example = if example {
                     vec!["transformer.csv".to_string(), "markov.csv".to_string()]

@@ -84,6 +84,17 @@ test('a top-k file has a report without AUCs, and the bundled example has one pe
   const example = await report(page);
   assert.deepEqual(example.map((m) => m.model).sort(), ['markov', 'transformer']);
   assert.ok(example.every((m) => m.auc.ovr_macro > 0.5));
+  // a model renamed in the page keeps its new name and its colour in the report
+  await page.fill('li[data-model-item="markov"] input.name', 'markov v2');
+  await page.press('li[data-model-item="markov"] input.name', 'Enter');
+  await page.waitForSelector('li[data-model-item="markov v2"]');
+  await page.click('#class-report');
+  await page.waitForSelector('.class-report section.class-model[data-model="markov v2"]', { timeout: 30000 });
+  for (const model of ['markov v2', 'transformer']) {
+    const card = await page.$eval(`li[data-model-item="${model}"] .swatch`, (e) => e.style.background);
+    const section = await page.$eval(`.class-report section.class-model[data-model="${model}"] h3 .swatch`, (e) => e.style.background);
+    assert.equal(section, card, `${model}: the Models card's colour`);
+  }
   await clearAll(page);
   const file = path.join(reference, 'multiclass_topk.csv');
   await drop(page, [{ name: 'multiclass_topk.csv', data: fs.readFileSync(file) }]);

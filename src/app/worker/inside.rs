@@ -321,10 +321,25 @@ pub(super) async fn answer_class_report(
         .unwrap_or(ZeroDivision::Undefined),
         ..Default::default()
     };
-    let models = diagnose::multiclass_of_files(&files, &options)?;
-    // the page's colours: the models in the order the page merged them
-    let colors: Vec<usize> = (0..models.len()).collect();
-    Ok(html::multiclass_report(&models, &colors))
+    let mut models = diagnose::multiclass_of_files(&files, &options)?;
+    // the page's names (a model renamed there) and colours, given in the
+    // order the page merged the files, the order read here
+    // (else, a model count that differs: the files' names, colours by order)
+    let names = js_sys::Array::from(&get(data, "names"));
+    let colors = js_sys::Array::from(&get(data, "colors"));
+    let same = names.length() as usize == models.len() && colors.length() == names.length();
+    let mut shown = Vec::with_capacity(models.len());
+    for (i, m) in models.iter_mut().enumerate() {
+        let at = i as u32;
+        match (same, names.get(at).as_string(), colors.get(at).as_f64()) {
+            (true, Some(name), Some(color)) => {
+                m.name = name;
+                shown.push(color as usize);
+            }
+            _ => shown.push(i),
+        }
+    }
+    Ok(html::multiclass_report(&models, &shown))
 }
 
 /// The panel of values computed elsewhere ([`crate::values::panel`]) of

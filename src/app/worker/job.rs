@@ -423,6 +423,7 @@ pub async fn class_report(
     files: Vec<Source>,
     example: bool,
     zero_division: &str,
+    models: Vec<(String, usize)>,
 ) -> Result<String, String> {
     let list = js_sys::Array::new();
     for source in &files {
@@ -437,6 +438,23 @@ pub async fn class_report(
             ("files", list.into()),
             ("with_example", example.into()),
             ("zero_division", zero_division.into()),
+            // the page's names (renamed ones) and colours, in the merged order
+            (
+                "names",
+                models
+                    .iter()
+                    .map(|m| JsValue::from(&m.0))
+                    .collect::<js_sys::Array>()
+                    .into(),
+            ),
+            (
+                "colors",
+                models
+                    .iter()
+                    .map(|m| JsValue::from(m.1 as u32))
+                    .collect::<js_sys::Array>()
+                    .into(),
+            ),
         ],
     );
     match run(&request, &mut |_, _| {}, false).await {

@@ -6,7 +6,7 @@ use crate::core::registry;
 use crate::text;
 
 /// A table of models x metrics.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub columns: Vec<String>,
     pub rows: Vec<(String, Vec<Option<f64>>)>,
@@ -31,7 +31,7 @@ pub struct Table {
 /// A group of the table's rows (folds or seeds of one model, `name=pattern`):
 /// each column's mean and standard deviation (ddof 0) over its members, as
 /// `rankscope eval --group` (`None` unless every member has a value).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupRow {
     pub name: String,
     pub pattern: String,
@@ -214,6 +214,18 @@ impl Table {
             note.push_str(&self.marks_note);
         }
         note
+    }
+
+    /// The export `format` names: `csv`, `json`, `md` (Markdown) or LaTeX
+    /// (anything else), values with 4 decimals where not full precision.
+    /// (The page's loading worker writes these: the page sends it the table.)
+    pub fn export(&self, format: &str) -> String {
+        match format {
+            "csv" => self.to_csv(),
+            "json" => self.to_json(),
+            "md" => self.to_markdown(4),
+            _ => self.to_latex(4),
+        }
     }
 
     /// A row per model, then the groups' mean and sd rows, full precision.

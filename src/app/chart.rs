@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 use super::state::AppState;
 use super::util::{download, download_url, slug};
-use crate::plot::{draw_export, draw_line_chart, Frame, LineChart, EXPORT_STRIP};
+use crate::plot::{draw_export, draw_line_chart, draw_markers, Frame, LineChart, EXPORT_STRIP};
 
 thread_local! {
     /// Text sizes measured so far, by font size, family, style and text (a
@@ -207,11 +207,7 @@ fn paint(
     // setting the size clears the canvas and resets its context's transform
     element.set_width((width as f64 * ratio).round() as u32);
     element.set_height((HEIGHT as f64 * ratio).round() as u32);
-    element
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())?
+    context(&element)?
         .set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)
         .ok()?;
     let area = Backend::Canvas(CanvasBackend::with_canvas_object(element)?).into_drawing_area();
@@ -243,6 +239,85 @@ fn pixel_ratio() -> f64 {
     }
 }
 
+/// A chart drawn without its markers, a copy of its pixels and where its
+/// data landed: a chart whose markers alone changed (a moved threshold, the
+/// point under the pointer) is that copy with the markers drawn over it.
+struct Layers {
+    drawn: LineChart,
+    copy: web_sys::HtmlCanvasElement,
+    frame: Frame,
+}
+
+/// Whether `a` and `b` draw the same pixels but for their markers: the same
+/// curves (the very same points: a chart rebuilt for a moved threshold
+/// shares its curves' points, names and colours; any other change builds
+/// new ones), ranges and ink, and no bands. Cheap, where comparing the
+/// points would not be.
+fn same_drawing(a: &LineChart, b: &LineChart) -> bool {
+    (a.ink, a.x_range, a.y_range, a.series.len()) == (b.ink, b.x_range, b.y_range, b.series.len())
+        && a.bands.is_empty()
+        && b.bands.is_empty()
+        && (a.series.iter().zip(&b.series))
+            .all(|(s, t)| std::sync::Arc::ptr_eq(&s.points, &t.points))
+}
+
+fn new_canvas() -> Option<web_sys::HtmlCanvasElement> {
+    (document().create_element("canvas").ok()).and_then(|e| e.dyn_into().ok())
+}
+
+fn context(c: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
+    (c.get_context("2d").ok().flatten()).and_then(|c| c.dyn_into().ok())
+}
+
+/// Draws `spec` on `element`: its markers over the copy in `layers` when
+/// nothing else changed, else the whole chart again (and a new copy).
+#[inline(never)]
+fn paint_layers(
+    element: &web_sys::HtmlCanvasElement,
+    mut spec: LineChart,
+    layers: &mut Option<Layers>,
+) {
+    let markers = std::mem::take(&mut spec.markers);
+    let ink = spec.ink;
+    let ratio = pixel_ratio();
+    let width = (WIDTH as f64 * ratio).round() as u32;
+    let kept = (layers.as_ref())
+        .filter(|l| same_drawing(&l.drawn, &spec) && l.copy.width() == width)
+        .and_then(|l| {
+            // setting the width clears the canvas and resets its transform
+            element.set_width(width);
+            let c = context(element)?;
+            c.draw_image_with_html_canvas_element(&l.copy, 0.0, 0.0)
+                .ok()?;
+            c.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).ok()
+        });
+    if kept.is_none() {
+        *layers = None;
+        let frame = paint(element.clone(), &spec, ratio, None);
+        if let (Some(frame), Some(copy)) = (frame, new_canvas()) {
+            copy.set_width(element.width());
+            copy.set_height(element.height());
+            if context(&copy).is_some_and(|c| {
+                c.draw_image_with_html_canvas_element(element, 0.0, 0.0)
+                    .is_ok()
+            }) {
+                *layers = Some(Layers {
+                    drawn: spec,
+                    copy,
+                    frame,
+                });
+            }
+        }
+    }
+    if let (Some(l), Some(backend)) = (
+        layers.as_ref(),
+        CanvasBackend::with_canvas_object(element.clone()),
+    ) {
+        let area = Backend::Canvas(backend).into_drawing_area();
+        let _ = draw_markers(&area, &markers, ink, &l.frame);
+    }
+}
+
 pub const WIDTH: u32 = 640;
 pub const HEIGHT: u32 = 400;
 
@@ -259,15 +334,16 @@ pub fn Chart(
     on_pick: Option<Callback<(f64, f64)>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let frame = StoredValue::new(None::<Frame>);
+    // what the canvas shows under its markers ([`Layers`])
+    let layers = StoredValue::new(None::<Layers>);
     Effect::new(move |_| {
         let spec = chart.get();
         let Some(element) = canvas.get() else { return };
-        frame.set_value(paint(element, &spec, pixel_ratio(), None));
+        layers.update_value(|l| paint_layers(&element, spec, l));
     });
     let at = move |e: &web_sys::MouseEvent, cb: Option<Callback<(f64, f64)>>| {
-        let (Some(cb), Some(f), Some(element)) = (cb, frame.get_value(), canvas.get_untracked())
-        else {
+        let f = layers.with_value(|l| l.as_ref().map(|l| l.frame));
+        let (Some(cb), Some(f), Some(element)) = (cb, f, canvas.get_untracked()) else {
             return;
         };
         let element: web_sys::HtmlCanvasElement = element;
@@ -301,11 +377,7 @@ pub fn Chart(
     };
     // a PNG at twice the chart's size, drawn apart from the screen's canvas
     let export_png = move |_| {
-        let element = document()
-            .create_element("canvas")
-            .ok()
-            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
-        if let Some(element) = element {
+        if let Some(element) = new_canvas() {
             paint(
                 element.clone(),
                 &chart.get_untracked(),

@@ -89,9 +89,6 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             }
             let name = format!("rankscope-{}", slug(kind.label()));
             match format {
-                "csv" => download(&format!("{name}.csv"), "text/csv", &t.to_csv()),
-                "json" => download(&format!("{name}.json"), "application/json", &t.to_json()),
-                "md" => download(&format!("{name}.md"), "text/markdown", &t.to_markdown(4)),
                 // trec_eval's -q lines of every shown run (its official
                 // measures and those of the table, under the conventions in force)
                 "trec" => {
@@ -115,7 +112,24 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     });
                     download(&format!("{name}.trec_eval.txt"), "text/plain", &text)
                 }
-                _ => download(&format!("{name}.tex"), "text/x-tex", &t.to_latex(4)),
+                // the others written by a worker ([`Table::export`]): the
+                // exporters' code stays out of the page
+                _ => leptos::task::spawn_local(async move {
+                    let (ext, mime) = match format {
+                        "csv" => ("csv", "text/csv"),
+                        "json" => ("json", "application/json"),
+                        "md" => ("md", "text/markdown"),
+                        _ => ("tex", "text/x-tex"),
+                    };
+                    match super::worker::export(&t, format).await {
+                        Ok(text) => download(&format!("{name}.{ext}"), mime, &text),
+                        Err(why) => state.say(
+                            super::state::Level::Error,
+                            "The table could not be exported",
+                            vec![why],
+                        ),
+                    }
+                }),
             }
         }
     };

@@ -2,6 +2,7 @@
 //! and tests. The page and the export call the same functions, so an exported
 //! SVG is exactly what the page shows.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -313,26 +314,57 @@ fn draw_chart<DB: DrawingBackend>(
         let pts = thin(&s.drawn(), (x0, x1), (y0, y1), w, h);
         ctx.draw_series(LineSeries::new(pts, color.stroke_width(2)))?;
     }
-    for m in &chart.markers {
+    draw_each_marker(ctx.plotting_area(), &chart.markers, ink)?;
+    if legend_inside {
+        legend(&ctx.plotting_area().strip_coord_spec(), chart, ink, None)?;
+    }
+    Ok(frame)
+}
+
+/// The chart's markers (a dot, a ring, a label) in the plotting area `area`.
+fn draw_each_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    markers: &[Marker],
+    ink: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for m in markers {
         let color = series_color(m.color);
         let style = if m.hollow {
             color.stroke_width(2)
         } else {
             color.filled()
         };
-        ctx.draw_series(std::iter::once(Circle::new((m.x, m.y), 5, style)))?;
+        area.draw(&Circle::new((m.x, m.y), 5, style))?;
         if !m.label.is_empty() {
-            ctx.draw_series(std::iter::once(Text::new(
-                m.label.clone(),
+            area.draw(&Text::new(
+                m.label.as_str(),
                 (m.x, m.y),
                 (FontFamily::SansSerif, 12).into_font().color(&ink),
-            )))?;
+            ))?;
         }
     }
-    if legend_inside {
-        legend(&ctx.plotting_area().strip_coord_spec(), chart, ink, None)?;
-    }
-    Ok(frame)
+    Ok(())
+}
+
+/// A chart's `markers` alone over a drawing of the rest of it that `frame`
+/// came from (the same pixels as [`draw_line_chart`] puts them at), text in
+/// the chart's `ink`: a moved threshold redraws its markers over a copy of
+/// the curves.
+pub fn draw_markers<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    markers: &[Marker],
+    ink: (u8, u8, u8),
+    frame: &Frame,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    // as plotters' ChartBuilder maps: the last pixel column and row are the
+    // ends, y upwards
+    let coord = Cartesian2d::<RangedCoordf64, RangedCoordf64>::new(
+        frame.x_range.0..frame.x_range.1,
+        frame.y_range.0..frame.y_range.1,
+        (frame.px.0..frame.px.1 - 1, frame.py.1 - 1..frame.py.0),
+    );
+    let ink = RGBColor(ink.0, ink.1, ink.2);
+    draw_each_marker(&area.apply_coord_spec(coord), markers, ink)
 }
 
 /// The names of the chart's (not faint) series in a box at the lower right of
@@ -531,6 +563,40 @@ mod tests {
 
     /// A control character in a name (a title, a label) leaves the SVG
     /// well-formed XML: it is replaced, never written raw.
+    /// The page draws a chart without its markers once, then its markers
+    /// over a copy of that for each moved threshold: they land where the
+    /// whole chart's drawing puts them.
+    #[test]
+    fn markers_drawn_apart_land_where_the_whole_chart_puts_them() {
+        let circles = |svg: &str| -> Vec<String> {
+            svg.lines()
+                .filter(|l| l.contains("<circle"))
+                .map(String::from)
+                .collect()
+        };
+        let mut c = chart();
+        c.markers.push(Marker {
+            x: 3.7,
+            y: 0.81,
+            color: 2,
+            label: String::new(),
+            hollow: true,
+        });
+        let whole = to_svg(&c, 640, 400);
+        assert_eq!(circles(&whole).len(), 2, "{whole}");
+        let mut bare = c.clone();
+        bare.markers.clear();
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (640, 400)).into_drawing_area();
+            let frame = draw_line_chart(&area, &bare).unwrap();
+            draw_markers(&area, &c.markers, c.ink, &frame).unwrap();
+            let _ = area.present();
+        }
+        assert_eq!(circles(&svg), circles(&whole));
+        assert!(svg.contains(&c.markers[0].label), "the label too");
+    }
+
     #[test]
     fn svg_export_stays_xml_with_control_characters_in_names() {
         let mut c = chart();

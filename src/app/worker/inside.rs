@@ -27,6 +27,21 @@ pub fn worker_main() {
                 let _ = reply.post_message(&msg);
                 return;
             }
+            if get(&data, "type").as_string().as_deref() == Some("export") {
+                let bytes = (get(&data, "table").dyn_into::<Uint8Array>())
+                    .map(|a| a.to_vec())
+                    .unwrap_or_default();
+                let format = get(&data, "format").as_string().unwrap_or_default();
+                let msg = match postcard::from_bytes::<crate::report::Table>(&bytes) {
+                    Ok(t) => message("done", &[("text", t.export(&format).into())]),
+                    Err(_) => message(
+                        "failed",
+                        &[("why", "the table did not arrive whole".into())],
+                    ),
+                };
+                let _ = reply.post_message(&msg);
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("class_report") {
                 let reply = reply.clone();
                 wasm_bindgen_futures::spawn_local(async move {

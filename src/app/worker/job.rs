@@ -604,6 +604,24 @@ pub async fn diagnose(
     }
 }
 
+/// Metric table `table` in export `format` ([`crate::report::Table::export`]),
+/// written by a spare worker.
+pub async fn export(table: &crate::report::Table, format: &str) -> Result<String, String> {
+    let bytes = postcard::to_allocvec(table).map_err(|_| "the table could not be sent")?;
+    let request = message(
+        "export",
+        &[
+            ("table", Uint8Array::from(&bytes[..]).into()),
+            ("format", format.into()),
+        ],
+    );
+    match run(&request, &mut |_, _| {}, false).await {
+        Job::Done(data) => Ok(get(&data, "text").as_string().unwrap_or_default()),
+        Job::Broken(why) => Err(why),
+        Job::Cancelled => Err("cancelled".into()),
+    }
+}
+
 /// Stops the running significance job, if any.
 pub fn cancel_compare() {
     COMPARING.with(|c| c.take());

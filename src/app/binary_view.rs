@@ -403,7 +403,7 @@ impl Diagnostics {
                         &html.clone(),
                         Box::new(move || state.diagnostics.set(html)),
                     ),
-                    Err(why) if !why.is_empty() => {
+                    Err(why) if !why.is_empty() && why != super::worker::NO_WORKER => {
                         state.say(Level::Error, "The diagnostics failed", vec![why])
                     }
                     Err(_) => {}

@@ -86,8 +86,16 @@ pub(super) fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
     }
 }
 
+/// Why a job did not run in a page opened from a file (a saved report, a
+/// notebook's dashboard): the browser refuses such a page a worker. The jobs
+/// the page starts by itself (tests, diagnostics) stay quiet on it: the
+/// report's banner says what needs Rankscope served over http(s).
+pub const NO_WORKER: &str = "the loading worker could not start: a page opened from a file (a saved report, a notebook's dashboard) cannot start one; open the data in Rankscope served over http(s), or use the command line";
+
 /// Starts a worker (a spare, or a `fresh` one of its own), sends `request`,
 /// relays progress, returns its answer.
+///
+/// A page opened from a file gets [`NO_WORKER`].
 pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fresh: bool) -> Job {
     let worker = if fresh {
         web_sys::Worker::new(SCRIPT).map(|w| (w, false))
@@ -98,7 +106,7 @@ pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fr
         Ok(w) => w,
         // the browser refuses one to a page opened from a file (a saved
         // report, a notebook's dashboard): say what works instead
-        Err(_) => return Job::Broken("the loading worker could not start: a page opened from a file (a saved report, a notebook's dashboard) cannot start one; open the data in Rankscope served over http(s), or use the command line".into()),
+        Err(_) => return Job::Broken(NO_WORKER.into()),
     };
     let (tx, mut rx) = mpsc::unbounded::<Event>();
     if ready {

@@ -410,6 +410,40 @@ fn folds_average_as_scikit_learns_cross_validation_example() {
     }
 }
 
+/// The same folds' precision–recall curves: numpy's `interp` at 100
+/// recalls on scikit-learn's curves reversed, mean ± sd, and the mean and sd
+/// of their average precisions.
+#[test]
+fn folds_average_their_precision_recall_curves_as_the_common_recipe() {
+    let json = reference();
+    let folds = &json["averaged_roc"]["folds"];
+    let want = &json["averaged_pr"];
+    let curves: Vec<BinaryCurve> = (folds.as_array().unwrap().iter())
+        .map(|f| {
+            let labels: Vec<bool> = floats(&f["labels"]).iter().map(|&y| y == 1.0).collect();
+            BinaryCurve::new(&labels, &floats(&f["scores"]))
+        })
+        .collect();
+    let refs: Vec<&BinaryCurve> = curves.iter().collect();
+    let got = diagnostics::averaged_pr(&refs, 100).unwrap();
+    for (key, values) in [
+        ("mean_precision", &got.mean_precision),
+        ("lower", &got.lower),
+        ("upper", &got.upper),
+    ] {
+        let w = floats(&want[key]);
+        assert_eq!(values.len(), w.len());
+        for (i, (g, w)) in values.iter().zip(w).enumerate() {
+            near(*g, w, &format!("{key}[{i}]"));
+        }
+    }
+    near(got.ap_mean, want["ap_mean"].as_f64().unwrap(), "ap_mean");
+    near(got.ap_sd, want["ap_sd"].as_f64().unwrap(), "ap_sd");
+    // a fold without a positive has no curve to average
+    let none = BinaryCurve::new(&[false, false], &[0.2, 0.7]);
+    assert_eq!(diagnostics::averaged_pr(&[&curves[0], &none], 100), None);
+}
+
 #[test]
 fn five_seed_columns_group_into_one_model() {
     let json = reference();

@@ -197,6 +197,26 @@ averaged = {
     "auc_mean": float(np.mean(aucs)),
     "auc_sd": float(np.std(aucs)),
 }
+# the same folds' precision-recall curves averaged the same way (the common
+# recipe: precision read at evenly spaced recalls on the curve reversed to
+# increasing recall; scikit-learn's examples average only ROC curves)
+from sklearn.metrics import average_precision_score as _aps
+mean_recall = np.linspace(0, 1, 100)
+precs, aps = [], []
+for f in folds:
+    y, p = np.array(f["labels"]), np.array(f["scores"])
+    precision, recall, _ = precision_recall_curve(y, p)
+    precs.append(np.interp(mean_recall, recall[::-1], precision[::-1]))
+    aps.append(_aps(y, p))
+mean_precision = np.mean(precs, axis=0)
+std_precision = np.std(precs, axis=0)
+averaged_pr = {
+    "mean_precision": mean_precision.tolist(),
+    "lower": np.maximum(mean_precision - std_precision, 0).tolist(),
+    "upper": np.minimum(mean_precision + std_precision, 1).tolist(),
+    "ap_mean": float(np.mean(aps)),
+    "ap_sd": float(np.std(aps)),
+}
 # five seeds of one model as columns of one CSV (the same rows), for
 # `rankscope diagnose --group`
 from sklearn.metrics import average_precision_score
@@ -238,6 +258,7 @@ for c in present:
         "ks": float(stats.ks_2samp(p[y == 1], p[y == 0]).statistic),
     })
 multiclass["per_class"] = per_class
-out = {"binary": cases, "multiclass": multiclass, "averaged_roc": averaged, "grouped_seeds": grouped}
+out = {"binary": cases, "multiclass": multiclass, "averaged_roc": averaged, "averaged_pr": averaged_pr,
+       "grouped_seeds": grouped}
 (ref / "extra" / "diagnostics.json").write_text(json.dumps(out, allow_nan=False))
 print("wrote", len(cases), "binary cases")

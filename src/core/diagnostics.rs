@@ -560,17 +560,7 @@ pub fn averaged_roc(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedRoc>
         tpr[0] = 0.0;
         tprs.push(tpr);
     }
-    let stats: Vec<(f64, f64)> = (0..grid)
-        .filter_map(|i| mean_sd(&tprs.iter().map(|t| t[i]).collect::<Vec<_>>()))
-        .collect();
-    let mut mean_tpr: Vec<f64> = stats.iter().map(|s| s.0).collect();
-    mean_tpr[grid - 1] = 1.0;
-    let lower = (0..grid)
-        .map(|i| (mean_tpr[i] - stats[i].1).max(0.0))
-        .collect();
-    let upper = (0..grid)
-        .map(|i| (mean_tpr[i] + stats[i].1).min(1.0))
-        .collect();
+    let (mean_tpr, lower, upper) = vertical_band(&tprs, Some(1.0));
     let auc_of_mean = (1..grid)
         .map(|i| (fpr[i] - fpr[i - 1]) * (mean_tpr[i] + mean_tpr[i - 1]) / 2.0)
         .sum();
@@ -583,6 +573,74 @@ pub fn averaged_roc(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedRoc>
         auc_of_mean,
         auc_mean,
         auc_sd,
+    })
+}
+
+/// The pointwise mean of `rows` (equal lengths) with its ±1 standard
+/// deviation (ddof 0) clipped to [0, 1]; the mean's last value set to
+/// `last` first when given (an averaged ROC curve ends at 1).
+fn vertical_band(rows: &[Vec<f64>], last: Option<f64>) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let n = rows.first().map_or(0, Vec::len);
+    let (mut mean, mut lower, mut upper) = (Vec::new(), Vec::new(), Vec::new());
+    let mut at = Vec::with_capacity(rows.len());
+    for i in 0..n {
+        at.clear();
+        at.extend(rows.iter().map(|r| r[i]));
+        let (mut m, sd) = mean_sd(&at).unwrap_or((f64::NAN, f64::NAN));
+        if i + 1 == n {
+            m = last.unwrap_or(m);
+        }
+        mean.push(m);
+        lower.push((m - sd).max(0.0));
+        upper.push((m + sd).min(1.0));
+    }
+    (mean, lower, upper)
+}
+
+/// Several models' precision–recall curves averaged vertically, as their
+/// ROC curves are ([`averaged_roc`]): each curve's precision read at `grid`
+/// evenly spaced recalls by numpy's `interp` on scikit-learn's
+/// `precision_recall_curve` in increasing recall (`interp(mean_recall,
+/// recall[::-1], precision[::-1])`, the common recipe: scikit-learn's
+/// examples average only ROC curves); the band ±1 standard deviation
+/// (ddof 0) clipped to [0, 1]; the mean and standard deviation of the
+/// members' average precisions.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AveragedPr {
+    pub recall: Vec<f64>,
+    pub mean_precision: Vec<f64>,
+    pub lower: Vec<f64>,
+    pub upper: Vec<f64>,
+    pub ap_mean: f64,
+    pub ap_sd: f64,
+}
+
+/// `None` unless every curve has a positive (and there is one at least).
+pub fn averaged_pr(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedPr> {
+    if curves.is_empty() || grid < 2 {
+        return None;
+    }
+    let step = 1.0 / (grid - 1) as f64;
+    let recall: Vec<f64> = (0..grid)
+        .map(|i| if i == grid - 1 { 1.0 } else { i as f64 * step })
+        .collect();
+    let mut precisions = Vec::with_capacity(curves.len());
+    let mut aps = Vec::with_capacity(curves.len());
+    for curve in curves {
+        aps.push(curve.average_precision().filter(|_| curve.positives > 0)?);
+        let mut points = curve.pr_points();
+        points.reverse();
+        precisions.push(recall.iter().map(|&x| interp(x, &points)).collect());
+    }
+    let (mean_precision, lower, upper) = vertical_band(&precisions, None);
+    let (ap_mean, ap_sd) = mean_sd(&aps)?;
+    Some(AveragedPr {
+        recall,
+        mean_precision,
+        lower,
+        upper,
+        ap_mean,
+        ap_sd,
     })
 }
 

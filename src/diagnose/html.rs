@@ -585,44 +585,63 @@ fn groups(s: &mut String, v: &View) {
         }
     }
     s.push_str("</tbody></table>");
-    let (a, mut body) = unit_square("false positive rate", "true positive rate");
-    let mut names = String::new();
-    for (i, g) in groups.iter().enumerate() {
-        let Some(r) = &g.averaged_roc else { continue };
-        let color = series_hex(i);
-        let mut band = String::new();
-        let around = r
-            .fpr
-            .iter()
-            .zip(&r.upper)
-            .chain(r.fpr.iter().zip(&r.lower).rev());
-        for (j, (x, y)) in around.enumerate() {
+    // each group's averaged ROC and PR curves, a ±1 sd band around each
+    for pr in [false, true] {
+        let (a, mut body) = if pr {
+            unit_square("recall", "precision")
+        } else {
+            unit_square("false positive rate", "true positive rate")
+        };
+        let mut names = String::new();
+        for (i, g) in groups.iter().enumerate() {
+            let (x, mean, lower, upper, value) = match (pr, &g.averaged_roc, &g.averaged_pr) {
+                (false, Some(r), _) => (
+                    &r.fpr,
+                    &r.mean_tpr,
+                    &r.lower,
+                    &r.upper,
+                    ("AUC", r.auc_mean, r.auc_sd),
+                ),
+                (true, _, Some(r)) => (
+                    &r.recall,
+                    &r.mean_precision,
+                    &r.lower,
+                    &r.upper,
+                    ("AP", r.ap_mean, r.ap_sd),
+                ),
+                _ => continue,
+            };
+            let color = series_hex(i);
+            let mut band = String::new();
+            let around = x.iter().zip(upper).chain(x.iter().zip(lower).rev());
+            for (j, (x, y)) in around.enumerate() {
+                let _ = write!(
+                    band,
+                    "{}{:.1} {:.1}",
+                    if j == 0 { "M" } else { "L" },
+                    a.px(*x),
+                    a.py(*y)
+                );
+            }
+            let _ = write!(body, r#"<path class="band" fill="{color}" d="{band}Z"/>"#);
+            let line: Vec<(f64, f64)> = x.iter().copied().zip(mean.iter().copied()).collect();
+            body.push_str(&a.path(&line, &color, "line"));
             let _ = write!(
-                band,
-                "{}{:.1} {:.1}",
-                if j == 0 { "M" } else { "L" },
-                a.px(*x),
-                a.py(*y)
+                names,
+                "{}{} ({} {} ± {}) ",
+                swatch(&color),
+                esc(&g.name),
+                value.0,
+                f4(value.1),
+                f4(value.2)
             );
         }
-        let _ = write!(body, r#"<path class="band" fill="{color}" d="{band}Z"/>"#);
-        let mean: Vec<(f64, f64)> = r
-            .fpr
-            .iter()
-            .copied()
-            .zip(r.mean_tpr.iter().copied())
-            .collect();
-        body.push_str(&a.path(&mean, &color, "line"));
-        let _ = write!(
-            names,
-            "{}{} (AUC {} ± {}) ",
-            swatch(&color),
-            esc(&g.name),
-            f4(r.auc_mean),
-            f4(r.auc_sd)
-        );
+        s.push_str(&if pr {
+            figure("averaged-pr", "averaged precision–recall", &body, &format!("Precision–recall averaged vertically with a ±1 sd band: each member's precision read at 100 evenly spaced recalls on its curve (numpy's interp on scikit-learn's precision_recall_curve in increasing recall; scikit-learn's examples average only ROC curves). {names}"))
+        } else {
+            figure("averaged-roc", "averaged ROC", &body, &format!("ROC averaged vertically with a ±1 sd band: each member's TPR read at 100 evenly spaced FPRs (scikit-learn's \"ROC with cross validation\" example). {names}"))
+        });
     }
-    s.push_str(&figure("averaged-roc", "averaged ROC", &body, &format!("ROC averaged vertically with a ±1 sd band: each member's TPR read at 100 evenly spaced FPRs (scikit-learn's \"ROC with cross validation\" example). {names}")));
 }
 
 /// One class against the rest: ROC and precision–recall curves with each

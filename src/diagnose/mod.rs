@@ -347,6 +347,8 @@ pub struct Group {
     pub members: Vec<String>,
     /// The members' ROC curves averaged vertically with a ±1 sd band.
     pub averaged_roc: Option<diagnostics::AveragedRoc>,
+    /// Their precision–recall curves likewise.
+    pub averaged_pr: Option<diagnostics::AveragedPr>,
     /// Per number: (name, mean, standard deviation over the members (ddof
     /// 0), each member's value).
     pub mean_sd: Vec<(&'static str, f64, f64, Vec<f64>)>,
@@ -397,6 +399,7 @@ pub fn groups(
                 name: name.clone(),
                 members: members.iter().map(|&i| curves[i].0.clone()).collect(),
                 averaged_roc: diagnostics::averaged_roc(&refs, 100),
+                averaged_pr: diagnostics::averaged_pr(&refs, 100),
                 mean_sd,
             })
         })
@@ -498,6 +501,12 @@ pub fn groups_text(groups: &[Group]) -> String {
             s.push_str(&format!(
                 "  averaged ROC (vertical, 100 FPR points, ±1 sd): AUC of the mean curve {:.4}\n",
                 roc.auc_of_mean
+            ));
+        }
+        if let Some(pr) = &g.averaged_pr {
+            s.push_str(&format!(
+                "  averaged PR (vertical, 100 recall points, ±1 sd): AP {:.4} ± {:.4}\n",
+                pr.ap_mean, pr.ap_sd
             ));
         }
     }

@@ -89,6 +89,11 @@ test('the Diagnostics panel equals rankscope diagnose and draws every chart', as
     near(cell[2], sd, `${key} sd`);
   }
   assert.ok(await page.$('.diag-panel figure.averaged-roc path.band'));
+  // the precision-recall curves averaged the same way, their APs' mean ± sd
+  assert.ok(await page.$('.diag-panel figure.averaged-pr path.band'));
+  const pr = grouped.groups[0].averaged_pr;
+  assert.match(await page.$eval('.diag-panel figure.averaged-pr figcaption', (c) => c.textContent),
+    new RegExp(`model_a \\(AP ${pr.ap_mean.toFixed(4)} ± ${pr.ap_sd.toFixed(4)}\\)`));
   // the options are in the link, and a reload restores them
   // (the link follows the view at most every 200 ms)
   await page.waitForFunction(() => decodeURIComponent(location.hash).includes('group:model_a='));

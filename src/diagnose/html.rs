@@ -587,11 +587,12 @@ fn groups(s: &mut String, v: &View) {
     s.push_str("</tbody></table>");
     // each group's averaged ROC and PR curves, a ±1 sd band around each
     for pr in [false, true] {
-        let (a, mut body) = if pr {
-            unit_square("recall", "precision")
-        } else {
-            unit_square("false positive rate", "true positive rate")
-        };
+        let (a, mut body) = unit_square("false positive rate", "true positive rate");
+        if pr {
+            // no chance diagonal on a precision–recall chart
+            let t = || ticks(&FIFTHS, |x| format!("{x}"));
+            body = a.frame(&t(), &t(), "recall", "precision");
+        }
         let mut names = String::new();
         for (i, g) in groups.iter().enumerate() {
             let (x, mean, lower, upper, value) = match (pr, &g.averaged_roc, &g.averaged_pr) {

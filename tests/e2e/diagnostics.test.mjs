@@ -91,6 +91,8 @@ test('the Diagnostics panel equals rankscope diagnose and draws every chart', as
   assert.ok(await page.$('.diag-panel figure.averaged-roc path.band'));
   // the precision-recall curves averaged the same way, their APs' mean ± sd
   assert.ok(await page.$('.diag-panel figure.averaged-pr path.band'));
+  assert.ok(await page.$('.diag-panel figure.averaged-roc path.diagonal'), 'chance on ROC');
+  assert.equal(await page.$('.diag-panel figure.averaged-pr path.diagonal'), null, 'no chance diagonal on PR');
   const pr = grouped.groups[0].averaged_pr;
   assert.match(await page.$eval('.diag-panel figure.averaged-pr figcaption', (c) => c.textContent),
     new RegExp(`model_a \\(AP ${pr.ap_mean.toFixed(4)} ± ${pr.ap_sd.toFixed(4)}\\)`));

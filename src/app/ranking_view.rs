@@ -165,75 +165,8 @@ pub fn ElbowPanel() -> impl IntoView {
     };
     let chart = Signal::derive(move || {
         let groups = groups();
-        let m = metric.get();
-        let p = max_p();
-        let points = |v: &[f64]| -> std::sync::Arc<[(f64, f64)]> {
-            v.iter()
-                .enumerate()
-                .map(|(i, &v)| ((i + 1) as f64, v))
-                .collect()
-        };
-        let mut series = faint();
-        let per_query = !series.is_empty();
-        let mut ymax = 0.0f64;
-        let mut markers = Vec::new();
-        let mut bands = bands();
-        lines.with(|ls| {
-            for l in ls.iter().chain(&groups) {
-                ymax = l.values.iter().fold(ymax, |a, &b| a.max(b));
-                // a group's members: faint and unnamed under its mean
-                let member = groups.iter().any(|g| g.members.contains(&l.name));
-                series.push(Series {
-                    name: if member {
-                        String::new()
-                    } else {
-                        l.name.clone()
-                    },
-                    color: l.color,
-                    faint: member,
-                    steps: false,
-                    points: points(&l.values),
-                });
-                if let (Some(e), false) = (l.elbow, member) {
-                    markers.push(Marker {
-                        x: e as f64,
-                        y: l.values[e - 1],
-                        color: l.color,
-                        label: format!(" p={e}"),
-                        hollow: false,
-                    });
-                }
-                if !l.sd.is_empty() {
-                    let band: Vec<(f64, f64, f64)> = (l.values.iter().zip(&l.sd).enumerate())
-                        .map(|(i, (v, sd))| ((i + 1) as f64, (v - sd).max(0.0), (v + sd).min(1.0)))
-                        .collect();
-                    ymax = band.iter().fold(ymax, |a, b| a.max(b.2));
-                    bands.push(Band {
-                        color: l.color,
-                        points: band,
-                    });
-                }
-            }
-        });
-        LineChart {
-            title: String::new(),
-            x_label: "cutoff p".into(),
-            y_label: m.label().into(),
-            x_range: (1.0, p.max(2) as f64),
-            y_range: (
-                0.0,
-                if per_query {
-                    1.0
-                } else {
-                    (ymax * 1.08).clamp(0.05, 1.0)
-                },
-            ),
-            series,
-            bands,
-            markers,
-            diagonal: false,
-            ink: ink(),
-        }
+        let (m, p) = (metric.get(), max_p());
+        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), m.label(), p))
     });
     // hover: the cutoff under the pointer and every model's value there
     let hover_p = RwSignal::new(None::<usize>);
@@ -331,6 +264,82 @@ pub fn ElbowPanel() -> impl IntoView {
             </table>
             <p class="muted small">"The elbow is where showing more items starts to pay less. It is found on the metric's cumulative form, which only rises (DCG@p for nDCG, relevant retrieved for P@p, Σ P@i·rel for MAP; recall and Hit as they are): the p where that curve, scaled to [0, 1], lies farthest above the line from its first to its last point (Kneedle, Satopaa et al. 2011). Below 0.2 of the scale there is no clear elbow (the log2 discount alone bends DCG by about 0.1). The curve drawn is the mean over queries of the metric at every cutoff, under the conventions above. A group of runs (the Models card's groups: folds, seeds) is drawn as its members' mean with a ±1 sd band, its members faint; its elbow is on their mean cumulative form."</p>
         </section>
+    }
+}
+
+/// The elbow chart: `faint` per-query lines (then the y axis is [0, 1]),
+/// each run's mean curve with its elbow, and each group's mean with its
+/// ±1 sd band over its members, which are drawn faint and unnamed; `bands`
+/// are the runs' 95% bands; cutoffs 1..=`p`.
+fn elbow_chart(
+    lines: &[CurveLine],
+    groups: &[CurveLine],
+    mut series: Vec<Series>,
+    mut bands: Vec<Band>,
+    y_label: &str,
+    p: usize,
+) -> LineChart {
+    let points = |v: &[f64]| -> std::sync::Arc<[(f64, f64)]> {
+        v.iter()
+            .enumerate()
+            .map(|(i, &v)| ((i + 1) as f64, v))
+            .collect()
+    };
+    let per_query = !series.is_empty();
+    let mut ymax = 0.0f64;
+    let mut markers = Vec::new();
+    for l in lines.iter().chain(groups) {
+        ymax = l.values.iter().fold(ymax, |a, &b| a.max(b));
+        let member = groups.iter().any(|g| g.members.contains(&l.name));
+        series.push(Series {
+            name: if member {
+                String::new()
+            } else {
+                l.name.clone()
+            },
+            color: l.color,
+            faint: member,
+            steps: false,
+            points: points(&l.values),
+        });
+        if let (Some(e), false) = (l.elbow, member) {
+            markers.push(Marker {
+                x: e as f64,
+                y: l.values[e - 1],
+                color: l.color,
+                label: format!(" p={e}"),
+                hollow: false,
+            });
+        }
+        if !l.sd.is_empty() {
+            let band: Vec<(f64, f64, f64)> = (l.values.iter().zip(&l.sd).enumerate())
+                .map(|(i, (v, sd))| ((i + 1) as f64, (v - sd).max(0.0), (v + sd).min(1.0)))
+                .collect();
+            ymax = band.iter().fold(ymax, |a, b| a.max(b.2));
+            bands.push(Band {
+                color: l.color,
+                points: band,
+            });
+        }
+    }
+    LineChart {
+        title: String::new(),
+        x_label: "cutoff p".into(),
+        y_label: y_label.into(),
+        x_range: (1.0, p.max(2) as f64),
+        y_range: (
+            0.0,
+            if per_query {
+                1.0
+            } else {
+                (ymax * 1.08).clamp(0.05, 1.0)
+            },
+        ),
+        series,
+        bands,
+        markers,
+        diagonal: false,
+        ink: ink(),
     }
 }
 

@@ -375,32 +375,42 @@ fn the_command_line_prints_the_references_values() {
     }
 }
 
-#[test]
-fn folds_average_as_scikit_learns_cross_validation_example() {
-    let json = reference();
-    let want = &json["averaged_roc"];
-    let curves: Vec<BinaryCurve> = want["folds"]
-        .as_array()
-        .unwrap()
-        .iter()
+/// The reference's five folds (labels and scores), as curves.
+fn reference_folds(json: &Value) -> Vec<BinaryCurve> {
+    (json["averaged_roc"]["folds"].as_array().unwrap().iter())
         .map(|f| {
             let labels: Vec<bool> = floats(&f["labels"]).iter().map(|&y| y == 1.0).collect();
             BinaryCurve::new(&labels, &floats(&f["scores"]))
         })
-        .collect();
-    let refs: Vec<&BinaryCurve> = curves.iter().collect();
-    let got = diagnostics::averaged_roc(&refs, 100).unwrap();
-    for (key, values) in [
-        ("mean_tpr", &got.mean_tpr),
-        ("lower", &got.lower),
-        ("upper", &got.upper),
-    ] {
+        .collect()
+}
+
+/// Each of `lines` (key, values) equal to `want[key]`, point by point.
+fn near_lines(want: &Value, lines: [(&str, &Vec<f64>); 3]) {
+    for (key, values) in lines {
         let w = floats(&want[key]);
         assert_eq!(values.len(), w.len());
         for (i, (g, w)) in values.iter().zip(w).enumerate() {
             near(*g, w, &format!("{key}[{i}]"));
         }
     }
+}
+
+#[test]
+fn folds_average_as_scikit_learns_cross_validation_example() {
+    let json = reference();
+    let want = &json["averaged_roc"];
+    let curves = reference_folds(&json);
+    let refs: Vec<&BinaryCurve> = curves.iter().collect();
+    let got = diagnostics::averaged_roc(&refs, 100).unwrap();
+    near_lines(
+        want,
+        [
+            ("mean_tpr", &got.mean_tpr),
+            ("lower", &got.lower),
+            ("upper", &got.upper),
+        ],
+    );
     for (key, value) in [
         ("auc_of_mean", got.auc_of_mean),
         ("auc_mean", got.auc_mean),
@@ -416,27 +426,18 @@ fn folds_average_as_scikit_learns_cross_validation_example() {
 #[test]
 fn folds_average_their_precision_recall_curves_as_the_common_recipe() {
     let json = reference();
-    let folds = &json["averaged_roc"]["folds"];
     let want = &json["averaged_pr"];
-    let curves: Vec<BinaryCurve> = (folds.as_array().unwrap().iter())
-        .map(|f| {
-            let labels: Vec<bool> = floats(&f["labels"]).iter().map(|&y| y == 1.0).collect();
-            BinaryCurve::new(&labels, &floats(&f["scores"]))
-        })
-        .collect();
+    let curves = reference_folds(&json);
     let refs: Vec<&BinaryCurve> = curves.iter().collect();
     let got = diagnostics::averaged_pr(&refs, 100).unwrap();
-    for (key, values) in [
-        ("mean_precision", &got.mean_precision),
-        ("lower", &got.lower),
-        ("upper", &got.upper),
-    ] {
-        let w = floats(&want[key]);
-        assert_eq!(values.len(), w.len());
-        for (i, (g, w)) in values.iter().zip(w).enumerate() {
-            near(*g, w, &format!("{key}[{i}]"));
-        }
-    }
+    near_lines(
+        want,
+        [
+            ("mean_precision", &got.mean_precision),
+            ("lower", &got.lower),
+            ("upper", &got.upper),
+        ],
+    );
     near(got.ap_mean, want["ap_mean"].as_f64().unwrap(), "ap_mean");
     near(got.ap_sd, want["ap_sd"].as_f64().unwrap(), "ap_sd");
     // a fold without a positive has no curve to average

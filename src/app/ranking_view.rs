@@ -7,8 +7,9 @@ use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Shared, Target};
 use super::util::{hist_html, ink};
 use crate::core::curves::{
-    cumulative_curve, group_curve, knee, mean_band, mean_curve, query_curve, CurveMetric,
+    cumulative_curve, knee, mean_band, mean_curve, query_curve, CurveMetric,
 };
+use crate::core::diagnostics::pointwise_mean_sd;
 use crate::core::evaluate::Report;
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
@@ -40,7 +41,7 @@ fn group_lines(lines: &[CurveLine], groups: &[(String, String)]) -> Vec<CurveLin
         let values: Vec<&[f64]> = members.iter().map(|l| &l.values[..]).collect();
         let cumulative: Vec<&[f64]> = members.iter().map(|l| &l.cumulative[..]).collect();
         let (Some((values, sd)), Some((cumulative, _))) =
-            (group_curve(&values), group_curve(&cumulative))
+            (pointwise_mean_sd(&values), pointwise_mean_sd(&cumulative))
         else {
             continue;
         };

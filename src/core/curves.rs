@@ -419,24 +419,6 @@ pub fn cumulative_curve(
     mean_of(run, conv, metric, max_p, true)
 }
 
-/// Several runs' curves as one model (folds or seeds of one system): at
-/// every cutoff the mean and standard deviation (ddof 0, as the metric
-/// table's group rows and `rankscope eval --group`) of the members' values,
-/// as long as the shortest member. `None` for no members.
-pub fn group_curve(members: &[&[f64]]) -> Option<(Vec<f64>, Vec<f64>)> {
-    let len = members.iter().map(|m| m.len()).min()?;
-    let (mut mean, mut sd) = (Vec::with_capacity(len), Vec::with_capacity(len));
-    let mut at = Vec::with_capacity(members.len());
-    for p in 0..len {
-        at.clear();
-        at.extend(members.iter().map(|m| m[p]));
-        let (m, s) = super::diagnostics::mean_sd(&at)?;
-        mean.push(m);
-        sd.push(s);
-    }
-    Some((mean, sd))
-}
-
 /// The knee of a rising curve y(p), p = 1..=len, by Kneedle (Satopaa et al.
 /// 2011): with p and y normalised to [0, 1], the p where the curve lies
 /// farthest above the chord from its first to its last point. `None` ("no
@@ -656,15 +638,16 @@ mod tests {
 
     #[test]
     fn a_group_curve_is_the_members_mean_and_population_sd_at_each_cutoff() {
+        use crate::core::diagnostics::pointwise_mean_sd;
         // on the common length 2, numpy: np.mean / np.std of [.2,.4,.6] and
         // [.4,.8,.6] are 0.4, 0.1632993161855452 and 0.6, 0.16329931618554522
         let (a, b, c) = ([0.2, 0.4, 0.9], [0.4, 0.8, 0.7], [0.6, 0.6]);
-        let (mean, sd) = group_curve(&[&a, &b, &c]).unwrap();
+        let (mean, sd) = pointwise_mean_sd(&[&a, &b, &c]).unwrap();
         assert_eq!(mean.len(), 2);
         assert!((mean[0] - 0.4).abs() < 1e-15 && (mean[1] - 0.6).abs() < 1e-15);
         assert!((sd[0] - 0.1632993161855452).abs() < 1e-15);
         assert!((sd[1] - 0.16329931618554522).abs() < 1e-15);
-        assert_eq!(group_curve(&[]), None);
+        assert_eq!(pointwise_mean_sd(&[]), None);
         // the cumulative form's knee is the elbow
         let conv = Conventions::default();
         let mut grades = vec![1, 1, 1, 1];

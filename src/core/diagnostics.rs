@@ -547,10 +547,7 @@ pub fn averaged_roc(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedRoc>
     if curves.is_empty() || grid < 2 {
         return None;
     }
-    let step = 1.0 / (grid - 1) as f64;
-    let fpr: Vec<f64> = (0..grid)
-        .map(|i| if i == grid - 1 { 1.0 } else { i as f64 * step })
-        .collect();
+    let fpr = unit_grid(grid);
     let mut tprs = Vec::with_capacity(curves.len());
     let mut aucs = Vec::with_capacity(curves.len());
     for curve in curves {
@@ -560,7 +557,7 @@ pub fn averaged_roc(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedRoc>
         tpr[0] = 0.0;
         tprs.push(tpr);
     }
-    let (mean_tpr, lower, upper) = vertical_band(&tprs, Some(1.0));
+    let (mean_tpr, lower, upper) = vertical_band(&tprs, Some(1.0))?;
     let auc_of_mean = (1..grid)
         .map(|i| (fpr[i] - fpr[i - 1]) * (mean_tpr[i] + mean_tpr[i - 1]) / 2.0)
         .sum();
@@ -579,22 +576,51 @@ pub fn averaged_roc(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedRoc>
 /// The pointwise mean of `rows` (equal lengths) with its ±1 standard
 /// deviation (ddof 0) clipped to [0, 1]; the mean's last value set to
 /// `last` first when given (an averaged ROC curve ends at 1).
-fn vertical_band(rows: &[Vec<f64>], last: Option<f64>) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-    let n = rows.first().map_or(0, Vec::len);
-    let (mut mean, mut lower, mut upper) = (Vec::new(), Vec::new(), Vec::new());
-    let mut at = Vec::with_capacity(rows.len());
-    for i in 0..n {
-        at.clear();
-        at.extend(rows.iter().map(|r| r[i]));
-        let (mut m, sd) = mean_sd(&at).unwrap_or((f64::NAN, f64::NAN));
-        if i + 1 == n {
-            m = last.unwrap_or(m);
-        }
-        mean.push(m);
-        lower.push((m - sd).max(0.0));
-        upper.push((m + sd).min(1.0));
+fn vertical_band(rows: &[Vec<f64>], last: Option<f64>) -> Option<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+    let (mut mean, sd) = pointwise_mean_sd(&rows)?;
+    if let (Some(last), Some(m)) = (last, mean.last_mut()) {
+        *m = last;
     }
-    (mean, lower, upper)
+    let lower = mean
+        .iter()
+        .zip(&sd)
+        .map(|(m, s)| (m - s).max(0.0))
+        .collect();
+    let upper = mean
+        .iter()
+        .zip(&sd)
+        .map(|(m, s)| (m + s).min(1.0))
+        .collect();
+    Some((mean, lower, upper))
+}
+
+/// `grid` evenly spaced points of [0, 1] as numpy's `linspace(0, 1, grid)`
+/// (the last exactly 1).
+fn unit_grid(grid: usize) -> Vec<f64> {
+    let step = 1.0 / (grid - 1) as f64;
+    (0..grid)
+        .map(|i| if i == grid - 1 { 1.0 } else { i as f64 * step })
+        .collect()
+}
+
+/// Several rows as one (folds or seeds of one model; runs of one system on
+/// the elbow chart): at every position the mean and standard deviation
+/// (ddof 0, [`mean_sd`], as the metric table's group rows and `rankscope
+/// eval --group`) of the rows' values, as long as the shortest row. `None`
+/// for no rows.
+pub fn pointwise_mean_sd(rows: &[&[f64]]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let len = rows.iter().map(|r| r.len()).min()?;
+    let (mut mean, mut sd) = (Vec::with_capacity(len), Vec::with_capacity(len));
+    let mut at = Vec::with_capacity(rows.len());
+    for p in 0..len {
+        at.clear();
+        at.extend(rows.iter().map(|r| r[p]));
+        let (m, s) = mean_sd(&at)?;
+        mean.push(m);
+        sd.push(s);
+    }
+    Some((mean, sd))
 }
 
 /// Several models' precision–recall curves averaged vertically, as their
@@ -620,10 +646,7 @@ pub fn averaged_pr(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedPr> {
     if curves.is_empty() || grid < 2 {
         return None;
     }
-    let step = 1.0 / (grid - 1) as f64;
-    let recall: Vec<f64> = (0..grid)
-        .map(|i| if i == grid - 1 { 1.0 } else { i as f64 * step })
-        .collect();
+    let recall = unit_grid(grid);
     let mut precisions = Vec::with_capacity(curves.len());
     let mut aps = Vec::with_capacity(curves.len());
     for curve in curves {
@@ -632,7 +655,7 @@ pub fn averaged_pr(curves: &[&BinaryCurve], grid: usize) -> Option<AveragedPr> {
         points.reverse();
         precisions.push(recall.iter().map(|&x| interp(x, &points)).collect());
     }
-    let (mean_precision, lower, upper) = vertical_band(&precisions, None);
+    let (mean_precision, lower, upper) = vertical_band(&precisions, None)?;
     let (ap_mean, ap_sd) = mean_sd(&aps)?;
     Some(AveragedPr {
         recall,

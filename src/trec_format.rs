@@ -5,9 +5,12 @@
 //! Like trec_eval, queries are those in both run and qrels; with `-c` the means
 //! are divided by the number of qrels queries instead (missing queries score 0).
 
-use crate::core::evaluate::{ranking_query_value, Conventions, IPREC_NAMES, RPREC_MULT_NAMES};
+use crate::core::evaluate::{ranking_query_value, Conventions};
 use crate::core::ranking::{self, PreparedRun, QuerySet, RankingData};
-use crate::core::registry::{self, MetricId, TrecMeasure, TREC_MEASURES};
+use crate::core::registry::{
+    self, id, Average, Compute, Kind, MetricId, TrecMeasure, TREC_MEASURES, TREC_OFFICIAL,
+    TREC_RUNID, TREC_SET,
+};
 
 /// A trec_eval measure with its cutoffs (empty for a measure without), in
 /// trec_eval's table order.
@@ -30,8 +33,8 @@ impl Measure {
     /// trec_eval's measure `name` at its default cutoffs.
     pub fn named(name: &str) -> Option<Measure> {
         match name {
-            "runid" => Some(Measure::Runid),
-            "num_q" => Some(Measure::NumQ),
+            TREC_RUNID => Some(Measure::Runid),
+            id::NUM_Q => Some(Measure::NumQ),
             _ => TREC_MEASURES
                 .iter()
                 .find(|t| t.name == name)
@@ -50,23 +53,10 @@ impl Measure {
 
 /// trec_eval's "official" set (its default).
 pub fn official() -> Vec<Measure> {
-    [
-        "runid",
-        "num_q",
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "map",
-        "gm_map",
-        "Rprec",
-        "bpref",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-    ]
-    .iter()
-    .filter_map(|n| Measure::named(n))
-    .collect()
+    TREC_OFFICIAL
+        .iter()
+        .filter_map(|n| Measure::named(n))
+        .collect()
 }
 
 /// Adds `m` to `out`, or, if `out` has the measure, gives it `m`'s cutoffs
@@ -130,22 +120,7 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
                         .map(|t| Measure::Core(t, t.cuts.unwrap_or_default().to_vec())),
                 )
                 .collect(),
-            "set" => [
-                "runid",
-                "num_q",
-                "num_ret",
-                "num_rel",
-                "num_rel_ret",
-                "utility",
-                "set_P",
-                "set_recall",
-                "set_relative_P",
-                "set_map",
-                "set_F",
-            ]
-            .iter()
-            .filter_map(|n| Measure::named(n))
-            .collect(),
+            "set" => TREC_SET.iter().filter_map(|n| Measure::named(n)).collect(),
             _ => Vec::new(),
         };
         if !nickname.is_empty() {
@@ -193,54 +168,66 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
     Ok(out)
 }
 
-/// The measures written as geometric means (their per-query lines are not printed).
-fn geometric(base: &str) -> bool {
-    matches!(base, "gm_map" | "gm_bpref")
+/// How a measure's line is written and averaged.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    Mean,
+    /// A count: summed, printed without decimals.
+    Count,
+    /// A geometric mean (trec_eval prints no per-query line).
+    Geometric,
+    /// trec_eval -c's `num_rel`: every judgment with a grade above 0.
+    NumRel,
 }
 
-/// One query's (name, value) lines for the selected measures; counts flagged.
+fn form(t: &TrecMeasure) -> Form {
+    if t.base == id::NUM_REL {
+        Form::NumRel
+    } else if registry::is_count(t.base) {
+        Form::Count
+    } else if registry::info(t.base, Kind::Ranking).is_some_and(|m| m.average == Average::Geometric)
+    {
+        Form::Geometric
+    } else {
+        Form::Mean
+    }
+}
+
+/// One query's (name, value, form) lines for the selected measures.
 fn query_values(
     q: &ranking::QueryView,
     measures: &[Measure],
     conv: &Conventions,
-) -> Vec<(String, f64, bool)> {
+) -> Vec<(String, f64, Form)> {
     let mut out = Vec::new();
     for m in measures {
         let Measure::Core(t, cuts) = m else {
             continue;
         };
-        let count = registry::is_count(t.base);
+        let form = form(t);
         let value = |k: Option<usize>| {
             ranking_query_value(q, conv, &MetricId::new(t.base, k)).unwrap_or_default()
         };
-        match t.base {
-            "iprec_at_recall" => {
-                let values = q.interpolated_precision(conv.relevance_level, conv.trec_eval);
-                out.extend(
-                    IPREC_NAMES
-                        .iter()
-                        .zip(values)
-                        .map(|(n, v)| (n.to_string(), v, false)),
-                );
-            }
-            "rprec_mult" => out.extend(
-                RPREC_MULT_NAMES
+        match registry::info(t.base, Kind::Ranking).map(|m| m.compute) {
+            // several lines (iprec_at_recall_0.00, ...), named as trec_eval does
+            Some(Compute::Columns(names, f)) => out.extend(
+                names
                     .iter()
-                    .zip(q.rprec_mult(conv.relevance_level))
-                    .map(|(n, v)| (n.replace("rprec_mult", "Rprec_mult"), v, false)),
+                    .zip(f(q, &conv.at(None)))
+                    .map(|(n, v)| (n.replacen(t.base, t.name, 1), v, form)),
             ),
             _ if t.cuts.is_some() => out.extend(
                 cuts.iter()
-                    .map(|&k| (format!("{}_{k}", t.name), value(Some(k)), count)),
+                    .map(|&k| (format!("{}_{k}", t.name), value(Some(k)), form)),
             ),
-            _ => out.push((t.name.to_string(), value(None), count)),
+            _ => out.push((t.name.to_string(), value(None), form)),
         }
     }
     out
 }
 
-fn line(out: &mut String, name: &str, qid: &str, value: f64, integer: bool) {
-    if integer {
+fn line(out: &mut String, name: &str, qid: &str, value: f64, form: Form) {
+    if matches!(form, Form::Count | Form::NumRel) {
         out.push_str(&format!("{name:<22}\t{qid}\t{}\n", value as i64));
     } else {
         out.push_str(&format!("{name:<22}\t{qid}\t{value:6.4}\n"));
@@ -266,20 +253,20 @@ pub fn format_run(
         ..Conventions::default()
     };
     let mut out = String::new();
-    let mut sums: Vec<(String, f64, bool)> = Vec::new();
+    let mut sums: Vec<(String, f64, Form)> = Vec::new();
     let mut log_sums: Vec<f64> = Vec::new();
     for i in 0..run.num_queries() {
         let qid = data.queries.name(run.selection.evaluated[i]);
         let values = query_values(&run.query(i), measures, conv);
-        for (j, (name, v, integer)) in values.iter().enumerate() {
-            if per_query && !geometric(name) {
-                line(&mut out, name, qid, *v, *integer);
+        for (j, (name, v, form)) in values.iter().enumerate() {
+            if per_query && *form != Form::Geometric {
+                line(&mut out, name, qid, *v, *form);
             }
             if sums.len() <= j {
-                sums.push((name.clone(), 0.0, *integer));
+                sums.push((name.clone(), 0.0, *form));
                 log_sums.push(0.0);
             }
-            if geometric(name) {
+            if *form == Form::Geometric {
                 log_sums[j] += v.max(1e-5).ln();
             }
             sums[j].1 += v;
@@ -296,8 +283,8 @@ pub fn format_run(
     let tag = &data.runs[run_index].tag;
     for m in measures {
         match m {
-            Measure::Runid => out.push_str(&format!("{:<22}\tall\t{}\n", "runid", tag)),
-            Measure::NumQ => line(&mut out, "num_q", "all", n as f64, true),
+            Measure::Runid => out.push_str(&format!("{TREC_RUNID:<22}\tall\t{tag}\n")),
+            Measure::NumQ => line(&mut out, id::NUM_Q, "all", n as f64, Form::Count),
             _ => {}
         }
     }
@@ -318,14 +305,14 @@ pub fn format_run(
         .collect();
     }
     log_sums.resize(sums.len(), 0.0);
-    for ((name, total, integer), log_sum) in sums.into_iter().zip(log_sums) {
-        let value = if complete && name == "num_rel" {
+    for ((name, total, form), log_sum) in sums.into_iter().zip(log_sums) {
+        let value = if complete && form == Form::NumRel {
             // trec_eval -c counts every judgment with a grade above 0,
             // whatever the relevance level (m_num_rel.c)
             data.qrels.grades.iter().filter(|&&g| g > 0).count() as f64
-        } else if integer {
+        } else if form != Form::Mean && form != Form::Geometric {
             total
-        } else if geometric(&name) {
+        } else if form == Form::Geometric {
             if denom > 0 {
                 ((log_sum + (denom - n) as f64 * 1e-5f64.ln()) / denom as f64).exp()
             } else {
@@ -336,7 +323,7 @@ pub fn format_run(
         } else {
             0.0
         };
-        line(&mut out, &name, "all", value, integer);
+        line(&mut out, &name, "all", value, form);
     }
     out
 }

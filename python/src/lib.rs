@@ -765,7 +765,7 @@ impl Data {
             let ids = metric_ids(Kind::Binary, Some(metrics), &[])?;
             let others: Vec<_> = ids
                 .iter()
-                .filter(|m| m.base != "roc_auc")
+                .filter(|m| m.base != registry::DELONG)
                 .cloned()
                 .collect();
             let auc = ids.len() > others.len();

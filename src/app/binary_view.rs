@@ -11,7 +11,9 @@ use wasm_bindgen::JsCast;
 use crate::core::binary::ThresholdRule;
 use crate::core::registry::Kind;
 use crate::core::Named;
-use crate::plot::{display_points, iso_f1_curves, series_hex, LineChart, Marker, Series};
+use crate::plot::{
+    display_points, iso_f1_curves, series_hex, LineChart, Marker, Series, PR_AXES, ROC_AXES,
+};
 use crate::report::fixed;
 
 #[component]
@@ -120,9 +122,9 @@ pub fn BinaryPanel() -> impl IntoView {
     // the two charts differ in their axes, their curves and the chance line
     let chart = move |roc: bool| {
         let (title, x, y) = if roc {
-            ("ROC", "false positive rate", "true positive rate")
+            ("ROC", ROC_AXES.0, ROC_AXES.1)
         } else {
-            ("Precision–recall", "recall", "precision")
+            ("Precision–recall", PR_AXES.0, PR_AXES.1)
         };
         LineChart {
             title: title.into(),

@@ -137,16 +137,16 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
     let (tpr, fpr) = (rate(c.tp, c.tp + c.fn_), rate(c.fp, c.fp + c.tn));
     let roc = chart(
         "ROC",
-        "false positive rate",
-        "true positive rate",
+        plot::ROC_AXES.0,
+        plot::ROC_AXES.1,
         curve.roc_points(),
         (fpr, tpr),
         true,
     );
     let pr = chart(
         "Precision–recall",
-        "recall",
-        "precision",
+        plot::PR_AXES.0,
+        plot::PR_AXES.1,
         curve.pr_points(),
         (c.recall().unwrap_or(0.0), c.precision().unwrap_or(1.0)),
         false,

@@ -10,7 +10,7 @@ use super::playground::{RankingPlayground, SEED_004};
 use crate::core::binary;
 use crate::core::ranking::QueryView;
 use crate::core::ranking_metrics::{discount_at, Discount, Gain};
-use crate::core::registry::{self, Kind};
+use crate::core::registry::{self, id, Kind};
 
 pub fn main() {
     console_error_panic_hook::set_once();
@@ -133,9 +133,9 @@ fn lesson(id: &str) -> AnyView {
         "hits" => view! {
             <p>"In next-item and next-location prediction, and in known-item search, every example has exactly one right answer, and the model returns a ranked list of candidates. The only question is where the answer landed."</p>
             <p><strong>"Accuracy@k"</strong>" (also called Hit@k, or Recall@k when there is one relevant item) counts the examples whose answer is among the first k. It is all-or-nothing: rank 2 and rank 10 are the same miss for Acc@1, the same hit for Acc@10."</p>
-            <Formula tex=tex(Kind::Multiclass, "acc")/>
+            <Formula tex=tex(Kind::Multiclass, id::ACC)/>
             <p><strong>"The reciprocal rank"</strong>" gives partial credit instead: 1 at rank 1, ½ at rank 2, ⅓ at rank 3, 0 when the answer is missing. Its mean over examples is the MRR."</p>
-            <Formula tex=tex(Kind::Multiclass, "mrr")/>
+            <Formula tex=tex(Kind::Multiclass, id::MRR)/>
             <p>"Three relations always hold, whatever the model:"</p>
             <ul>
                 <li>"Acc@1 ≤ Acc@5 ≤ Acc@10: an answer in the top 1 is also in the top 5 and the top 10."</li>
@@ -153,41 +153,41 @@ fn lesson(id: &str) -> AnyView {
         }.into_any(),
         "graded" => view! {
             <p>"When judgments have grades (0 = not relevant up to, say, 5 = perfect), a good list puts the best documents first. DCG adds up each document's gain, discounted by its rank:"</p>
-            <Formula tex=tex(Kind::Ranking, "dcg")/>
+            <Formula tex=tex(Kind::Ranking, id::DCG)/>
             <p>"The gain is the grade itself (trec_eval) or 2^grade − 1 (Burges et al.; it rewards the top grades much more). DCG has no fixed scale: it grows with the number and the grades of the relevant documents, so it cannot be averaged fairly over queries. nDCG divides it by the DCG of the ideal order, the same judged documents sorted by grade (IDCG), and lies between 0 and 1."</p>
-            <Formula tex=tex(Kind::Ranking, "ndcg")/>
+            <Formula tex=tex(Kind::Ranking, id::NDCG)/>
             <p>"A worked example: the grades in ranked order are 0, 5, 1, 4, 2. DCG = 0/1 + 5/1.585 + 1/2 + 4/2.322 + 2/2.585 = 6.151; the ideal order 5, 4, 2, 1, 0 gives IDCG = 8.954; nDCG = 6.151 / 8.954 = 0.687. Reorder the documents below, change their grades, and watch each term."</p>
             <RankingPlayground grades=&SEED_004 k=5/>
         }.into_any(),
         "precision" => view! {
             <p><strong>"Precision at k"</strong>" is the share of the first k results that are relevant: it asks whether the user's time was well spent. "<strong>"Recall at k"</strong>" is the share of all relevant documents that made it into the first k: it asks whether anything good was missed. They pull against each other as k grows."</p>
-            <Formula tex=tex(Kind::Ranking, "precision")/>
-            <Formula tex=tex(Kind::Ranking, "recall")/>
+            <Formula tex=tex(Kind::Ranking, id::PRECISION)/>
+            <Formula tex=tex(Kind::Ranking, id::RECALL)/>
             <p><strong>"Average precision"</strong>" looks at the precision at each rank where a relevant document appears and averages those values over the number of relevant documents, so a relevant document found early lifts every precision after it. One of the source documents puts it this way: if the first relevant item is third, its precision is 1/3; if the next one is fifth, its precision is 2/5. With two relevant documents, AP = (1/3 + 2/5) / 2 = 0.367. MAP is the mean of AP over queries or users."</p>
-            <Formula tex=tex(Kind::Ranking, "map")/>
+            <Formula tex=tex(Kind::Ranking, id::MAP)/>
             <p>"The list below starts on that example. A relevant document that is never retrieved still counts in the denominator (trec_eval's rule)."</p>
             <RankingPlayground grades=&[0, 0, 1, 0, 1, 0, 0, 0] k=8/>
         }.into_any(),
         "thresholds" => view! {
             <p>"A classifier outputs a score; it becomes a decision only once a threshold is chosen. Every threshold splits the examples into the four cells of the confusion matrix: true and false positives, false and true negatives. Accuracy, precision, recall, F1 and MCC are all read off those four numbers, so each depends on the threshold."</p>
-            <Formula tex=tex(Kind::Binary, "precision")/>
-            <Formula tex=tex(Kind::Binary, "mcc")/>
+            <Formula tex=tex(Kind::Binary, id::PRECISION)/>
+            <Formula tex=tex(Kind::Binary, id::MCC)/>
             <p>"The ROC curve shows every threshold at once: the true positive rate against the false positive rate as the threshold slides down. Its area, ROC AUC, is the probability that a random positive scores higher than a random negative (a tie counts ½); it ignores the threshold altogether. The precision–recall curve plots precision against recall; its step-wise area, average precision, is the better summary when positives are rare, because the huge number of true negatives cannot flatter it."</p>
-            <Formula tex=tex(Kind::Binary, "roc_auc")/>
+            <Formula tex=tex(Kind::Binary, id::ROC_AUC)/>
             <p>"Drag the examples and the threshold below. Click a metric to see its computation."</p>
             <ClassificationPlayground start=classify::BALANCED threshold=0.5/>
         }.into_any(),
         "imbalance" => view! {
             <p>"Accuracy misleads when classes are imbalanced. An example: 1000 samples of location A, of which the model recognises 60 %, and 10 samples of location B, of which it recognises 10 %. Below, B is the positive class and the threshold is 0.5: 600 A and 1 B are classified correctly, so accuracy = 601 / 1010 = 0.595."</p>
             <p>"Now press "<em>"Always predict the majority"</em>". The model never names B any more, and accuracy "<strong>"rises"</strong>" to 1000 / 1010 = 0.990. Nothing about B improved; A simply outnumbers it a hundred to one."</p>
-            <Formula tex=tex(Kind::Binary, "f1_weighted")/>
+            <Formula tex=tex(Kind::Binary, id::F1_WEIGHTED)/>
             <p>"Weighted F1 averages the per-class F1 with each class weighted by its share of the examples, so it too follows A: 0.985 when B is ignored. Macro F1 weighs both classes the same and halves to 0.498; MCC falls to 0, saying the decisions carry no information about B. The seed's own arithmetic takes each class's precision to equal its recall; with real counts B's precision is 1/401 at the threshold 0.5, because 400 A samples are predicted B. Click F1 (weighted) or F1 (macro) to see every term."</p>
-            <Formula tex=tex(Kind::Binary, "f1_macro")/>
+            <Formula tex=tex(Kind::Binary, id::F1_MACRO)/>
             <ClassificationPlayground start=classify::IMBALANCE threshold=0.5/>
         }.into_any(),
         "confidence" => view! {
             <p>"Accuracy only asks whether the top prediction was right. Log loss (cross-entropy) asks how much probability the model gave to what actually happened: the loss of one example is −ln p, where p is the probability assigned to its true class. A confident right answer costs almost nothing, a hedged one costs more, and a confident wrong answer costs a great deal."</p>
-            <Formula tex=tex(Kind::Binary, "log_loss")/>
+            <Formula tex=tex(Kind::Binary, id::LOG_LOSS)/>
             <p>"Because the loss is −ln p, a mean loss L corresponds to a typical probability of e^−L on the true class (a geometric mean): a loss of 2.3 means about 10 %, 4.6 about 1 %. Two models with the same accuracy can differ widely in loss. Lower loss rewards both separating the classes (discrimination) and probabilities that match how often things happen (calibration); it does not measure calibration alone."</p>
             <ConfidenceWidget/>
         }.into_any(),
@@ -292,7 +292,7 @@ fn RanksWidget() -> impl IntoView {
                 </tbody>
                 <tfoot>
                     <tr><th scope="row" colspan="2">"mean"</th>
-                        {move || { let m = means.get().1; ["acc1", "acc5", "acc10", "mrr", "ndcg10"].into_iter().zip(m).map(|(id, v)| view! { <td class="num" data-lesson-metric=id data-value=format!("{v:?}")><strong>{fmt(v)}</strong></td> }).collect_view() }}
+                        {move || { let m = means.get().1; ["acc1", "acc5", "acc10", id::MRR, "ndcg10"].into_iter().zip(m).map(|(id, v)| view! { <td class="num" data-lesson-metric=id data-value=format!("{v:?}")><strong>{fmt(v)}</strong></td> }).collect_view() }}
                     </tr>
                 </tfoot>
             </table>
@@ -353,7 +353,7 @@ fn DiscountWidget() -> impl IntoView {
             {move || { let (_, rr, nd, j) = row(rank.get()); view! {
                 <div class="discount-bars">
                     <div><span class="bar-label">{format!("RR {rr:.3}")}</span>{bar(rr, "rr")}</div>
-                    <div><span class="bar-label">{format!("nDCG {nd:.3}")}</span>{bar(nd, "ndcg")}</div>
+                    <div><span class="bar-label">{format!("nDCG {nd:.3}")}</span>{bar(nd, id::NDCG)}</div>
                     <div><span class="bar-label">{format!("b = 2 {j:.3}")}</span>{bar(j, "jarvelin")}</div>
                 </div>
             } }}

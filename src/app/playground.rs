@@ -6,10 +6,10 @@ use leptos::prelude::*;
 
 use super::explain_view::Breakdown;
 use super::util::focus_soon;
-use crate::core::explain;
 use crate::core::ranking::QueryView;
-use crate::core::ranking_metrics::{Ctx, Discount, Gain};
+use crate::core::ranking_metrics::Ctx;
 use crate::core::registry::MetricId;
+use crate::core::{explain, lessons};
 
 /// Seed 004's example: relevances [0, 5, 1, 4, 2] give DCG 6.151, IDCG 8.954, nDCG 0.687.
 pub const SEED_004: [i32; 5] = [0, 5, 1, 4, 2];
@@ -52,38 +52,11 @@ pub fn RankingPlayground(grades: &'static [i32], k: usize) -> impl IntoView {
             judged_desc: &ideal,
             average_ties: false,
         };
-        // trec_eval's defaults: relevant = grade ≥ 1, linear gain, log2 discount
-        let c = Ctx::default();
-        let rows: Vec<(String, &'static str, f64)> = vec![
-            (format!("P@{kk}"), "precision", q.precision(k, &c)),
-            (format!("R@{kk}"), "recall", q.recall(k, 1)),
-            (format!("AP@{kk}"), "ap", q.average_precision(k, &c)),
-            (
-                format!("nDCG@{kk} (gain rel)"),
-                "ndcg",
-                q.ndcg(k, Gain::Linear, Discount::Log2),
-            ),
-            (
-                format!("nDCG@{kk} (gain 2^rel − 1)"),
-                "ndcg_burges",
-                q.ndcg(k, Gain::Exponential, Discount::Log2),
-            ),
-            (
-                format!("DCG@{kk}"),
-                "dcg",
-                q.dcg(k, Gain::Linear, Discount::Log2),
-            ),
-            (
-                format!("IDCG@{kk}"),
-                "idcg",
-                q.idcg(k, Gain::Linear, Discount::Log2),
-            ),
-            ("RR".into(), "rr", q.reciprocal_rank(None, 1)),
-            (format!("ARHR@{kk}"), "arhr", q.arhr(k, 1)),
-        ];
+        let rows = lessons::toy_metrics(&q, kk);
         let docs: Vec<String> = list.iter().map(|x| x.0.clone()).collect();
-        let explained =
-            ["ndcg", "map"].map(|base| explain::query(&q, &docs, &MetricId::new(base, k), &c));
+        let c = Ctx::default();
+        let explained = lessons::TOY_EXPLAINED
+            .map(|base| explain::query(&q, &docs, &MetricId::new(base, k), &c));
         (rows, explained)
     });
     let shuffle = move |_| {
@@ -149,8 +122,8 @@ pub fn RankingPlayground(grades: &'static [i32], k: usize) -> impl IntoView {
                 </ol>
                 <table class="small-table toy-metrics">
                     <tbody>
-                        {move || metrics.get().0.into_iter().map(|(label, id, v)| view! {
-                            <tr><th scope="row">{label}</th><td class="num" data-toy-metric=id data-value=format!("{v:?}")>{format!("{v:.4}")}</td></tr>
+                        {move || metrics.get().0.into_iter().map(|r| view! {
+                            <tr><th scope="row">{r.label}</th><td class="num" data-toy-metric=r.key data-value=format!("{:?}", r.value)>{format!("{:.4}", r.value)}</td></tr>
                         }).collect_view()}
                     </tbody>
                 </table>

@@ -8,6 +8,7 @@ pub mod diagnostics;
 pub mod evaluate;
 pub mod explain;
 pub mod ids;
+pub mod lessons;
 pub mod multiclass;
 pub mod ranking;
 pub mod ranking_metrics;

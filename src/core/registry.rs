@@ -352,35 +352,64 @@ impl MetricInfo {
     }
 }
 
+/// The ids other modules name (a lesson's formula, the playground's rows,
+/// trec_eval's output, the diagnostics' numbers), each written once: the
+/// rows below use them, so a renamed id is renamed everywhere or fails to
+/// compile. Every other id appears only in its row.
+pub mod id {
+    pub const NDCG: &str = "ndcg";
+    pub const NDCG_BURGES: &str = "ndcg_burges";
+    pub const DCG: &str = "dcg";
+    pub const IDCG: &str = "idcg";
+    pub const MAP: &str = "map";
+    pub const PRECISION: &str = "precision";
+    pub const RECALL: &str = "recall";
+    pub const MRR: &str = "mrr";
+    pub const ARHR: &str = "arhr";
+    pub const NUM_Q: &str = "num_q";
+    pub const NUM_REL: &str = "num_rel";
+    pub const ROC_AUC: &str = "roc_auc";
+    pub const AVERAGE_PRECISION: &str = "average_precision";
+    pub const LOG_LOSS: &str = "log_loss";
+    pub const BRIER: &str = "brier";
+    pub const MCC: &str = "mcc";
+    pub const F1_WEIGHTED: &str = "f1_weighted";
+    pub const F1_MACRO: &str = "f1_macro";
+    pub const F1: &str = "f1";
+    pub const ECE: &str = "ece";
+    pub const KS: &str = "ks";
+    pub const ACC: &str = "acc";
+}
+
 use Cutoff::{None as NoK, Optional as OptK, Required as K};
 use Kind::*;
 
 pub const METRICS: &[MetricInfo] = &[
     // ranking
-    m("ndcg", Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true)
+    m(id::NDCG, Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}")
         .depends(&["ties", "gain", "discount", "query_set"])
         .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg))
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: true })),
-    m("ndcg_burges", Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
+    m(id::NDCG_BURGES, Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
         .depends(&["ties", "discount", "query_set"])
         .query(|q, a| q.ndcg(a.k, Gain::Exponential, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp))
         .explain(Explain::Query(QueryTerms::Gains { exponential: true, normalised: true })),
-    m("dcg", Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
+    m(id::DCG, Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)")
         .depends(&["ties", "gain", "discount", "query_set"])
         .query(|q, a| q.dcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| f.dcg)
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: false })),
-    m("idcg", Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
+    m(id::IDCG, Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}")
         .depends(&["gain", "discount", "query_set"])
         .query(|q, a| q.idcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| f.idcg),
-    m("map", Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut", true, true, true)
+    m(id::MAP, Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut", true, true, true)
         .typeset(r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)")
         .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
         .query(|q, a| q.average_precision(a.k, &a.ctx))
@@ -392,19 +421,19 @@ pub const METRICS: &[MetricInfo] = &[
         .query(|q, a| q.average_precision(a.k, &a.ctx))
         .scan(ap_of_prefix)
         .average(Average::Geometric),
-    m("precision", Ranking, K, "P@k", "P@k = |relevant in top k| / k", "denominator k (trec_eval) or min(k, list length); relevance level", "trec_eval P", true, true, true)
+    m(id::PRECISION, Ranking, K, "P@k", "P@k = |relevant in top k| / k", "denominator k (trec_eval) or min(k, list length); relevance level", "trec_eval P", true, true, true)
         .typeset(r"P@k = \frac{|\text{relevant in top } k|}{k}")
         .depends(&["ties", "relevance_level", "precision_denominator", "query_set"])
         .query(|q, a| q.precision(a.k, &a.ctx))
         .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx))
         .explain(Explain::Query(QueryTerms::Precision)),
-    m("recall", Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
+    m(id::RECALL, Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
         .typeset(r"R@k = \frac{|\text{relevant in top } k|}{|R|}")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.recall(a.k, a.ctx.relevance_level))
         .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level))
         .explain(Explain::Query(QueryTerms::Recall)),
-    m("f1", Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
+    m(id::F1, Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
         .typeset(r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}")
         .depends(&["ties", "relevance_level", "precision_denominator", "f1_aggregation", "query_set"])
         .query(|q, a| q.f1(a.k, &a.ctx))
@@ -420,13 +449,13 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")
         .depends(&["ties", "query_set"])
         .query(|q, a| q.judged(a.k)),
-    m("mrr", Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999", true, true, true)
+    m(id::MRR, Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999", true, true, true)
         .typeset(r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.reciprocal_rank(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| rr_of_prefix(f.first_relevant))
         .explain(Explain::Query(QueryTerms::Rr)),
-    m("arhr", Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true)
+    m(id::ARHR, Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true)
         .typeset(r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.arhr(a.k, a.ctx.relevance_level))
@@ -443,7 +472,7 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"iprec(r) = \max_{i:\, R@i \ge r} P@i, \quad r \in \{0, 0.1, \ldots, 1\}")
         .depends(&["ties", "relevance_level", "query_set", "trec_eval"])
         .compute(Compute::Columns(&IPREC_NAMES, |q, a| q.interpolated_precision(a.ctx.relevance_level, a.trec_eval).to_vec())),
-    m("num_q", Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false)
+    m(id::NUM_Q, Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false)
         .typeset(r"|Q|")
         .depends(&["query_set"])
         .count()
@@ -455,7 +484,7 @@ pub const METRICS: &[MetricInfo] = &[
         .count()
         .query(|q, _| q.len() as f64)
         .average(Average::Sum),
-    m("num_rel", Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false)
+    m(id::NUM_REL, Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false)
         .typeset(r"\sum_{q} |R_q|")
         .depends(&["relevance_level", "query_set"])
         .count()
@@ -580,11 +609,11 @@ pub const METRICS: &[MetricInfo] = &[
         .query(|q, a| q.num_nonrelevant_judged_retrieved(a.ctx.relevance_level) as f64)
         .average(Average::Sum),
     // binary
-    m("roc_auc", Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false)
+    m(id::ROC_AUC, Binary, NoK, "ROC AUC", "AUC = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻)", "equal scores are one threshold (a tied pair counts ½); undefined with one class", "sklearn roc_auc_score", true, true, false)
         .typeset(r"\text{AUC} = P(s^{+} > s^{-}) + \frac{1}{2} P(s^{+} = s^{-})")
         .compute(Compute::Curve(BinaryCurve::roc_auc))
         .explain(Explain::Curve(CurveTerms::PairsOrdered)),
-    m("average_precision", Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false)
+    m(id::AVERAGE_PRECISION, Binary, NoK, "Average precision", "AP = Σ_n (R_n − R_{n−1}) P_n over distinct thresholds", "step sum, no interpolation", "sklearn average_precision_score", true, true, false)
         .typeset(r"\text{AP} = \sum_{n} (R_n - R_{n-1}) \, P_n")
         .compute(Compute::Curve(BinaryCurve::average_precision))
         .explain(Explain::Curve(CurveTerms::RecallSteps)),
@@ -594,12 +623,12 @@ pub const METRICS: &[MetricInfo] = &[
     m("pr_auc_interpolated", Binary, NoK, "PR-AUC (interpolated)", "Σ_n (R_n − R_{n−1}) max_{m: R_m ≥ R_n} P_m", "precision envelope (VOC style)", "Everingham et al. 2010", true, true, false)
         .typeset(r"\text{PR-AUC} = \sum_{n} (R_n - R_{n-1}) \max_{m:\, R_m \ge R_n} P_m")
         .compute(Compute::Curve(BinaryCurve::interpolated_average_precision)),
-    m("log_loss", Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss", false, false, true)
+    m(id::LOG_LOSS, Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss", false, false, true)
         .typeset(r"\text{LogLoss} = -\frac{1}{N} \sum_{i=1}^{N} \left[ y_i \ln \hat{p}_i + (1 - y_i) \ln(1 - \hat{p}_i) \right]")
         .depends(&["binary_scores_are_logits"])
         .compute(Compute::Loss { brier: false })
         .explain(Explain::Loss),
-    m("brier", Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true)
+    m(id::BRIER, Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true)
         .typeset(r"\text{Brier} = \frac{1}{N} \sum_{i=1}^{N} (\hat{p}_i - y_i)^2")
         .depends(&["binary_scores_are_logits"])
         .compute(Compute::Loss { brier: true })
@@ -609,32 +638,32 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::accuracy, false))
         .explain(Explain::Threshold(Cells::Accuracy)),
-    m("precision", Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
+    m(id::PRECISION, Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
         .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::precision, true))
         .explain(Explain::Threshold(Cells::Precision)),
-    m("recall", Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false)
+    m(id::RECALL, Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false)
         .typeset(r"\text{Recall} = \frac{TP}{TP + FN}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::recall, true))
         .explain(Explain::Threshold(Cells::Recall)),
-    m("f1", Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false)
+    m(id::F1, Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false)
         .typeset(r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::f1, true))
         .explain(Explain::Threshold(Cells::F1)),
-    m("mcc", Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false)
+    m(id::MCC, Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false)
         .typeset(r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(|c| Some(c.mcc()), false))
         .explain(Explain::Threshold(Cells::Mcc)),
-    m("f1_weighted", Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false)
+    m(id::F1_WEIGHTED, Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false)
         .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::f1_weighted, false))
         .explain(Explain::F1Average { weighted: true }),
-    m("f1_macro", Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false)
+    m(id::F1_MACRO, Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false)
         .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::f1_macro, false))
@@ -643,7 +672,7 @@ pub const METRICS: &[MetricInfo] = &[
         .typeset(r"\text{Balanced accuracy} = \frac{1}{2} \left( \frac{TP}{TP + FN} + \frac{TN}{TN + FP} \right)")
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::balanced_accuracy, false)),
-    m("ece", Binary, NoK, "Expected calibration error", "Σ_b (n_b / N) |fraction positive_b − mean p_b|", "10 bins of equal width on [0, 1] (as sklearn calibration_curve's uniform strategy), empty bins skipped; scores must be probabilities unless marked as logits", "Naeini et al. 2015", false, true, false)
+    m(id::ECE, Binary, NoK, "Expected calibration error", "Σ_b (n_b / N) |fraction positive_b − mean p_b|", "10 bins of equal width on [0, 1] (as sklearn calibration_curve's uniform strategy), empty bins skipped; scores must be probabilities unless marked as logits", "Naeini et al. 2015", false, true, false)
         .typeset(r"\text{ECE} = \sum_{b} \frac{n_b}{N} \left| \bar{y}_b - \bar{p}_b \right|")
         .depends(&["binary_scores_are_logits"])
         .compute(Compute::Calibrated(|c, logits| {
@@ -651,7 +680,7 @@ pub const METRICS: &[MetricInfo] = &[
             let cal = super::diagnostics::calibration(c, 10, super::diagnostics::BinStrategy::Uniform, p);
             cal.map(|cal| cal.ece)
         })),
-    m("ks", Binary, NoK, "KS statistic", "max over thresholds |TPR − FPR|", "the two-sample Kolmogorov–Smirnov statistic of the positives' and negatives' scores; undefined with one class", "scipy ks_2samp", true, true, false)
+    m(id::KS, Binary, NoK, "KS statistic", "max over thresholds |TPR − FPR|", "the two-sample Kolmogorov–Smirnov statistic of the positives' and negatives' scores; undefined with one class", "scipy ks_2samp", true, true, false)
         .typeset(r"\text{KS} = \max_{t} \left| \text{TPR}(t) - \text{FPR}(t) \right|")
         .compute(Compute::Curve(|c| super::diagnostics::ks(c).map(|k| k.0))),
     m("lift_10", Binary, NoK, "Lift at the top 10%", "(positives in the top 10% by score / positives) / 0.10", "the rows of a tie group at the cut counted pro rata", "cumulative gains and lift (Berry & Linoff)", true, false, false)
@@ -678,27 +707,27 @@ pub const METRICS: &[MetricInfo] = &[
         .count()
         .compute(Compute::Threshold(|c| Some(c.fn_ as f64), false)),
     // multi-class
-    m("acc", Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "sklearn top_k_accuracy_score", true, true, true)
+    m(id::ACC, Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "sklearn top_k_accuracy_score", true, true, true)
         .typeset(r"\text{Acc@}k = \frac{1}{N} \sum_{i=1}^{N} \mathbb{1}[rank_i \le k]")
         .depends(&["class_ties"])
         .compute(Compute::Classes(top_k_accuracy))
         .explain(Explain::TargetRanks { per_row: |_| 1.0, per_row_text: "1 if the rank ≤ k", value: |r, k| multiclass::accuracy_at(r, k.unwrap_or(1)), default_k: Some(1) })
         .always_at(1),
-    m("mrr", Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "Voorhees 1999", true, true, true)
+    m(id::MRR, Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "Voorhees 1999", true, true, true)
         .typeset(r"\text{MRR} = \frac{1}{N} \sum_{i=1}^{N} \frac{1}{rank_i}")
         .depends(&["class_ties"])
         .compute(Compute::Classes(|v| Ok(Some(multiclass::mrr(v.ranks, v.k)))))
         .explain(Explain::TargetRanks { per_row: |r| 1.0 / r as f64, per_row_text: "1 / rank", value: multiclass::mrr, default_k: None }),
-    m("ndcg", Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "Järvelin & Kekäläinen 2002 (one relevant item)", true, true, true)
+    m(id::NDCG, Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "Järvelin & Kekäläinen 2002 (one relevant item)", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{1}{N} \sum_{i=1}^{N} \frac{\mathbb{1}[rank_i \le k]}{\log_2(rank_i + 1)}")
         .depends(&["class_ties"])
         .compute(Compute::Classes(|v| Ok(Some(multiclass::ndcg_at(v.ranks, v.k.unwrap_or(u32::MAX))))))
         .explain(Explain::TargetRanks { per_row: |r| 1.0 / ((r as f64) + 1.0).log2(), per_row_text: "1 / log₂(rank + 1)", value: |r, k| multiclass::ndcg_at(r, k.unwrap_or(u32::MAX)), default_k: None }),
-    m("f1_weighted", Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "sklearn average='weighted'", true, true, false)
+    m(id::F1_WEIGHTED, Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "sklearn average='weighted'", true, true, false)
         .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
         .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, true)))))
         .explain(Explain::F1Average { weighted: true }),
-    m("f1_macro", Multiclass, NoK, "F1 (macro)", "mean F1 over classes of the argmax prediction", "", "sklearn average='macro'", true, true, false)
+    m(id::F1_MACRO, Multiclass, NoK, "F1 (macro)", "mean F1 over classes of the argmax prediction", "", "sklearn average='macro'", true, true, false)
         .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
         .compute(Compute::Classes(|v| Ok(Some(multiclass::f1_average(v.targets, v.predicted, false)))))
         .explain(Explain::F1Average { weighted: false }),
@@ -854,6 +883,40 @@ pub const TREC_MEASURES: &[TrecMeasure] = &[
     tm("unj", "unj", Some(&[5, 10, 20]), true, 56),
 ];
 
+/// trec_eval's run-name line (output, not a measure).
+pub const TREC_RUNID: &str = "runid";
+
+/// trec_eval's "official" measure set, its default, by its names.
+pub const TREC_OFFICIAL: &[&str] = &[
+    TREC_RUNID,
+    id::NUM_Q,
+    "num_ret",
+    id::NUM_REL,
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+];
+
+/// trec_eval's `-m set`: the measures of the retrieved set.
+pub const TREC_SET: &[&str] = &[
+    TREC_RUNID,
+    id::NUM_Q,
+    "num_ret",
+    id::NUM_REL,
+    "num_rel_ret",
+    "utility",
+    "set_P",
+    "set_recall",
+    "set_relative_P",
+    "set_map",
+    "set_F",
+];
+
 impl MetricInfo {
     /// The name trec_eval 10.0 gives this measure (`-m NAME`; with a cutoff,
     /// `ndcg` and `map` are its `ndcg_cut` and `map_cut`), for the ranking
@@ -996,11 +1059,11 @@ pub const IPREC_NAMES: [&str; 11] = [
 
 /// The binary metric DeLong's test compares (the page's ROC AUC card and
 /// `rankscope compare`'s binary models).
-pub const DELONG: &str = "roc_auc";
+pub const DELONG: &str = id::ROC_AUC;
 
 /// The ranking metric the reciprocal-rank table shows from the runs
 /// themselves (no cutoff).
-pub const RECIPROCAL_RANK: &str = "mrr";
+pub const RECIPROCAL_RANK: &str = id::MRR;
 
 pub const DEFAULT_CUTOFFS: &[usize] = &[1, 3, 5, 10, 20, 100, 1000];
 

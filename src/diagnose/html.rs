@@ -12,8 +12,9 @@ use std::sync::Arc;
 use super::{BinaryModel, Group, Options, TOP_PERCENT};
 use crate::core::binary::BinaryCurve;
 use crate::core::diagnostics;
+use crate::core::registry::id;
 use crate::core::Named;
-use crate::plot::series_hex;
+use crate::plot::{series_hex, PR_AXES, ROC_AXES};
 use crate::text::html as esc;
 
 /// The id of the panel's `<style>` element that places the threshold lines
@@ -276,13 +277,13 @@ fn numbers(s: &mut String, v: &View) {
             esc(&m.name),
             swatch(&series_hex(v.colors[i])),
             esc(&m.name),
-            cell("ece", c.map(|c| c.ece)),
+            cell(id::ECE, c.map(|c| c.ece)),
             cell("mce", c.map(|c| c.mce)),
-            cell("brier", m.brier),
+            cell(id::BRIER, m.brier),
             cell("reliability", c.map(|c| c.reliability)),
             cell("resolution", c.map(|c| c.resolution)),
             cell("uncertainty", c.map(|c| c.uncertainty)),
-            cell("ks", m.ks.map(|k| k.0)),
+            cell(id::KS, m.ks.map(|k| k.0)),
         );
         for q in TOP_PERCENT {
             let lift = m.top.iter().find(|t| t.0 == q).map(|t| t.2);
@@ -587,11 +588,11 @@ fn groups(s: &mut String, v: &View) {
     s.push_str("</tbody></table>");
     // each group's averaged ROC and PR curves, a ±1 sd band around each
     for pr in [false, true] {
-        let (a, mut body) = unit_square("false positive rate", "true positive rate");
+        let (a, mut body) = unit_square(ROC_AXES.0, ROC_AXES.1);
         if pr {
             // no chance diagonal on a precision–recall chart
             let t = || ticks(&FIFTHS, |x| format!("{x}"));
-            body = a.frame(&t(), &t(), "recall", "precision");
+            body = a.frame(&t(), &t(), PR_AXES.0, PR_AXES.1);
         }
         let mut names = String::new();
         for (i, g) in groups.iter().enumerate() {
@@ -649,9 +650,9 @@ fn groups(s: &mut String, v: &View) {
 /// model's ROC AUC and average precision (cells `data-ovr-metric`,
 /// `data-ovr-class`, `data-value`).
 fn roc_and_pr(s: &mut String, v: &View, class: u32) {
-    let (a, mut roc) = unit_square("false positive rate", "true positive rate");
+    let (a, mut roc) = unit_square(ROC_AXES.0, ROC_AXES.1);
     let t = || ticks(&FIFTHS, |x| format!("{x}"));
-    let mut pr = a.frame(&t(), &t(), "recall", "precision");
+    let mut pr = a.frame(&t(), &t(), PR_AXES.0, PR_AXES.1);
     let mut rows = String::new();
     for (i, (name, curve)) in v.curves.iter().enumerate() {
         let color = series_hex(v.colors[i]);
@@ -678,8 +679,8 @@ fn roc_and_pr(s: &mut String, v: &View, class: u32) {
             r#"<tr><th scope="row">{}{}</th>{}{}<td>{} of {}</td></tr>"#,
             swatch(&color),
             esc(name),
-            cell("roc_auc", auc),
-            cell("average_precision", ap),
+            cell(id::ROC_AUC, auc),
+            cell(id::AVERAGE_PRECISION, ap),
             curve.positives,
             curve.positives + curve.negatives
         );
@@ -749,25 +750,25 @@ pub fn multiclass_report(models: &[super::MulticlassModel], colors: &[usize]) ->
                 r#"<tr data-class="{}"><th scope="row">{}</th>{}{}{}<td class="num" data-key="support">{}</td></tr>"#,
                 esc(class),
                 esc(class),
-                value_cell("precision", line.precision),
-                value_cell("recall", line.recall),
-                value_cell("f1", line.f1),
+                value_cell(id::PRECISION, line.precision),
+                value_cell(id::RECALL, line.recall),
+                value_cell(id::F1, line.f1),
                 line.support
             );
         }
         let _ = write!(
             s,
             r#"<tr data-class="accuracy"><th scope="row">accuracy</th><td></td><td></td>{}<td class="num">{}</td></tr>"#,
-            value_cell("f1", Some(r.accuracy)),
+            value_cell(id::F1, Some(r.accuracy)),
             r.rows
         );
         for (label, avg) in [("macro avg", r.macro_avg), ("weighted avg", r.weighted_avg)] {
             let _ = write!(
                 s,
                 r#"<tr data-class="{label}"><th scope="row">{label}</th>{}{}{}<td class="num">{}</td></tr>"#,
-                value_cell("precision", avg[0]),
-                value_cell("recall", avg[1]),
-                value_cell("f1", avg[2]),
+                value_cell(id::PRECISION, avg[0]),
+                value_cell(id::RECALL, avg[1]),
+                value_cell(id::F1, avg[2]),
                 r.rows
             );
         }
@@ -829,12 +830,12 @@ pub fn multiclass_report(models: &[super::MulticlassModel], colors: &[usize]) ->
                     esc(&c.class),
                     esc(&c.class),
                     c.positives,
-                    value_cell("roc_auc", c.roc_auc),
-                    value_cell("average_precision", c.average_precision),
-                    value_cell("ece", c.ece),
+                    value_cell(id::ROC_AUC, c.roc_auc),
+                    value_cell(id::AVERAGE_PRECISION, c.average_precision),
+                    value_cell(id::ECE, c.ece),
                     value_cell("mce", c.mce),
-                    value_cell("brier", c.brier),
-                    value_cell("ks", c.ks)
+                    value_cell(id::BRIER, c.brier),
+                    value_cell(id::KS, c.ks)
                 );
             }
             s.push_str("</tbody></table>");

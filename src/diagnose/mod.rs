@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::core::evaluate::{BinaryData, MulticlassData};
 use crate::core::multiclass::{self, ClassReport};
+use crate::core::registry::id;
 use crate::core::Named;
 
 /// What `diagnose` is asked for; the defaults are the page's.
@@ -376,11 +377,11 @@ pub fn groups(
             }
             let refs: Vec<&BinaryCurve> = members.iter().map(|&i| curves[i].1.as_ref()).collect();
             let numbers: [(&'static str, GroupNumber); 5] = [
-                ("roc_auc", |c, _| c.roc_auc()),
-                ("average_precision", |c, _| c.average_precision()),
-                ("brier", |_, m| m.brier),
-                ("ece", |_, m| m.calibration.as_ref().map(|c| c.ece)),
-                ("ks", |_, m| m.ks.map(|k| k.0)),
+                (id::ROC_AUC, |c, _| c.roc_auc()),
+                (id::AVERAGE_PRECISION, |c, _| c.average_precision()),
+                (id::BRIER, |_, m| m.brier),
+                (id::ECE, |_, m| m.calibration.as_ref().map(|c| c.ece)),
+                (id::KS, |_, m| m.ks.map(|k| k.0)),
             ];
             let mean_sd = numbers
                 .iter()

@@ -202,6 +202,11 @@ pub fn draw_line_chart<DB: DrawingBackend>(
 }
 
 /// Width of the strip beside an exported chart that holds its legend and note.
+/// The axes of a ROC chart (x, y), every view's and export's.
+pub const ROC_AXES: (&str, &str) = ("false positive rate", "true positive rate");
+/// The axes of a precision–recall chart (x, y).
+pub const PR_AXES: (&str, &str) = ("recall", "precision");
+
 pub const EXPORT_STRIP: u32 = 230;
 
 /// A chart for export: the chart in `area` less a strip on its right

@@ -2,6 +2,24 @@
 
 use super::*;
 
+pub(super) const FORMAT: TableFormat = TableFormat {
+    format: Format::BinaryCsv,
+    detect,
+    row: |t, n, f, o| t.binary_row(n, f, o),
+    columns: |t, names, _, _| t.binary_columns(names),
+};
+
+/// A header of a label and one score column per model.
+pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
+    let truth = h.truth()?;
+    let models = h.rest(&[truth]);
+    (!models.is_empty()).then_some(Ok(Roles {
+        truth,
+        models,
+        ..Default::default()
+    }))
+}
+
 impl TableState {
     /// One line: a label and each model's score.
     #[inline]

@@ -37,9 +37,11 @@ pub(super) struct FirstLine<'a> {
 
 /// One input format's reading of its lines: each line's fields checked and
 /// kept, then the parsed file (`None`: nothing read, or a problem pushed to
-/// `errors`). A format is one file of this folder implementing it; the
+/// `errors`). A line format is one file of this folder implementing it; the
 /// delimited tables (CSV and TSV formats) share one state, [`TableState`],
-/// whose per-format rows live in their own files too.
+/// and each is one file of this folder defining its [`TableFormat`] (its
+/// header's detection, its rows, its columns) and one row of
+/// [`TABLE_FORMATS`].
 pub trait Lines {
     fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem>;
     fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed>;
@@ -259,26 +261,6 @@ fn is_one_of(name: &str, names: &[&str]) -> bool {
     names.contains(&name)
 }
 
-/// A class column name like `p_3`, `prob_3`, `class_3`, `3`: its class number.
-fn class_suffix(name: &str) -> Option<u32> {
-    let digits = name.trim_start_matches(|c: char| !c.is_ascii_digit());
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let prefix = &name[..name.len() - digits.len()];
-    let ok = prefix.is_empty()
-        || [
-            "p_", "p", "prob_", "prob", "proba_", "class_", "c", "c_", "logit_", "score_", "s_",
-            "y_",
-        ]
-        .contains(&prefix);
-    if ok {
-        digits.parse().ok()
-    } else {
-        None
-    }
-}
-
 /// A top-k file's class (or item) id at line `n`, column `column` (0-based):
 /// any text (numbers keep their value as the class number, gaps allowed).
 fn class_id<'a>(n: u64, column: usize, v: &'a [u8], what: &str) -> Result<&'a str, Problem> {
@@ -296,54 +278,6 @@ fn decimal_comma(field: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(field).ok()?;
     (text.matches(',').count() == 1 && fields::number(text.replace(',', ".").as_bytes()).is_some())
         .then(|| format!("'{text}' looks like a decimal comma: save the file with a decimal point ({}), e.g. pandas to_csv(decimal='.') or a spreadsheet's English (US) CSV.", text.replace(',', ".")))
-}
-
-/// Two score columns that name themselves probabilities of classes 0 and 1
-/// (`p_0,p_1`, `proba_0,proba_1`, `prob0,prob1`: what `predict_proba` gives):
-/// a 2-class probability matrix, not two binary models (`score_0,score_1`
-/// or `m0,m1` stay two models).
-fn two_class_probabilities(others: &[usize], lower: &[String]) -> bool {
-    let probability = |name: &str, class: char| {
-        [
-            "p_",
-            "p",
-            "prob_",
-            "prob",
-            "proba_",
-            "proba",
-            "probability_",
-        ]
-        .iter()
-        .any(|prefix| {
-            name.strip_prefix(prefix)
-                .is_some_and(|d| d.len() == 1 && d.starts_with(class))
-        })
-    };
-    let mut names: Vec<&str> = others.iter().map(|&c| lower[c].as_str()).collect();
-    names.sort_unstable();
-    matches!(names[..], [a, b] if probability(a, '0') && probability(b, '1'))
-}
-
-/// A top-k column name like `pred_1`, `top_1`, `rank_1`, `pred1`: its position.
-fn list_position(name: &str) -> Option<u32> {
-    for prefix in [
-        "pred_",
-        "pred",
-        "top_",
-        "top",
-        "rank_",
-        "rank",
-        "prediction_",
-        "rec_",
-        "item_",
-    ] {
-        if let Some(rest) = name.strip_prefix(prefix) {
-            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
-                return rest.parse().ok();
-            }
-        }
-    }
-    None
 }
 
 fn header_names(fields: &Row) -> Vec<String> {
@@ -374,13 +308,13 @@ impl State {
                 reserve_like(&mut r.q, &mut r.docs, more);
                 let _ = r.grade.try_reserve(more);
             }
-            State::Table(t) if t.format == Format::BinaryCsv => {
+            State::Table(t) if t.spec.format == Format::BinaryCsv => {
                 let _ = t.labels.try_reserve(more);
                 for v in &mut t.dense_values {
                     let _ = v.try_reserve(more);
                 }
             }
-            State::Table(t) if t.format == Format::MulticlassMatrix && t.ovr.is_none() => {
+            State::Table(t) if t.spec.format == Format::MulticlassMatrix && t.ovr.is_none() => {
                 let _ = t.targets.try_reserve(more);
                 let _ = t.mc.rows.try_reserve(more);
             }
@@ -395,7 +329,7 @@ impl State {
         match self {
             State::Table(t)
                 if matches!(
-                    t.format,
+                    t.spec.format,
                     Format::BinaryCsv | Format::RatingsCsv | Format::RankingCsv
                 ) =>
             {
@@ -410,7 +344,7 @@ impl State {
     pub fn values(&self, rows: u64) -> u64 {
         let runs_queries = match self {
             State::Run(r) => r.queries.len() as u64,
-            State::Table(t) if t.format == Format::RankingCsv => {
+            State::Table(t) if t.spec.format == Format::RankingCsv => {
                 (t.ids_a.len() * t.models.len().max(1)) as u64
             }
             _ => 0,
@@ -439,7 +373,7 @@ fn is_measure_name(f: &[u8]) -> bool {
 }
 
 pub struct TableState {
-    format: Format,
+    spec: &'static TableFormat,
     /// Leading columns without a name: pandas' row index, skipped.
     index_columns: usize,
     delim: Delimiter,
@@ -577,7 +511,7 @@ impl State {
     pub fn split_shape(&self, options: &LoadOptions) -> Option<(u64, u64)> {
         let State::Table(t) = self else { return None };
         let columns = t.models.len() as u64 + 1;
-        match t.format {
+        match t.spec.format {
             Format::BinaryCsv => Some((t.models.len().max(1) as u64, 2 * columns)),
             Format::MulticlassMatrix if options.one_vs_rest.is_none() => Some((1, 2 * columns)),
             _ => None,
@@ -602,7 +536,7 @@ impl State {
             && (0..t.header.len())
                 .filter(|&c| c != t.truth)
                 .eq(t.models.iter().copied());
-        (t.format == Format::BinaryCsv
+        (t.spec.format == Format::BinaryCsv
             && options.positive_label.is_none()
             && scores_are_the_rest
             && !matches!(delim, b'0'..=b'9' | b'.' | b'-' | b'\r' | b'\n'))
@@ -733,43 +667,178 @@ fn no_duplicate(queries: &Interner, q: &[u32], docs: &Names, what: &str) -> Resu
     ))
 }
 
+/// A delimited table's header as the table formats' detection reads it:
+/// its names, in lower case, the leading columns without a name, and the
+/// format the user chose (if any).
+pub(super) struct Header<'a> {
+    names: &'a [String],
+    lower: Vec<String>,
+    /// pandas' to_csv() writes the row index first, under no name ("", or
+    /// "Unnamed: 0" once the file has been read and written again; one such
+    /// column per round)
+    index_columns: usize,
+    forced: Option<Format>,
+}
+
+impl Header<'_> {
+    /// The first column with one of `names`.
+    fn find(&self, names: &[&str]) -> Option<usize> {
+        self.lower.iter().position(|h| is_one_of(h, names))
+    }
+
+    fn query(&self) -> Option<usize> {
+        self.find(QUERY)
+    }
+
+    fn user(&self) -> Option<usize> {
+        self.find(USER)
+    }
+
+    fn item(&self) -> Option<usize> {
+        self.find(ITEM)
+    }
+
+    /// The ground truth of a row-per-example table: a label, else a rating or a grade.
+    fn truth(&self) -> Option<usize> {
+        self.find(LABEL)
+            .or(self.find(RATING))
+            .or(self.find(RELEVANCE))
+    }
+
+    /// The named columns not in `used`.
+    fn rest(&self, used: &[usize]) -> Vec<usize> {
+        (self.index_columns..self.names.len())
+            .filter(|i| !used.contains(i))
+            .collect()
+    }
+
+    fn text(&self) -> String {
+        self.names.join(", ")
+    }
+}
+
+/// The roles a table format gives the header's columns.
+#[derive(Default)]
+pub(super) struct Roles {
+    key_a: usize,
+    key_b: usize,
+    truth: usize,
+    models: Vec<usize>,
+    /// Multi-class: class number per model column (matrix) or list position (top-k).
+    slots: Vec<u32>,
+    class_of_slot: std::collections::HashMap<u32, usize>,
+}
+
+/// A delimited-table format (CSV, TSV, semicolons, spaces), as its file
+/// defines it: how its header is recognised, how a line is read, what the
+/// file becomes.
+pub(super) struct TableFormat {
+    format: Format,
+    /// The header's columns' roles (`None`: not this format; `Err`: this
+    /// format, but a header it cannot read).
+    detect: fn(&Header) -> Option<Result<Roles, Problem>>,
+    row: fn(&mut TableState, u64, &Row, &LoadOptions) -> Result<(), Problem>,
+    /// The parsed file from the table, the models' names and the file's stem.
+    columns: fn(TableState, Vec<String>, String, &mut LoadError) -> Option<Parsed>,
+}
+
+/// The delimited-table formats in the order their headers are tried (a
+/// format chosen by the user is tried alone).
+const TABLE_FORMATS: &[&TableFormat] = &[
+    &per_query_csv::FORMAT,
+    &ratings_csv::FORMAT,
+    &ranking_csv::FORMAT,
+    &multiclass_topk::FORMAT,
+    &multiclass_matrix::FORMAT,
+    &binary_csv::FORMAT,
+];
+
 impl TableState {
     fn from_header(
         header: Vec<String>,
         delim: Delimiter,
         forced: Option<super::Format>,
     ) -> Result<TableState, Problem> {
-        let lower: Vec<String> = header.iter().map(|h| h.to_ascii_lowercase()).collect();
-        let find = |names: &[&str]| lower.iter().position(|h| is_one_of(h, names));
-        let query = find(QUERY);
-        let user = find(USER);
-        let item = find(ITEM);
-        let relevance = find(RELEVANCE);
-        let rating = find(RATING);
-        let label = find(LABEL);
-        // pandas' to_csv() writes the row index first, under no name ("", or
-        // "Unnamed: 0" once the file has been read and written again)
-        // (a file read and written again holds one such column per round)
         let index_columns = header
             .iter()
             .take_while(|h| h.trim().is_empty() || h.starts_with("Unnamed: "))
             .count()
             .min(header.len() - 1);
-        let rest = |used: &[usize]| {
-            (index_columns..header.len())
-                .filter(|i| !used.contains(i))
-                .collect::<Vec<_>>()
+        let h = Header {
+            names: &header,
+            lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(),
+            index_columns,
+            forced,
         };
-        let mut t = TableState {
-            format: Format::BinaryCsv,
+        let found = TABLE_FORMATS
+            .iter()
+            .filter(|t| forced.is_none_or(|g| g == t.format))
+            .find_map(|&t| Some((t, (t.detect)(&h)?)));
+        let (spec, roles) = match found {
+            Some((spec, roles)) => (spec, roles?),
+            None => return Err(match h.truth() {
+                Some(l) => problem(
+                    0,
+                    0,
+                    "a label column followed by one score column per model",
+                    format!("only '{}'", header[l]),
+                    None,
+                ),
+                None => problem(
+                    0,
+                    0,
+                    "a header with known column names: label,score (binary); target,p_0,p_1,… (multi-class); target,pred_1,… (top-k); query_id,item_id,score,relevance (ranking); user_id,item_id,rating,prediction (ratings)",
+                    format!("'{}'", h.text()),
+                    Some(if delim == Delimiter::Whitespace && header.len() == 1 { "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into() } else { "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into() }),
+                ),
+            }),
+        };
+        let format = spec.format;
+        let many = matches!(
+            format,
+            Format::BinaryCsv | Format::RankingCsv | Format::RatingsCsv
+        ) && roles.models.len() > MAX_MODELS;
+        if many {
+            return Err(problem(
+                0,
+                MAX_MODELS + 2,
+                format!("at most {MAX_MODELS} score columns (one per model)"),
+                format!("{} score columns", roles.models.len()),
+                Some("Split the models over several files.".into()),
+            ));
+        }
+        if roles.models.is_empty() && format != Format::RankingCsv {
+            return Err(problem(
+                0,
+                0,
+                "at least one score or prediction column",
+                format!("'{}'", h.text()),
+                None,
+            ));
+        }
+        let n = roles.models.len();
+        Ok(TableState {
+            spec,
             index_columns,
             delim,
-            header: header.clone(),
-            key_a: 0,
-            key_b: 0,
-            truth: 0,
-            models: vec![],
-            slots: vec![],
+            key_a: roles.key_a,
+            key_b: roles.key_b,
+            truth: roles.truth,
+            model_values: if format == Format::RankingCsv {
+                vec![Vec::new(); n]
+            } else {
+                Vec::new()
+            },
+            dense_values: if matches!(format, Format::BinaryCsv | Format::RatingsCsv) {
+                vec![Vec::new(); n]
+            } else {
+                Vec::new()
+            },
+            row_buffer: vec![0.0; n],
+            models: roles.models,
+            slots: roles.slots,
+            class_of_slot: roles.class_of_slot,
+            header,
             ids_a: Interner::new(),
             ids_b: Interner::new(),
             measures: Interner::new(),
@@ -781,134 +850,13 @@ impl TableState {
             labels: vec![],
             targets: vec![],
             truth_values: vec![],
-            model_values: vec![],
-            dense_values: vec![],
             mc: MulticlassPredictions::default(),
-            row_buffer: vec![],
             rows_off_one: 0,
-            class_of_slot: Default::default(),
             ovr: None,
             keep_empty: false,
             ovr_labels: Vec::new(),
             ovr_scores: Vec::new(),
-        };
-        let want = |f: super::Format| forced.is_none() || forced == Some(f);
-        let header_text = header.join(", ");
-        let metric = find(&["metric", "measure"]);
-        let value = find(&["value"]);
-        if let (Some(q), Some(m), Some(v), true) =
-            (query.or(user), metric, value, want(Format::PerQueryCsv))
-        {
-            t.format = Format::PerQueryCsv;
-            (t.key_a, t.truth) = (q, m);
-            // without a model column, the file is one model named after it
-            t.key_b = find(&["model", "run", "system", "run_id", "tag"]).unwrap_or(usize::MAX);
-            t.models = vec![v];
-        } else if let (Some(u), Some(i), Some(r), true) =
-            (user.or(query), item, rating, want(Format::RatingsCsv))
-        {
-            t.format = Format::RatingsCsv;
-            (t.key_a, t.key_b, t.truth) = (u, i, r);
-            t.models = rest(&[u, i, r]);
-        } else if let (Some(q), Some(i), Some(r), true) =
-            (query.or(user), item, relevance, want(Format::RankingCsv))
-        {
-            t.format = Format::RankingCsv;
-            (t.key_a, t.key_b, t.truth) = (q, i, r);
-            t.models = rest(&[q, i, r]);
-        } else if let Some(l) = label.or(rating).or(relevance) {
-            t.truth = l;
-            let others = rest(&[l]);
-            let positions: Vec<Option<u32>> =
-                others.iter().map(|&c| list_position(&lower[c])).collect();
-            let classes: Vec<Option<u32>> =
-                others.iter().map(|&c| class_suffix(&lower[c])).collect();
-            if (forced == Some(Format::MulticlassTopK) || forced.is_none())
-                && !others.is_empty()
-                && positions.iter().all(Option::is_some)
-            {
-                t.format = Format::MulticlassTopK;
-                let mut cols: Vec<(u32, usize)> = positions
-                    .iter()
-                    .zip(&others)
-                    .map(|(p, &c)| (p.unwrap_or(0), c))
-                    .collect();
-                cols.sort();
-                t.models = cols.iter().map(|c| c.1).collect();
-                t.slots = cols.iter().map(|c| c.0).collect();
-            } else if (forced == Some(Format::MulticlassMatrix)
-                || (forced.is_none()
-                    && (others.len() >= 3 || two_class_probabilities(&others, &lower))))
-                && classes.iter().all(Option::is_some)
-            {
-                t.format = Format::MulticlassMatrix;
-                t.models = others.clone();
-                t.slots = classes.iter().map(|c| c.unwrap_or(0)).collect();
-                let mut seen = std::collections::HashSet::new();
-                for (slot_index, &s) in t.slots.iter().enumerate() {
-                    if !seen.insert(s) {
-                        return Err(problem(
-                            0,
-                            others[slot_index] + 1,
-                            "one column per class",
-                            format!("class {s} twice in the header ({header_text})"),
-                            None,
-                        ));
-                    }
-                    t.class_of_slot.insert(s, slot_index);
-                }
-            } else if want(Format::BinaryCsv) && !others.is_empty() {
-                t.format = Format::BinaryCsv;
-                t.models = others;
-            } else {
-                return Err(problem(
-                    0,
-                    0,
-                    "a label column followed by one score column per model",
-                    format!("only '{}'", header[l]),
-                    None,
-                ));
-            }
-        } else {
-            return Err(problem(
-                0,
-                0,
-                "a header with known column names: label,score (binary); target,p_0,p_1,… (multi-class); target,pred_1,… (top-k); query_id,item_id,score,relevance (ranking); user_id,item_id,rating,prediction (ratings)",
-                format!("'{header_text}'"),
-                Some(if delim == Delimiter::Whitespace && header.len() == 1 { "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into() } else { "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into() }),
-            ));
-        }
-        let many = matches!(
-            t.format,
-            Format::BinaryCsv | Format::RankingCsv | Format::RatingsCsv
-        ) && t.models.len() > MAX_MODELS;
-        if many {
-            return Err(problem(
-                0,
-                MAX_MODELS + 2,
-                format!("at most {MAX_MODELS} score columns (one per model)"),
-                format!("{} score columns", t.models.len()),
-                Some("Split the models over several files.".into()),
-            ));
-        }
-        if t.models.is_empty() && t.format != Format::RankingCsv {
-            return Err(problem(
-                0,
-                0,
-                "at least one score or prediction column",
-                format!("'{header_text}'"),
-                None,
-            ));
-        }
-        match t.format {
-            Format::RankingCsv => t.model_values = vec![Vec::new(); t.models.len()],
-            Format::BinaryCsv | Format::RatingsCsv => {
-                t.dense_values = vec![Vec::new(); t.models.len()]
-            }
-            _ => {}
-        }
-        t.row_buffer = vec![0.0; t.models.len()];
-        Ok(t)
+        })
     }
 
     /// A ranking or ratings line's two keys (query and item, user and item).
@@ -950,16 +898,7 @@ impl TableState {
             }
         };
         let names: Vec<String> = self.models.iter().map(|&c| model_name(&self, c)).collect();
-        match self.format {
-            Format::PerQueryCsv => self.per_query_columns(&stem, errors),
-            Format::RankingCsv => self.ranking_columns(names, errors),
-            Format::RatingsCsv => self.ratings_columns(names),
-            Format::BinaryCsv => self.binary_columns(names),
-            Format::MulticlassMatrix => self.matrix_columns(stem),
-            Format::MulticlassTopK => self.topk_columns(stem),
-            // the line formats read their lines in states of their own
-            _ => None,
-        }
+        (self.spec.columns)(self, names, stem, errors)
     }
 }
 
@@ -980,16 +919,7 @@ impl Lines for TableState {
                 hint,
             ));
         }
-        match self.format {
-            Format::PerQueryCsv => self.per_query_row(n, f),
-            Format::RankingCsv => self.ranking_row(n, f),
-            Format::RatingsCsv => self.ratings_row(n, f),
-            Format::BinaryCsv => self.binary_row(n, f, options),
-            Format::MulticlassMatrix => self.matrix_row(n, f, options),
-            Format::MulticlassTopK => self.topk_row(n, f),
-            // the line formats read their lines in states of their own
-            _ => Ok(()),
-        }
+        (self.spec.row)(self, n, f, options)
     }
 
     fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {

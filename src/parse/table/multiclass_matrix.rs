@@ -2,6 +2,90 @@
 
 use super::*;
 
+pub(super) const FORMAT: TableFormat = TableFormat {
+    format: Format::MulticlassMatrix,
+    detect,
+    row: |t, n, f, o| t.matrix_row(n, f, o),
+    columns: |t, _, stem, _| t.matrix_columns(stem),
+};
+
+/// A header of a target and one column per class (`p_0,p_1,p_2`): three
+/// classes or more, or two that name themselves probabilities (a chosen
+/// format takes two columns of any class names).
+pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
+    let truth = h.truth()?;
+    let others = h.rest(&[truth]);
+    let classes: Option<Vec<u32>> = others.iter().map(|&c| class_suffix(&h.lower[c])).collect();
+    let shaped =
+        h.forced.is_some() || others.len() >= 3 || two_class_probabilities(&others, &h.lower);
+    let slots = classes.filter(|_| shaped)?;
+    let mut class_of_slot = std::collections::HashMap::new();
+    for (slot_index, &s) in slots.iter().enumerate() {
+        if class_of_slot.insert(s, slot_index).is_some() {
+            return Some(Err(problem(
+                0,
+                others[slot_index] + 1,
+                "one column per class",
+                format!("class {s} twice in the header ({})", h.text()),
+                None,
+            )));
+        }
+    }
+    Some(Ok(Roles {
+        truth,
+        models: others,
+        slots,
+        class_of_slot,
+        ..Default::default()
+    }))
+}
+
+/// A class column name like `p_3`, `prob_3`, `class_3`, `3`: its class number.
+fn class_suffix(name: &str) -> Option<u32> {
+    let digits = name.trim_start_matches(|c: char| !c.is_ascii_digit());
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let prefix = &name[..name.len() - digits.len()];
+    let ok = prefix.is_empty()
+        || [
+            "p_", "p", "prob_", "prob", "proba_", "class_", "c", "c_", "logit_", "score_", "s_",
+            "y_",
+        ]
+        .contains(&prefix);
+    if ok {
+        digits.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Two score columns that name themselves probabilities of classes 0 and 1
+/// (`p_0,p_1`, `proba_0,proba_1`, `prob0,prob1`: what `predict_proba` gives):
+/// a 2-class probability matrix, not two binary models (`score_0,score_1`
+/// or `m0,m1` stay two models).
+fn two_class_probabilities(others: &[usize], lower: &[String]) -> bool {
+    let probability = |name: &str, class: char| {
+        [
+            "p_",
+            "p",
+            "prob_",
+            "prob",
+            "proba_",
+            "proba",
+            "probability_",
+        ]
+        .iter()
+        .any(|prefix| {
+            name.strip_prefix(prefix)
+                .is_some_and(|d| d.len() == 1 && d.starts_with(class))
+        })
+    };
+    let mut names: Vec<&str> = others.iter().map(|&c| lower[c].as_str()).collect();
+    names.sort_unstable();
+    matches!(names[..], [a, b] if probability(a, '0') && probability(b, '1'))
+}
+
 impl TableState {
     /// One line: the target class and a probability or logit per class, reduced to the row's summary (or, one-vs-rest, to a label and a score).
     #[inline]

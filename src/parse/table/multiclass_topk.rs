@@ -2,6 +2,54 @@
 
 use super::*;
 
+pub(super) const FORMAT: TableFormat = TableFormat {
+    format: Format::MulticlassTopK,
+    detect,
+    row: |t, n, f, _| t.topk_row(n, f),
+    columns: |t, _, stem, _| t.topk_columns(stem),
+};
+
+/// A header of a target and ranked columns (`pred_1,pred_2,...`), in
+/// their positions' order.
+pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
+    let truth = h.truth()?;
+    let others = h.rest(&[truth]);
+    let positions: Option<Vec<u32>> = others.iter().map(|&c| list_position(&h.lower[c])).collect();
+    let mut cols: Vec<(u32, usize)> = positions?.into_iter().zip(others).collect();
+    if cols.is_empty() {
+        return None;
+    }
+    cols.sort();
+    Some(Ok(Roles {
+        truth,
+        models: cols.iter().map(|c| c.1).collect(),
+        slots: cols.iter().map(|c| c.0).collect(),
+        ..Default::default()
+    }))
+}
+
+/// A top-k column name like `pred_1`, `top_1`, `rank_1`, `pred1`: its position.
+fn list_position(name: &str) -> Option<u32> {
+    for prefix in [
+        "pred_",
+        "pred",
+        "top_",
+        "top",
+        "rank_",
+        "rank",
+        "prediction_",
+        "rec_",
+        "item_",
+    ] {
+        if let Some(rest) = name.strip_prefix(prefix) {
+            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
+                return rest.parse().ok();
+            }
+        }
+    }
+    None
+}
+
 impl TableState {
     /// One line: the target and the ranked classes (or items).
     #[inline]

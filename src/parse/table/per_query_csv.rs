@@ -4,6 +4,31 @@
 
 use super::*;
 
+pub(super) const FORMAT: TableFormat = TableFormat {
+    format: Format::PerQueryCsv,
+    detect,
+    row: |t, n, f, _| t.per_query_row(n, f),
+    columns: |t, _, stem, errors| t.per_query_columns(&stem, errors),
+};
+
+/// A header of a query, a metric and a value (and a model, or the file is one model named after it).
+pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
+    let (q, m, v) = (
+        h.query().or(h.user())?,
+        h.find(&["metric", "measure"])?,
+        h.find(&["value"])?,
+    );
+    Some(Ok(Roles {
+        key_a: q,
+        truth: m,
+        key_b: h
+            .find(&["model", "run", "system", "run_id", "tag"])
+            .unwrap_or(usize::MAX),
+        models: vec![v],
+        ..Default::default()
+    }))
+}
+
 impl TableState {
     /// One line: a query, a model, a metric and its value (empty: undefined).
     #[inline]

@@ -2,6 +2,25 @@
 
 use super::*;
 
+pub(super) const FORMAT: TableFormat = TableFormat {
+    format: Format::RankingCsv,
+    detect,
+    row: |t, n, f, _| t.ranking_row(n, f),
+    columns: |t, names, _, errors| t.ranking_columns(names, errors),
+};
+
+/// A header of a query, an item and a relevance grade; every other column is a model's score.
+pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
+    let (q, i, r) = (h.query().or(h.user())?, h.item()?, h.find(RELEVANCE)?);
+    Some(Ok(Roles {
+        key_a: q,
+        key_b: i,
+        truth: r,
+        models: h.rest(&[q, i, r]),
+        ..Default::default()
+    }))
+}
+
 impl TableState {
     /// One line: a query, an item, its grade (empty: unjudged) and each model's score (empty: not retrieved).
     #[inline]

@@ -2,6 +2,25 @@
 
 use super::*;
 
+pub(super) const FORMAT: TableFormat = TableFormat {
+    format: Format::RatingsCsv,
+    detect,
+    row: |t, n, f, _| t.ratings_row(n, f),
+    columns: |t, names, _, _| t.ratings_columns(names),
+};
+
+/// A header of a user, an item and a rating; every other column is a model's prediction.
+pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
+    let (u, i, r) = (h.user().or(h.query())?, h.item()?, h.find(RATING)?);
+    Some(Ok(Roles {
+        key_a: u,
+        key_b: i,
+        truth: r,
+        models: h.rest(&[u, i, r]),
+        ..Default::default()
+    }))
+}
+
 impl TableState {
     /// One line: a user, an item, the rating and each model's prediction.
     #[inline]

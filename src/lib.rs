@@ -7,6 +7,7 @@ pub mod compare;
 pub mod core;
 pub mod diagnose;
 pub mod example;
+pub mod markup;
 pub mod math;
 pub mod parse;
 pub mod plot;

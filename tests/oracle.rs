@@ -29,6 +29,9 @@ fn ranking_trec_run_matches_trec_eval_ranx_and_naive_variants() {
         &["ranking.csv"][..],
         // ranx's JSON layout, written by Python's json module (scripts/reference/json_fixtures.py)
         &["extra/ranking.qrels.json", "extra/ranking.run.json"][..],
+        // the run as a pandas DataFrame saved with to_csv (its index first,
+        // no relevance column: scripts/reference/run_csv_fixture.py)
+        &["ranking.qrels", "extra/ranking.run.csv"][..],
     ] {
         let ws_data = workspace(files);
         let data = only_dataset(&ws_data);

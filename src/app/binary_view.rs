@@ -8,87 +8,28 @@ use super::state::{AppState, Level};
 use super::util::ink;
 use wasm_bindgen::JsCast;
 
-use crate::core::binary::ThresholdRule;
+use crate::core::binary::{nearest_point, ThresholdRule};
 use crate::core::registry::Kind;
 use crate::core::Named;
-use crate::plot::{
-    display_points, iso_f1_curves, series_hex, LineChart, Marker, Series, PR_AXES, ROC_AXES,
-};
+use crate::markup::confusion_table;
+use crate::plot::{binary_series, series_hex, LineChart, Marker, PR_AXES, ROC_AXES};
 use crate::report::fixed;
 
 #[component]
 pub fn BinaryPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    // (name, colour, prepared model): the Arc is shared, nothing is copied
-    let models = move || {
-        let prepared = state.binary.get();
-        (0..prepared.len())
-            .filter(|&i| !state.is_hidden(Kind::Binary, &prepared[i].name))
-            .map(|i| {
-                (
-                    prepared[i].name.clone(),
-                    state.color_index(Kind::Binary, &prepared[i].name),
-                    Model(prepared.clone(), i),
-                )
-            })
-            .collect::<Vec<_>>()
-    };
-    // (cheap: the ends of each sorted curve; a memo is 1 KB of wasm)
-    let range = move || score_range(&state.binary.get());
+    let models = move || shown_models(state);
     // each model's threshold: its own (a threshold per model) or the shared one
     let threshold = move |name: &str| state.conv.with(|c| c.threshold_for(name));
-    // (a memo: the sliders are made again only when this changes, never
-    // while one is dragged)
-    let each = Memo::new(move |_| state.conv.with(|c| !c.thresholds.is_empty()));
     let rule = move || state.conv.with(|c| c.threshold_rule);
     // the curves change with the models, not with the threshold: built once
     // (a moved threshold redraws them from the shared points)
     let curves = Memo::new(move |_| {
         let ms = models();
-        // "model (AUC 0.8123)" with the curve's points thinned for drawing
-        let series =
-            |name: &String, color, what: &str, value: Option<f64>, points: Vec<_>| Series {
-                // precision–recall as steps, as average precision sums it
-                steps: what == "AP",
-                name: format!(
-                    "{name} ({what} {})",
-                    value.map_or("undefined".into(), |a| format!("{a:.4}"))
-                ),
-                color,
-                faint: false,
-                points: display_points(&points),
-            };
-        // each AUC with its DeLong 95% interval, read off the curve
-        let roc: Vec<Series> = ms
-            .iter()
-            .map(|(name, c, p)| {
-                let mut s = series(name, *c, "AUC", p.curve.roc_auc(), p.curve.roc_points());
-                if let Some((lo, hi)) = p.curve.delong_interval() {
-                    s.name
-                        .insert_str(s.name.len() - 1, &format!(" [{lo:.4}, {hi:.4}]"));
-                }
-                s
-            })
+        let refs: Vec<_> = (ms.iter())
+            .map(|(n, c, p)| (n.as_str(), *c, &*p.curve))
             .collect();
-        let mut pr = iso_f1_curves();
-        pr.extend(ms.iter().map(|(name, c, p)| {
-            let ap = p.curve.average_precision();
-            series(name, *c, "AP", ap, p.curve.pr_points())
-        }));
-        // each PR curve's pointwise 95% band (two faint lines in steps, as
-        // the curve), while the 95% bands are on
-        for (_, c, p) in ms.iter().filter(|_| state.tests.with(|t| t.ci)) {
-            for line in p.curve.pr_band() {
-                pr.push(Series {
-                    name: String::new(),
-                    color: *c,
-                    points: display_points(&line),
-                    faint: true,
-                    steps: true,
-                });
-            }
-        }
-        (roc, pr)
+        binary_series(&refs, state.tests.with(|t| t.ci))
     });
     // hover: the operating point nearest the pointer's x on either curve
     let hover = RwSignal::new(None::<(bool, f64)>);
@@ -101,13 +42,7 @@ pub fn BinaryPanel() -> impl IntoView {
             let hovered = near.and_then(|(by_recall, x)| p.curve.point_near(x, by_recall));
             let at = std::iter::once((p.curve.confusion_at(threshold(&name), r), false));
             for (m, hollow) in at.chain(hovered.map(|(_, m)| (m, true))) {
-                // no predicted positive: the PR curve's end point (recall 0, precision 1)
-                let recall = m.recall().unwrap_or(0.0);
-                let (x, y) = if roc {
-                    (m.fp as f64 / (m.fp + m.tn).max(1) as f64, recall)
-                } else {
-                    (recall, m.precision().unwrap_or(1.0))
-                };
+                let (x, y) = if roc { m.roc_point() } else { m.pr_point() };
                 out.push(Marker {
                     x,
                     y,
@@ -145,31 +80,14 @@ pub fn BinaryPanel() -> impl IntoView {
         Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((false, x))));
     let hover_pr =
         Callback::new(move |(x, _): (f64, f64)| hover.set(x.is_finite().then_some((true, x))));
-    // the threshold of model `name` when each model has its own, else the shared one
-    let set_t = move |name: &str, v: f64| {
-        state.conv.update(|c| {
-            let own = !c.thresholds.is_empty() && !name.is_empty();
-            c.set_threshold(own.then_some(name), v)
-        })
-    };
+    let set_t = move |name: &str, v: f64| set_threshold(state, name, v);
     // a click sets the threshold to the operating point nearest it: on each
     // curve the point nearest the click's x, of these the nearest in y
     let pick = move |by_recall: bool| {
-        Callback::new(move |(x, y): (f64, f64)| {
-            let nearest = models()
-                .into_iter()
-                .filter_map(|(name, _, p)| {
-                    let (t, m) = p.curve.point_near(x, by_recall)?;
-                    let at = if by_recall {
-                        m.precision().unwrap_or(1.0)
-                    } else {
-                        m.recall().unwrap_or(0.0)
-                    };
-                    Some(((at - y).abs(), t, name))
-                })
-                .min_by(|a, b| a.0.total_cmp(&b.0));
-            if let Some((_, t, name)) = nearest {
-                set_t(&name, t);
+        Callback::new(move |at: (f64, f64)| {
+            let ms = models();
+            if let Some((i, t)) = nearest_point(ms.iter().map(|m| &*m.2.curve), at, by_recall) {
+                set_t(&ms[i].0, t);
             }
         })
     };
@@ -179,7 +97,7 @@ pub fn BinaryPanel() -> impl IntoView {
             .iter()
             .filter_map(|(name, _, p)| {
                 let (t, m) = p.curve.point_near(x, by_recall)?;
-                let fpr = m.fp as f64 / (m.fp + m.tn).max(1) as f64;
+                let fpr = m.roc_point().0;
                 let (recall, precision) = (fixed("", m.recall(), 4), fixed("", m.precision(), 4));
                 Some(format!(
                     "{name}: threshold {t}, TPR {recall}, FPR {fpr:.4}, precision {precision}, recall {recall}"
@@ -188,6 +106,65 @@ pub fn BinaryPanel() -> impl IntoView {
             .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
     };
+    view! {
+        <section class="card">
+            <div class="card-head">
+                <h2>"ROC and precision–recall"</h2>
+                <ThresholdControls/>
+                {bands_toggle("pr-bands", "precision's Wilson score interval at each threshold, its predicted positives as trials")}
+            </div>
+            <div class="charts">
+                <Chart chart=roc label="ROC curve" on_hover=hover_roc on_pick=pick(false)/>
+                <Chart chart=pr label="precision-recall curve" on_hover=hover_pr on_pick=pick(true)/>
+            </div>
+            <p class="readout" data-readout="binary" aria-live="polite">{readout}</p>
+            <div class="confusions" inner_html={move || models().into_iter().map(|(name, c, p)| {
+                confusion_table(&name, &series_hex(c), &p.curve.confusion_at(threshold(&name), rule()))
+            }).collect::<String>()}></div>
+        </section>
+        <DiagnosticsCard/>
+    }
+}
+
+/// The shown binary models as (name, colour, prepared model): the Arc is
+/// shared, nothing is copied.
+fn shown_models(state: AppState) -> Vec<(String, usize, Model)> {
+    let prepared = state.binary.get();
+    (0..prepared.len())
+        .filter(|&i| !state.is_hidden(Kind::Binary, &prepared[i].name))
+        .map(|i| {
+            (
+                prepared[i].name.clone(),
+                state.color_index(Kind::Binary, &prepared[i].name),
+                Model(prepared.clone(), i),
+            )
+        })
+        .collect()
+}
+
+/// Sets model `name`'s threshold when each model has its own, else the shared one.
+fn set_threshold(state: AppState, name: &str, v: f64) {
+    state.conv.update(|c| {
+        let own = !c.thresholds.is_empty() && !name.is_empty();
+        c.set_threshold(own.then_some(name), v)
+    })
+}
+
+/// The threshold's slider and box (one per model, each over its own
+/// scores' range, when each has its own), the switch between the two, and
+/// the rule in words.
+#[component]
+fn ThresholdControls() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let models = move || shown_models(state);
+    let threshold = move |name: &str| state.conv.with(|c| c.threshold_for(name));
+    let set_t = move |name: &str, v: f64| set_threshold(state, name, v);
+    // (cheap: the ends of each sorted curve; a memo is 1 KB of wasm)
+    let range = move || score_range(&state.binary.get());
+    // (a memo: the sliders are made again only when this changes, never
+    // while one is dragged)
+    let each = Memo::new(move |_| state.conv.with(|c| !c.thresholds.is_empty()));
+    let rule = move || state.conv.with(|c| c.threshold_rule);
     // a threshold's slider and box over `lo..hi`: the shared one (`None`),
     // or model `name`'s own, after its colour
     let set = move |name: &str, ev: web_sys::Event| {
@@ -221,6 +198,26 @@ pub fn BinaryPanel() -> impl IntoView {
             c.thresholds = names.into_iter().filter(|_| on).map(|n| (n, t)).collect();
         })
     };
+    view! {
+        {move || if each.get() {
+            // each model's over its own scores' range
+            let sliders = models().into_iter().map(|(n, c, p)| slider(Some((n, c)), score_range(std::slice::from_ref(&*p)))).collect_view();
+            view! { <div class="own-thresholds">{sliders}</div> }.into_any()
+        } else {
+            slider(None, range()).into_any()
+        }}
+        <label class="small"><input type="checkbox" id="threshold-each" prop:checked=move || each.get() on:change=toggle_each/>"a threshold per model"</label>
+        <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
+    }
+}
+
+/// The Diagnostics card: the worker's markup ([`crate::diagnose::html`]);
+/// its options write the link's `diag`, an operating point's "set
+/// threshold" moves its model's threshold.
+#[component]
+fn DiagnosticsCard() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let set_t = move |name: &str, v: f64| set_threshold(state, name, v);
     let option_changed = move |ev: web_sys::Event| {
         let id = ev
             .target()
@@ -243,32 +240,6 @@ pub fn BinaryPanel() -> impl IntoView {
         }
     };
     view! {
-        <section class="card">
-            <div class="card-head">
-                <h2>"ROC and precision–recall"</h2>
-                {move || if each.get() {
-                    // each model's over its own scores' range
-                    let sliders = models().into_iter().map(|(n, c, p)| slider(Some((n, c)), score_range(std::slice::from_ref(&*p)))).collect_view();
-                    view! { <div class="own-thresholds">{sliders}</div> }.into_any()
-                } else {
-                    slider(None, range()).into_any()
-                }}
-                <label class="small"><input type="checkbox" id="threshold-each" prop:checked=move || each.get() on:change=toggle_each/>"a threshold per model"</label>
-                <span class="muted">{move || if rule() == ThresholdRule::AtLeast { "positive iff score ≥ t" } else { "positive iff score > t" }}</span>
-                {bands_toggle("pr-bands", "precision's Wilson score interval at each threshold, its predicted positives as trials")}
-            </div>
-            <div class="charts">
-                <Chart chart=roc label="ROC curve" on_hover=hover_roc on_pick=pick(false)/>
-                <Chart chart=pr label="precision-recall curve" on_hover=hover_pr on_pick=pick(true)/>
-            </div>
-            <p class="readout" data-readout="binary" aria-live="polite">{readout}</p>
-            <div class="confusions" inner_html={move || models().into_iter().map(|(name, c, p)| {
-                let m = p.curve.confusion_at(threshold(&name), rule());
-                let name = crate::text::html(&name);
-                format!(r#"<table class="confusion" data-cm-model="{name}"><caption><span class="swatch" style="background:{}"></span>{name}</caption><thead><tr><th></th><th scope="col">predicted +</th><th scope="col">predicted −</th></tr></thead><tbody><tr><th scope="row">actual +</th><td class="num" data-cm="tp">{}</td><td class="num" data-cm="fn">{}</td></tr><tr><th scope="row">actual −</th><td class="num" data-cm="fp">{}</td><td class="num" data-cm="tn">{}</td></tr></tbody><tfoot><tr><td colspan="3">accuracy {} · precision {} · recall {} · F1 {} · MCC {:.4}</td></tr></tfoot></table>"#,
-                    series_hex(c), m.tp, m.fn_, m.fp, m.tn, fixed("", m.accuracy(), 4), fixed("", m.precision(), 4), fixed("", m.recall(), 4), fixed("", m.f1(), 4), m.mcc())
-            }).collect::<String>()}></div>
-        </section>
         <section class="card" id="diagnostics">
             <div class="diag-body" on:change=option_changed on:click=point_clicked
                 inner_html=move || state.diagnostics.get()></div>

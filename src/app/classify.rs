@@ -105,7 +105,6 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
         .map(|m| (m.title, m.base, value(m.base)))
         .collect();
     let ink = if dark { (226, 232, 240) } else { (30, 41, 59) };
-    let rate = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
     let chart =
         |title: &str, x: &str, y: &str, points: Vec<(f64, f64)>, at: (f64, f64), roc: bool| {
             let chart = LineChart {
@@ -134,13 +133,12 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
             };
             plot::to_svg(&chart, 300, 260)
         };
-    let (tpr, fpr) = (rate(c.tp, c.tp + c.fn_), rate(c.fp, c.fp + c.tn));
     let roc = chart(
         "ROC",
         plot::ROC_AXES.0,
         plot::ROC_AXES.1,
         curve.roc_points(),
-        (fpr, tpr),
+        c.roc_point(),
         true,
     );
     let pr = chart(
@@ -148,7 +146,7 @@ fn compute(points: &[Example], t: f64, explained: &str, dark: bool) -> Computed 
         plot::PR_AXES.0,
         plot::PR_AXES.1,
         curve.pr_points(),
-        (c.recall().unwrap_or(0.0), c.precision().unwrap_or(1.0)),
+        c.pr_point(),
         false,
     );
     let rule = format!("score ≥ {t:.2}");

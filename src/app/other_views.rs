@@ -4,10 +4,11 @@ use leptos::prelude::*;
 
 use super::chart::Chart;
 use super::state::AppState;
-use super::util::{hist_html, ink};
+use super::util::ink;
 use crate::core::multiclass;
 use crate::core::ratings;
 use crate::core::registry::Kind;
+use crate::markup::histogram;
 use crate::plot::{series_hex, LineChart, Series};
 use crate::text::html;
 use std::fmt::Write;
@@ -80,7 +81,7 @@ pub fn MulticlassPanel() -> impl IntoView {
             <div class="hists" inner_html={move || curves.get().into_iter().map(|(name, c, _, hist, n)| {
                 let labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", ">10", "miss"];
                 let bars = labels.iter().zip(hist).map(|(l, v)| (format!("rank {l}: {v} rows"), v as f64 / n.max(1) as f64 * 100.0, Some(v), l.to_string()));
-                hist_html("hist", "", &series_hex(c), &format!("{} — rank of the target", html(&name)), bars, "rank of the target · bar height: rows")
+                histogram("hist", "", &series_hex(c), &format!("{} — rank of the target", html(&name)), bars, "rank of the target · bar height: rows")
             }).collect::<String>()}></div>
         </section>
     }
@@ -206,7 +207,7 @@ pub fn RatingsPanel() -> impl IntoView {
                 });
                 let name = html(&name);
                 let attrs = format!(r#" data-model="{name}" data-users="{users}""#);
-                hist_html(
+                histogram(
                     "hist wide",
                     &attrs,
                     &series_hex(c),
@@ -233,7 +234,7 @@ pub fn RatingsPanel() -> impl IntoView {
                     let e = (i as f64 - 8.0) / 2.0;
                     (format!("error {e:+.1}: {v} rows"), *v as f64 / n.max(1) as f64 * 100.0, None, format!("{e:+}"))
                 });
-                hist_html("hist wide", "", &series_hex(c), &html(&name), bars, "prediction − rating · bar height: rows")
+                histogram("hist wide", "", &series_hex(c), &html(&name), bars, "prediction − rating · bar height: rows")
             }).collect::<String>()}></div>
         </section>
     }

@@ -5,14 +5,16 @@ use std::fmt::Write;
 
 use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Shared, Target};
-use super::util::{hist_html, ink};
+use super::util::ink;
 use crate::core::curves::{
     cumulative_curve, knee, mean_band, mean_curve, query_curve, CurveMetric,
 };
 use crate::core::diagnostics::pointwise_mean_sd;
 use crate::core::evaluate::Report;
+use crate::core::per_query::{difference, RrIndex, RrValues, RANK_BUCKETS};
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
+use crate::markup::{histogram, per_query_rows};
 use crate::plot::{series_hex, Band, LineChart, Marker, Series};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -393,89 +395,6 @@ fn elbow_markup(lines: Vec<CurveLine>) -> String {
     s
 }
 
-/// The reciprocal-rank table's rows as markup: per query its id (a button
-/// that opens its lists), each model's first relevant rank and value (a
-/// button that explains it), and the difference `pair` (other, baseline).
-type RrRow = (String, Vec<Option<usize>>, Vec<f64>);
-
-fn rr_markup(rows: Vec<RrRow>, names: &[String], pair: Option<(usize, usize)>) -> String {
-    // a query a model did not evaluate (another metric's report): —
-    let shown = |x: f64, sign: bool| {
-        if x.is_nan() {
-            "—".to_string()
-        } else if sign {
-            format!("{x:+.4}")
-        } else {
-            format!("{x:.4}")
-        }
-    };
-    // markup as a string (one listener on the body: `rows_clicked`)
-    let esc = crate::text::html;
-    let mut s = String::new();
-    for (r, (qid, ranks, rr)) in rows.into_iter().enumerate() {
-        let q = esc(&qid);
-        // the table's one Tab stop: the first query ([`grid_keys`] moves it)
-        let stop = if r == 0 { "0" } else { "-1" };
-        let _ = write!(
-            s,
-            r#"<tr data-query="{q}"><th scope="row"><button class="link" tabindex="{stop}">{q}</button></th>"#
-        );
-        for ((rank, rr), model) in ranks.iter().zip(&rr).zip(names) {
-            let rank = rank.map_or("none".into(), |x| x.to_string());
-            let _ = write!(
-                s,
-                r#"<td class="num">{rank}</td><td class="num" data-per-query="{rr:?}"><button class="link" title="explain" tabindex="-1" data-model="{}">{}</button></td>"#,
-                esc(model),
-                shown(*rr, false)
-            );
-        }
-        if let Some((o, b)) = pair {
-            let d = rr[o] - rr[b];
-            let class = if d > 0.0 {
-                " pos"
-            } else if d < 0.0 {
-                " neg"
-            } else {
-                ""
-            };
-            let _ = write!(s, r#"<td class="num{class}">{}</td>"#, shown(d, true));
-        }
-        s.push_str("</tr>");
-    }
-    s
-}
-
-/// The rows of the reciprocal-rank table: every shown model's queries once,
-/// in name order, and where each model's queries land among them. It depends
-/// on the data, the query set and the shown models, not on the tie rule or
-/// the relevance level, so a convention change only refills [`RrValues`].
-#[derive(Clone, Debug, Default, PartialEq)]
-struct RrIndex {
-    names: Vec<String>,
-    /// Each shown model's place among the prepared runs.
-    runs: Vec<usize>,
-    qids: Vec<String>,
-    /// `rows[m][i]`: the row of model m's i-th evaluated query.
-    rows: Vec<Vec<u32>>,
-}
-
-/// Per row and shown model (`row * models + m`): the first relevant rank
-/// (None: no relevant document retrieved, or the query is not the model's)
-/// and the reciprocal rank.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct RrValues {
-    models: usize,
-    ranks: Vec<Option<usize>>,
-    rr: Vec<f64>,
-}
-
-impl RrValues {
-    fn row(&self, row: usize) -> (&[Option<usize>], &[f64]) {
-        let r = row * self.models..(row + 1) * self.models;
-        (&self.ranks[r.clone()], &self.rr[r])
-    }
-}
-
 const PAGE: usize = 50;
 
 /// Per query and model: the first relevant rank and a metric's value
@@ -493,43 +412,11 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     let index = Memo::new(move |_| {
         // the runs in trec_eval's order: the same queries under every tie rule
         let all = state.base.get();
-        let (at, runs): (Vec<usize>, Vec<_>) = all
-            .iter()
-            .enumerate()
+        let runs: Vec<_> = (all.iter().enumerate())
             .filter(|(_, r)| !state.is_hidden(Kind::Ranking, &r.name))
-            .unzip();
+            .collect();
         state.ws.with(|w| {
-            let Some(d) = &w.ranking else {
-                return RrIndex::default();
-            };
-            let mut queries: Vec<u32> = runs
-                .iter()
-                .flat_map(|r| r.selection.evaluated.iter().copied())
-                .collect();
-            d.queries.sort_by_name(&mut queries);
-            queries.dedup();
-            let mut row_of = vec![0u32; d.queries.len()];
-            for (row, &q) in queries.iter().enumerate() {
-                row_of[q as usize] = row as u32;
-            }
-            RrIndex {
-                names: runs.iter().map(|r| r.name.clone()).collect(),
-                runs: at,
-                qids: queries
-                    .iter()
-                    .map(|&q| d.queries.name(q).to_string())
-                    .collect(),
-                rows: runs
-                    .iter()
-                    .map(|r| {
-                        r.selection
-                            .evaluated
-                            .iter()
-                            .map(|&q| row_of[q as usize])
-                            .collect()
-                    })
-                    .collect(),
-            }
+            (w.ranking.as_ref()).map_or_else(RrIndex::default, |d| RrIndex::new(&d.queries, &runs))
         })
     });
     let data = Memo::new(move |_| {
@@ -539,43 +426,9 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         // the report only for another metric: reciprocal ranks come from the runs
         let report = (chosen != RECIPROCAL_RANK).then(|| report.get()).flatten();
         index.with(|ix| {
-            let models = ix.names.len();
-            let mut v = RrValues {
-                models,
-                ranks: vec![None; ix.qids.len() * models],
-                rr: vec![0.0; ix.qids.len() * models],
-            };
-            for (m, &at) in ix.runs.iter().enumerate() {
-                let Some(r) = prepared.get(at) else {
-                    continue;
-                };
-                for (i, &row) in ix.rows[m].iter().enumerate().take(r.num_queries()) {
-                    let q = r.query(i);
-                    let at = row as usize * models + m;
-                    v.ranks[at] = q.first_relevant_rank(level);
-                    v.rr[at] = q.reciprocal_rank(None, level);
-                }
-            }
-            // another metric: its per-query values from the table's report
-            // (query ids are in name order: found by binary search)
+            let mut v = RrValues::from_runs(ix, &prepared, level);
             if let Some(r) = report {
-                v.rr.fill(f64::NAN);
-                for (m, name) in ix.names.iter().enumerate() {
-                    let Some(model) = r.models.iter().find(|x| &x.name == name) else {
-                        continue;
-                    };
-                    let Some(column) = model.per_unit.get(&chosen) else {
-                        continue;
-                    };
-                    for (id, &x) in model.unit_ids.iter().zip(column) {
-                        if let Ok(row) = ix
-                            .qids
-                            .binary_search_by(|q| q.as_bytes().cmp(id.as_bytes()))
-                        {
-                            v.rr[row * models + m] = x;
-                        }
-                    }
-                }
+                v.use_report(ix, &r, &chosen);
             }
             v
         })
@@ -589,89 +442,23 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         }
     };
     // the shown order as indices of rows: filtering and sorting never copy
-    // the rows (100,000 queries each with a name and per-model values); rows
-    // are in name order already, so sorting by name reads no values
+    // the rows (100,000 queries each with a name and per-model values)
     let view_rows = Memo::new(move |_| {
         let f = filter.get();
         let (col, desc) = sort.get();
-        index.with(|ix| {
-            let mut idx: Vec<usize> = (0..ix.qids.len())
-                .filter(|&i| f.is_empty() || ix.qids[i].contains(&f))
-                .collect();
-            if col == 0 {
-                if desc {
-                    idx.reverse();
-                }
-                return idx;
-            }
-            let m = (col - 1) / 2;
-            data.with(|v| {
-                let o = crate::core::order(idx.len(), &|a, b| {
-                    let ((ra, ea), (rb, eb)) = (v.row(idx[a]), v.row(idx[b]));
-                    let o = if (col - 1) % 2 == 0 {
-                        // first relevant rank: "none" sorts last
-                        ra[m]
-                            .unwrap_or(usize::MAX)
-                            .cmp(&rb[m].unwrap_or(usize::MAX))
-                    } else {
-                        ea[m].total_cmp(&eb[m])
-                    };
-                    if desc {
-                        o.reverse()
-                    } else {
-                        o
-                    }
-                });
-                o.into_iter().map(|i| idx[i]).collect()
-            })
-        })
+        index.with(|ix| data.with(|v| v.order(ix, &f, col, desc)))
     });
     // every row in the shown order, as CSV
     let export = move |_| {
         let label = label();
-        let mut csv = String::from("query");
-        let names = index.with(|ix| ix.names.clone());
-        for n in &names {
-            csv.push(',');
-            crate::text::push_csv_field(&mut csv, &crate::text::csv_cell(&format!("{n}: {label}")));
-        }
-        csv.push('\n');
-        index.with(|ix| {
-            data.with(|v| {
-                view_rows.with(|idx| {
-                    for &i in idx {
-                        crate::text::push_csv_field(
-                            &mut csv,
-                            &crate::text::csv_cell(ix.qids[i].as_str()),
-                        );
-                        for x in v.row(i).1 {
-                            csv.push(',');
-                            if !x.is_nan() {
-                                csv.push_str(&crate::report::full(*x));
-                            }
-                        }
-                        csv.push('\n');
-                    }
-                })
-            })
-        });
+        let csv = index.with(|ix| data.with(|v| view_rows.with(|idx| v.csv(ix, idx, &label))));
         super::util::download(
             &format!("rankscope-per-query-{}.csv", label.replace('@', "-")),
             "text/csv",
             &csv,
         );
     };
-    // the difference column: the first other model minus the chosen
-    // baseline (none chosen: the first model minus the second)
-    let difference = move |names: &[String]| -> Option<(usize, usize)> {
-        let base = state
-            .baseline
-            .get()
-            .and_then(|b| names.iter().position(|n| *n == b))
-            .unwrap_or(1);
-        let other = (0..names.len()).find(|&i| i != base)?;
-        (base < names.len()).then_some((other, base))
-    };
+    let difference = move |names: &[String]| difference(names, state.baseline.get().as_deref());
     let header = move || {
         let names = index.with(|ix| ix.names.clone());
         let th = move |col: usize, label: String| {
@@ -695,23 +482,16 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     };
     let body = move || {
         let start = page.get() * PAGE;
-        // only the shown page's rows are copied out
-        let (names, rows) = index.with(|ix| {
-            let shown: Vec<(String, Vec<Option<usize>>, Vec<f64>)> = data.with(|v| {
+        let pair = index.with(|ix| difference(&ix.names));
+        // only the shown page's rows are written
+        index.with(|ix| {
+            data.with(|v| {
                 view_rows.with(|idx| {
-                    idx.iter()
-                        .skip(start)
-                        .take(PAGE)
-                        .map(|&i| {
-                            let (ranks, rr) = v.row(i);
-                            (ix.qids[i].clone(), ranks.to_vec(), rr.to_vec())
-                        })
-                        .collect()
+                    let page = &idx[start.min(idx.len())..(start + PAGE).min(idx.len())];
+                    per_query_rows(ix, v, page, pair)
                 })
-            });
-            (ix.names.clone(), shown)
-        });
-        rr_markup(rows, &names, difference(&names))
+            })
+        })
     };
     // a query's button opens its lists, a value's explains it
     let rows_clicked = move |ev: web_sys::MouseEvent| {
@@ -736,43 +516,19 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     };
     let pages = move || view_rows.with(|r| r.len().div_ceil(PAGE).max(1));
     let histogram = move || {
-        let buckets = ["1", "2", "3", "4", "5", "6–10", ">10", "none"];
-        let bucket = |r: Option<usize>| match r {
-            Some(1) => 0,
-            Some(2) => 1,
-            Some(3) => 2,
-            Some(4) => 3,
-            Some(5) => 4,
-            Some(6..=10) => 5,
-            Some(_) => 6,
-            None => 7,
-        };
         // per model: the rank distribution and the MRR, read in place
         let names = index.with(|ix| ix.names.clone());
         let (n, stats) = data.with(|v| {
-            let rows = v.ranks.len().checked_div(v.models).unwrap_or(0);
-            let n = rows.max(1);
-            let stats: Vec<(String, [usize; 8], f64)> = names
-                .into_iter()
-                .enumerate()
-                .map(|(m, name)| {
-                    let mut counts = [0usize; 8];
-                    for r in 0..rows {
-                        counts[bucket(v.row(r).0[m])] += 1;
-                    }
-                    (
-                        name,
-                        counts,
-                        (0..rows).map(|r| v.row(r).1[m]).sum::<f64>() / n as f64,
-                    )
-                })
-                .collect();
-            (n, stats)
+            (
+                v.ranks.len().checked_div(v.models).unwrap_or(0).max(1),
+                v.rank_histograms(),
+            )
         });
-        stats
+        names
             .into_iter()
-            .map(|(name, counts, mrr)| {
-                let bars = buckets.iter().zip(counts).map(|(label, c)| {
+            .zip(stats)
+            .map(|(name, (counts, mrr))| {
+                let bars = RANK_BUCKETS.iter().zip(counts).map(|(label, c)| {
                     (
                         format!("first relevant rank {label}: {c} queries"),
                         c as f64 / n as f64 * 100.0,
@@ -781,7 +537,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                     )
                 });
                 let name_html = crate::text::html(&name);
-                hist_html(
+                histogram(
                     "hist",
                     &format!(r#" data-hist-model="{name_html}""#),
                     &series_hex(state.color_index(Kind::Ranking, &name)),

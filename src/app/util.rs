@@ -84,52 +84,6 @@ pub fn ink() -> (u8, u8, u8) {
     }
 }
 
-/// One bar chart of a histogram as HTML, for an `inner_html` (static
-/// markup: a string is a fraction of the code a view of it compiles to):
-/// `<div class="{class}"{attrs}>` with the swatch and `title` (HTML), each
-/// bar's tooltip, height in percent, count written under it (if any) and
-/// label (text), then the axis caption.
-pub fn hist_html(
-    class: &str,
-    attrs: &str,
-    color: &str,
-    title: &str,
-    bars: impl IntoIterator<Item = (String, f64, Option<usize>, String)>,
-    axis: &str,
-) -> String {
-    use std::fmt::Write;
-    let mut s = format!(
-        r#"<div class="{class}"{attrs}><div class="hist-title"><span class="swatch" style="background:{color}"></span>{title}</div><div class="bars">"#
-    );
-    for (tip, height, count, label) in bars {
-        let _ = write!(
-            s,
-            r#"<div class="bar" title="{}"><div class="fill" style="height:{height:.1}%;background:{color}"></div>"#,
-            crate::text::html(&tip)
-        );
-        if let Some(c) = count {
-            let _ = write!(s, r#"<span class="count">{}</span>"#, short_count(c));
-        }
-        let _ = write!(
-            s,
-            r#"<span class="label">{}</span></div>"#,
-            crate::text::html(&label)
-        );
-    }
-    let _ = write!(s, r#"</div><div class="axis-x">{axis}</div></div>"#);
-    s
-}
-
-/// A bar's count in at most four characters (`12345` as `12k`), so that
-/// neighbouring bars' counts never overlap; the bar's title has it exact.
-pub fn short_count(n: usize) -> String {
-    match n {
-        0..=9999 => n.to_string(),
-        10_000..=999_999 => format!("{}k", n / 1000),
-        _ => format!("{}M", n / 1_000_000),
-    }
-}
-
 /// The element matching `selector` that a click (or Enter, through
 /// [`grid_keys`]) landed in: markup written as a string is listened to once,
 /// on its box, and each handler asks which of its elements was meant.

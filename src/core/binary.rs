@@ -738,6 +738,21 @@ impl Confusion {
     pub fn total(&self) -> u64 {
         self.tp + self.fp + self.fn_ + self.tn
     }
+    /// The operating point on a ROC chart: (FPR, TPR), a rate 0 when its
+    /// class has no row.
+    pub fn roc_point(&self) -> (f64, f64) {
+        let fpr = self.fp as f64 / (self.fp + self.tn).max(1) as f64;
+        (fpr, self.recall().unwrap_or(0.0))
+    }
+    /// The operating point on a precision–recall chart: (recall,
+    /// precision); with no row predicted positive, the curve's end point
+    /// (precision 1, as scikit-learn's `precision_recall_curve` ends).
+    pub fn pr_point(&self) -> (f64, f64) {
+        (
+            self.recall().unwrap_or(0.0),
+            self.precision().unwrap_or(1.0),
+        )
+    }
     /// (TP + TN) / total; undefined without rows.
     pub fn accuracy(&self) -> Option<f64> {
         defined(self.tp + self.tn, self.total())
@@ -811,6 +826,29 @@ impl Confusion {
 
 /// Log loss -mean(y ln p + (1-y) ln(1-p)) with p clipped to [eps, 1-eps].
 /// `Err(index)` names the first score outside [0, 1] (probabilities required).
+/// Where a click at (x, y) lands on a ROC chart (`by_recall` false) or a
+/// precision–recall chart (true) of several curves: on each curve the
+/// operating point nearest x ([`BinaryCurve::point_near`]), of these the
+/// one nearest y (the first of equals): (its curve's position, its threshold).
+pub fn nearest_point<'a>(
+    curves: impl IntoIterator<Item = &'a BinaryCurve>,
+    (x, y): (f64, f64),
+    by_recall: bool,
+) -> Option<(usize, f64)> {
+    (curves.into_iter().enumerate())
+        .filter_map(|(i, c)| {
+            let (t, m) = c.point_near(x, by_recall)?;
+            let at = if by_recall {
+                m.pr_point().1
+            } else {
+                m.roc_point().1
+            };
+            Some(((at - y).abs(), i, t))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, i, t)| (i, t))
+}
+
 pub fn log_loss(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
     let mut s = Sum::new();
     for (i, (&y, &p)) in labels.iter().zip(probs).enumerate() {
@@ -951,6 +989,30 @@ mod tests {
         let (t, _) = c.point_near(0.0, false).unwrap();
         assert_eq!(t, 0.9);
         assert!(BinaryCurve::new(&[], &[]).point_near(0.5, false).is_none());
+    }
+
+    #[test]
+    fn operating_points_sit_where_the_charts_draw_them_and_a_click_picks_the_nearest() {
+        // scores 0.9+ 0.8- 0.7+ 0.6- (P = 2, N = 2): at 0.8, TP 1 FP 1
+        let a = BinaryCurve::new(&[true, false, true, false], &[0.9, 0.8, 0.7, 0.6]);
+        let m = a.confusion_at(0.8, ThresholdRule::AtLeast);
+        assert_eq!((m.roc_point(), m.pr_point()), ((0.5, 0.5), (0.5, 0.5)));
+        // nothing predicted positive: recall 0, precision 1 (the PR curve's end)
+        let none = a.confusion_at(2.0, ThresholdRule::AtLeast);
+        assert_eq!(
+            (none.roc_point(), none.pr_point()),
+            ((0.0, 0.0), (0.0, 1.0))
+        );
+        // a perfect ranking: at FPR 0.5 (threshold 0.7) its TPR is 1, a's 0.5 (at 0.8)
+        let b = BinaryCurve::new(&[true, true, false, false], &[0.9, 0.8, 0.7, 0.6]);
+        assert_eq!(nearest_point([&a, &b], (0.5, 0.95), false), Some((1, 0.7)));
+        assert_eq!(nearest_point([&a, &b], (0.5, 0.4), false), Some((0, 0.8)));
+        // equally near: the first curve
+        assert_eq!(nearest_point([&a, &a], (0.5, 0.5), false), Some((0, 0.8)));
+        assert_eq!(
+            nearest_point([&BinaryCurve::new(&[], &[])], (0.5, 0.5), true),
+            None
+        );
     }
 
     #[test]

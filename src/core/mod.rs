@@ -10,6 +10,7 @@ pub mod explain;
 pub mod ids;
 pub mod lessons;
 pub mod multiclass;
+pub mod per_query;
 pub mod ranking;
 pub mod ranking_metrics;
 pub mod ratings;

@@ -369,14 +369,18 @@ impl Workspace {
             .map(|i| (q[i], i as u32))
             .collect();
         let grades: Vec<i32> = grade.iter().map(|g| g.unwrap_or(0)).collect();
-        if self.has_qrels {
-            summary
-                .warnings
-                .push("These judgments replace the qrels loaded before.".into());
+        // a table without judgments (a run CSV) keeps the qrels loaded
+        let mut dups = 0;
+        if !judged.is_empty() {
+            if self.has_qrels {
+                summary
+                    .warnings
+                    .push("These judgments replace the qrels loaded before.".into());
+            }
+            let (qrels, d) = Qrels::build(&judged, &docs, &grades, nq);
+            (data.qrels, dups) = (qrels, d);
+            self.has_qrels = true;
         }
-        let (qrels, dups) = Qrels::build(&judged, &docs, &grades, nq);
-        data.qrels = qrels;
-        self.has_qrels = true;
         let names = std::sync::Arc::new(docs);
         let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
         for (name, scores) in models {
@@ -393,7 +397,12 @@ impl Workspace {
                 nq,
             ));
         }
-        summary.format = "ranking CSV".into();
+        summary.format = if judged.is_empty() {
+            "run CSV (no judgments)"
+        } else {
+            "ranking CSV"
+        }
+        .into();
         summary.kind = Some(Kind::Ranking);
         summary.rows = q.len();
         summary.details.push(format!(

@@ -446,9 +446,77 @@ pub fn iso_f1_curves() -> Vec<Series> {
         .collect()
 }
 
+/// The ROC and precision–recall charts' curves of binary models (name,
+/// colour, curve), thinned for drawing: each ROC curve named with its AUC
+/// and DeLong 95% interval, each PR curve (in steps, as average precision
+/// sums it) with its average precision, after the iso-F1 lines; with
+/// `bands`, each PR curve's pointwise 95% band as two faint lines in steps.
+pub fn binary_series(
+    models: &[(&str, usize, &crate::core::binary::BinaryCurve)],
+    bands: bool,
+) -> (Vec<Series>, Vec<Series>) {
+    let series = |name: &str, color, what: &str, value: Option<f64>, points: Vec<_>| Series {
+        steps: what == "AP",
+        name: format!(
+            "{name} ({what} {})",
+            value.map_or("undefined".into(), |a| format!("{a:.4}"))
+        ),
+        color,
+        faint: false,
+        points: display_points(&points),
+    };
+    let roc = (models.iter())
+        .map(|&(name, c, curve)| {
+            let mut s = series(name, c, "AUC", curve.roc_auc(), curve.roc_points());
+            if let Some((lo, hi)) = curve.delong_interval() {
+                s.name
+                    .insert_str(s.name.len() - 1, &format!(" [{lo:.4}, {hi:.4}]"));
+            }
+            s
+        })
+        .collect();
+    let mut pr = iso_f1_curves();
+    pr.extend((models.iter()).map(|&(name, c, curve)| {
+        series(name, c, "AP", curve.average_precision(), curve.pr_points())
+    }));
+    for &(_, color, curve) in models.iter().filter(|_| bands) {
+        for line in curve.pr_band() {
+            pr.push(Series {
+                name: String::new(),
+                color,
+                points: display_points(&line),
+                faint: true,
+                steps: true,
+            });
+        }
+    }
+    (roc, pr)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binary_series_name_each_curve_with_its_area() {
+        use crate::core::binary::BinaryCurve;
+        // scores 0.9+ 0.8- 0.7+ 0.6-: AUC 3/4 (3 of 4 pairs in order); AP =
+        // ½·1 + ½·⅔ (recall steps at 0.9 and 0.7) = 0.8333
+        let a = BinaryCurve::new(&[true, false, true, false], &[0.9, 0.8, 0.7, 0.6]);
+        let one = BinaryCurve::new(&[true, true], &[0.9, 0.8]);
+        let (roc, pr) = binary_series(&[("a", 0, &a), ("one class", 1, &one)], false);
+        assert!(roc[0].name.starts_with("a (AUC 0.7500"), "{}", roc[0].name);
+        assert_eq!(roc[1].name, "one class (AUC undefined)");
+        let iso = iso_f1_curves().len();
+        assert_eq!(pr.len(), iso + 2);
+        assert_eq!(pr[iso].name, "a (AP 0.8333)");
+        assert!(pr[iso].steps && !roc[0].steps);
+        let (_, banded) = binary_series(&[("a", 0, &a)], true);
+        assert_eq!(banded.len(), iso + 1 + a.pr_band().len());
+        assert!(banded[iso + 1..]
+            .iter()
+            .all(|s| s.faint && s.name.is_empty()));
+    }
 
     fn chart() -> LineChart {
         LineChart {

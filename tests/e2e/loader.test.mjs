@@ -106,6 +106,32 @@ test('without the worker script a drop fails with a clear message and loses noth
   await page.close();
 });
 
+test('a run DataFrame saved by pandas (no relevance column) is evaluated against the qrels, which a later one keeps', async () => {
+  const { page, errors } = await open(browser, url);
+  await clearAll(page);
+  const csv = fs.readFileSync(path.join(root, 'tests/reference/extra/ranking.run.csv'));
+  await drop(page, [refFile('ranking.qrels'), { name: 'ranking.run.csv', data: csv }]);
+  await waitForModels(page, ['ranking.run']);
+  await drop(page, [{ name: 'later.csv', data: csv }]);
+  await waitForModels(page, ['ranking.run', 'later']);
+  const shown = await cells(page);
+  // the same run as a TREC file, by the native CLI
+  const native = JSON.parse(execFileSync(cli(), ['eval', path.join(root, 'tests/reference/ranking.run'), '--qrels', path.join(root, 'tests/reference/ranking.qrels'), '--format', 'json', '-k', '1,3,5,10,20,100,1000']));
+  const want = native.models[0].metrics;
+  for (const model of ['ranking.run', 'later']) {
+    let compared = 0;
+    for (const [id, v] of Object.entries(shown[model])) {
+      if (v === null || !(id in want)) continue;
+      close(v, want[id], `${model} ${id}`);
+      compared++;
+    }
+    assert.ok(compared >= 15, `${model}: compared ${compared} metrics`);
+  }
+  assert.ok(want['ndcg@10'] > 0, 'judgments were applied');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('trec_eval -q output is shown as written, next to nothing recomputed', async () => {
   const { page, errors } = await open(browser, url);
   await clearAll(page);

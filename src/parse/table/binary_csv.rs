@@ -4,6 +4,8 @@ use super::*;
 
 pub(super) const FORMAT: TableFormat = TableFormat {
     format: Format::BinaryCsv,
+    header: "label,score (binary)",
+    scores: Scores::Dense,
     detect,
     row: |t, n, f, o| t.binary_row(n, f, o),
     columns: |t, names, _, _| t.binary_columns(names),

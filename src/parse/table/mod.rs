@@ -16,6 +16,7 @@ mod per_query_csv;
 mod ranking_csv;
 mod ratings_csv;
 mod relations;
+mod run_csv;
 mod trec_eval_output;
 mod trec_qrels;
 mod trec_run;
@@ -78,13 +79,15 @@ pub enum Format {
     PerQueryCsv,
     /// MS MARCO run: `qid docid rank`, no score.
     MsMarcoRun,
+    /// A run as a table: `query_id,doc_id,score...`, no judgments.
+    RunCsv,
 }
 
 /// Every input format with its id (the CLI's `--input-format`, sessions)
 /// and its label (load notices, help): the one list the CLI's help and
 /// errors, the sessions and the page read. Each format's reading is a file
 /// of this folder.
-const FORMATS: [(Format, &str, &str); 16] = [
+const FORMATS: [(Format, &str, &str); 17] = [
     (Format::TrecRun, "trec_run", "TREC run"),
     (Format::TrecQrels, "trec_qrels", "TREC qrels"),
     (
@@ -157,11 +160,16 @@ const FORMATS: [(Format, &str, &str); 16] = [
         "msmarco_run",
         "MS MARCO run (qid, docid, rank)",
     ),
+    (
+        Format::RunCsv,
+        "run_csv",
+        "run CSV (query, item, scores; no judgments)",
+    ),
 ];
 
 impl Format {
-    pub const ALL: [Format; 16] = {
-        let mut all = [Format::TrecRun; 16];
+    pub const ALL: [Format; 17] = {
+        let mut all = [Format::TrecRun; 17];
         let mut i = 0;
         while i < FORMATS.len() {
             all[i] = FORMATS[i].0;
@@ -327,14 +335,7 @@ impl State {
     /// multi-class row is reduced to the target's rank statistics).
     pub fn values_per_row(&self) -> u64 {
         match self {
-            State::Table(t)
-                if matches!(
-                    t.spec.format,
-                    Format::BinaryCsv | Format::RatingsCsv | Format::RankingCsv
-                ) =>
-            {
-                t.models.len().max(1) as u64
-            }
+            State::Table(t) if t.spec.scores != Scores::Reduced => t.models.len().max(1) as u64,
             _ => 1,
         }
     }
@@ -344,7 +345,7 @@ impl State {
     pub fn values(&self, rows: u64) -> u64 {
         let runs_queries = match self {
             State::Run(r) => r.queries.len() as u64,
-            State::Table(t) if t.spec.format == Format::RankingCsv => {
+            State::Table(t) if t.spec.scores == Scores::Ranked => {
                 (t.ids_a.len() * t.models.len().max(1)) as u64
             }
             _ => 0,
@@ -734,6 +735,9 @@ pub(super) struct Roles {
 /// file becomes.
 pub(super) struct TableFormat {
     format: Format,
+    /// A header it reads, for the message of a header no format reads.
+    header: &'static str,
+    scores: Scores,
     /// The header's columns' roles (`None`: not this format; `Err`: this
     /// format, but a header it cannot read).
     detect: fn(&Header) -> Option<Result<Roles, Problem>>,
@@ -742,16 +746,35 @@ pub(super) struct TableFormat {
     columns: fn(TableState, Vec<String>, String, &mut LoadError) -> Option<Parsed>,
 }
 
+/// What a table keeps per model and row.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Scores {
+    /// A score per row and model (binary, ratings): `dense_values`.
+    Dense,
+    /// A score or nothing (not retrieved) per row and model, the rows
+    /// grouped into queries, each with its results per model (runs): `model_values`.
+    Ranked,
+    /// Rows reduced as they are read (multi-class, per-query values).
+    Reduced,
+}
+
 /// The delimited-table formats in the order their headers are tried (a
 /// format chosen by the user is tried alone).
 const TABLE_FORMATS: &[&TableFormat] = &[
     &per_query_csv::FORMAT,
     &ratings_csv::FORMAT,
     &ranking_csv::FORMAT,
+    &run_csv::FORMAT,
     &multiclass_topk::FORMAT,
     &multiclass_matrix::FORMAT,
     &binary_csv::FORMAT,
 ];
+
+/// The headers the table formats read, the last tried first.
+fn known_headers() -> String {
+    let headers: Vec<&str> = TABLE_FORMATS.iter().rev().map(|t| t.header).collect();
+    headers.join("; ")
+}
 
 impl TableState {
     fn from_header(
@@ -776,28 +799,31 @@ impl TableState {
             .find_map(|&t| Some((t, (t.detect)(&h)?)));
         let (spec, roles) = match found {
             Some((spec, roles)) => (spec, roles?),
-            None => return Err(match h.truth() {
-                Some(l) => problem(
-                    0,
-                    0,
-                    "a label column followed by one score column per model",
-                    format!("only '{}'", header[l]),
-                    None,
-                ),
-                None => problem(
-                    0,
-                    0,
-                    "a header with known column names: label,score (binary); target,p_0,p_1,… (multi-class); target,pred_1,… (top-k); query_id,item_id,score,relevance (ranking); user_id,item_id,rating,prediction (ratings)",
-                    format!("'{}'", h.text()),
-                    Some(if delim == Delimiter::Whitespace && header.len() == 1 { "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into() } else { "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into() }),
-                ),
-            }),
+            None => {
+                return Err(match h.truth() {
+                    Some(l) => problem(
+                        0,
+                        0,
+                        "a label column followed by one score column per model",
+                        format!("only '{}'", header[l]),
+                        None,
+                    ),
+                    None => problem(
+                        0,
+                        0,
+                        format!("a header with known column names: {}", known_headers()),
+                        format!("'{}'", h.text()),
+                        Some(if delim == Delimiter::Whitespace && header.len() == 1 {
+                            "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into()
+                        } else {
+                            "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into()
+                        }),
+                    ),
+                })
+            }
         };
-        let format = spec.format;
-        let many = matches!(
-            format,
-            Format::BinaryCsv | Format::RankingCsv | Format::RatingsCsv
-        ) && roles.models.len() > MAX_MODELS;
+        let (format, scores) = (spec.format, spec.scores);
+        let many = scores != Scores::Reduced && roles.models.len() > MAX_MODELS;
         if many {
             return Err(problem(
                 0,
@@ -807,6 +833,7 @@ impl TableState {
                 Some("Split the models over several files.".into()),
             ));
         }
+        // (a ranking CSV without scores is judgments alone)
         if roles.models.is_empty() && format != Format::RankingCsv {
             return Err(problem(
                 0,
@@ -824,12 +851,12 @@ impl TableState {
             key_a: roles.key_a,
             key_b: roles.key_b,
             truth: roles.truth,
-            model_values: if format == Format::RankingCsv {
+            model_values: if scores == Scores::Ranked {
                 vec![Vec::new(); n]
             } else {
                 Vec::new()
             },
-            dense_values: if matches!(format, Format::BinaryCsv | Format::RatingsCsv) {
+            dense_values: if scores == Scores::Dense {
                 vec![Vec::new(); n]
             } else {
                 Vec::new()
@@ -979,6 +1006,7 @@ mod tests {
                 Format::TrecRun
                 | Format::TrecQrels
                 | Format::RankingCsv
+                | Format::RunCsv
                 | Format::BinaryCsv
                 | Format::MulticlassMatrix
                 | Format::MulticlassTopK

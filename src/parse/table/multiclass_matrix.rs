@@ -4,6 +4,8 @@ use super::*;
 
 pub(super) const FORMAT: TableFormat = TableFormat {
     format: Format::MulticlassMatrix,
+    header: "target,p_0,p_1,… (multi-class)",
+    scores: Scores::Reduced,
     detect,
     row: |t, n, f, o| t.matrix_row(n, f, o),
     columns: |t, _, stem, _| t.matrix_columns(stem),

@@ -4,6 +4,8 @@ use super::*;
 
 pub(super) const FORMAT: TableFormat = TableFormat {
     format: Format::MulticlassTopK,
+    header: "target,pred_1,… (top-k)",
+    scores: Scores::Reduced,
     detect,
     row: |t, n, f, _| t.topk_row(n, f),
     columns: |t, _, stem, _| t.topk_columns(stem),

@@ -6,6 +6,8 @@ use super::*;
 
 pub(super) const FORMAT: TableFormat = TableFormat {
     format: Format::PerQueryCsv,
+    header: "query_id,model,metric,value (per-query values)",
+    scores: Scores::Reduced,
     detect,
     row: |t, n, f, _| t.per_query_row(n, f),
     columns: |t, _, stem, errors| t.per_query_columns(&stem, errors),

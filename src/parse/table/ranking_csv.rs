@@ -4,8 +4,10 @@ use super::*;
 
 pub(super) const FORMAT: TableFormat = TableFormat {
     format: Format::RankingCsv,
+    header: "query_id,item_id,score,relevance (ranking)",
+    scores: Scores::Ranked,
     detect,
-    row: |t, n, f, _| t.ranking_row(n, f),
+    row: |t, n, f, _| t.ranked_row(n, f, true),
     columns: |t, names, _, errors| t.ranking_columns(names, errors),
 };
 
@@ -22,12 +24,13 @@ pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
 }
 
 impl TableState {
-    /// One line: a query, an item, its grade (empty: unjudged) and each model's score (empty: not retrieved).
+    /// One line: a query, an item, its grade if the table is `judged`
+    /// (empty: unjudged) and each model's score (empty: not retrieved).
     #[inline]
-    pub(super) fn ranking_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
+    pub(super) fn ranked_row(&mut self, n: u64, f: &Row, judged: bool) -> Result<(), Problem> {
         let col = |c: usize| -> &[u8] { &f[c] };
         let (a, b) = self.keys(n, f)?;
-        let g = col(self.truth);
+        let g = if judged { col(self.truth) } else { b"" };
         let grade = if g.is_empty() {
             None
         } else {

@@ -4,6 +4,8 @@ use super::*;
 
 pub(super) const FORMAT: TableFormat = TableFormat {
     format: Format::RatingsCsv,
+    header: "user_id,item_id,rating,prediction (ratings)",
+    scores: Scores::Dense,
     detect,
     row: |t, n, f, _| t.ratings_row(n, f),
     columns: |t, names, _, _| t.ratings_columns(names),

@@ -5,9 +5,12 @@
 
 use std::fmt::Write;
 
+use crate::compare::page::{Settings, Tested};
+use crate::compare::{adjustment, mark};
 use crate::core::binary::Confusion;
 use crate::core::per_query::{RrIndex, RrValues};
-use crate::report::fixed;
+use crate::core::registry::{self, Kind};
+use crate::report::{fixed, full, Table};
 use crate::text::html as esc;
 
 /// One bar chart of a histogram as HTML, for an `inner_html` (static
@@ -125,6 +128,221 @@ pub fn confusion_table(name: &str, color: &str, m: &Confusion) -> String {
     )
 }
 
+fn header_help(kind: Kind, id: &str) -> String {
+    let base = registry::base_of(id);
+    match registry::info(base, kind) {
+        Some(i) => format!(
+            "{}\n{}\nConventions: {}\nReference: {}{}",
+            i.title,
+            i.formula,
+            i.conventions,
+            i.reference,
+            i.trec_name()
+                .map_or(String::new(), |t| format!("\ntrec_eval: -m {t}"))
+        ),
+        None => id.to_string(),
+    }
+}
+
+fn higher_is_better(kind: Kind, id: &str) -> bool {
+    registry::info(registry::base_of(id), kind).is_none_or(|i| i.higher_is_better)
+}
+
+/// Text of several lines for an attribute (a tooltip): each line escaped
+/// ([`crate::text::html`] writes a line break as an escape), the breaks kept.
+fn lines(text: &str) -> String {
+    let lines: Vec<String> = text.split('\n').map(crate::text::html).collect();
+    lines.join("&#10;")
+}
+
+/// The table's header cells: each column's help, and † on a column a
+/// non-default convention changes (the conventions in its help and
+/// `data-conventions`).
+fn header_cells(s: &mut String, kind: Kind, t: &Table) {
+    for (i, c) in t.columns.iter().enumerate() {
+        let changed = t.changed(i);
+        let mut help = header_help(kind, c);
+        let mark = if changed.is_empty() { "" } else { "†" };
+        if !changed.is_empty() {
+            help = format!("{help}\nNot the default here: {changed}");
+        }
+        let help = lines(&help);
+        let _ = write!(
+            s,
+            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
+            esc(&changed),
+            esc(c)
+        );
+    }
+}
+
+/// Groups of models (folds, seeds: `name=pattern`): each column's mean ±
+/// sd over the members (as `rankscope eval --group`), the members' values
+/// on hover.
+fn group_rows(s: &mut String, t: &Table) {
+    for g in &t.groups {
+        let group = esc(&g.name);
+        let _ = write!(
+            s,
+            r#"<tr class="group" data-group="{group}"><th scope="row" tabindex="-1">{group} <span class="muted small">mean ± sd of {} models</span></th>"#,
+            g.members.len()
+        );
+        if g.members.is_empty() {
+            let _ = write!(
+                s,
+                r#"<td colspan="{}">no model matches '{}'</td>"#,
+                t.columns.len(),
+                esc(&g.pattern)
+            );
+        }
+        for (c, column) in t
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|_| !g.members.is_empty())
+        {
+            let mut tip = String::new();
+            for &r in &g.members {
+                let (name, row) = &t.rows[r];
+                let _ = writeln!(
+                    tip,
+                    "{name}: {}",
+                    fixed(column, row.get(c).copied().flatten(), 4)
+                );
+            }
+            let stats = g.stats.get(c).copied().flatten();
+            let (mean, sd) = stats.map_or((String::new(), String::new()), |(m, sd)| {
+                (full(m), full(sd))
+            });
+            let shown = stats.map_or("—".into(), |(m, sd)| format!("{m:.4} ± {sd:.4}"));
+            let _ = write!(
+                s,
+                r#"<td class="num" data-group-metric="{}" data-value="{mean}" data-sd="{sd}" title="{}">{shown}</td>"#,
+                esc(column),
+                lines(tip.trim_end())
+            );
+        }
+        s.push_str("</tr>");
+    }
+}
+
+/// The metric table: headers with their help and † marks, a row per model
+/// (its colour from `colors`; best values starred, differences to the
+/// `baseline`, the `tested` marks and intervals under the `tests`
+/// settings), then a row per group of models (mean ± sd).
+pub fn metric_table(
+    kind: Kind,
+    t: &Table,
+    baseline: Option<&str>,
+    colors: &[String],
+    tested: Option<&Tested>,
+    tests: &Settings,
+) -> String {
+    let baseline = baseline.filter(|b| t.rows.iter().any(|r| r.0 == *b));
+    let best = t.best();
+    let base_values: Option<Vec<Option<f64>>> =
+        baseline.and_then(|b| t.rows.iter().find(|r| r.0 == b).map(|r| r.1.clone()));
+    let mut s = String::from(
+        r#"<div class="table-scroll"><table class="metrics"><thead><tr><th scope="col" tabindex="-1">model</th>"#,
+    );
+    header_cells(&mut s, kind, t);
+    s.push_str("</tr></thead><tbody>");
+    for (r, (name, values)) in t.rows.iter().enumerate() {
+        let color = colors.get(r).map_or("", String::as_str);
+        let is_base = baseline == Some(name.as_str());
+        let name_html = esc(name);
+        let _ = write!(
+            s,
+            r#"<tr{}><th scope="row" tabindex="-1"><span class="swatch" style="background:{color}"></span>{name_html}</th>"#,
+            if is_base { r#" class="baseline""# } else { "" }
+        );
+        for (c, v) in values.iter().enumerate() {
+            let metric = &t.columns[c];
+            let is_best = v.is_some() && *v == best[c];
+            let delta = match (&base_values, v, is_base) {
+                (Some(b), Some(v), false) => b[c].map(|b| {
+                    let pp = (v - b) * 100.0;
+                    let rel = if b != 0.0 {
+                        format!(" ({:+.1}%)", (v - b) / b.abs() * 100.0)
+                    } else {
+                        String::new()
+                    };
+                    format!("{pp:+.2} pp{rel}")
+                }),
+                _ => None,
+            };
+            let mut title = match v {
+                Some(v) => full(*v),
+                None => "undefined: see the warnings".to_string(),
+            };
+            let cell = tested.and_then(|t| t.cell(name, metric));
+            let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
+            let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
+            let against = tested.is_some_and(|t| baseline == Some(t.baseline.as_str()));
+            let marked = cell
+                .filter(|_| against)
+                .map_or(0, |x| mark(x[2], x[0], tests.alpha));
+            if let (Some(p), Some(a), true) = (p, adjusted, against) {
+                let test = if kind == Kind::Binary {
+                    crate::compare::DELONG
+                } else {
+                    tests.test.title()
+                };
+                title.push_str(&format!(
+                    "\n{test}: p = {p:.4}, {} p = {a:.4}",
+                    adjustment(tests.correction)
+                ));
+            }
+            // the table's one Tab stop: its first value ([`grid_keys`] moves it)
+            let stop = if r + c == 0 { "0" } else { "-1" };
+            let _ = write!(
+                s,
+                r#"<td class="num explainable{}" data-metric="{}" data-model="{name_html}" data-value="{}" title="{}" tabindex="{stop}""#,
+                if is_best { " best" } else { "" },
+                esc(metric),
+                v.map(full).unwrap_or_default(),
+                lines(&title)
+            );
+            for (attr, x) in [
+                ("p", p),
+                ("p-adjusted", adjusted),
+                ("ci-low", lo),
+                ("ci-high", hi),
+            ] {
+                if let Some(x) = x {
+                    let _ = write!(s, r#" data-{attr}="{}""#, full(x));
+                }
+            }
+            let _ = write!(
+                s,
+                ">{}{}",
+                fixed(metric, *v, 4),
+                if is_best { " ★" } else { "" }
+            );
+            if marked != 0 {
+                let good = (marked > 0) == higher_is_better(kind, metric);
+                let _ = write!(
+                    s,
+                    r#"<span class="mark {}">{}</span>"#,
+                    if good { "good" } else { "bad" },
+                    if marked > 0 { " ▲" } else { " ▼" }
+                );
+            }
+            if let (Some(lo), Some(hi), true) = (lo, hi, tests.ci) {
+                let _ = write!(s, r#"<span class="ci">[{lo:.4}, {hi:.4}]</span>"#);
+            }
+            if let Some(d) = delta {
+                let _ = write!(s, r#"<span class="delta">{d}</span>"#);
+            }
+            s.push_str("</td>");
+        }
+        s.push_str("</tr>");
+    }
+    group_rows(&mut s, t);
+    s.push_str("</tbody></table></div>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +404,93 @@ mod tests {
                 "accuracy 0.7000 · precision 0.7500 · recall 0.6000 · F1 0.6667 · MCC 0.4082"
             ),
             "{s}"
+        );
+    }
+
+    #[test]
+    fn the_metric_table_marks_best_values_differences_and_tests() {
+        use crate::core::evaluate::{evaluate, Conventions};
+        use crate::core::registry::MetricId;
+        use crate::parse::{LoadOptions, Workspace};
+        let mut ws = Workspace::default();
+        let csv = "label,a<1>,b\n1,0.9,0.6\n0,0.2,0.7\n1,0.8,0.4\n0,0.3,0.5\n";
+        ws.load_bytes("m.csv", csv.as_bytes(), &LoadOptions::default())
+            .unwrap();
+        let ids = [MetricId::new(registry::id::ROC_AUC, None)];
+        let report = evaluate(
+            &ws.dataset(Kind::Binary).unwrap(),
+            &Conventions::default(),
+            &ids,
+        );
+        let t = Table::from_report(&report, None);
+        // a's AUC 1, b's 0.25 (1 of 4 pairs in order); a tested against b:
+        // mean difference 0.75, p 0.01, adjusted 0.02, interval [0.5, 1]
+        let tested = Tested {
+            kind: Kind::Binary,
+            baseline: "b".into(),
+            models: vec!["a<1>".into()],
+            metrics: vec!["roc_auc".into()],
+            cells: vec![0.75, 0.01, 0.02, 0.5, 1.0],
+            html: String::new(),
+        };
+        let colors = ["#111".to_string(), "#222".to_string()];
+        let tests = Settings {
+            ci: true,
+            ..Settings::default()
+        };
+        let s = metric_table(Kind::Binary, &t, Some("b"), &colors, Some(&tested), &tests);
+        let rows: Vec<&str> = s.split("</tr>").collect();
+        assert!(
+            rows[0].contains(r#"data-conventions="">roc_auc<"#),
+            "{}",
+            rows[0]
+        );
+        let a = rows[1];
+        assert!(
+            a.contains(r#"background:#111"></span>a&lt;1&gt;</th>"#),
+            "{a}"
+        );
+        assert!(a.contains(r#"class="num explainable best" data-metric="roc_auc" data-model="a&lt;1&gt;" data-value="1.0""#), "{a}");
+        assert!(
+            a.contains(
+                r#"data-p="0.01" data-p-adjusted="0.02" data-ci-low="0.5" data-ci-high="1.0""#
+            ),
+            "{a}"
+        );
+        assert!(a.contains(r#"1.0000 ★<span class="mark good"> ▲</span><span class="ci">[0.5000, 1.0000]</span><span class="delta">+75.00 pp (+300.0%)</span>"#), "{a}");
+        let b = rows[2];
+        assert!(
+            b.starts_with(r#"<tr class="baseline">"#) && b.contains(r#"data-value="0.25""#),
+            "{b}"
+        );
+        assert!(!b.contains("delta") && !b.contains("mark"), "{b}");
+        // tested against another baseline: its numbers kept, no mark, no p in the title
+        let other = metric_table(
+            Kind::Binary,
+            &t,
+            Some("a<1>"),
+            &colors,
+            Some(&tested),
+            &tests,
+        );
+        assert!(
+            !other.contains("class=\"mark") && !other.contains(": p = "),
+            "{other}"
+        );
+        assert!(s.contains("DeLong"), "the test named in the title: {s}");
+        // the exports' marks: the same rule, a note naming the test and baseline
+        let mut marked = t.clone();
+        tested.mark(&mut marked, &tests);
+        assert_eq!(marked.marks, [[1], [0]]);
+        assert!(marked.marks_note.contains("DeLong") && marked.marks_note.contains('b'));
+        // a group of both: mean 0.625, sd (ddof 0) 0.375; one that matches nothing says so
+        let mut grouped = t.clone();
+        grouped.group(&[("g&".into(), "*".into()), ("none".into(), "zz*".into())]);
+        let g = metric_table(Kind::Binary, &grouped, None, &colors, None, &tests);
+        assert!(g.contains(r#"<tr class="group" data-group="g&amp;"><th scope="row" tabindex="-1">g&amp; <span class="muted small">mean ± sd of 2 models</span></th><td class="num" data-group-metric="roc_auc" data-value="0.625" data-sd="0.375" title="a&lt;1&gt;: 1.0000&#10;b: 0.2500">0.6250 ± 0.3750</td></tr>"#), "{g}");
+        assert!(
+            g.contains(r#"<td colspan="1">no model matches 'zz*'</td>"#),
+            "{g}"
         );
     }
 

@@ -13,6 +13,7 @@ use crate::parse::Workspace;
 use crate::session::ViewState;
 
 use super::util;
+pub use crate::compare::page::Tested;
 
 /// Metric columns from their `kind.base` names (unknown names are skipped).
 pub fn bases_of(metrics: &[String]) -> Vec<(Kind, &'static str)> {
@@ -422,28 +423,5 @@ impl AppState {
 impl Default for AppState {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// The worker's answer for one report.
-#[derive(Debug, PartialEq)]
-pub struct Tested {
-    pub kind: Kind,
-    pub baseline: String,
-    pub models: Vec<String>,
-    pub metrics: Vec<String>,
-    pub cells: Vec<f64>,
-    pub html: String,
-}
-
-impl Tested {
-    /// Model `model`'s cell of `metric`: mean difference, p, adjusted p,
-    /// interval low and high.
-    pub fn cell(&self, model: &str, metric: &str) -> Option<&[f64]> {
-        let i = self.models.iter().position(|m| m == model)?;
-        let j = self.metrics.iter().position(|m| m == metric)?;
-        let cell = crate::compare::page::CELL;
-        let at = (i * self.metrics.len() + j) * cell;
-        self.cells.get(at..at + cell)
     }
 }

@@ -497,6 +497,58 @@ pub fn answer_auc(
 /// Values per cell of [`Answer::cells`].
 pub const CELL: usize = 5;
 
+/// The worker's answer for one report, as the page keeps it: per model
+/// and metric a cell of [`CELL`] numbers (the table's marks read it).
+#[derive(Debug, PartialEq)]
+pub struct Tested {
+    pub kind: crate::core::registry::Kind,
+    pub baseline: String,
+    pub models: Vec<String>,
+    pub metrics: Vec<String>,
+    pub cells: Vec<f64>,
+    pub html: String,
+}
+
+impl Tested {
+    /// Marks `t`'s cells ▲ / ▼ by these tests under `settings` (each
+    /// adjusted p below α, the sign of its mean difference), with the note
+    /// naming the test, correction, α and baseline: what every export carries.
+    pub fn mark(&self, t: &mut crate::report::Table, settings: &Settings) {
+        t.marks = (t.rows.iter())
+            .map(|(name, _)| {
+                (t.columns.iter())
+                    .map(|c| {
+                        self.cell(name, c)
+                            .map_or(0, |x| super::mark(x[2], x[0], settings.alpha))
+                    })
+                    .collect()
+            })
+            .collect();
+        let test = if self.kind == crate::core::registry::Kind::Binary {
+            super::DELONG
+        } else {
+            settings.test.title()
+        };
+        t.marks_note = super::marks_note(
+            test,
+            settings.correction,
+            settings.alpha,
+            &self.baseline,
+            self.kind.unit(),
+        );
+    }
+
+    /// Model `model`'s cell of `metric`: mean difference, p, adjusted p,
+    /// interval low and high.
+    pub fn cell(&self, model: &str, metric: &str) -> Option<&[f64]> {
+        let i = self.models.iter().position(|m| m == model)?;
+        let j = self.metrics.iter().position(|m| m == metric)?;
+        let cell = CELL;
+        let at = (i * self.metrics.len() + j) * cell;
+        self.cells.get(at..at + cell)
+    }
+}
+
 /// The worker's answer.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Answer {

@@ -8,7 +8,9 @@
 
 use super::evaluate::Conventions;
 use super::ranking::{PreparedRun, QueryView};
-use super::ranking_metrics::{discounts, gain_of, ApDenominator, Gain, PrecisionDenominator};
+use super::ranking_metrics::{
+    dcg_term, discounts, gain_of, ApDenominator, Gain, PrecisionDenominator,
+};
 #[cfg(test)]
 use super::Named;
 
@@ -183,11 +185,11 @@ fn query_curve_head(
                     if q.average_ties {
                         dcg += t.gain[i] * d;
                     } else if q.grades[i] > 0 {
-                        dcg += gain_of(q.grades[i], conv.gain) * d;
+                        dcg += dcg_term(q.grades[i], conv.gain, d);
                     }
                 }
                 if i < ideal_len && q.judged_desc[i] > 0 {
-                    idcg += gain_of(q.judged_desc[i], conv.gain) * d;
+                    idcg += dcg_term(q.judged_desc[i], conv.gain, d);
                 }
                 head.push(if cumulative {
                     dcg

@@ -8,7 +8,7 @@ use super::binary::{BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use super::evaluate::{Conventions, ModelReport, MulticlassData, RatingsData};
 use super::multiclass::MulticlassPredictions;
 use super::ranking::{QueryView, NOT_JUDGED};
-use super::ranking_metrics::{discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
+use super::ranking_metrics::{dcg_term, discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
 use super::registry::{
     self, Average, Cells, ClassView, Compute, CurveTerms, Explain, Kind, MetricId, QueryTerms,
 };
@@ -253,7 +253,7 @@ fn gain_terms(
     let rows = (0..n)
         .map(|i| {
             let g = q.grades[i];
-            let t = gain_of(g, gain) * discount_at(i, ctx.discount);
+            let t = dcg_term(g, gain, discount_at(i, ctx.discount));
             dcg.add(t);
             Row {
                 cells: vec![

@@ -116,6 +116,15 @@ fn cut(k: Option<usize>, len: usize) -> usize {
     k.map_or(len, |k| k.min(len))
 }
 
+/// nDCG's per-position term: the gain of `grade` times the discount `d` of
+/// its position, gain(rel_i) · discount(i). The kernel ([`QueryView::dcg`],
+/// [`QueryView::idcg`]), the one-scan table ([`QueryView::scan_cutoffs`]),
+/// the curves (`curves.rs`) and the explanation (`explain.rs`) all add these.
+#[inline]
+pub fn dcg_term(grade: i32, gain: Gain, d: f64) -> f64 {
+    gain_of(grade, gain) * d
+}
+
 /// Gain of a grade: 0 for non-positive and unjudged grades.
 #[inline]
 pub fn gain_of(grade: i32, gain: Gain) -> f64 {
@@ -310,7 +319,7 @@ impl<'a> QueryView<'a> {
             return self.grades[..k]
                 .iter()
                 .zip(table)
-                .map(|(&g, d)| gain_of(g, gain) * d)
+                .map(|(&g, &d)| dcg_term(g, gain, d))
                 .sum();
         }
         self.linear_sum(k, |g| gain_of(g, gain), |i| discount_at(i, discount))
@@ -324,13 +333,13 @@ impl<'a> QueryView<'a> {
             return self.judged_desc[..k]
                 .iter()
                 .zip(table)
-                .map(|(&g, d)| gain_of(g, gain) * d)
+                .map(|(&g, &d)| dcg_term(g, gain, d))
                 .sum();
         }
         self.judged_desc[..k]
             .iter()
             .enumerate()
-            .map(|(i, &g)| gain_of(g, gain) * discount_at(i, discount))
+            .map(|(i, &g)| dcg_term(g, gain, discount_at(i, discount)))
             .sum()
     }
 
@@ -569,8 +578,8 @@ impl<'a> QueryView<'a> {
                 }
                 if g > 0 {
                     let d = disc(at);
-                    acc.dcg += gain_of(g, ctx.gain) * d;
-                    acc.dcg_exp += gain_of(g, Gain::Exponential) * d;
+                    acc.dcg += dcg_term(g, ctx.gain, d);
+                    acc.dcg_exp += dcg_term(g, Gain::Exponential, d);
                 }
             }
             i = end;
@@ -584,8 +593,8 @@ impl<'a> QueryView<'a> {
             for (j, &g) in self.judged_desc[i..end].iter().enumerate() {
                 if g > 0 {
                     let d = disc(i + j);
-                    idcg += gain_of(g, ctx.gain) * d;
-                    idcg_exp += gain_of(g, Gain::Exponential) * d;
+                    idcg += dcg_term(g, ctx.gain, d);
+                    idcg_exp += dcg_term(g, Gain::Exponential, d);
                 }
             }
             i = end;

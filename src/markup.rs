@@ -8,8 +8,10 @@ use std::fmt::Write;
 use crate::compare::page::{Settings, Tested};
 use crate::compare::{adjustment, mark};
 use crate::core::binary::Confusion;
+use crate::core::curves::CurveLine;
 use crate::core::per_query::{RrIndex, RrValues};
 use crate::core::registry::{self, Kind};
+use crate::parse::error::count;
 use crate::report::{fixed, full, Table};
 use crate::text::html as esc;
 
@@ -184,8 +186,8 @@ fn group_rows(s: &mut String, t: &Table) {
         let group = esc(&g.name);
         let _ = write!(
             s,
-            r#"<tr class="group" data-group="{group}"><th scope="row" tabindex="-1">{group} <span class="muted small">mean ± sd of {} models</span></th>"#,
-            g.members.len()
+            r#"<tr class="group" data-group="{group}"><th scope="row" tabindex="-1">{group} <span class="muted small">mean ± sd of {}</span></th>"#,
+            count(g.members.len(), "model")
         );
         if g.members.is_empty() {
             let _ = write!(
@@ -343,6 +345,59 @@ pub fn metric_table(
     s
 }
 
+/// The elbow table's rows: per run its elbow, the value there (a button
+/// that explains it) and at the last cutoff; per group the same as mean ±
+/// sd over its members.
+pub fn elbow_rows(lines: &[CurveLine]) -> String {
+    let mut s = String::new();
+    for l in lines {
+        let name = esc(&l.name);
+        let elbow = l.elbow.map(|e| e.to_string()).unwrap_or_default();
+        // a value, with its sd over a group's members
+        let value = |i: usize| match (l.values.get(i), l.sd.get(i)) {
+            (Some(v), Some(sd)) => format!("{v:.4} ± {sd:.4}"),
+            (Some(v), None) => format!("{v:.4}"),
+            _ => String::new(),
+        };
+        let at = l.elbow.map_or("—".into(), |e| value(e - 1));
+        let last = l.values.len().wrapping_sub(1);
+        let (row, what) = match l.members.len() {
+            0 => ("model", String::new()),
+            k => (
+                "group",
+                format!(
+                    r#" <span class="muted small">mean ± sd of {}</span>"#,
+                    count(k, "run")
+                ),
+            ),
+        };
+        let _ = write!(
+            s,
+            r#"<tr data-elbow-{row}="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}{what}</th><td class="num">{}</td><td class="num">"#,
+            crate::plot::series_hex(l.color),
+            l.elbow
+                .map_or("no clear elbow".into(), |e| format!("p = {e}"))
+        );
+        match l.elbow {
+            Some(_) if l.members.is_empty() => {
+                let _ = write!(
+                    s,
+                    r#"<button class="link" title="explain" data-explain-elbow="{elbow}">{at}</button>"#
+                );
+            }
+            _ => s.push_str(&at),
+        }
+        let _ = write!(
+            s,
+            r#"</td><td class="num" data-value="{}" data-sd="{}">{}</td></tr>"#,
+            l.values.get(last).map_or(String::new(), |v| v.to_string()),
+            l.sd.get(last).map_or(String::new(), |v| v.to_string()),
+            value(last)
+        );
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,12 +540,66 @@ mod tests {
         assert!(marked.marks_note.contains("DeLong") && marked.marks_note.contains('b'));
         // a group of both: mean 0.625, sd (ddof 0) 0.375; one that matches nothing says so
         let mut grouped = t.clone();
-        grouped.group(&[("g&".into(), "*".into()), ("none".into(), "zz*".into())]);
+        grouped.group(&[
+            ("g&".into(), "*".into()),
+            ("none".into(), "zz*".into()),
+            ("one".into(), "b".into()),
+        ]);
         let g = metric_table(Kind::Binary, &grouped, None, &colors, None, &tests);
         assert!(g.contains(r#"<tr class="group" data-group="g&amp;"><th scope="row" tabindex="-1">g&amp; <span class="muted small">mean ± sd of 2 models</span></th><td class="num" data-group-metric="roc_auc" data-value="0.625" data-sd="0.375" title="a&lt;1&gt;: 1.0000&#10;b: 0.2500">0.6250 ± 0.3750</td></tr>"#), "{g}");
         assert!(
             g.contains(r#"<td colspan="1">no model matches 'zz*'</td>"#),
             "{g}"
+        );
+    }
+
+    #[test]
+    fn elbow_rows_name_the_elbow_and_a_groups_members() {
+        let line = |name: &str, elbow, members: usize| CurveLine {
+            name: name.into(),
+            color: 0,
+            values: vec![0.5, 0.625, 0.75],
+            cumulative: vec![],
+            elbow,
+            sd: if members > 0 {
+                vec![0.0, 0.125, 0.25]
+            } else {
+                vec![]
+            },
+            members: (0..members).map(|i| format!("m{i}")).collect(),
+        };
+        let s = elbow_rows(&[
+            line("a<b", Some(2), 0),
+            line("flat", None, 0),
+            line("g", Some(2), 1),
+        ]);
+        let rows: Vec<&str> = s.split("</tr>").collect();
+        assert!(
+            rows[0].starts_with(r#"<tr data-elbow-model="a&lt;b" data-elbow="2">"#),
+            "{}",
+            rows[0]
+        );
+        assert!(rows[0].contains(r#"<td class="num">p = 2</td><td class="num"><button class="link" title="explain" data-explain-elbow="2">0.6250</button></td><td class="num" data-value="0.75" data-sd="">0.7500</td>"#), "{}", rows[0]);
+        assert!(
+            rows[1].contains("no clear elbow") && rows[1].contains(r#"<td class="num">—</td>"#),
+            "{}",
+            rows[1]
+        );
+        // a group: mean ± sd, nothing to explain, one member named in the singular
+        assert!(
+            rows[2].starts_with(r#"<tr data-elbow-group="g""#),
+            "{}",
+            rows[2]
+        );
+        assert!(
+            rows[2].contains("mean ± sd of 1 run</span>") && rows[2].contains(">0.6250 ± 0.1250<"),
+            "{}",
+            rows[2]
+        );
+        assert!(
+            rows[2].contains(r#"data-value="0.75" data-sd="0.25">0.7500 ± 0.2500<"#),
+            "{}",
+            rows[2]
         );
     }
 

@@ -228,9 +228,41 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     }
 }
 
+/// Whether `name` matches `pattern`, where `*` stands for any text.
+pub fn glob(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if parts.len() == 1 {
+        return name == pattern;
+    }
+    if !name.starts_with(first) || name.len() < first.len() + last.len() || !name.ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn glob_stars_stand_for_any_text() {
+        assert!(glob("gbdt_fold*", "gbdt_fold1"));
+        assert!(glob("*fold*", "gbdt_fold1"));
+        assert!(glob("a*b*c", "a-b-c"));
+        assert!(glob("exact", "exact"));
+        assert!(!glob("exact", "exact2"));
+        assert!(!glob("a*b", "ab-c"));
+        assert!(!glob("ab*ba", "aba"));
+        assert!(glob("*", ""));
+    }
 
     #[test]
     fn the_value_of_a_control_by_its_id() {

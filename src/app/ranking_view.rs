@@ -6,59 +6,13 @@ use std::fmt::Write;
 use super::chart::{bands_toggle, Chart};
 use super::state::{AppState, Shared, Target};
 use super::util::ink;
-use crate::core::curves::{
-    cumulative_curve, knee, mean_band, mean_curve, query_curve, CurveMetric,
-};
-use crate::core::diagnostics::pointwise_mean_sd;
+use crate::core::curves::{group_lines, mean_band, query_curve, CurveLine, CurveMetric};
 use crate::core::evaluate::Report;
 use crate::core::per_query::{difference, RrIndex, RrValues, RANK_BUCKETS};
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
-use crate::markup::{histogram, per_query_rows};
+use crate::markup::{elbow_rows, histogram, per_query_rows};
 use crate::plot::{series_hex, Band, LineChart, Marker, Series};
-
-#[derive(Clone, Debug, PartialEq)]
-struct CurveLine {
-    name: String,
-    color: usize,
-    values: Vec<f64>,
-    /// The cumulative form the elbow is found on.
-    cumulative: Vec<f64>,
-    elbow: Option<usize>,
-    /// A group of runs: each cutoff's sd over its members, and their names.
-    sd: Vec<f64>,
-    members: Vec<String>,
-}
-
-/// Groups of runs (the Models card's `name=pattern`: folds, seeds) as one
-/// curve each: the members' mean at every cutoff with its sd, the elbow
-/// found on the members' mean cumulative form. A group no shown run
-/// matches has no curve.
-fn group_lines(lines: &[CurveLine], groups: &[(String, String)]) -> Vec<CurveLine> {
-    let mut out = Vec::new();
-    for (name, pattern) in groups {
-        let members: Vec<&CurveLine> = (lines.iter())
-            .filter(|l| crate::diagnose::glob(pattern, &l.name))
-            .collect();
-        let values: Vec<&[f64]> = members.iter().map(|l| &l.values[..]).collect();
-        let cumulative: Vec<&[f64]> = members.iter().map(|l| &l.cumulative[..]).collect();
-        let (Some((values, sd)), Some((cumulative, _))) =
-            (pointwise_mean_sd(&values), pointwise_mean_sd(&cumulative))
-        else {
-            continue;
-        };
-        out.push(CurveLine {
-            name: name.clone(),
-            color: members[0].color,
-            elbow: knee(&cumulative),
-            values,
-            cumulative,
-            sd,
-            members: members.iter().map(|l| l.name.clone()).collect(),
-        });
-    }
-    out
-}
 
 #[component]
 pub fn ElbowPanel() -> impl IntoView {
@@ -85,21 +39,9 @@ pub fn ElbowPanel() -> impl IntoView {
         let conv = state.conv.get();
         let m = metric.get();
         let p = max_p();
-        prepared
-            .iter()
+        (prepared.iter())
             .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
-            .map(|r| {
-                let cumulative = cumulative_curve(r, &conv, m, p);
-                CurveLine {
-                    name: r.name.clone(),
-                    color: state.color_index(Kind::Ranking, &r.name),
-                    elbow: knee(&cumulative),
-                    values: mean_curve(r, &conv, m, p),
-                    cumulative,
-                    sd: Vec::new(),
-                    members: Vec::new(),
-                }
-            })
+            .map(|r| CurveLine::of_run(r, &conv, m, p, state.color_index(Kind::Ranking, &r.name)))
             .collect::<Vec<_>>()
     });
     // groups of runs: the members' mean with a ±1 sd band; members faint
@@ -107,64 +49,24 @@ pub fn ElbowPanel() -> impl IntoView {
         let spec = crate::diagnose::groups_of(&state.diagnose.get());
         lines.with(|ls| group_lines(ls, &spec))
     };
-    // optional faint per-query lines (at most FAINT queries per model, evenly spaced)
-    const FAINT: usize = 40;
     let per_query = state.per_query;
     // (closures, not memos: only the chart reads them)
     let faint = move || {
-        if !per_query.get() {
-            return vec![];
+        if per_query.get() {
+            faint_lines(state, metric.get(), max_p())
+        } else {
+            vec![]
         }
-        let prepared = state.prepared.get();
-        let conv = state.conv.get();
-        let (m, p) = (metric.get(), max_p());
-        let mut out = Vec::new();
-        for r in prepared
-            .iter()
-            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
-        {
-            let n = r.num_queries();
-            let color = state.color_index(Kind::Ranking, &r.name);
-            for k in 0..n.min(FAINT) {
-                let i = k * n / n.min(FAINT);
-                let values = query_curve(&r.query(i), &conv, m, p);
-                out.push(Series {
-                    name: String::new(),
-                    color,
-                    faint: true,
-                    steps: false,
-                    points: values
-                        .iter()
-                        .enumerate()
-                        .map(|(j, &v)| ((j + 1) as f64, v))
-                        .collect(),
-                });
-            }
-        }
-        out
     };
     // each mean curve's 95% band (bootstrap over queries, the tests' seed),
     // while the 95% intervals are on
     let bands = move || {
         let (on, seed) = state.tests.with(|t| (t.ci, t.seed));
-        if !on {
-            return vec![];
+        if on {
+            curve_bands(state, metric.get(), max_p(), seed)
+        } else {
+            vec![]
         }
-        let prepared = state.prepared.get();
-        let conv = state.conv.get();
-        let (m, p) = (metric.get(), max_p());
-        prepared
-            .iter()
-            .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
-            .map(|r| Band {
-                color: state.color_index(Kind::Ranking, &r.name),
-                points: mean_band(r, &conv, m, p, seed)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (lo, hi))| ((i + 1) as f64, lo, hi))
-                    .collect(),
-            })
-            .collect::<Vec<_>>()
     };
     let chart = Signal::derive(move || {
         let groups = groups();
@@ -218,7 +120,7 @@ pub fn ElbowPanel() -> impl IntoView {
     let elbow_rows = move || {
         let mut rows = lines.get();
         rows.extend(groups());
-        elbow_markup(rows)
+        elbow_rows(&rows)
     };
     let elbow_clicked = move |ev: web_sys::MouseEvent| {
         let Some(button) = super::util::clicked(&ev, "button[data-explain-elbow]") else {
@@ -268,6 +170,48 @@ pub fn ElbowPanel() -> impl IntoView {
             <p class="muted small">"The elbow is where showing more items starts to pay less. It is found on the metric's cumulative form, which only rises (DCG@p for nDCG, relevant retrieved for P@p, Σ P@i·rel for MAP; recall and Hit as they are): the p where that curve, scaled to [0, 1], lies farthest above the line from its first to its last point (Kneedle, Satopaa et al. 2011). Below 0.2 of the scale there is no clear elbow (the log2 discount alone bends DCG by about 0.1). The curve drawn is the mean over queries of the metric at every cutoff, under the conventions above. A group of runs (the Models card's groups: folds, seeds) is drawn as its members' mean with a ±1 sd band, its members faint; its elbow is on their mean cumulative form."</p>
         </section>
     }
+}
+
+/// Faint per-query lines of every shown run: at most 40 queries a run,
+/// evenly spaced.
+fn faint_lines(state: AppState, m: CurveMetric, p: usize) -> Vec<Series> {
+    const FAINT: usize = 40;
+    let prepared = state.prepared.get();
+    let conv = state.conv.get();
+    let mut out = Vec::new();
+    for r in (prepared.iter()).filter(|r| !state.is_hidden(Kind::Ranking, &r.name)) {
+        let n = r.num_queries();
+        let color = state.color_index(Kind::Ranking, &r.name);
+        for k in 0..n.min(FAINT) {
+            let i = k * n / n.min(FAINT);
+            let values = query_curve(&r.query(i), &conv, m, p);
+            out.push(Series {
+                name: String::new(),
+                color,
+                faint: true,
+                steps: false,
+                points: (values.iter().enumerate())
+                    .map(|(j, &v)| ((j + 1) as f64, v))
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Each shown run's mean curve's 95% band (bootstrap over queries, `seed`).
+fn curve_bands(state: AppState, m: CurveMetric, p: usize, seed: u64) -> Vec<Band> {
+    let prepared = state.prepared.get();
+    let conv = state.conv.get();
+    (prepared.iter())
+        .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+        .map(|r| Band {
+            color: state.color_index(Kind::Ranking, &r.name),
+            points: (mean_band(r, &conv, m, p, seed).into_iter().enumerate())
+                .map(|(i, (lo, hi))| ((i + 1) as f64, lo, hi))
+                .collect(),
+        })
+        .collect()
 }
 
 /// The elbow chart: `faint` per-query lines (then the y axis is [0, 1]),
@@ -344,55 +288,6 @@ fn elbow_chart(
         diagonal: false,
         ink: ink(),
     }
-}
-
-/// The elbow table's rows as markup: per model its elbow, the value there
-/// (a button that explains it) and at the last cutoff.
-fn elbow_markup(lines: Vec<CurveLine>) -> String {
-    let mut s = String::new();
-    for l in lines {
-        let name = crate::text::html(&l.name);
-        let elbow = l.elbow.map(|e| e.to_string()).unwrap_or_default();
-        // a value, with its sd over a group's members
-        let value = |i: usize| match (l.values.get(i), l.sd.get(i)) {
-            (Some(v), Some(sd)) => format!("{v:.4} ± {sd:.4}"),
-            (Some(v), None) => format!("{v:.4}"),
-            _ => String::new(),
-        };
-        let at = l.elbow.map_or("—".into(), |e| value(e - 1));
-        let last = l.values.len().wrapping_sub(1);
-        let (row, what) = match l.members.len() {
-            0 => ("model", String::new()),
-            k => (
-                "group",
-                format!(r#" <span class="muted small">mean ± sd of {k} runs</span>"#),
-            ),
-        };
-        let _ = write!(
-            s,
-            r#"<tr data-elbow-{row}="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}{what}</th><td class="num">{}</td><td class="num">"#,
-            series_hex(l.color),
-            l.elbow
-                .map_or("no clear elbow".into(), |e| format!("p = {e}"))
-        );
-        match l.elbow {
-            Some(_) if l.members.is_empty() => {
-                let _ = write!(
-                    s,
-                    r#"<button class="link" title="explain" data-explain-elbow="{elbow}">{at}</button>"#
-                );
-            }
-            _ => s.push_str(&at),
-        }
-        let _ = write!(
-            s,
-            r#"</td><td class="num" data-value="{}" data-sd="{}">{}</td></tr>"#,
-            l.values.get(last).map_or(String::new(), |v| v.to_string()),
-            l.sd.get(last).map_or(String::new(), |v| v.to_string()),
-            value(last)
-        );
-    }
-    s
 }
 
 const PAGE: usize = 50;

@@ -445,6 +445,74 @@ pub fn knee(y: &[f64]) -> Option<usize> {
     (best.1 >= CLEAR_KNEE).then_some(best.0 + 1)
 }
 
+/// A run's line on the elbow chart (or a group's: the members' mean):
+/// its mean curve, the cumulative form its elbow is found on, the elbow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveLine {
+    pub name: String,
+    pub color: usize,
+    pub values: Vec<f64>,
+    /// The cumulative form the elbow is found on.
+    pub cumulative: Vec<f64>,
+    pub elbow: Option<usize>,
+    /// A group of runs: each cutoff's sd over its members, and their names.
+    pub sd: Vec<f64>,
+    pub members: Vec<String>,
+}
+
+/// Groups of runs (the Models card's `name=pattern`: folds, seeds) as one
+/// curve each: the members' mean at every cutoff with its sd, the elbow
+/// found on the members' mean cumulative form. A group no shown run
+/// matches has no curve.
+impl CurveLine {
+    /// Run `run`'s line of `metric` at cutoffs 1..=`max_p`, drawn in `color`.
+    pub fn of_run(
+        run: &PreparedRun,
+        conv: &Conventions,
+        metric: CurveMetric,
+        max_p: usize,
+        color: usize,
+    ) -> CurveLine {
+        let cumulative = cumulative_curve(run, conv, metric, max_p);
+        CurveLine {
+            name: run.name.clone(),
+            color,
+            elbow: knee(&cumulative),
+            values: mean_curve(run, conv, metric, max_p),
+            cumulative,
+            sd: Vec::new(),
+            members: Vec::new(),
+        }
+    }
+}
+
+pub fn group_lines(lines: &[CurveLine], groups: &[(String, String)]) -> Vec<CurveLine> {
+    let mut out = Vec::new();
+    for (name, pattern) in groups {
+        let members: Vec<&CurveLine> = (lines.iter())
+            .filter(|l| crate::text::glob(pattern, &l.name))
+            .collect();
+        let values: Vec<&[f64]> = members.iter().map(|l| &l.values[..]).collect();
+        let cumulative: Vec<&[f64]> = members.iter().map(|l| &l.cumulative[..]).collect();
+        let (Some((values, sd)), Some((cumulative, _))) = (
+            super::diagnostics::pointwise_mean_sd(&values),
+            super::diagnostics::pointwise_mean_sd(&cumulative),
+        ) else {
+            continue;
+        };
+        out.push(CurveLine {
+            name: name.clone(),
+            color: members[0].color,
+            elbow: knee(&cumulative),
+            values,
+            cumulative,
+            sd,
+            members: members.iter().map(|l| l.name.clone()).collect(),
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -636,6 +704,63 @@ mod tests {
         assert!(ndcg.windows(2).any(|w| w[1] < w[0]), "the nDCG curve dips");
         assert_eq!(elbow(&run, &conv, CurveMetric::Ndcg, 20), None);
         assert_eq!(elbow(&run, &conv, CurveMetric::Recall, 20), None);
+    }
+
+    #[test]
+    fn a_group_line_is_its_members_mean_with_its_elbow_on_their_mean_cumulative_form() {
+        let conv = Conventions::default();
+        // two runs of one query: relevant documents at the top (an elbow
+        // early) and spread out (later); the group's curve, sd and elbow by hand
+        let mut early = vec![1, 1, 1];
+        early.extend([0; 17]);
+        let mut spread = vec![0; 20];
+        for i in [0, 4, 8, 12] {
+            spread[i] = 1;
+        }
+        let judged = [1, 1, 1, 1];
+        let mut a = CurveLine::of_run(
+            &run_from(&[(&early, &judged)], false),
+            &conv,
+            CurveMetric::Ndcg,
+            20,
+            3,
+        );
+        let mut b = CurveLine::of_run(
+            &run_from(&[(&spread, &judged)], false),
+            &conv,
+            CurveMetric::Ndcg,
+            20,
+            5,
+        );
+        (a.name, b.name) = ("fold1".into(), "fold2".into());
+        let groups = [
+            ("cv".to_string(), "fold*".to_string()),
+            ("none".to_string(), "x*".to_string()),
+        ];
+        let g = group_lines(&[a.clone(), b.clone()], &groups);
+        assert_eq!(g.len(), 1, "a group no run matches has no line");
+        let g = &g[0];
+        assert_eq!(
+            (g.name.as_str(), g.color, &g.members[..]),
+            ("cv", 3, &["fold1".to_string(), "fold2".to_string()][..])
+        );
+        let mean_cumulative: Vec<f64> = (0..20)
+            .map(|i| (a.cumulative[i] + b.cumulative[i]) / 2.0)
+            .collect();
+        for (i, want) in mean_cumulative.iter().enumerate() {
+            assert!((g.values[i] - (a.values[i] + b.values[i]) / 2.0).abs() < 1e-15);
+            assert!((g.sd[i] - (a.values[i] - b.values[i]).abs() / 2.0).abs() < 1e-15);
+            assert!((g.cumulative[i] - want).abs() < 1e-15);
+        }
+        assert_eq!(g.elbow, knee(&mean_cumulative));
+        assert!(g.elbow.is_some() && a.elbow.is_some());
+        assert!(
+            a.elbow <= g.elbow,
+            "{:?} {:?} {:?}",
+            a.elbow,
+            g.elbow,
+            b.elbow
+        );
     }
 
     #[test]

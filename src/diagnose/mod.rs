@@ -318,25 +318,7 @@ pub fn binary(curves: &[(String, Arc<BinaryCurve>)], o: &Options) -> Vec<BinaryM
         .collect()
 }
 
-/// Whether `name` matches `pattern`, where `*` stands for any text.
-pub fn glob(pattern: &str, name: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if parts.len() == 1 {
-        return name == pattern;
-    }
-    if !name.starts_with(first) || name.len() < first.len() + last.len() || !name.ends_with(last) {
-        return false;
-    }
-    let mut rest = &name[first.len()..name.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
-}
+pub use crate::text::glob;
 
 /// One number of a group's members, read from a member's curve or diagnostics.
 type GroupNumber = fn(&BinaryCurve, &BinaryModel) -> Option<f64>;
@@ -818,7 +800,7 @@ pub fn multiclass_text(models: &[MulticlassModel]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{glob, groups_of, Options};
+    use super::{groups_of, Options};
 
     #[test]
     fn groups_are_read_from_the_options_text_alone() {
@@ -830,18 +812,6 @@ mod tests {
         // one bad pair: none, as the panel reads it
         assert_eq!(groups_of("group:a=fold*,b"), vec![]);
         assert_eq!(groups_of("bins:3"), vec![]);
-    }
-
-    #[test]
-    fn glob_stars_stand_for_any_text() {
-        assert!(glob("gbdt_fold*", "gbdt_fold1"));
-        assert!(glob("*fold*", "gbdt_fold1"));
-        assert!(glob("a*b*c", "a-b-c"));
-        assert!(glob("exact", "exact"));
-        assert!(!glob("exact", "exact2"));
-        assert!(!glob("a*b", "ab-c"));
-        assert!(!glob("ab*ba", "aba"));
-        assert!(glob("*", ""));
     }
 
     #[test]

@@ -8,9 +8,22 @@
 use crate::core::evaluate::{ranking_query_value, Conventions};
 use crate::core::ranking::{self, PreparedRun, QuerySet, RankingData};
 use crate::core::registry::{
-    self, id, Average, Compute, Kind, MetricId, TrecMeasure, TREC_MEASURES, TREC_OFFICIAL,
-    TREC_RUNID, TREC_SET,
+    self, id, Average, Compute, Kind, MetricId, TrecMeasure, TREC_MEASURES,
 };
+
+/// trec_eval's run-name line (output, not a measure).
+const RUNID: &str = "runid";
+
+/// The measures of one of trec_eval's `-m` nicknames (`official`, `set`),
+/// from its own table (`te_trec_measure_nicknames`).
+fn nickname(name: &str) -> Vec<Measure> {
+    (crate::trec_eval::measures::NICKNAMES.iter())
+        .find(|n| n.0 == name)
+        .map_or(&[][..], |n| n.1)
+        .iter()
+        .filter_map(|n| Measure::named(n))
+        .collect()
+}
 
 /// A trec_eval measure with its cutoffs (empty for a measure without), in
 /// trec_eval's table order.
@@ -33,7 +46,7 @@ impl Measure {
     /// trec_eval's measure `name` at its default cutoffs.
     pub fn named(name: &str) -> Option<Measure> {
         match name {
-            TREC_RUNID => Some(Measure::Runid),
+            RUNID => Some(Measure::Runid),
             id::NUM_Q => Some(Measure::NumQ),
             _ => TREC_MEASURES
                 .iter()
@@ -53,10 +66,7 @@ impl Measure {
 
 /// trec_eval's "official" set (its default).
 pub fn official() -> Vec<Measure> {
-    TREC_OFFICIAL
-        .iter()
-        .filter_map(|n| Measure::named(n))
-        .collect()
+    nickname("official")
 }
 
 /// Adds `m` to `out`, or, if `out` has the measure, gives it `m`'s cutoffs
@@ -120,7 +130,7 @@ pub fn parse_measures(args: &[String]) -> Result<Vec<Measure>, String> {
                         .map(|t| Measure::Core(t, t.cuts.unwrap_or_default().to_vec())),
                 )
                 .collect(),
-            "set" => TREC_SET.iter().filter_map(|n| Measure::named(n)).collect(),
+            "set" => nickname("set"),
             _ => Vec::new(),
         };
         if !nickname.is_empty() {
@@ -283,7 +293,7 @@ pub fn format_run(
     let tag = &data.runs[run_index].tag;
     for m in measures {
         match m {
-            Measure::Runid => out.push_str(&format!("{TREC_RUNID:<22}\tall\t{tag}\n")),
+            Measure::Runid => out.push_str(&format!("{RUNID:<22}\tall\t{tag}\n")),
             Measure::NumQ => line(&mut out, id::NUM_Q, "all", n as f64, Form::Count),
             _ => {}
         }

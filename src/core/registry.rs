@@ -883,40 +883,6 @@ pub const TREC_MEASURES: &[TrecMeasure] = &[
     tm("unj", "unj", Some(&[5, 10, 20]), true, 56),
 ];
 
-/// trec_eval's run-name line (output, not a measure).
-pub const TREC_RUNID: &str = "runid";
-
-/// trec_eval's "official" measure set, its default, by its names.
-pub const TREC_OFFICIAL: &[&str] = &[
-    TREC_RUNID,
-    id::NUM_Q,
-    "num_ret",
-    id::NUM_REL,
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-];
-
-/// trec_eval's `-m set`: the measures of the retrieved set.
-pub const TREC_SET: &[&str] = &[
-    TREC_RUNID,
-    id::NUM_Q,
-    "num_ret",
-    id::NUM_REL,
-    "num_rel_ret",
-    "utility",
-    "set_P",
-    "set_recall",
-    "set_relative_P",
-    "set_map",
-    "set_F",
-];
-
 impl MetricInfo {
     /// The name trec_eval 10.0 gives this measure (`-m NAME`; with a cutoff,
     /// `ndcg` and `map` are its `ndcg_cut` and `map_cut`), for the ranking

@@ -100,6 +100,9 @@ fn unique_name(existing: &[String], wanted: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A run loaded with no judgments loaded.
+const NO_QRELS: &str = "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE).";
+
 impl Workspace {
     /// The data sets present, in a stable order. Ranking needs judgments.
     pub fn datasets(&self) -> Vec<Dataset<'_>> {
@@ -308,9 +311,7 @@ impl Workspace {
             q.len()
         ));
         if !self.has_qrels {
-            summary.warnings.push(
-                "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE).".into(),
-            );
+            summary.warnings.push(NO_QRELS.into());
         }
         summary.models_added.push(name);
         data.runs.push(run);
@@ -380,6 +381,8 @@ impl Workspace {
             let (qrels, d) = Qrels::build(&judged, &docs, &grades, nq);
             (data.qrels, dups) = (qrels, d);
             self.has_qrels = true;
+        } else if !self.has_qrels {
+            summary.warnings.push(NO_QRELS.into());
         }
         let names = std::sync::Arc::new(docs);
         let existing: Vec<String> = data.runs.iter().map(|r| r.name.clone()).collect();
@@ -1029,6 +1032,34 @@ mod tests {
 
     /// A file loaded again can replace what its earlier copy brought: the
     /// new models take the old names, through renames.
+    #[test]
+    fn a_run_csv_keeps_the_judgments_loaded_and_says_when_there_are_none() {
+        let o = LoadOptions::default();
+        let run = b",query_id,doc_id,score\n0,q1,d1,0.9\n1,q1,d2,0.5\n";
+        let mut ws = Workspace::default();
+        let s = ws.load_bytes("first.csv", run, &o).unwrap();
+        assert_eq!(s.format, "run CSV (no judgments)");
+        assert!(
+            s.warnings
+                .iter()
+                .any(|w| w.starts_with("No relevance judgments yet")),
+            "{s:?}"
+        );
+        assert!(
+            ws.datasets().is_empty(),
+            "nothing to evaluate without judgments"
+        );
+        // judgments from a ranking CSV, then another run CSV: they stay
+        let judged = b"query_id,item_id,relevance\nq1,d2,1\n";
+        ws.load_bytes("qrels.csv", judged, &o).unwrap();
+        let s = ws.load_bytes("second.csv", run, &o).unwrap();
+        assert!(s.warnings.iter().all(|w| !w.contains("judgments")), "{s:?}");
+        let d = ws.ranking.as_ref().unwrap();
+        assert_eq!(d.runs.len(), 2);
+        assert_eq!(d.qrels.grades, [1]);
+        assert_eq!(ws.datasets().len(), 1);
+    }
+
     #[test]
     fn a_file_loaded_again_replaces_its_earlier_models() {
         let mut ws = Workspace::default();

@@ -770,6 +770,19 @@ const TABLE_FORMATS: &[&TableFormat] = &[
     &binary_csv::FORMAT,
 ];
 
+/// What to do about a header no table format reads.
+fn header_hint(header: &[String], delim: Delimiter) -> String {
+    let whitespace = delim == Delimiter::Whitespace;
+    if whitespace && header.len() == 1 {
+        "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into()
+    } else if whitespace && header.len() == 3 && fields::integer(header[2].as_bytes()).is_some() {
+        // `q1 d1 1`: a line of data, not a header
+        "This line has three fields and no header: an MS MARCO run (qid docid rank) is read from a .tsv file or one named msmarco, or with --input-format msmarco_run; qrels need trec_eval's four fields (qid 0 docid grade).".into()
+    } else {
+        "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into()
+    }
+}
+
 /// The headers the table formats read, the last tried first.
 fn known_headers() -> String {
     let headers: Vec<&str> = TABLE_FORMATS.iter().rev().map(|t| t.header).collect();
@@ -813,11 +826,7 @@ impl TableState {
                         0,
                         format!("a header with known column names: {}", known_headers()),
                         format!("'{}'", h.text()),
-                        Some(if delim == Delimiter::Whitespace && header.len() == 1 {
-                            "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into()
-                        } else {
-                            "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into()
-                        }),
+                        Some(header_hint(&header, delim)),
                     ),
                 })
             }

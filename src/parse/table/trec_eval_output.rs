@@ -69,6 +69,57 @@ pub(super) fn looks_like(l: &FirstLine) -> bool {
     let ws = l.ws;
     !l.csv_like
         && ws.len() == 3
-        && is_measure_name(&ws[0])
+        && is_trec_eval_name(&ws[0])
         && (&ws[0] == b"runid" || fields::number(&ws[2]).is_some())
+}
+
+/// A name trec_eval prints: one of its measures (`map`, `num_q`, `infAP`),
+/// its `runid` or `relstring` line, or a measure with its cutoff or
+/// parameter after `_` (`P_10`, `ndcg_cut_10`, `iprec_at_recall_0.10`,
+/// `Rprec_mult_0.20`). Not any word: `q1 d1 1` (a run or qrels of three
+/// fields) is none.
+fn is_trec_eval_name(f: &[u8]) -> bool {
+    let Ok(name) = std::str::from_utf8(f) else {
+        return false;
+    };
+    let known = |n: &str| {
+        matches!(n, "runid" | "relstring")
+            || crate::trec_eval::measures::MEASURES
+                .iter()
+                .any(|m| m.name == n)
+    };
+    known(name)
+        || name
+            .rsplit_once('_')
+            .is_some_and(|(base, p)| fields::number(p.as_bytes()).is_some() && known(base))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_trec_eval_name;
+
+    #[test]
+    fn trec_eval_names_are_its_measures_not_any_word() {
+        for name in [
+            "map",
+            "runid",
+            "num_q",
+            "relstring",
+            "P_10",
+            "ndcg_cut_10",
+            "iprec_at_recall_0.10",
+            "Rprec_mult_0.20",
+            "success_1",
+            "set_F",
+            "11pt_avg",
+            "gm_bpref",
+            "infAP",
+            "unj_5",
+        ] {
+            assert!(is_trec_eval_name(name.as_bytes()), "{name}");
+        }
+        for word in ["q1", "d1", "query_1", "P_x", "map_", "bm25", "301"] {
+            assert!(!is_trec_eval_name(word.as_bytes()), "{word}");
+        }
+    }
 }

@@ -21,21 +21,35 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The loaded multi-class files' sources whose models are still loaded.
-pub fn matrices(state: AppState) -> Vec<Source> {
-    let loaded: Vec<String> = state.ws.with_untracked(|w| {
-        w.multiclass
-            .as_ref()
-            .map(|d| d.models.iter().map(|m| m.name.clone()).collect())
-            .unwrap_or_default()
-    });
-    MATRICES.with(|m| {
-        m.borrow()
-            .iter()
-            .filter(|(name, _)| loaded.contains(&crate::parse::model_name_from_file(name)))
-            .map(|(_, f)| f.clone())
+/// The multi-class matrices a view reads again, in the order their models
+/// were merged: the dropped files whose models are still loaded
+/// (`Workspace::origins`: a removed model's file is left out, a renamed
+/// one's kept; a file dropped again counts once, as its latest copy), and
+/// the names of the bundled example's matrices still loaded.
+pub fn matrices(state: AppState) -> (Vec<Source>, Vec<String>) {
+    let from: Vec<String> = state.ws.with_untracked(|w| {
+        (w.origins.iter())
+            .filter(|o| o.1 == crate::core::registry::Kind::Multiclass)
+            .map(|o| o.0.clone())
             .collect()
-    })
+    });
+    let mut files: Vec<(String, Source)> = Vec::new();
+    MATRICES.with(|m| {
+        for (name, source) in m.borrow().iter().filter(|(n, _)| from.contains(n)) {
+            files.retain(|f| f.0 != *name);
+            files.push((name.clone(), source.clone()));
+        }
+    });
+    let example = if state.example_loaded.get_untracked() {
+        let mut names: Vec<String> = (from.into_iter())
+            .filter(|n| files.iter().all(|f| f.0 != *n))
+            .collect();
+        names.dedup();
+        names
+    } else {
+        Vec::new()
+    };
+    (files.into_iter().map(|f| f.1).collect(), example)
 }
 
 /// Loads a drop: sessions are imported, every other file is parsed in a

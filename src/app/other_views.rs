@@ -266,9 +266,9 @@ pub fn OneVsRest() -> impl IntoView {
     // rest; the files read again by a worker (one task for both)
     let run = move |report: bool| {
         let c = class.get_untracked();
-        let files = super::loader::matrices(state);
-        let example = state.example_loaded.get_untracked();
-        if files.is_empty() && !example {
+        // the matrices whose models are loaded (a removed model's is not read)
+        let (files, example) = super::loader::matrices(state);
+        if files.is_empty() && example.is_empty() {
             status("No probability matrix to read again: drop the multi-class file.".into());
             return;
         }
@@ -294,11 +294,6 @@ pub fn OneVsRest() -> impl IntoView {
             let html = if report {
                 super::worker::class_report(files, example, zero, shown).await
             } else {
-                let example = if example {
-                    vec!["transformer.csv".to_string(), "markov.csv".to_string()]
-                } else {
-                    vec![]
-                };
                 match super::worker::one_vs_rest(c, files, example).await {
                     Ok(sets) => {
                         let mut models = Vec::new();

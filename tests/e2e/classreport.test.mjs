@@ -95,6 +95,17 @@ test('a top-k file has a report without AUCs, and the bundled example has one pe
     const section = await page.$eval(`.class-report section.class-model[data-model="${model}"] h3 .swatch`, (e) => e.style.background);
     assert.equal(section, card, `${model}: the Models card's colour`);
   }
+  // a removed model leaves the report (its matrix is not read again), and
+  // the one left keeps its colour
+  const color = await page.$eval('li[data-model-item="transformer"] .swatch', (e) => e.style.background);
+  await page.click('li[data-model-item="markov v2"] button[title="remove"]');
+  await page.waitForFunction(() => !document.querySelector('li[data-model-item="markov v2"]'));
+  await page.click('#class-report');
+  await page.waitForFunction(() => {
+    const models = [...document.querySelectorAll('.class-report section.class-model')].map((e) => e.dataset.model);
+    return models.length === 1 && models[0] === 'transformer';
+  }, null, { timeout: 30000 });
+  assert.equal(await page.$eval('.class-report section.class-model[data-model="transformer"] h3 .swatch', (e) => e.style.background), color);
   await clearAll(page);
   const file = path.join(reference, 'multiclass_topk.csv');
   await drop(page, [{ name: 'multiclass_topk.csv', data: fs.readFileSync(file) }]);

@@ -289,7 +289,7 @@ const REPORT_BYTES: f64 = 512e6;
 
 /// The multi-class report ([`crate::diagnose::html::multiclass_report`]) of
 /// the request's matrices: `files` (each a `File`, or `[url, name]`) read
-/// again whole, and the bundled example's when `with_example`, under
+/// again whole, and the bundled example's files named in `example_files`, under
 /// `zero_division`.
 pub(super) async fn answer_class_report(
     scope: &web_sys::DedicatedWorkerGlobalScope,
@@ -326,9 +326,12 @@ pub(super) async fn answer_class_report(
         let bytes = bytes.map_err(|_| format!("{name} could not be read again"))?;
         files.push((name, Uint8Array::new(&bytes).to_vec()));
     }
-    if get(data, "with_example").as_bool() == Some(true) {
-        files.extend(crate::example::example_files());
-    }
+    let wanted: Vec<String> = (js_sys::Array::from(&get(data, "example_files")).iter())
+        .filter_map(|v| v.as_string())
+        .collect();
+    files.extend(
+        (crate::example::example_files().into_iter()).filter(|(name, _)| wanted.contains(name)),
+    );
     let options = diagnose::Options {
         zero_division: ZeroDivision::named(
             &get(data, "zero_division").as_string().unwrap_or_default(),

@@ -417,11 +417,11 @@ pub async fn one_vs_rest(
 
 /// The multi-class report of every loaded matrix (classification report,
 /// confusion matrix, ROC AUCs, each class against the rest), from a worker
-/// that reads the files again, and the bundled example's when `example`
-/// ([`answer_class_report`]).
+/// that reads the files again, and the bundled example's files named in
+/// `example` ([`answer_class_report`]).
 pub async fn class_report(
     files: Vec<Source>,
-    example: bool,
+    example: Vec<String>,
     zero_division: &str,
     models: Vec<(String, usize)>,
 ) -> Result<String, String> {
@@ -436,7 +436,13 @@ pub async fn class_report(
         "class_report",
         &[
             ("files", list.into()),
-            ("with_example", example.into()),
+            (
+                "example_files",
+                (example.iter())
+                    .map(JsValue::from)
+                    .collect::<js_sys::Array>()
+                    .into(),
+            ),
             ("zero_division", zero_division.into()),
             // the page's names (renamed ones) and colours, in the merged order
             (

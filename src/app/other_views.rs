@@ -296,10 +296,19 @@ pub fn OneVsRest() -> impl IntoView {
             } else {
                 match super::worker::one_vs_rest(c, files, example).await {
                     Ok(sets) => {
+                        // the page's names and colours when the matrices read
+                        // again are its models (as the report's)
+                        let count: usize = sets.iter().map(|b| b.models.len()).sum();
+                        let page = |k: usize| shown.get(k).filter(|_| count == shown.len());
                         let mut models = Vec::new();
                         for b in &sets {
                             for (i, (name, _)) in b.models.iter().enumerate() {
-                                models.push((name.clone(), models.len(), b.curve(i), 0.0));
+                                let k = models.len();
+                                let (name, color) = page(k)
+                                    .map_or((name.clone(), k), |(n, col)| {
+                                        (format!("{n} · class {c} vs rest"), *col)
+                                    });
+                                models.push((name, color, b.curve(i), 0.0));
                             }
                         }
                         let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());

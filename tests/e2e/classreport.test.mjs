@@ -95,6 +95,13 @@ test('a top-k file has a report without AUCs, and the bundled example has one pe
     const section = await page.$eval(`.class-report section.class-model[data-model="${model}"] h3 .swatch`, (e) => e.style.background);
     assert.equal(section, card, `${model}: the Models card's colour`);
   }
+  // one class against the rest names the models as the page does, in their colours
+  await page.fill('#ovr-class', '0');
+  await page.press('#ovr-class', 'Enter');
+  await page.click('#ovr-run');
+  await page.waitForSelector('.ovr-body tr[data-model="markov v2 · class 0 vs rest"]', { timeout: 30000 });
+  const ovr = await page.$eval('.ovr-body tr[data-model="markov v2 · class 0 vs rest"] .swatch', (e) => e.style.background);
+  assert.equal(ovr, await page.$eval('li[data-model-item="markov v2"] .swatch', (e) => e.style.background), 'one-vs-rest: the Models card\'s colour');
   // a removed model leaves the report (its matrix is not read again), and
   // the one left keeps its colour
   const color = await page.$eval('li[data-model-item="transformer"] .swatch', (e) => e.style.background);

@@ -40,6 +40,36 @@ pub struct GroupRow {
     pub stats: Vec<Option<(f64, f64)>>,
 }
 
+/// One of the table's export formats, named as the page's buttons
+/// (`data-export`) and the worker's request name it, which is also its
+/// file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    Csv,
+    Json,
+    Markdown,
+    Latex,
+}
+
+crate::named!(Export {
+    Csv = "csv",
+    Json = "json",
+    Markdown = "md",
+    Latex = "tex",
+});
+
+impl Export {
+    /// The file's MIME type.
+    pub fn mime(self) -> &'static str {
+        match self {
+            Export::Csv => "text/csv",
+            Export::Json => "application/json",
+            Export::Markdown => "text/markdown",
+            Export::Latex => "text/x-tex",
+        }
+    }
+}
+
 impl Table {
     /// Rows = models, columns = `metric_ids` (or every metric of the report).
     pub fn from_report(report: &Report, metric_ids: Option<&[String]>) -> Table {
@@ -219,12 +249,12 @@ impl Table {
     /// The export `format` names: `csv`, `json`, `md` (Markdown) or LaTeX
     /// (anything else), values with 4 decimals where not full precision.
     /// (The page's loading worker writes these: the page sends it the table.)
-    pub fn export(&self, format: &str) -> String {
+    pub fn export(&self, format: Export) -> String {
         match format {
-            "csv" => self.to_csv(),
-            "json" => self.to_json(),
-            "md" => self.to_markdown(4),
-            _ => self.to_latex(4),
+            Export::Csv => self.to_csv(),
+            Export::Json => self.to_json(),
+            Export::Markdown => self.to_markdown(4),
+            Export::Latex => self.to_latex(4),
         }
     }
 
@@ -675,6 +705,26 @@ mod tests {
         assert!(md.contains("| a | 0.5000 | **0.2500** | 10 |\n| b | **0.7500** (+50.0%) | 0.1250 (-50.0%) | 20 |"), "{md}");
         assert!(md.contains("relative difference from a."), "{md}");
         assert!(t.to_latex(4).contains("0.1250 (-50.0\\%)"));
+    }
+
+    #[test]
+    fn each_export_is_named_by_its_extension_and_writes_its_format() {
+        use crate::core::Named;
+        let t = table();
+        for &f in Export::ALL {
+            assert_eq!(Export::named(f.name()), Some(f));
+            let text = t.export(f);
+            let want = match f {
+                Export::Csv => t.to_csv(),
+                Export::Json => t.to_json(),
+                Export::Markdown => t.to_markdown(4),
+                Export::Latex => t.to_latex(4),
+            };
+            assert_eq!(text, want, "{f:?}");
+        }
+        let names: Vec<&str> = Export::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names, ["csv", "json", "md", "tex"]);
+        assert_eq!(Export::Latex.mime(), "text/x-tex");
     }
 
     #[test]

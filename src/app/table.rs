@@ -7,9 +7,10 @@ use super::state::{AppState, Shared};
 use super::util::{download, slug};
 use crate::core::evaluate::Report;
 use crate::core::registry::{self, Kind};
+use crate::core::Named;
 use crate::markup::metric_table;
 use crate::plot::series_hex;
-use crate::report::Table;
+use crate::report::{Export, Table};
 
 #[component]
 pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl IntoView {
@@ -29,7 +30,8 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             .get()
             .filter(|t| t.kind == kind && state.testing.get().is_none())
     };
-    let export = move |format: &'static str| {
+    // `None`: trec_eval's -q lines
+    let export = move |format: Option<Export>| {
         move |_| {
             let Some(mut t) = table() else { return };
             t.baseline = state
@@ -46,7 +48,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             match format {
                 // trec_eval's -q lines of every shown run (its official
                 // measures and those of the table, under the conventions in force)
-                "trec" => {
+                None => {
                     let conv = state.conv.get();
                     let complete = conv.query_set == crate::core::ranking::QuerySet::Qrels;
                     let measures = crate::trec_format::official_and(&state.columns(kind));
@@ -69,15 +71,12 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 }
                 // the others written by a worker ([`Table::export`]): the
                 // exporters' code stays out of the page
-                _ => leptos::task::spawn_local(async move {
-                    let (ext, mime) = match format {
-                        "csv" => ("csv", "text/csv"),
-                        "json" => ("json", "application/json"),
-                        "md" => ("md", "text/markdown"),
-                        _ => ("tex", "text/x-tex"),
-                    };
+                Some(format) => leptos::task::spawn_local(async move {
                     match super::worker::export(&t, format).await {
-                        Ok(text) => download(&format!("{name}.{ext}"), mime, &text),
+                        Ok(text) => {
+                            let file = format!("{name}.{}", format.name());
+                            download(&file, format.mime(), &text)
+                        }
                         Err(why) => state.say(
                             super::state::Level::Error,
                             "The table could not be exported",
@@ -137,11 +136,11 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     </select>
                 </label>
                 <span class="spacer"></span>
-                <button class="small" data-export="csv" on:click=export("csv")>"CSV"</button>
-                <button class="small" data-export="json" on:click=export("json")>"JSON"</button>
-                <button class="small" data-export="md" on:click=export("md")>"Markdown"</button>
-                <button class="small" data-export="tex" on:click=export("tex")>"LaTeX"</button>
-                {(kind == Kind::Ranking).then(|| view! { <button class="small" data-export="trec" title="trec_eval -q: per query and all, trec_eval's official measures" on:click=export("trec")>"trec_eval -q"</button> })}
+                <button class="small" data-export="csv" on:click=export(Some(Export::Csv))>"CSV"</button>
+                <button class="small" data-export="json" on:click=export(Some(Export::Json))>"JSON"</button>
+                <button class="small" data-export="md" on:click=export(Some(Export::Markdown))>"Markdown"</button>
+                <button class="small" data-export="tex" on:click=export(Some(Export::Latex))>"LaTeX"</button>
+                {(kind == Kind::Ranking).then(|| view! { <button class="small" data-export="trec" title="trec_eval -q: per query and all, trec_eval's official measures" on:click=export(None)>"trec_eval -q"</button> })}
             </div>
             <ColumnPicker kind=kind/>
             <div on:keydown=super::util::grid_keys on:click=explain inner_html=rows></div>

@@ -32,9 +32,10 @@ pub fn worker_main() {
                     .map(|a| a.to_vec())
                     .unwrap_or_default();
                 let format = get(&data, "format").as_string().unwrap_or_default();
-                let msg = match postcard::from_bytes::<crate::report::Table>(&bytes) {
-                    Ok(t) => message("done", &[("text", t.export(&format).into())]),
-                    Err(_) => message(
+                let format = <crate::report::Export as crate::core::Named>::named(&format);
+                let msg = match (postcard::from_bytes::<crate::report::Table>(&bytes), format) {
+                    (Ok(t), Some(f)) => message("done", &[("text", t.export(f).into())]),
+                    _ => message(
                         "failed",
                         &[("why", "the table did not arrive whole".into())],
                     ),

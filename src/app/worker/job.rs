@@ -612,13 +612,16 @@ pub async fn diagnose(
 
 /// Metric table `table` in export `format` ([`crate::report::Table::export`]),
 /// written by a spare worker.
-pub async fn export(table: &crate::report::Table, format: &str) -> Result<String, String> {
+pub async fn export(
+    table: &crate::report::Table,
+    format: crate::report::Export,
+) -> Result<String, String> {
     let bytes = postcard::to_allocvec(table).map_err(|_| "the table could not be sent")?;
     let request = message(
         "export",
         &[
             ("table", Uint8Array::from(&bytes[..]).into()),
-            ("format", format.into()),
+            ("format", crate::core::Named::name(format).into()),
         ],
     );
     match run(&request, &mut |_, _| {}, false).await {

@@ -5,7 +5,7 @@
 //! Like trec_eval, queries are those in both run and qrels; with `-c` the means
 //! are divided by the number of qrels queries instead (missing queries score 0).
 
-use crate::core::evaluate::{ranking_query_value, Conventions};
+use crate::core::evaluate::Conventions;
 use crate::core::ranking::{self, PreparedRun, QuerySet, RankingData};
 use crate::core::registry::{
     self, id, Average, Compute, Kind, MetricId, TrecMeasure, TREC_MEASURES,
@@ -203,22 +203,48 @@ fn form(t: &TrecMeasure) -> Form {
     }
 }
 
-/// One query's (name, value, form) lines for the selected measures.
+/// A selected measure readied once per run: its cutoffs, how its lines are
+/// written and averaged, and its registry hook (looked up here, not per query).
+struct Planned<'a> {
+    t: &'static TrecMeasure,
+    cuts: &'a [usize],
+    form: Form,
+    compute: Option<Compute>,
+}
+
+fn plan(measures: &[Measure]) -> Vec<Planned<'_>> {
+    (measures.iter())
+        .filter_map(|m| match m {
+            Measure::Core(t, cuts) => Some(Planned {
+                t,
+                cuts,
+                form: form(t),
+                compute: registry::info(t.base, Kind::Ranking).map(|m| m.compute),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One query's (name, value, form) lines for the planned measures.
 fn query_values(
     q: &ranking::QueryView,
-    measures: &[Measure],
+    planned: &[Planned],
     conv: &Conventions,
 ) -> Vec<(String, f64, Form)> {
     let mut out = Vec::new();
-    for m in measures {
-        let Measure::Core(t, cuts) = m else {
-            continue;
+    for &Planned {
+        t,
+        cuts,
+        form,
+        compute,
+    } in planned
+    {
+        let value = |k: Option<usize>| match compute {
+            Some(Compute::Query(f)) => f(q, &conv.at(k)),
+            _ => 0.0,
         };
-        let form = form(t);
-        let value = |k: Option<usize>| {
-            ranking_query_value(q, conv, &MetricId::new(t.base, k)).unwrap_or_default()
-        };
-        match registry::info(t.base, Kind::Ranking).map(|m| m.compute) {
+        match compute {
             // several lines (iprec_at_recall_0.00, ...), named as trec_eval does
             Some(Compute::Columns(names, f)) => out.extend(
                 names
@@ -262,12 +288,13 @@ pub fn format_run(
         trec_eval: conv.trec_eval,
         ..Conventions::default()
     };
+    let planned = plan(measures);
     let mut out = String::new();
     let mut sums: Vec<(String, f64, Form)> = Vec::new();
     let mut log_sums: Vec<f64> = Vec::new();
     for i in 0..run.num_queries() {
         let qid = data.queries.name(run.selection.evaluated[i]);
-        let values = query_values(&run.query(i), measures, conv);
+        let values = query_values(&run.query(i), &planned, conv);
         for (j, (name, v, form)) in values.iter().enumerate() {
             if per_query && *form != Form::Geometric {
                 line(&mut out, name, qid, *v, *form);
@@ -307,7 +334,7 @@ pub fn format_run(
                 judged_desc: &[],
                 average_ties: false,
             },
-            measures,
+            &planned,
             conv,
         )
         .into_iter()

@@ -2,6 +2,7 @@
 //! number formatting the CLI and the page share.
 
 use crate::core::evaluate::Report;
+use crate::core::per_query::{RrIndex, RrValues};
 use crate::core::registry;
 use crate::text;
 
@@ -561,6 +562,29 @@ fn json_string(out: &mut String, s: &str) {
         }
     }
     out.push('"');
+}
+
+/// The per-query table's rows `shown` (`core::per_query`) as CSV: the query, then each run's value (`label`
+/// names it in the header; an undefined value is empty).
+pub fn rr_table_csv(ix: &RrIndex, v: &RrValues, shown: &[usize], label: &str) -> String {
+    use text::{csv_cell, push_csv_field};
+    let mut csv = String::from("query");
+    for n in &ix.names {
+        csv.push(',');
+        push_csv_field(&mut csv, &csv_cell(&format!("{n}: {label}")));
+    }
+    csv.push('\n');
+    for &i in shown {
+        push_csv_field(&mut csv, &csv_cell(ix.qids[i].as_str()));
+        for x in v.row(i).1 {
+            csv.push(',');
+            if !x.is_nan() {
+                csv.push_str(&full(*x));
+            }
+        }
+        csv.push('\n');
+    }
+    csv
 }
 
 pub fn full(v: f64) -> String {

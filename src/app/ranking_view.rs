@@ -346,7 +346,9 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     // every row in the shown order, as CSV
     let export = move |_| {
         let label = label();
-        let csv = index.with(|ix| data.with(|v| view_rows.with(|idx| v.csv(ix, idx, &label))));
+        let csv = index.with(|ix| {
+            data.with(|v| view_rows.with(|idx| crate::report::rr_table_csv(ix, v, idx, &label)))
+        });
         super::util::download(
             &format!("rankscope-per-query-{}.csv", label.replace('@', "-")),
             "text/csv",
@@ -413,12 +415,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     let histogram = move || {
         // per model: the rank distribution and the MRR, read in place
         let names = index.with(|ix| ix.names.clone());
-        let (n, stats) = data.with(|v| {
-            (
-                v.ranks.len().checked_div(v.models).unwrap_or(0).max(1),
-                v.rank_histograms(),
-            )
-        });
+        let (n, stats) = data.with(|v| (v.rows().max(1), v.rank_histograms()));
         names
             .into_iter()
             .zip(stats)

@@ -1,8 +1,8 @@
 //! The per-query table of ranking runs (the page's "Per query" card): every
 //! shown run's queries once, in name order, with each run's first relevant
 //! rank and its reciprocal rank (or another metric's per-query values from
-//! a report), sorted and filtered without copying rows, exported as CSV,
-//! and each run's distribution of first relevant ranks.
+//! a report), sorted and filtered without copying rows (`report::rr_table_csv`
+//! writes them), and each run's distribution of first relevant ranks.
 
 use super::evaluate::Report;
 use super::ids::Interner;
@@ -126,7 +126,8 @@ impl RrValues {
         (&self.ranks[r.clone()], &self.rr[r])
     }
 
-    fn rows(&self) -> usize {
+    /// The table's rows.
+    pub fn rows(&self) -> usize {
         self.ranks.len().checked_div(self.models).unwrap_or(0)
     }
 
@@ -159,29 +160,6 @@ impl RrValues {
             }
         });
         o.into_iter().map(|i| idx[i]).collect()
-    }
-
-    /// The rows `shown` as CSV: the query, then each run's value (`label`
-    /// names it in the header; an undefined value is empty).
-    pub fn csv(&self, ix: &RrIndex, shown: &[usize], label: &str) -> String {
-        use crate::text::{csv_cell, push_csv_field};
-        let mut csv = String::from("query");
-        for n in &ix.names {
-            csv.push(',');
-            push_csv_field(&mut csv, &csv_cell(&format!("{n}: {label}")));
-        }
-        csv.push('\n');
-        for &i in shown {
-            push_csv_field(&mut csv, &csv_cell(ix.qids[i].as_str()));
-            for x in self.row(i).1 {
-                csv.push(',');
-                if !x.is_nan() {
-                    csv.push_str(&crate::report::full(*x));
-                }
-            }
-            csv.push('\n');
-        }
-        csv
     }
 
     /// Each run's count of queries per [`RANK_BUCKETS`] and its mean value
@@ -285,7 +263,7 @@ mod tests {
         assert_eq!(v.order(&ix, "", 3, false), [2, 0, 3, 1]);
         // run a's value, descending; equal values keep name order
         assert_eq!(v.order(&ix, "", 2, true), [0, 1, 2, 3]);
-        let csv = v.csv(&ix, &v.order(&ix, "q1", 0, false), "RR");
+        let csv = crate::report::rr_table_csv(&ix, &v, &v.order(&ix, "q1", 0, false), "RR");
         assert_eq!(
             csv,
             "query,a: RR,b: RR\nq1,1.0,0.5\nq10,0.3333333333333333,0.0\n"

@@ -1,5 +1,5 @@
 //! Is the difference real? The significance tests' controls, the worker
-//! job behind the metric table's marks (`table.rs` reads `state::Tested`) and
+//! job behind the metric table's marks (`table.rs` reads `compare::page::Tested`) and
 //! the Compare view, whose panel the worker writes
 //! ([`crate::compare::html`]). The page's wasm holds no test.
 

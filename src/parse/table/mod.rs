@@ -777,7 +777,7 @@ fn header_hint(header: &[String], delim: Delimiter) -> String {
         "The header has one column: is the file separated by something other than comma, tab, semicolon or spaces?".into()
     } else if whitespace && header.len() == 3 && fields::integer(header[2].as_bytes()).is_some() {
         // `q1 d1 1`: a line of data, not a header
-        "This line has three fields and no header: an MS MARCO run (qid docid rank) is read from a .tsv file or one named msmarco, or with --input-format msmarco_run; qrels need trec_eval's four fields (qid 0 docid grade).".into()
+        format!("This line has three fields and no header: an MS MARCO run (qid docid rank) is read from a .tsv file or one named msmarco, or with --input-format {}; qrels need trec_eval's four fields (qid 0 docid grade).", Format::MsMarcoRun.id())
     } else {
         "Rename the ground-truth column (e.g. to label, target, relevance or rating).".into()
     }

@@ -146,10 +146,6 @@ fn header_help(kind: Kind, id: &str) -> String {
     }
 }
 
-fn higher_is_better(kind: Kind, id: &str) -> bool {
-    registry::info(registry::base_of(id), kind).is_none_or(|i| i.higher_is_better)
-}
-
 /// Text of several lines for an attribute (a tooltip): each line escaped
 /// ([`crate::text::html`] writes a line break as an escape), the breaks kept.
 fn lines(text: &str) -> String {
@@ -322,7 +318,7 @@ pub fn metric_table(
                 if is_best { " ★" } else { "" }
             );
             if marked != 0 {
-                let good = (marked > 0) == higher_is_better(kind, metric);
+                let good = (marked > 0) == registry::higher_is_better(metric, kind);
                 let _ = write!(
                     s,
                     r#"<span class="mark {}">{}</span>"#,

@@ -173,14 +173,12 @@ impl Table {
         (0..self.columns.len())
             .map(|c| {
                 let column = &self.columns[c];
-                let info = self
-                    .kind
-                    .and_then(|k| registry::info(registry::base_of(column), k));
                 let values = self.rows.iter().filter_map(|r| r.1[c]);
-                if self.rows.len() < 2 || registry::is_count(column) || self.kind.is_none() {
+                let kind = self.kind?;
+                if self.rows.len() < 2 || registry::is_count(column) {
                     return None;
                 }
-                if info.is_none_or(|i| i.higher_is_better) {
+                if registry::higher_is_better(column, kind) {
                     values.reduce(f64::max)
                 } else {
                     values.reduce(f64::min)

@@ -988,6 +988,12 @@ pub fn base_of(column: &str) -> &str {
     }
 }
 
+/// Whether a larger value of column `column` (`ndcg@10`, `iprec_at_recall_0.10`)
+/// is better: its metric's direction, higher for a column of no metric.
+pub fn higher_is_better(column: &str, kind: Kind) -> bool {
+    info(base_of(column), kind).is_none_or(|i| i.higher_is_better)
+}
+
 /// The catalogue row of `base` for `kind`.
 pub fn info(base: &str, kind: Kind) -> Option<&'static MetricInfo> {
     METRICS.iter().find(|m| m.base == base && m.kind == kind)

@@ -6,6 +6,7 @@
 //   tools/venv/bin/python scripts/bench/significance.py /tmp/rs-sig   # writes pair.csv
 //   node scripts/bench/significance.mjs /tmp/rs-sig/pair.csv [runs]
 //   node scripts/bench/significance.mjs --table QRELS RUN_A RUN_B [runs]
+//   node scripts/bench/significance.mjs --example [runs]
 //
 // Each run opens the page, clears the example, drops the file (two models,
 // one metric, 100,000 queries) and waits until the Compare card shows every
@@ -18,10 +19,63 @@
 // baseline, waits for the t-test marks, then chooses the randomization test
 // and times it until its progress line is gone: one 10,000-flip test per
 // column the table tests (the number of tested columns is printed).
+//
+// --example: the bundled example's ranking tab, as a person first meets it:
+// choosing a baseline runs the chosen test on every column the table shows
+// in a worker; then the test is switched to Wilcoxon and to the sign test.
+// Each is timed from the choice until every column has its p and the
+// "Testing…" line is gone (the worker's start, the tests and the marks).
 import fs from 'node:fs';
 import { serve, launch, open, drop, clearAll } from '../../tests/e2e/harness.mjs';
 
 const table = process.argv[2] === '--table';
+if (process.argv[2] === '--example') {
+  const runs = Number(process.argv[3] || 5);
+  const { server, url } = await serve('/');
+  const browser = await launch();
+  /** ms from `act` until the table's marks are there and no test runs. */
+  const timed = async (page, act) => {
+    await page.evaluate(() => {
+      globalThis.rankscopeMarked = new Promise((resolve) => {
+        const t0 = performance.now();
+        const check = () => {
+          const marked = document.querySelectorAll('td[data-metric][data-p]').length;
+          if (marked > 0 && !document.querySelector('p.testing')) return resolve([performance.now() - t0, marked]);
+          requestAnimationFrame(check);
+        };
+        // the choice's own update first: the marks of the last choice are stale until it runs
+        setTimeout(check, 0);
+      });
+    });
+    await act();
+    return page.evaluate(() => globalThis.rankscopeMarked);
+  };
+  const rows = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const { page } = await open(browser, url);
+      await page.click('nav.tabs button[data-tab="ranking"]');
+      await page.waitForSelector('td[data-metric]');
+      const [a] = await page.$$eval('label:has-text("Baseline") select option', (os) => os.map((o) => o.value).filter(Boolean));
+      const row = {};
+      for (const [test, act] of [
+        ['t (baseline chosen)', () => page.selectOption('label:has-text("Baseline") select', a)],
+        ['wilcoxon', () => page.selectOption('#sig-test', 'wilcoxon')],
+        ['sign', () => page.selectOption('#sig-test', 'sign')],
+      ]) {
+        const [ms, columns] = await timed(page, act);
+        row[test] = `${ms.toFixed(0)} ms (${columns} cells)`;
+      }
+      rows.push(row);
+      await page.close();
+    }
+    console.table(rows);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  process.exit(0);
+}
 const file = process.argv[2];
 const runs = Number(process.argv[table ? 6 : 3] || 3);
 const { server, url } = await serve('/');

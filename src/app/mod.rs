@@ -48,7 +48,8 @@ fn App() -> impl IntoView {
     let relations = precomputed::Relations::default();
     let values = precomputed::Values::default();
 
-    // Escape (wherever the focus is in the app) closes the explanation and any open menu
+    // Escape (wherever the focus is in the app) closes the explanation and any
+    // open menu (folds that are not menus stay as they are)
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() != "Escape" {
             return;
@@ -57,7 +58,7 @@ fn App() -> impl IntoView {
         let document = web_sys::window().and_then(|w| w.document());
         while let Some(menu) = document
             .as_ref()
-            .and_then(|d| d.query_selector("details[open]").ok().flatten())
+            .and_then(|d| d.query_selector("details.menu[open]").ok().flatten())
         {
             let _ = menu.remove_attribute("open");
         }

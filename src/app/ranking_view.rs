@@ -521,9 +521,12 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
         }
         drill.push_str("</tbody></table>");
     }
+    // the lists open below the pager: focus moves to them, which scrolls
+    // them into view wherever the clicked row was
+    super::util::focus_soon("#drill-close".into());
     view! {
         <div class="drill" role="dialog" aria-label=format!("ranked lists of {qid}")>
-            <div class="card-head"><h3>"Query "{qid.clone()}</h3><span class="spacer"></span><button class="small" on:click=move |_| on_close()>"close"</button></div>
+            <div class="card-head"><h3>"Query "{qid.clone()}</h3><span class="spacer"></span><button class="small" id="drill-close" on:click=move |_| on_close()>"close"</button></div>
             <div class="drill-lists" inner_html=drill></div>
         </div>
     }

@@ -1,6 +1,6 @@
 // Keyboard, screen readers and screens: an automated accessibility audit
 // (axe-core) of every tab, the lessons and the open panels; a keyboard-only
-// session; phones at 390 px and the binary tab at 1440 x 900.
+// session (tests/e2e/keyboard.test.mjs); phones at 390 px and the binary tab at 1440 x 900.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -49,60 +49,24 @@ test('axe-core finds no serious or critical violation on any tab, the open panel
   }
 });
 
-test('keyboard only: open a file, reach a value, explain it, close it with Escape', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(url);
-  await page.waitForSelector('td[data-metric]');
-  // Tab from the top of the page to "Open files…", then Enter opens the picker
-  let presses = 0;
-  while (presses < 20 && !(await page.evaluate(() => document.activeElement?.id === 'file-input'))) {
-    await page.keyboard.press('Tab');
-    presses++;
+test('axe-core finds no serious or critical violation on any lesson page, every fold open, in both themes; no lesson speaks of "the seed"', async () => {
+  for (const theme of ['light', 'dark']) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: theme });
+    await page.goto(`${url}learn/`);
+    await page.waitForSelector('nav.lessons a');
+    const ids = await page.$$eval('nav.lessons a[data-page]', (as) => as.map((a) => a.dataset.page));
+    assert.ok(ids.length >= 8, `lessons: ${ids.join(', ')}`);
+    for (const id of ids) {
+      await page.evaluate((h) => { location.hash = h; }, id);
+      await page.waitForSelector(`article[data-lesson="${id}"]`);
+      const folds = await page.$$eval('details', (ds) => { ds.forEach((d) => { d.open = true; }); return ds.length; });
+      await page.waitForTimeout(50);
+      assert.deepEqual(await audit(page), [], `${theme} lesson ${id} (${folds} folds open)`);
+      const text = await page.$eval('article[data-lesson]', (a) => a.textContent);
+      assert.doesNotMatch(text, /\bseed('s|s)?\b/i, `lesson ${id} speaks of the seed documents: ${text.match(/.{0,60}\bseed.{0,60}/i)?.[0]}`);
+    }
+    await page.close();
   }
-  assert.ok(presses < 20, 'Open files… is reachable with Tab');
-  // Enter or Space on the focused input opens the picker (Chromium takes
-  // either; a key pressed while the page settles is sometimes not one)
-  let chooser = null;
-  for (const key of ['Enter', 'Space', 'Enter', 'Space']) {
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'file-input');
-    [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null), page.keyboard.press(key)]);
-    if (chooser) break;
-  }
-  assert.ok(chooser, 'the keyboard opens the file picker');
-  await chooser.setFiles([path.join(reference, 'binary.csv')]);
-  await page.waitForFunction(() => [...document.querySelectorAll('td[data-metric]')].some((td) => td.dataset.model === 'binary'));
-  await page.click('nav.tabs button[data-tab="binary"]');
-  await page.waitForSelector('td[data-metric]');
-  // the table is one Tab stop: from the tab bar, a few presses reach its first value
-  await page.focus('nav.tabs button[data-tab="binary"]');
-  presses = 0;
-  while (presses < 40 && !(await page.evaluate(() => document.activeElement?.matches('td[data-metric]')))) {
-    await page.keyboard.press('Tab');
-    presses++;
-  }
-  assert.ok(presses < 40, `a metric value is reached with Tab (${presses} presses)`);
-  const first = await page.evaluate(() => document.activeElement.dataset.metric);
-  await page.keyboard.press('ArrowRight');
-  const second = await page.evaluate(() => document.activeElement.dataset.metric);
-  assert.notEqual(first, second, 'ArrowRight moves to the next value');
-  await page.keyboard.press('ArrowLeft');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.metric), first);
-  // every value of the table is one Tab stop away at most: Tab leaves the table
-  const stops = await page.$$eval('table.metrics [tabindex="0"]', (e) => e.length);
-  assert.equal(stops, 1, 'one Tab stop per table');
-  // a header shows its formula when focused, as on hover
-  await page.keyboard.press('ArrowUp');
-  const help = await page.evaluate(() => document.activeElement.dataset.help);
-  assert.match(help, /Reference: /);
-  const shown = await page.evaluate(() => getComputedStyle(document.activeElement, '::after').content);
-  assert.ok(shown.includes(help.split('\n')[1]), `the focused header shows its formula: ${shown}`);
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('Enter');
-  await page.waitForSelector('section.explain');
-  assert.match(await page.$eval('section.explain h2', (h) => h.textContent), new RegExp(first));
-  await page.keyboard.press('Escape');
-  await page.waitForSelector('section.explain', { state: 'detached' });
-  await page.close();
 });
 
 test('at 390 x 844 no page scrolls sideways; at 1440 x 900 the threshold, both curves and the confusion matrices are on one screen', async () => {

@@ -57,6 +57,82 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
     escape_where(text, |c| is_control(c) || is_bidi(c))
 }
 
+/// A writer that passes text on as [`terminal_safe`] writes it (for output
+/// that leaves in blocks, as `rankscope trec_eval`'s): controls and
+/// bidirectional controls escaped, each byte that is not UTF-8 as `\xNN`; a
+/// character split between two writes is held until its end arrives (and
+/// escaped byte by byte if it never does).
+pub struct TerminalSafe<W: std::io::Write> {
+    inner: W,
+    held: Vec<u8>,
+}
+
+impl<W: std::io::Write> TerminalSafe<W> {
+    pub fn new(inner: W) -> Self {
+        TerminalSafe {
+            inner,
+            held: Vec::new(),
+        }
+    }
+
+    /// The held bytes as text to show; with `end`, an unfinished character too.
+    fn take(&mut self, end: bool) -> String {
+        let mut out = String::new();
+        let mut rest = &self.held[..];
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    out.push_str(&terminal_safe(s));
+                    rest = &[];
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    out.push_str(&terminal_safe(
+                        std::str::from_utf8(valid).unwrap_or_default(),
+                    ));
+                    let bad = match e.error_len() {
+                        Some(n) => n,
+                        None if end => after.len(),
+                        None => {
+                            rest = after;
+                            break;
+                        }
+                    };
+                    for b in &after[..bad] {
+                        out.push_str(&format!("\\x{b:02x}"));
+                    }
+                    rest = &after[bad..];
+                }
+            }
+        }
+        let kept = rest.len();
+        self.held.drain(..self.held.len() - kept);
+        out
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for TerminalSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.held.extend_from_slice(buf);
+        let text = self.take(false);
+        self.inner.write_all(text.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: std::io::Write> Drop for TerminalSafe<W> {
+    fn drop(&mut self) {
+        let text = self.take(true);
+        let _ = self.inner.write_all(text.as_bytes());
+        let _ = self.inner.flush();
+    }
+}
+
 /// A CSV text cell: one starting with `=`, `+`, `-`, `@`, tab or CR gets a
 /// leading `'`, so a spreadsheet shows it instead of running it as a
 /// formula (OWASP's advice on CSV injection). Numbers are not text cells.
@@ -284,6 +360,34 @@ mod tests {
             terminal_safe("a\tb\nc\rd\u{7}\u{2066}"),
             "a\tb\nc\\x0dd\\x07\\u{2066}"
         );
+    }
+
+    /// Output written in blocks is escaped as the whole text would be, a
+    /// character split between two writes included; bytes that are not
+    /// UTF-8 show as `\xNN`.
+    #[test]
+    fn a_terminal_writer_escapes_across_writes() {
+        use std::io::Write;
+        let text = "run\u{1b}]0;title\u{7}\tq1\u{202e}é\n".as_bytes();
+        for cut in 0..=text.len() {
+            let mut out = Vec::new();
+            {
+                let mut w = TerminalSafe::new(&mut out);
+                w.write_all(&text[..cut]).unwrap();
+                w.write_all(&text[cut..]).unwrap();
+            }
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                "run\\x1b]0;title\\x07\tq1\\u{202e}é\n",
+                "cut at {cut}"
+            );
+        }
+        let mut out = Vec::new();
+        {
+            let mut w = TerminalSafe::new(&mut out);
+            w.write_all(b"a\xff\x9b[2Jb\xc3").unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), "a\\xff\\x9b[2Jb\\xc3");
     }
 
     #[test]

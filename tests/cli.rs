@@ -320,6 +320,49 @@ fn control_characters_from_files_are_escaped_for_terminals() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `rankscope trec_eval` on a terminal shows the query ids and run tags of
+/// its files escaped, as every other command does (an OSC title change, a
+/// screen clear and a right-to-left override in them act on nothing), and
+/// writes trec_eval's bytes exactly when piped.
+#[test]
+fn trec_eval_escapes_ids_and_run_tags_on_a_terminal() {
+    let dir = scratch("trec-eval-tty");
+    let run = dir.join("evil.run");
+    let tag = "t\x1b]0;pwned\x07";
+    let qid = "q\x1b[2J\u{202e}1";
+    std::fs::write(&run, format!("{qid} Q0 d1 1 0.9 {tag}\n")).unwrap();
+    let qrels = dir.join("evil.qrels");
+    std::fs::write(&qrels, format!("{qid} 0 d1 1\n")).unwrap();
+    let args = format!(
+        "\"$RANKSCOPE\" trec_eval -q -m runid -m P.1 '{}' '{}'",
+        qrels.display(),
+        run.display()
+    );
+    let (code, piped, _) = shell(&args);
+    assert_eq!(code, Some(0));
+    assert!(
+        piped.contains(&format!("P_1                   \t{qid}\t1.0000\n")),
+        "{piped:?}"
+    );
+    assert!(
+        piped.contains(&format!("runid                 \tall\t{tag}\n")),
+        "{piped:?}"
+    );
+    // on a terminal (a pseudo-terminal from util-linux's script)
+    assert!(
+        std::path::Path::new("/usr/bin/script").exists(),
+        "util-linux's script"
+    );
+    let (code, shown, _) = shell(&format!("script -qec {} /dev/null", shell_quote(&args)));
+    assert_eq!(code, Some(0));
+    assert!(shown.contains("\tq\\x1b[2J\\u{202e}1\t1.0000"), "{shown:?}");
+    assert!(shown.contains("\tall\tt\\x1b]0;pwned\\x07"), "{shown:?}");
+    for c in ['\x1b', '\x07', '\u{202e}'] {
+        assert!(!shown.contains(c), "{c:?} in {shown:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }

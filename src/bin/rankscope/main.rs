@@ -1,6 +1,6 @@
 //! `rankscope`: the metric core on the command line.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use rankscope::core::evaluate::{evaluate_on_threads, Dataset, Report};
@@ -36,12 +36,23 @@ fn trec_eval(args: &[String]) -> ExitCode {
             }
         },
     };
+    // trec_eval's bytes exactly when piped; on a terminal, ids and run tags
+    // from the files never act on it (escaped as every command's output is)
+    let shown = |w: Box<dyn Write>, terminal: bool| -> Box<dyn Write> {
+        if terminal {
+            Box::new(rankscope::text::TerminalSafe::new(w))
+        } else {
+            w
+        }
+    };
+    let (out, err) = (std::io::stdout(), std::io::stderr());
+    let (out_terminal, err_terminal) = (out.is_terminal(), err.is_terminal());
     let code = rankscope::trec_eval::run_as(
         version,
         args,
         &mut std::io::stdin().lock(),
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
+        &mut shown(Box::new(out.lock()), out_terminal),
+        &mut shown(Box::new(err.lock()), err_terminal),
     );
     ExitCode::from(code as u8)
 }
@@ -578,7 +589,7 @@ fn table_text(t: &Table, format: &str) -> String {
 /// Output for scripts: the bytes as they are when piped (trec_eval's exactly),
 /// made safe to show when standard output is a terminal.
 fn emit(out: &mut std::io::StdoutLock, text: &str) {
-    let terminal = std::io::IsTerminal::is_terminal(&*out);
+    let terminal = out.is_terminal();
     let _ = out.write_all(
         if terminal {
             terminal_safe(text)

@@ -461,6 +461,8 @@ impl Table {
             s.push_str(&format!(
                 "\\hline\n\\end{{tabular}}\n\\par{{\\footnotesize {note}}}\n"
             ));
+            // an undefined value's dash, which pdflatex's text fonts lack
+            s = s.replace('—', "---");
         } else {
             s.push_str(&format!("\n*{note}*\n"));
         }
@@ -483,6 +485,25 @@ impl Table {
             grid.push(r);
         }
         aligned(&grid)
+    }
+}
+
+/// `text` as one comment line of `format` (no line break of its own):
+/// LaTeX's `%`, an HTML comment for Markdown (every `--` broken, so no name
+/// in it ends the comment), else `#` (the terminal's table; trec_eval output
+/// and CSV readers that skip comments).
+pub fn comment_line(text: &str, format: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ");
+    match format {
+        "latex" | "tex" => format!("% {text}"),
+        "markdown" | "md" => {
+            let mut text = text;
+            while text.contains("--") {
+                text = text.replace("--", "- -");
+            }
+            format!("<!-- {text} -->")
+        }
+        _ => format!("# {text}"),
     }
 }
 
@@ -666,7 +687,7 @@ mod tests {
         assert!(!md.contains("none"));
         let tex = t.to_latex(3);
         assert!(
-            tex.contains("gbdt (mean $\\pm$ sd, 3 models) & 0.400 $\\pm$ 0.163 & — \\\\"),
+            tex.contains("gbdt (mean $\\pm$ sd, 3 models) & 0.400 $\\pm$ 0.163 & --- \\\\"),
             "{tex}"
         );
     }

@@ -224,6 +224,20 @@ pub fn latex(text: &str) -> String {
             ']' => out.push_str("{]}"),
             '<' => out.push_str("\\textless{}"),
             '>' => out.push_str("\\textgreater{}"),
+            // the symbols of the metrics' titles and notes, which pdflatex's
+            // text fonts lack (`nDCG (2^rel−1)`, `Spearman ρ`, `—` undefined)
+            '−' => out.push_str("$-$"),
+            '±' => out.push_str("$\\pm$"),
+            '·' => out.push_str("$\\cdot$"),
+            '×' => out.push_str("$\\times$"),
+            '≤' => out.push_str("$\\le$"),
+            '≥' => out.push_str("$\\ge$"),
+            '—' => out.push_str("---"),
+            '–' => out.push_str("--"),
+            'α' => out.push_str("$\\alpha$"),
+            'β' => out.push_str("$\\beta$"),
+            'ρ' => out.push_str("$\\rho$"),
+            'τ' => out.push_str("$\\tau$"),
             c => out.push(c),
         }
     }
@@ -407,6 +421,11 @@ mod tests {
         assert_eq!(latex("[20cm] a_b"), "{[}20cm{]} a\\_b");
         assert_eq!(latex("\u{7}x"), "\\textbackslash{}x07x");
         assert_eq!(latex("a\\b"), "a\\textbackslash{}b");
+        // symbols pdflatex's text fonts lack, as math or dashes
+        assert_eq!(
+            latex("2^rel−1 ρ ± —"),
+            "2\\textasciicircum{}rel$-$1 $\\rho$ $\\pm$ ---"
+        );
     }
 
     #[test]

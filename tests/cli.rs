@@ -363,6 +363,219 @@ fn trec_eval_escapes_ids_and_run_tags_on_a_terminal() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Why `doc` is not a LaTeX table that `\input` can read, if it is not: its
+/// first byte starts a comment or the tabular; outside comments every
+/// command is one the exports write, every special character escaped or in
+/// math, math closed on its line, braces balanced, only ASCII (pdflatex's
+/// text fonts have no `−` or `ρ`).
+fn latex_problem(doc: &str) -> Option<String> {
+    const COMMANDS: &[&str] = &[
+        "begin",
+        "end",
+        "hline",
+        "textbf",
+        "par",
+        "footnotesize",
+        "textbackslash",
+        "textasciitilde",
+        "textasciicircum",
+        "textless",
+        "textgreater",
+        "dagger",
+        "pm",
+        "blacktriangle",
+        "blacktriangledown",
+        "rho",
+        "tau",
+        "alpha",
+        "beta",
+        "cdot",
+        "times",
+        "le",
+        "ge",
+    ];
+    if !(doc.starts_with('%') || doc.starts_with("\\begin{tabular}")) {
+        return Some(format!("starts with {:?}", doc.lines().next()));
+    }
+    let mut depth = 0i64;
+    for (n, line) in doc.lines().enumerate() {
+        let mut math = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '%' => break,
+                '\\' => match chars.peek().copied() {
+                    Some(a) if a.is_ascii_alphabetic() => {
+                        let mut name = String::new();
+                        while let Some(&a) = chars.peek().filter(|a| a.is_ascii_alphabetic()) {
+                            name.push(a);
+                            chars.next();
+                        }
+                        if !COMMANDS.contains(&name.as_str()) {
+                            return Some(format!("line {}: \\{name}", n + 1));
+                        }
+                    }
+                    Some('&' | '%' | '$' | '#' | '_' | '{' | '}' | '\\') => {
+                        chars.next();
+                    }
+                    other => return Some(format!("line {}: \\ then {other:?}", n + 1)),
+                },
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return Some(format!("line {}: a }} closes nothing", n + 1));
+                    }
+                }
+                '$' => math = !math,
+                '#' | '_' | '^' | '~' if !math => {
+                    return Some(format!("line {}: {c} outside math", n + 1))
+                }
+                c if !c.is_ascii() => return Some(format!("line {}: {c:?}", n + 1)),
+                _ => {}
+            }
+        }
+        if math {
+            return Some(format!("line {}: math left open", n + 1));
+        }
+    }
+    (depth != 0).then(|| format!("{depth} braces left open"))
+}
+
+/// Why `doc` is not a Markdown table with its note, if it is not: an HTML
+/// comment on the first line (no `--` inside it), then the table (a header,
+/// its delimiter row, rows of as many cells; no HTML), then the note.
+fn markdown_problem(doc: &str) -> Option<String> {
+    let mut lines = doc.lines();
+    let first = lines.next().unwrap_or_default();
+    let inner = first.strip_prefix("<!--")?.strip_suffix("-->");
+    match inner {
+        Some(inner) if !inner.contains("--") && !inner.starts_with('>') => {}
+        _ => return Some(format!("first line {first:?}")),
+    }
+    let cells = |l: &str| {
+        let mut n = 0;
+        let mut escaped = false;
+        for c in l.chars() {
+            n += usize::from(c == '|' && !escaped);
+            escaped = c == '\\' && !escaped;
+        }
+        n
+    };
+    let table: Vec<&str> = lines.by_ref().take_while(|l| l.starts_with('|')).collect();
+    if table.len() < 3 {
+        return Some(format!("{} table lines", table.len()));
+    }
+    let delimiter = table[1].trim_matches('|').split('|');
+    if !delimiter.into_iter().all(|c| c == "---" || c == "---:") {
+        return Some(format!("delimiter row {:?}", table[1]));
+    }
+    if let Some(l) = table
+        .iter()
+        .find(|l| cells(l) != cells(table[0]) || l.contains('<'))
+    {
+        return Some(format!("row {l:?}"));
+    }
+    let rest: Vec<&str> = lines.collect();
+    match rest[..] {
+        [note] if note.starts_with('*') && note.ends_with('*') && !note.contains('<') => None,
+        _ => Some(format!("after the table: {rest:?}")),
+    }
+}
+
+/// `rankscope eval --format latex > t.tex` and `--format markdown` are valid
+/// in their language from their first byte: the conventions in force head
+/// them as a LaTeX comment and an HTML comment (a name that would end the
+/// comment broken), the note follows the table; the LaTeX table compiles in
+/// a minimal document where pdflatex is installed.
+#[test]
+fn latex_and_markdown_are_valid_from_their_first_byte() {
+    let dir = scratch("paper-tables");
+    let binary = dir.join("names.csv");
+    std::fs::write(
+        &binary,
+        "label,a--><b>x,m_1%#{}\n1,0.9,0.2\n0,0.3,0.7\n1,0.6,0.4\n0,0.1,0.5\n",
+    )
+    .unwrap();
+    let (run, qrels) = (reference("ranking.run"), reference("ranking.qrels"));
+    let (run, qrels, binary) = (
+        run.to_str().unwrap(),
+        qrels.to_str().unwrap(),
+        binary.to_str().unwrap(),
+    );
+    let cases: [&[&str]; 5] = [
+        &[
+            "eval",
+            run,
+            "--qrels",
+            qrels,
+            "--gain",
+            "exponential",
+            "-m",
+            "all",
+        ],
+        &["eval", run, "--qrels", qrels, "--group", "all=*"],
+        &["eval", binary, "--threshold", "a--><b>x=0.3", "-m", "all"],
+        &["eval", &reference_str("multiclass_probs.csv"), "-m", "all"],
+        &["eval", &reference_str("ratings.csv"), "-m", "all"],
+    ];
+    let pdflatex = std::path::Path::new("/usr/bin/pdflatex").exists();
+    for (i, args) in cases.iter().enumerate() {
+        for format in ["latex", "markdown"] {
+            let mut args = args.to_vec();
+            args.extend(["--format", format]);
+            let out = String::from_utf8(stdout_of(&args)).unwrap();
+            let problem = match format {
+                "latex" => latex_problem(&out),
+                _ => markdown_problem(&out),
+            };
+            assert_eq!(problem, None, "{args:?}:\n{out}");
+            if format == "latex" && pdflatex {
+                std::fs::write(dir.join(format!("t{i}.tex")), &out).unwrap();
+                std::fs::write(
+                    dir.join("doc.tex"),
+                    format!("\\documentclass{{article}}\n\\usepackage{{amssymb}}\n\\begin{{document}}\n\\input{{t{i}.tex}}\n\\end{{document}}\n"),
+                )
+                .unwrap();
+                let compiled = Command::new("pdflatex")
+                    .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+                    .current_dir(&dir)
+                    .output()
+                    .unwrap();
+                assert!(
+                    compiled.status.success(),
+                    "{args:?}:\n{}",
+                    String::from_utf8_lossy(&compiled.stdout)
+                );
+            }
+        }
+    }
+    // the first line names the kind and every convention in force
+    let head = String::from_utf8(stdout_of(&[
+        "eval",
+        binary,
+        "--threshold",
+        "a--><b>x=0.3",
+        "--format",
+        "markdown",
+    ]))
+    .unwrap();
+    assert!(
+        head.starts_with("<!-- binary classification · threshold=0.5 ")
+            && head
+                .lines()
+                .next()
+                .unwrap()
+                .contains("thresholds=a- -><b>x=0.3 -->"),
+        "{head}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn reference_str(name: &str) -> String {
+    reference(name).to_string_lossy().into_owned()
+}
+
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }

@@ -512,9 +512,8 @@ fn print_report(
         .into_iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    let _ = writeln!(
-        out,
-        "# {} · {}",
+    let head = format!(
+        "{} · {}",
         kind.label(),
         if precomputed {
             "values computed elsewhere: each file's all line, else its per-query values aggregated as the core does (conventions as they were computed)".into()
@@ -523,6 +522,13 @@ fn print_report(
         } else {
             conv.join(" ")
         }
+    );
+    // the conventions in force head the table, in the table's own language:
+    // Markdown and LaTeX are valid from their first byte (`\input{t.tex}`)
+    let _ = writeln!(
+        out,
+        "{}",
+        terminal_safe(&rankscope::report::comment_line(&head, &a.format))
     );
     // the table is for people: names from the files never act on a terminal
     let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));

@@ -136,10 +136,30 @@ impl<W: std::io::Write> Drop for TerminalSafe<W> {
 /// A CSV text cell: one starting with `=`, `+`, `-`, `@`, tab or CR gets a
 /// leading `'`, so a spreadsheet shows it instead of running it as a
 /// formula (OWASP's advice on CSV injection). Numbers are not text cells.
+/// Text already starting with `'`s before such a character gets one more,
+/// so [`csv_uncell`] gives back every text as it was.
 pub fn csv_cell(text: &str) -> Cow<'_, str> {
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{text}")),
-        _ => Cow::Borrowed(text),
+    if runs_as_formula(text.trim_start_matches('\'')) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Whether a spreadsheet would run a cell of this text as a formula.
+fn runs_as_formula(text: &str) -> bool {
+    matches!(
+        text.chars().next(),
+        Some('=' | '+' | '-' | '@' | '\t' | '\r')
+    )
+}
+
+/// A CSV text cell as it was before [`csv_cell`]: one `'` fewer before a
+/// character a spreadsheet would run (the interchange file's ids read back).
+pub fn csv_uncell(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if runs_as_formula(rest.trim_start_matches('\'')) => rest,
+        _ => cell,
     }
 }
 
@@ -411,6 +431,14 @@ mod tests {
         }
         assert_eq!(csv_cell("bm25"), "bm25");
         assert_eq!(csv_cell(""), "");
+        assert_eq!(csv_cell("'=x"), "''=x");
+        assert_eq!(csv_cell("'bm25"), "'bm25");
+        // the original text back, whatever it held
+        for t in [
+            "=1", "''=1", "'", "''", "'a", "a'", "-0.5", "", "@", "'\t", "x=1",
+        ] {
+            assert_eq!(csv_uncell(&csv_cell(t)), t, "{t:?}");
+        }
     }
 
     #[test]

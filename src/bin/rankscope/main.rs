@@ -360,6 +360,10 @@ fn print_trec_eval(a: &Args, data: Option<Dataset>) -> ExitCode {
     };
     let out = std::io::stdout();
     let mut out = out.lock();
+    // a convention no trec_eval option gives (a tie rule, 9.0.x) is named
+    // in a comment line; -c and -l are trec_eval's own flags here
+    let comment = rankscope::trec_format::conventions_comment(&a.conv, a.complete, false);
+    emit(&mut out, &comment);
     for i in 0..d.runs.len() {
         let lines =
             rankscope::trec_format::format_run(d, i, &a.conv, &measures, a.per_query, a.complete);

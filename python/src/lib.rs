@@ -636,7 +636,7 @@ impl Data {
             }
         }
         let session = encode_session(&self.ws, &view);
-        Ok(report_html(title, css, js, wasm, &session))
+        report_html(title, css, js, wasm, &session).map_err(error)
     }
 
     /// The data's kind (`ranking`, `binary`, `multiclass`, `ratings`).

@@ -1204,6 +1204,20 @@ mod tests {
             csp,
             format!("default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'")
         );
+        // README's statement of it, read from README
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .unwrap()
+            .replace("\n  ", " ");
+        let said = readme
+            .split("`script-src` is exactly the SHA-256 of its one inline module")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .expect("README states the report's script-src");
+        assert!(said.contains("and `'wasm-unsafe-eval'`"), "{said}");
+        for refused in ["'unsafe-inline'", "data:", "blob:"] {
+            assert!(said.contains(&format!("`{refused}`")), "{said}");
+            assert!(!script_src(csp).contains(&refused), "{refused}");
+        }
         // the glue, its default export bound to a name, then its start on the wasm block
         assert!(module.starts_with("let wasm;\n"), "{module}");
         assert!(module.contains("const rankscopeStart = __wbg_init;"));

@@ -576,6 +576,65 @@ fn reference_str(name: &str) -> String {
     reference(name).to_string_lossy().into_owned()
 }
 
+/// README's claim, read from README: "The CLI writes names and ids from
+/// files with control and bidirectional characters escaped on a terminal
+/// (its table and messages always; OUTPUTS keep their bytes when piped)".
+/// Each output it names keeps a screen clear in a query id when piped and
+/// shows it escaped on a terminal; the table escapes it piped too.
+#[test]
+fn readme_s_terminal_claim_holds_for_every_output_it_names() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap()
+        .replace('\n', " ");
+    let claim = "The CLI writes names and ids from files with control and bidirectional characters escaped on a terminal (its table and messages always; ";
+    let at = readme.find(claim).expect("README states the claim") + claim.len();
+    let listed = &readme[at..at + readme[at..].find("keep their bytes when piped)").unwrap()];
+    let named: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
+    assert!(named.len() >= 3, "{listed}");
+    let dir = scratch("readme-terminal");
+    let qid = "q\x1b[2J1";
+    let (run, qrels) = (dir.join("r.run"), dir.join("q.qrels"));
+    // the run's tag (its model name) sets the terminal's title
+    std::fs::write(&run, format!("{qid} Q0 d1 1 0.9 t\x1b]0;x\x07\n")).unwrap();
+    std::fs::write(&qrels, format!("{qid} 0 d1 1\n")).unwrap();
+    let (run, qrels) = (run.display(), qrels.display());
+    assert!(
+        std::path::Path::new("/usr/bin/script").exists(),
+        "util-linux's script"
+    );
+    for output in named {
+        let args = match output {
+            "rankscope trec_eval" => format!("\"$RANKSCOPE\" trec_eval -q '{qrels}' '{run}'"),
+            "--format trec_eval" => {
+                format!("\"$RANKSCOPE\" eval --format trec_eval -q '{run}' --qrels '{qrels}'")
+            }
+            "--format csv" => format!(
+                "\"$RANKSCOPE\" eval --format csv --per-query -m P@1 '{run}' --qrels '{qrels}'"
+            ),
+            other => panic!("README names {other}: add it here"),
+        };
+        let (code, piped, _) = shell(&args);
+        assert_eq!(code, Some(0), "{output}");
+        assert!(piped.contains(qid), "{output}: {piped:?}");
+        let (code, shown, _) = shell(&format!("script -qec {} /dev/null", shell_quote(&args)));
+        assert_eq!(code, Some(0), "{output}");
+        assert!(
+            shown.contains("q\\x1b[2J1") && !shown.contains('\x1b'),
+            "{output}: {shown:?}"
+        );
+    }
+    // the table, piped or not
+    let (code, table, _) = shell(&format!(
+        "\"$RANKSCOPE\" eval -m P@1 '{run}' --qrels '{qrels}' 2>&1"
+    ));
+    assert_eq!(code, Some(0));
+    assert!(
+        table.contains("t\\x1b]0;x\\x07") && !table.contains('\x1b'),
+        "{table:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }

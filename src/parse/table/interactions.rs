@@ -200,6 +200,10 @@ mod tests {
                 && notes[0].contains("2 of 4 rows relevant"),
             "{notes:?}"
         );
+        // MovieLens' ratings.csv (was a ratings CSV of a model named 'timestamp')
+        let movielens =
+            "userId,movieId,rating,timestamp\nu1,a,5,9\nu1,b,3.5,9\nu2,c,4,9\nu2,d,1,9\n";
+        assert_eq!(judged(movielens, None).0, rows);
         let (rows, _) = judged(text, Some(RatingRelevance::AtLeast(3.5)));
         assert_eq!(rows.iter().filter(|r| r.2 == 1).count(), 3);
         let (rows, _) = judged(text, Some(RatingRelevance::Every));

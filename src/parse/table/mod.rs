@@ -245,6 +245,9 @@ const ITEM: &[&str] = &[
     "iid",
     "itemid",
     "product_id",
+    "movie_id",
+    "movieid",
+    "track_id",
 ];
 const RELEVANCE: &[&str] = &[
     "relevance",

@@ -223,3 +223,31 @@ fn qrels_take_every_judgment_format() {
     );
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+/// `rankscope metrics` lists each metric of each kind once (issue 57 saw
+/// `rmse_per_user` and `spearman_per_user` twice): every row of the
+/// registry, none twice, the ratings' per-user ones among them.
+#[test]
+fn metrics_lists_each_metric_of_each_kind_once() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .arg("metrics")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut rows: Vec<(&str, &str)> = text
+        .lines()
+        .map(|l| {
+            let mut f = l.split_whitespace();
+            (f.next().unwrap(), f.next().unwrap())
+        })
+        .collect();
+    assert_eq!(rows.len(), rankscope::core::registry::METRICS.len());
+    for id in ["rmse_per_user", "spearman_per_user"] {
+        assert_eq!(rows.iter().filter(|r| r.1 == id).count(), 1, "{id}");
+    }
+    let n = rows.len();
+    rows.sort();
+    rows.dedup();
+    assert_eq!(rows.len(), n, "a (kind, id) listed twice");
+}

@@ -11,7 +11,7 @@ use rankscope::core::evaluate::Conventions;
 use rankscope::core::registry::{self, Kind};
 use rankscope::core::stats::Correction;
 use rankscope::core::Named;
-use rankscope::parse::{Format, LoadOptions};
+use rankscope::parse::{Format, LoadOptions, RatingRelevance};
 
 /// What every help page opens with, and how each is laid out (`USAGE:`).
 const TEMPLATE: &str = "{about-with-newline}\nUSAGE:\n    {usage}\n\n{all-args}{after-help}";
@@ -216,6 +216,11 @@ pub struct Input {
     /// The label value that is positive (binary CSV).
     #[arg(long = "positive-label", value_name = "VALUE")]
     pub positive_label: Option<String>,
+    /// Held-out interactions with a rating (user_id,item_id,rating): a rating
+    /// of at least this number is relevant (default 4), or `graded` (the
+    /// rating is the grade), or `all` (every row relevant).
+    #[arg(long = "relevant-rating", value_name = "NUMBER|graded|all")]
+    pub relevant_rating: Option<String>,
     /// Per-query (per-user) values too (trec_eval's -q).
     #[arg(long = "per-query", short = 'q')]
     pub per_query: bool,
@@ -446,6 +451,12 @@ impl Input {
             a.max_inflated = size;
         }
         a.options.positive_label = self.positive_label;
+        a.options.relevant_rating = checked(
+            "--relevant-rating",
+            &self.relevant_rating,
+            RatingRelevance::parse,
+            "a number (a rating of at least it is relevant), graded or all",
+        )?;
         for (key, flag, value) in self.conventions.0 {
             a.queries_set_explicitly |= key == "query_set";
             conventions::set(&mut a.conv, key, &value)

@@ -7,7 +7,7 @@ use rankscope::core::evaluate::{evaluate_on_threads, Dataset, Report};
 use rankscope::core::ranking::QuerySet;
 use rankscope::core::registry::{self, Kind, MetricId};
 use rankscope::parse::split::{self, Part};
-use rankscope::parse::{Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
+use rankscope::parse::{LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::report::Table;
 use rankscope::text::terminal_safe;
 
@@ -246,7 +246,10 @@ fn load(a: &Args) -> Result<(Workspace, Vec<String>), ExitCode> {
             // a relation format names what the judgments are; runs are detected
             let relation = a.options.format.filter(|f| f.is_relation());
             if a.qrels.contains(path) {
-                options.format = Some(relation.unwrap_or(Format::TrecQrels));
+                // judgments in any format the loader reads (TREC or JSON
+                // qrels, a ranking CSV's relevance, held-out interactions)
+                options.format = relation;
+                options.judgments = relation.is_none();
             } else if relation.is_some() {
                 options.format = None;
             }

@@ -9,6 +9,7 @@ use crate::core::ids::{Interner, Names};
 use crate::core::multiclass::{MulticlassPredictions, RowSummary};
 
 mod binary_csv;
+mod interactions;
 mod msmarco_run;
 mod multiclass_matrix;
 mod multiclass_topk;
@@ -17,6 +18,7 @@ mod ranking_csv;
 mod ratings_csv;
 mod relations;
 mod run_csv;
+mod topk_lists;
 mod trec_eval_output;
 mod trec_qrels;
 mod trec_run;
@@ -81,13 +83,19 @@ pub enum Format {
     MsMarcoRun,
     /// A run as a table: `query_id,doc_id,score...`, no judgments.
     RunCsv,
+    /// Top-k lists per user: `user_id,rec_1,...,rec_k` or `user_id,items`
+    /// (the items in one cell), with an optional target (the relevant item).
+    TopKLists,
+    /// Held-out interactions: `user_id,item_id[,rating|weight|timestamp]`,
+    /// read as judgments.
+    Interactions,
 }
 
 /// Every input format with its id (the CLI's `--input-format`, sessions)
 /// and its label (load notices, help): the one list the CLI's help and
 /// errors, the sessions and the page read. Each format's reading is a file
 /// of this folder.
-const FORMATS: [(Format, &str, &str); 17] = [
+const FORMATS: [(Format, &str, &str); 19] = [
     (Format::TrecRun, "trec_run", "TREC run"),
     (Format::TrecQrels, "trec_qrels", "TREC qrels"),
     (
@@ -165,11 +173,21 @@ const FORMATS: [(Format, &str, &str); 17] = [
         "run_csv",
         "run CSV (query, item, scores; no judgments)",
     ),
+    (
+        Format::TopKLists,
+        "topk_lists",
+        "top-k lists per user (user, item 1, item 2, …)",
+    ),
+    (
+        Format::Interactions,
+        "interactions",
+        "held-out interactions (user, item[, rating]): judgments",
+    ),
 ];
 
 impl Format {
-    pub const ALL: [Format; 17] = {
-        let mut all = [Format::TrecRun; 17];
+    pub const ALL: [Format; 19] = {
+        let mut all = [Format::TrecRun; 19];
         let mut i = 0;
         while i < FORMATS.len() {
             all[i] = FORMATS[i].0;
@@ -227,6 +245,9 @@ const ITEM: &[&str] = &[
     "iid",
     "itemid",
     "product_id",
+    "movie_id",
+    "movieid",
+    "track_id",
 ];
 const RELEVANCE: &[&str] = &[
     "relevance",
@@ -260,6 +281,42 @@ const RATING: &[&str] = &[
     "y_true",
     "actual",
     "stars",
+];
+
+/// A run's rank column: it orders each list ascending (rank 1 first), as
+/// the rank of a TREC or MS MARCO run does; never a model's score.
+const RANK: &[&str] = &["rank", "position", "pos"];
+/// A column holding a whole top-k list in one cell (`sku-1 sku-2`,
+/// `a|b|c`, `"a,b,c"`, a Python list as pandas writes it).
+const LIST_CELL: &[&str] = &[
+    "items",
+    "item_ids",
+    "item_list",
+    "recommendations",
+    "recommended",
+    "recommended_items",
+    "recs",
+    "rec_items",
+    "ranked_items",
+    "predictions",
+    "predicted_items",
+    "top_k",
+    "topk",
+];
+/// The columns a file of held-out interactions may have beside its user
+/// and item: its rating (see [`RATING`]), an interaction's weight or count,
+/// and when it happened.
+const INTERACTION: &[&str] = &[
+    "weight",
+    "count",
+    "clicks",
+    "plays",
+    "timestamp",
+    "ts",
+    "time",
+    "date",
+    "datetime",
+    "event_time",
 ];
 
 /// More score columns than this in one file is almost surely a wrong format.
@@ -348,6 +405,7 @@ impl State {
             State::Table(t) if t.spec.scores == Scores::Ranked => {
                 (t.ids_a.len() * t.models.len().max(1)) as u64
             }
+            State::Table(t) if t.spec.scores == Scores::Lists => t.ids_a.len() as u64,
             _ => 0,
         };
         rows * self.values_per_row() + super::QUERY_VALUES * runs_queries
@@ -386,6 +444,11 @@ pub struct TableState {
     models: Vec<usize>,
     /// Multi-class: class number per model column (matrix) or list position (top-k).
     slots: Vec<u32>,
+    /// A run's rank column (`rank`, `position`, `pos`), and whether it
+    /// orders the lists (the only ranked column) or is checked against the
+    /// scores that do.
+    rank: Option<usize>,
+    rank_orders: bool,
     // outputs
     ids_a: Interner,
     ids_b: Interner,
@@ -415,6 +478,15 @@ pub struct TableState {
     keep_empty: bool,
     ovr_labels: Vec<bool>,
     ovr_scores: Vec<f64>,
+    /// The rank column's values when the scores order the lists (checked
+    /// against them at the end).
+    ranks: Vec<Option<f64>>,
+    /// Top-k lists: each item's score (−its position), and the line each
+    /// user's list was on.
+    list_score: Vec<f64>,
+    list_line: Vec<u64>,
+    /// Held-out interactions: how their ratings became grades.
+    relevance_rule: super::RatingRelevance,
 }
 
 fn problem(
@@ -462,6 +534,14 @@ impl State {
             None
         };
         let forced = options.format.or(named_relation.filter(|_| looks_qrels));
+        // judgments (the CLI's --qrels): four or more whitespace fields are
+        // TREC qrels (their own errors), anything else a table's header
+        if options.judgments
+            && forced.is_none()
+            && (looks_qrels || (!first.csv_like && ws.len() >= 4))
+        {
+            return Ok(State::Qrels(QrelsState::default()));
+        }
         match forced {
             Some(
                 f @ (Format::TrecPrefs
@@ -728,6 +808,30 @@ pub(super) struct Roles {
     /// Multi-class: class number per model column (matrix) or list position (top-k).
     slots: Vec<u32>,
     class_of_slot: std::collections::HashMap<u32, usize>,
+    /// A run's rank column, and whether it orders the lists ([`Roles::ranked`]).
+    rank: Option<usize>,
+    rank_orders: bool,
+}
+
+impl Roles {
+    /// A run's roles with its rank column (`rank`, `position`, `pos`) set
+    /// apart: alone, it orders the lists ascending (its values negated, as
+    /// an MS MARCO run's); beside score columns, the scores order them
+    /// (trec_eval's rule) and the ranks are checked against them.
+    fn ranked(mut self, h: &Header) -> Roles {
+        let found = self
+            .models
+            .iter()
+            .position(|&c| is_one_of(&h.lower[c], RANK));
+        if let Some(p) = found {
+            self.rank = Some(self.models[p]);
+            self.rank_orders = self.models.len() == 1;
+            if !self.rank_orders {
+                self.models.remove(p);
+            }
+        }
+        self
+    }
 }
 
 /// A delimited-table format (CSV, TSV, semicolons, spaces), as its file
@@ -756,15 +860,19 @@ pub(super) enum Scores {
     Ranked,
     /// Rows reduced as they are read (multi-class, per-query values).
     Reduced,
+    /// One ranked list per line, one item per list column (top-k lists).
+    Lists,
 }
 
 /// The delimited-table formats in the order their headers are tried (a
 /// format chosen by the user is tried alone).
 const TABLE_FORMATS: &[&TableFormat] = &[
     &per_query_csv::FORMAT,
+    &interactions::FORMAT,
     &ratings_csv::FORMAT,
     &ranking_csv::FORMAT,
     &run_csv::FORMAT,
+    &topk_lists::FORMAT,
     &multiclass_topk::FORMAT,
     &multiclass_matrix::FORMAT,
     &binary_csv::FORMAT,
@@ -812,6 +920,15 @@ impl TableState {
             .find_map(|&t| Some((t, (t.detect)(&h)?)));
         let (spec, roles) = match found {
             Some((spec, roles)) => (spec, roles?),
+            None if h.user().is_some() => {
+                return Err(problem(
+                    0,
+                    0,
+                    "a user's file in one of two shapes: top-k lists (user_id,rec_1,…,rec_k, or user_id,items with the items in one cell) or held-out interactions (user_id,item_id[,rating|timestamp])",
+                    format!("'{}'", h.text()),
+                    Some("Name the columns so (a run with scores is user_id,item_id,score).".into()),
+                ))
+            }
             None => {
                 return Err(match h.truth() {
                     Some(l) => problem(
@@ -832,7 +949,8 @@ impl TableState {
             }
         };
         let (format, scores) = (spec.format, spec.scores);
-        let many = scores != Scores::Reduced && roles.models.len() > MAX_MODELS;
+        let many =
+            matches!(scores, Scores::Dense | Scores::Ranked) && roles.models.len() > MAX_MODELS;
         if many {
             return Err(problem(
                 0,
@@ -842,8 +960,8 @@ impl TableState {
                 Some("Split the models over several files.".into()),
             ));
         }
-        // (a ranking CSV without scores is judgments alone)
-        if roles.models.is_empty() && format != Format::RankingCsv {
+        // (a ranking CSV without scores is judgments alone, as interactions are)
+        if roles.models.is_empty() && !matches!(format, Format::RankingCsv | Format::Interactions) {
             return Err(problem(
                 0,
                 0,
@@ -874,6 +992,12 @@ impl TableState {
             models: roles.models,
             slots: roles.slots,
             class_of_slot: roles.class_of_slot,
+            rank: roles.rank,
+            rank_orders: roles.rank_orders,
+            ranks: Vec::new(),
+            list_score: Vec::new(),
+            list_line: Vec::new(),
+            relevance_rule: Default::default(),
             header,
             ids_a: Interner::new(),
             ids_b: Interner::new(),
@@ -927,7 +1051,8 @@ impl TableState {
                 "estimate",
                 "est",
             ];
-            if t.models.len() == 1 && generic.contains(&h.to_ascii_lowercase().as_str()) {
+            let generic = generic.contains(&h.to_ascii_lowercase().as_str());
+            if t.models.len() == 1 && (generic || t.rank_orders) {
                 stem.clone()
             } else {
                 h.clone()
@@ -1028,7 +1153,9 @@ mod tests {
                 | Format::TrecQrelsJg
                 | Format::TrecZscores
                 | Format::PerQueryCsv
-                | Format::MsMarcoRun => {}
+                | Format::MsMarcoRun
+                | Format::TopKLists
+                | Format::Interactions => {}
             }
         }
     }

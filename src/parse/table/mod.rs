@@ -463,6 +463,10 @@ impl State {
         };
         let forced = options.format.or(named_relation.filter(|_| looks_qrels));
         match forced {
+            // a relation format names the files that are not runs: trec_eval
+            // reads the relations beside the runs (six fields are never a
+            // relation's line)
+            Some(f) if f.is_relation() && looks_run => return Ok(State::Run(RunState::default())),
             Some(
                 f @ (Format::TrecPrefs
                 | Format::TrecQrelsPrefs
@@ -489,10 +493,19 @@ impl State {
         let mut fs_splitter = Splitter::default();
         let fs = fs_splitter.split(line, delim);
         let header = header_names(&fs);
+        // a line almost of a line format (a z-score line with a damaged
+        // value) gets that format's error, not a CSV header's
+        let almost = || {
+            (forced.is_none() && relations::almost_zscores(&first))
+                .then(|| State::Relations(RelationsState::new(Format::TrecZscores)))
+        };
         if header
             .iter()
             .all(|h| fields::number(h.as_bytes()).is_some())
         {
+            if let Some(state) = almost() {
+                return Ok(state);
+            }
             return Err(problem(
                 0,
                 1,
@@ -501,7 +514,10 @@ impl State {
                 Some(format!("Add a header line to {file}, or if it is a TREC file check that it has 6 fields (run) or 4 fields (qrels).")),
             ));
         }
-        TableState::from_header(header, delim, forced).map(|t| State::Table(Box::new(t)))
+        match TableState::from_header(header, line, delim, forced) {
+            Ok(t) => Ok(State::Table(Box::new(t))),
+            Err(p) => almost().ok_or(p),
+        }
     }
 
     /// For the formats a file's halves can be parsed apart and joined (each
@@ -673,6 +689,8 @@ fn no_duplicate(queries: &Interner, q: &[u32], docs: &Names, what: &str) -> Resu
 /// format the user chose (if any).
 pub(super) struct Header<'a> {
     names: &'a [String],
+    /// The header line as it is in the file (echoed in messages).
+    line: &'a [u8],
     lower: Vec<String>,
     /// pandas' to_csv() writes the row index first, under no name ("", or
     /// "Unnamed: 0" once the file has been read and written again; one such
@@ -713,8 +731,11 @@ impl Header<'_> {
             .collect()
     }
 
+    /// The header line as the file has it: a message echoes the input's
+    /// bytes, never the names joined anew (the CLI escapes what a terminal
+    /// would obey).
     fn text(&self) -> String {
-        self.names.join(", ")
+        String::from_utf8_lossy(self.line).into_owned()
     }
 }
 
@@ -792,6 +813,7 @@ fn known_headers() -> String {
 impl TableState {
     fn from_header(
         header: Vec<String>,
+        line: &[u8],
         delim: Delimiter,
         forced: Option<super::Format>,
     ) -> Result<TableState, Problem> {
@@ -802,6 +824,7 @@ impl TableState {
             .min(header.len() - 1);
         let h = Header {
             names: &header,
+            line,
             lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(),
             index_columns,
             forced,
@@ -1000,6 +1023,53 @@ fn binary_label(raw: &[u8], positive: Option<&str>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::parse_bytes;
+
+    /// Six whitespace fields with a rank and a score are a TREC run line,
+    /// four with whole numbers second and last a qrels line, whatever their
+    /// ids hold (a comma, a semicolon); real CSVs, with spaces after their
+    /// delimiters or none, stay CSVs.
+    #[test]
+    fn a_trec_line_is_one_whatever_its_ids_hold() {
+        let o = LoadOptions::default();
+        for run in [
+            "q1 Q0 d,1 1 0.5 r\nq1 Q0 d,2 2 0.4 r\n",
+            "q;1 Q0 d1 1 0.5 r\nq;1 Q0 d2 2 0.4 r\n",
+            "q,1 Q0 d;1 1 0.5 run,v2\n",
+        ] {
+            match parse_bytes("x.txt", run.as_bytes(), &o).unwrap().data() {
+                Parsed::Run { docs, queries, .. } => {
+                    assert!(queries.name(0).starts_with('q'));
+                    assert!(docs.get(0).starts_with('d'), "{run}");
+                }
+                other => panic!("{run}: {other:?}"),
+            }
+        }
+        for qrels in ["q;1 0 d,1 1\nq;1 0 d,2 0\n", "q1 0 a,b;c 2\n"] {
+            let parsed = parse_bytes("x.txt", qrels.as_bytes(), &o).unwrap();
+            assert!(matches!(parsed.data(), Parsed::Qrels { .. }), "{qrels}");
+        }
+        for csv in [
+            "query_id, doc_id, score, relevance\nq1, d1, 0.5, 1\n",
+            "label, score\n1, 0.5\n0, 0.25\n",
+            "qid,Q0,docno,rank,score,tag\nq1,Q0,d1,1,0.5,r\n",
+        ] {
+            let parsed = parse_bytes("x.csv", csv.as_bytes(), &o);
+            assert!(
+                !matches!(
+                    parsed.as_ref().map(|p| p.data()),
+                    Ok(Parsed::Run { .. } | Parsed::Qrels { .. })
+                ),
+                "{csv}: {parsed:?}"
+            );
+        }
+        // a CSV line of a run without a header stays a CSV's (its numbers hold commas)
+        let err = parse_bytes("x.csv", b"q1, Q0, d1, 1, 0.5, r\n", &o).unwrap_err();
+        assert!(
+            err.to_string().contains("a header with known column names"),
+            "{err}"
+        );
+    }
 
     /// The formats' table has every variant once, with distinct ids that read back.
     #[test]

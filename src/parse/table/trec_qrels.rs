@@ -48,12 +48,13 @@ impl Lines for QrelsState {
     }
 }
 
-/// Whether a first line is TREC qrels': four whitespace fields, the file
-/// named as qrels or integers second and last.
+/// Whether a first line is TREC qrels': four whitespace fields with whole
+/// numbers second and last (whatever the ids hold: a comma in a document
+/// id is no CSV's delimiter beside those numbers), or four fields without a
+/// comma or semicolon in a file named as qrels.
 pub(super) fn looks_like(l: &FirstLine) -> bool {
     let ws = l.ws;
-    !l.csv_like
-        && ws.len() == 4
-        && (l.name.contains("qrel")
-            || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()))
+    ws.len() == 4
+        && ((fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some())
+            || (!l.csv_like && l.name.contains("qrel")))
 }

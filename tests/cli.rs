@@ -1156,6 +1156,49 @@ fn relation_files_are_evaluated_as_rankscope_trec_eval_does() {
                 "results.test",
             ],
         ),
+        // the format given names the FILE arguments (the run stays a run),
+        // never the --qrels files, which z-scores stand beside
+        (
+            &[
+                "eval",
+                "results.test",
+                "--qrels",
+                "qrels.test",
+                "zscores_file",
+                "--input-format",
+                "trec_zscores",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-Z",
+                "zscores_file",
+                "-m",
+                "all_trec",
+                "qrels.test",
+                "results.test",
+            ],
+        ),
+        // judgment groups given as a FILE argument are read as the format says
+        (
+            &[
+                "eval",
+                "results.test",
+                "qrels.123",
+                "--input-format",
+                "trec_qrels_jg",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-R",
+                "qrels_jg",
+                "-m",
+                "qrels_jg",
+                "qrels.123",
+                "results.test",
+            ],
+        ),
     ] {
         let (ok, want, err) = run(trec_eval);
         assert!(ok, "{err}");

@@ -232,12 +232,18 @@ fn load(a: &Args) -> Result<(Workspace, Vec<String>), ExitCode> {
         .chain(&a.files)
         .map(|path| {
             let mut options = a.options.clone();
-            // a relation format names what the judgments are; runs are detected
-            let relation = a.options.format.filter(|f| f.is_relation());
+            // --input-format names the FILE arguments (a relation format the
+            // ones that are not runs: the parser reads a run as a run); the
+            // --qrels files are judgments: qrels, or the judgments trec_eval's
+            // -R reads in their place (z-scores go beside the qrels, -Z)
             if a.qrels.contains(path) {
-                options.format = Some(relation.unwrap_or(Format::TrecQrels));
-            } else if relation.is_some() {
-                options.format = None;
+                let judgments = a.options.format.filter(|f| {
+                    matches!(
+                        f,
+                        Format::TrecPrefs | Format::TrecQrelsPrefs | Format::TrecQrelsJg
+                    )
+                });
+                options.format = Some(judgments.unwrap_or(Format::TrecQrels));
             }
             (path, options)
         })

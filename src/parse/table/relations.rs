@@ -173,6 +173,13 @@ mod tests {
             err.to_string(),
             "z.txt:1:3: expected a mean (a number), found 'x'"
         );
+        // a relation format chosen names the files that are not runs: a run stays a run
+        let forced = LoadOptions {
+            format: Some(Format::TrecZscores),
+            ..Default::default()
+        };
+        let run = parse_bytes("r.txt", b"301 Q0 d1 1 0.5 r\n", &forced).unwrap();
+        assert!(matches!(run.data(), Parsed::Run { .. }), "{run:?}");
         // a CSV whose second column is named like a measure stays a CSV
         let csv = parse_bytes("t.csv", b"label map\n1 0.5\n0 0.25\n", &o).unwrap();
         assert!(matches!(csv.data(), Parsed::Binary(_)), "{csv:?}");

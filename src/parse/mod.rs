@@ -759,7 +759,9 @@ impl Parser {
             self.feed_text(&head);
         }
         if let Some(mut inflater) = self.inflater.take() {
-            if !self.gzip_failed && !self.refused {
+            // a line past the limit stopped the inflating: the stream is not
+            // at its end, and that is no fault of the gzip file
+            if !self.gzip_failed && !self.refused && !self.line_too_long {
                 let finished = inflater.finish(&mut |text| self.inflated_text(text));
                 if let Err(msg) = finished {
                     self.fail_gzip(msg);

@@ -635,6 +635,27 @@ impl State {
     }
 }
 
+/// What to do about a header whose only candidates for scores are its
+/// first columns without a name (read as pandas' row index).
+fn unnamed_hint(index_columns: usize) -> Option<String> {
+    let which = match index_columns {
+        0 => return None,
+        1 => "Column 1 has no name, so it is read as the row index pandas' to_csv() writes"
+            .to_string(),
+        n => format!(
+            "Columns 1–{n} have no name, so they are read as the row index pandas' to_csv() writes"
+        ),
+    };
+    let it = if index_columns == 1 {
+        "it holds"
+    } else {
+        "one holds"
+    };
+    Some(format!(
+        "{which}: if {it} a model's scores, name it in the header."
+    ))
+}
+
 /// The load notice of a table whose first columns have no name.
 const INDEX_NOTE: &str = "read as the row index pandas' to_csv() writes, and skipped (to_csv(index=False) leaves it out).";
 
@@ -842,7 +863,7 @@ impl TableState {
                         0,
                         "a label column followed by one score column per model",
                         format!("only '{}'", header[l]),
-                        None,
+                        unnamed_hint(index_columns),
                     ),
                     None => problem(
                         0,
@@ -872,7 +893,7 @@ impl TableState {
                 0,
                 "at least one score or prediction column",
                 format!("'{}'", h.text()),
-                None,
+                unnamed_hint(index_columns),
             ));
         }
         let n = roles.models.len();
@@ -977,6 +998,20 @@ impl Lines for TableState {
                 count(f.len(), "field"),
                 hint,
             ));
+        }
+        // a column without a name is pandas' row index only if it holds
+        // whole numbers (0..n−1, or a filtered or sorted frame's labels);
+        // anything else may be a model's scores under no name
+        for c in 0..self.index_columns {
+            if fields::integer(&f[c]).is_none() {
+                return Err(problem(
+                    n,
+                    c + 1,
+                    format!("a row index (a whole number) in column {}, which has no name", c + 1),
+                    shown(&f[c]),
+                    Some("A column without a name is read as the row index pandas' to_csv() writes; if it holds a model's scores, name it in the header.".into()),
+                ));
+            }
         }
         (self.spec.row)(self, n, f, options)
     }

@@ -301,7 +301,8 @@ impl Data {
         let options = LoadOptions {
             format,
             positive_label,
-            one_vs_rest: None,
+            audience: rankscope::parse::Audience::Python,
+            ..LoadOptions::default()
         };
         let parsed = py.detach(|| {
             let file = std::fs::File::open(path)?;

@@ -37,6 +37,66 @@ pub struct LoadOptions {
     /// against the rest (label: target == class; score: that class's column),
     /// for one-vs-rest ROC and PR curves.
     pub one_vs_rest: Option<u32>,
+    /// Who reads the messages: their advice names what that reader does.
+    pub audience: Audience,
+}
+
+/// Who reads a load's messages, so that their advice names its own
+/// actions: the page's (drop a file), the command line's (its FILE
+/// arguments and flags), the Python package's (its arguments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Audience {
+    #[default]
+    Page,
+    CommandLine,
+    Python,
+}
+
+impl Audience {
+    /// What to do about a file with no rows.
+    pub fn empty_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Drop a TREC run, qrels, or a CSV file with a header and at least one row.",
+            Audience::CommandLine => "Give a TREC run (its qrels with --qrels), or a CSV file with a header and at least one row; rankscope eval --help lists every format (--input-format).",
+            Audience::Python => "Pass a TREC run, qrels, or a CSV file with a header and at least one row.",
+        }
+    }
+
+    /// What to do about a damaged or truncated gzip file.
+    pub fn gzip_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Compress the file again, or drop the uncompressed file.",
+            Audience::CommandLine => "Compress the file again (gzip -t FILE checks it), or give the uncompressed file in its place.",
+            Audience::Python => "Compress the file again, or pass the uncompressed file.",
+        }
+    }
+
+    /// What to do about a file that changed while it was read.
+    pub fn changed_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Drop it again.",
+            Audience::CommandLine => "Run the command again once the file is written.",
+            Audience::Python => "Read it again once the file is written.",
+        }
+    }
+
+    /// The hint of a run's line of four fields (qrels where a run was expected).
+    pub fn qrels_as_run_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?",
+            Audience::CommandLine => "This line looks like qrels (qid iter docid rel); qrels are given with --qrels, or read as such with --input-format trec_qrels.",
+            Audience::Python => "This line looks like qrels (qid iter docid rel); pass qrels as qrels.",
+        }
+    }
+
+    /// The hint of a qrels line of six fields (a run where qrels were expected).
+    pub fn run_as_qrels_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?",
+            Audience::CommandLine => "This line looks like a run (qid Q0 docid rank score tag); was a run given with --qrels (runs are FILE arguments)?",
+            Audience::Python => "This line looks like a run (qid Q0 docid rank score tag); was a run passed as qrels?",
+        }
+    }
 }
 
 /// A file parsed into columns with its own interners, ready to merge.
@@ -630,7 +690,7 @@ impl Parser {
             column: 0,
             expected: "a complete gzip file".into(),
             found: msg,
-            hint: Some("Compress the file again, or drop the uncompressed file.".into()),
+            hint: Some(self.options.audience.gzip_hint().into()),
         });
     }
 
@@ -827,10 +887,7 @@ impl Parser {
                 0,
                 "rows of data",
                 "an empty file (or only comments and blank lines)",
-                Some(
-                    "Drop a TREC run, qrels, or a CSV file with a header and at least one row."
-                        .into(),
-                ),
+                Some(self.options.audience.empty_hint().into()),
             )
         })
     }

@@ -407,7 +407,10 @@ impl Input {
             format: self.format.unwrap_or_else(|| "table".into()),
             per_query: self.per_query,
             conv: Conventions::default(),
-            options: LoadOptions::default(),
+            options: LoadOptions {
+                audience: rankscope::parse::Audience::CommandLine,
+                ..LoadOptions::default()
+            },
             trec_measures: self.trec_measures,
             complete: self.complete,
             queries_set_explicitly: false,

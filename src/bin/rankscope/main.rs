@@ -186,7 +186,7 @@ fn parse_files(
             (part(Part::Head), tail.join())
         });
         Ok(match (head?, tail) {
-            (head, Ok(Ok(tail))) => split::join(path, head, tail),
+            (head, Ok(Ok(tail))) => split::join_for(options.audience, path, head, tail),
             _ => part(Part::Whole)?.outcome,
         })
     };

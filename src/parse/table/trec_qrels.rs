@@ -12,10 +12,10 @@ pub struct QrelsState {
 
 impl Lines for QrelsState {
     #[inline]
-    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         if f.len() != 4 {
             let hint = if f.len() >= 6 {
-                Some("This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?".to_string())
+                Some(options.audience.run_as_qrels_hint().to_string())
             } else {
                 None
             };

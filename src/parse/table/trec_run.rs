@@ -25,13 +25,13 @@ impl RunState {
 
 impl Lines for RunState {
     #[inline]
-    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         if self.ranked {
             return self.rank_row(n, f);
         }
         if f.len() < 6 {
             let hint = if f.len() == 4 {
-                Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string())
+                Some(options.audience.qrels_as_run_hint().to_string())
             } else {
                 None
             };

@@ -262,6 +262,14 @@ const RATING: &[&str] = &[
     "stars",
 ];
 
+/// Whether a field is a column name a table format reads (any case).
+fn names_a_column(f: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(f).to_ascii_lowercase();
+    [QUERY, USER, ITEM, RELEVANCE, LABEL, RATING]
+        .iter()
+        .any(|names| is_one_of(&name, names))
+}
+
 /// More score columns than this in one file is almost surely a wrong format.
 pub const MAX_MODELS: usize = 1000;
 

@@ -183,5 +183,9 @@ mod tests {
         // a CSV whose second column is named like a measure stays a CSV
         let csv = parse_bytes("t.csv", b"label map\n1 0.5\n0 0.25\n", &o).unwrap();
         assert!(matches!(csv.data(), Parsed::Binary(_)), "{csv:?}");
+        // and one whose first column is named like a measure too
+        let csv =
+            parse_bytes("t.txt", b"recall label score\n0.5 1 0.5\n0.25 0 0.25\n", &o).unwrap();
+        assert!(matches!(csv.data(), Parsed::Binary(_)), "{csv:?}");
     }
 }

@@ -150,11 +150,12 @@ impl Lines for MeasuresState {
 
 /// Whether a first line is trec_eval's output: three fields, the first a
 /// name trec_eval prints (`runid all name`, `num_q all 50`, `map q1 0.25`,
-/// `relstring q1 '0110'`, `Zmap q1 -0.5`). The value is not looked at: a
+/// `relstring q1 '0110'`, `Zmap q1 -0.5`), and not a table's header naming
+/// its columns (`recall label score`). The value is not looked at: a
 /// damaged value gets this format's error, not a CSV header's.
 pub(super) fn looks_like(l: &FirstLine) -> bool {
     let ws = l.ws;
-    ws.len() == 3 && is_trec_eval_name(&ws[0])
+    ws.len() == 3 && is_trec_eval_name(&ws[0]) && !(1..3).any(|i| names_a_column(&ws[i]))
 }
 
 /// A name trec_eval prints: one of its measures (`map`, `num_q`, `infAP`),

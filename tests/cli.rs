@@ -1471,6 +1471,49 @@ fn relation_files_are_evaluated_as_rankscope_trec_eval_does() {
                 "results.test",
             ],
         ),
+        // the format given names the FILE arguments (the run stays a run),
+        // never the --qrels files, which z-scores stand beside
+        (
+            &[
+                "eval",
+                "results.test",
+                "--qrels",
+                "qrels.test",
+                "zscores_file",
+                "--input-format",
+                "trec_zscores",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-Z",
+                "zscores_file",
+                "-m",
+                "all_trec",
+                "qrels.test",
+                "results.test",
+            ],
+        ),
+        // judgment groups given as a FILE argument are read as the format says
+        (
+            &[
+                "eval",
+                "results.test",
+                "qrels.123",
+                "--input-format",
+                "trec_qrels_jg",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-R",
+                "qrels_jg",
+                "-m",
+                "qrels_jg",
+                "qrels.123",
+                "results.test",
+            ],
+        ),
     ] {
         let (ok, want, err) = run(trec_eval);
         assert!(ok, "{err}");
@@ -1885,4 +1928,57 @@ fn each_model_may_have_its_own_threshold() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--threshold model_b=high: expected a number"));
+}
+
+/// The command line's messages name its own flags and actions, never the
+/// page's ("drop the file"): an empty file, a truncated `.gz`, qrels read
+/// as a run, a run given as qrels.
+#[test]
+fn cli_messages_name_its_flags_not_the_pages_actions() {
+    let dir = scratch("advice");
+    let write = |name: &str, bytes: &[u8]| {
+        let f = dir.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        f
+    };
+    let refused_with = |args: &[&std::ffi::OsStr]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, b"label,score\n1,0.9\n0,0.1\n").unwrap();
+    let gz = gz.finish().unwrap();
+    let empty = write("empty.csv", b"# nothing\n\n");
+    let truncated = write("cut.csv.gz", &gz[..gz.len() / 2]);
+    let qrels = write("judged.txt", b"q1 0 d1 1\n");
+    let run = write("r.txt", b"q1 Q0 d1 1 0.5 r\n");
+    let cases: [(Vec<&std::ffi::OsStr>, &str); 4] = [
+        (
+            vec![empty.as_os_str()],
+            "Give a TREC run (its qrels with --qrels), or a CSV file with a header and at least one row; rankscope eval --help lists every format (--input-format).",
+        ),
+        (
+            vec![truncated.as_os_str()],
+            "Compress the file again (gzip -t FILE checks it), or give the uncompressed file in its place.",
+        ),
+        (
+            vec!["--input-format".as_ref(), "trec_run".as_ref(), qrels.as_os_str()],
+            "qrels are given with --qrels, or read as such with --input-format trec_qrels.",
+        ),
+        (
+            vec![run.as_os_str(), "--qrels".as_ref(), run.as_os_str()],
+            "was a run given with --qrels (runs are FILE arguments)?",
+        ),
+    ];
+    for (args, advice) in cases {
+        let err = refused_with(&args);
+        assert!(err.trim_end().ends_with(advice), "{args:?}: {err}");
+        assert!(!err.to_lowercase().contains("drop"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

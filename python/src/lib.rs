@@ -312,9 +312,10 @@ impl Data {
         let options = LoadOptions {
             format,
             positive_label,
-            one_vs_rest: None,
             relevant_rating,
             judgments: qrels && format.is_none(),
+            audience: rankscope::parse::Audience::Python,
+            ..LoadOptions::default()
         };
         let parsed = py.detach(|| {
             let file = std::fs::File::open(path)?;

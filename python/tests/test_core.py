@@ -474,6 +474,22 @@ def test_per_query_values_from_files_and_frames_give_the_means_and_tests():
         rankscope.evaluate(frame, metrics=["recall@5"])
 
 
+def test_trec_eval_q_output_is_read_as_the_cli_reads_it():
+    """trec_eval's own -q -m all_trec output, upstream's out.test.aq and
+    out.test.aqc unchanged (relstring's quoted text among the numbers):
+    the package reads it as the CLI does, for the table and the tests."""
+    te = os.path.join(ROOT, "tests", "trec_eval")
+    aq, aqc = os.path.join(te, "out.test.aq"), os.path.join(te, "out.test.aqc")
+    m = "map,P_10,num_rel_ret,ndcg_cut_10,num_q"
+    want = cli_json("eval", aq, aqc, "--metrics", m)
+    assert want["STANDARD"]["map"] == 0.1785 and want["STANDARD (2)"]["map"] == 0.1016
+    with pytest.warns(UserWarning, match=r"relstring \(3 lines\): text in quotes, not values"):
+        got = rankscope.evaluate([aq, aqc], metrics=m)
+    same_bits(got, want)
+    tests = json.loads(cli("compare", aq, aqc, "--metrics", "map,P_10", "--format", "json"))
+    assert rankscope.compare([aq, aqc], metrics="map,P_10")["comparisons"] == tests["comparisons"]
+
+
 def test_the_example_notebook_runs():
     """Every code cell of python/examples/rankscope.ipynb, in order."""
     nb = json.load(open(os.path.join(ROOT, "python", "examples", "rankscope.ipynb")))

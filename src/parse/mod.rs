@@ -44,6 +44,8 @@ pub struct LoadOptions {
     /// TREC or JSON qrels, a ranking CSV with relevance and no scores, or
     /// held-out interactions; anything else is refused.
     pub judgments: bool,
+    /// Who reads the messages: their advice names what that reader does.
+    pub audience: Audience,
 }
 
 /// How the rating column of held-out interactions
@@ -86,6 +88,64 @@ impl RatingRelevance {
             RatingRelevance::AtLeast(t) => format!("an item relevant when its '{column}' is at least {t} (grade 1), judged non-relevant below it (grade 0)"),
             RatingRelevance::Graded => format!("'{column}' read as the relevance grade (nDCG's gain; relevant from 1)"),
             RatingRelevance::Every => format!("each row a relevant item of its user (grade 1), '{column}' not read"),
+        }
+    }
+}
+
+/// Who reads a load's messages, so that their advice names its own
+/// actions: the page's (drop a file), the command line's (its FILE
+/// arguments and flags), the Python package's (its arguments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Audience {
+    #[default]
+    Page,
+    CommandLine,
+    Python,
+}
+
+impl Audience {
+    /// What to do about a file with no rows.
+    pub fn empty_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Drop a TREC run, qrels, or a CSV file with a header and at least one row.",
+            Audience::CommandLine => "Give a TREC run (its qrels with --qrels), or a CSV file with a header and at least one row; rankscope eval --help lists every format (--input-format).",
+            Audience::Python => "Pass a TREC run, qrels, or a CSV file with a header and at least one row.",
+        }
+    }
+
+    /// What to do about a damaged or truncated gzip file.
+    pub fn gzip_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Compress the file again, or drop the uncompressed file.",
+            Audience::CommandLine => "Compress the file again (gzip -t FILE checks it), or give the uncompressed file in its place.",
+            Audience::Python => "Compress the file again, or pass the uncompressed file.",
+        }
+    }
+
+    /// What to do about a file that changed while it was read.
+    pub fn changed_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Drop it again.",
+            Audience::CommandLine => "Run the command again once the file is written.",
+            Audience::Python => "Read it again once the file is written.",
+        }
+    }
+
+    /// The hint of a run's line of four fields (qrels where a run was expected).
+    pub fn qrels_as_run_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?",
+            Audience::CommandLine => "This line looks like qrels (qid iter docid rel); qrels are given with --qrels, or read as such with --input-format trec_qrels.",
+            Audience::Python => "This line looks like qrels (qid iter docid rel); pass qrels as qrels.",
+        }
+    }
+
+    /// The hint of a qrels line of six fields (a run where qrels were expected).
+    pub fn run_as_qrels_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?",
+            Audience::CommandLine => "This line looks like a run (qid Q0 docid rank score tag); was a run given with --qrels (runs are FILE arguments)?",
+            Audience::Python => "This line looks like a run (qid Q0 docid rank score tag); was a run passed as qrels?",
         }
     }
 }
@@ -736,7 +796,7 @@ impl Parser {
             column: 0,
             expected: "a complete gzip file".into(),
             found: msg,
-            hint: Some("Compress the file again, or drop the uncompressed file.".into()),
+            hint: Some(self.options.audience.gzip_hint().into()),
         });
     }
 
@@ -878,7 +938,9 @@ impl Parser {
             self.feed_text(&head);
         }
         if let Some(mut inflater) = self.inflater.take() {
-            if !self.gzip_failed && !self.refused {
+            // a line past the limit stopped the inflating: the stream is not
+            // at its end, and that is no fault of the gzip file
+            if !self.gzip_failed && !self.refused && !self.line_too_long {
                 let finished = inflater.finish(&mut |text| self.inflated_text(text));
                 if let Err(msg) = finished {
                     self.fail_gzip(msg);
@@ -944,10 +1006,7 @@ impl Parser {
                 0,
                 "rows of data",
                 "an empty file (or only comments and blank lines)",
-                Some(
-                    "Drop a TREC run, qrels, or a CSV file with a header and at least one row."
-                        .into(),
-                ),
+                Some(self.options.audience.empty_hint().into()),
             )
         })
     }

@@ -494,7 +494,7 @@ pub(super) fn options_of(data: &JsValue) -> LoadOptions {
             .and_then(|f| crate::parse::Format::from_id(&f)),
         positive_label: get(data, "positive").as_string(),
         one_vs_rest: get(data, "one_vs_rest").as_f64().map(|c| c as u32),
-        ..Default::default()
+        ..LoadOptions::default()
     }
 }
 

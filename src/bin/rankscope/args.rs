@@ -208,7 +208,7 @@ pub struct Input {
     /// query_id,model,metric,value lines), markdown, latex.
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
-    #[arg(long = "input-format", value_name = "FMT", help = format!("Force one of: {} (trec_prefs, trec_qrels_prefs, trec_qrels_jg and trec_zscores name what the --qrels files are)", format_ids()))]
+    #[arg(long = "input-format", value_name = "FMT", help = format!("Force one of: {} for the FILE arguments; trec_eval's relation formats (trec_prefs, trec_qrels_prefs, trec_qrels_jg, trec_zscores) name those of them that are not runs (runs are still read as runs). The --qrels files are TREC or ranx JSON qrels, or with trec_prefs, trec_qrels_prefs or trec_qrels_jg (trec_eval's -R) that format; z-scores go beside the qrels (trec_eval's -Z)", format_ids()))]
     pub input_format: Option<String>,
     /// The most text a .gz file may inflate to (default 16G; e.g. 500M, 64G, none).
     #[arg(long = "max-inflated", value_name = "SIZE")]
@@ -412,7 +412,10 @@ impl Input {
             format: self.format.unwrap_or_else(|| "table".into()),
             per_query: self.per_query,
             conv: Conventions::default(),
-            options: LoadOptions::default(),
+            options: LoadOptions {
+                audience: rankscope::parse::Audience::CommandLine,
+                ..LoadOptions::default()
+            },
             trec_measures: self.trec_measures,
             complete: self.complete,
             queries_set_explicitly: false,

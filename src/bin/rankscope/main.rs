@@ -197,7 +197,7 @@ fn parse_files(
             (part(Part::Head), tail.join())
         });
         Ok(match (head?, tail) {
-            (head, Ok(Ok(tail))) => split::join(path, head, tail),
+            (head, Ok(Ok(tail))) => split::join_for(options.audience, path, head, tail),
             _ => part(Part::Whole)?.outcome,
         })
     };
@@ -243,15 +243,24 @@ fn load(a: &Args) -> Result<(Workspace, Vec<String>), ExitCode> {
         .chain(&a.files)
         .map(|path| {
             let mut options = a.options.clone();
-            // a relation format names what the judgments are; runs are detected
-            let relation = a.options.format.filter(|f| f.is_relation());
+            // --input-format names the FILE arguments (a relation format the
+            // ones that are not runs: the parser reads a run as a run); the
+            // --qrels files are judgments: qrels, or the judgments trec_eval's
+            // -R reads in their place (z-scores go beside the qrels, -Z)
             if a.qrels.contains(path) {
                 // judgments in any format the loader reads (TREC or JSON
-                // qrels, a ranking CSV's relevance, held-out interactions)
+                // qrels, a ranking CSV's relevance, held-out interactions),
+                // or the judgments trec_eval's -R reads in their place
+                let relation = a.options.format.filter(|f| {
+                    matches!(
+                        f,
+                        rankscope::parse::Format::TrecPrefs
+                            | rankscope::parse::Format::TrecQrelsPrefs
+                            | rankscope::parse::Format::TrecQrelsJg
+                    )
+                });
                 options.format = relation;
                 options.judgments = relation.is_none();
-            } else if relation.is_some() {
-                options.format = None;
             }
             (path, options)
         })

@@ -318,6 +318,13 @@ const INTERACTION: &[&str] = &[
     "datetime",
     "event_time",
 ];
+/// Whether a field is a column name a table format reads (any case).
+fn names_a_column(f: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(f).to_ascii_lowercase();
+    [QUERY, USER, ITEM, RELEVANCE, LABEL, RATING]
+        .iter()
+        .any(|names| is_one_of(&name, names))
+}
 
 /// More score columns than this in one file is almost surely a wrong format.
 pub const MAX_MODELS: usize = 1000;
@@ -543,6 +550,10 @@ impl State {
             return Ok(State::Qrels(QrelsState::default()));
         }
         match forced {
+            // a relation format names the files that are not runs: trec_eval
+            // reads the relations beside the runs (six fields are never a
+            // relation's line)
+            Some(f) if f.is_relation() && looks_run => return Ok(State::Run(RunState::default())),
             Some(
                 f @ (Format::TrecPrefs
                 | Format::TrecQrelsPrefs
@@ -569,10 +580,19 @@ impl State {
         let mut fs_splitter = Splitter::default();
         let fs = fs_splitter.split(line, delim);
         let header = header_names(&fs);
+        // a line almost of a line format (a z-score line with a damaged
+        // value) gets that format's error, not a CSV header's
+        let almost = || {
+            (forced.is_none() && relations::almost_zscores(&first))
+                .then(|| State::Relations(RelationsState::new(Format::TrecZscores)))
+        };
         if header
             .iter()
             .all(|h| fields::number(h.as_bytes()).is_some())
         {
+            if let Some(state) = almost() {
+                return Ok(state);
+            }
             return Err(problem(
                 0,
                 1,
@@ -581,7 +601,10 @@ impl State {
                 Some(format!("Add a header line to {file}, or if it is a TREC file check that it has 6 fields (run) or 4 fields (qrels).")),
             ));
         }
-        TableState::from_header(header, delim, forced).map(|t| State::Table(Box::new(t)))
+        match TableState::from_header(header, line, delim, forced) {
+            Ok(t) => Ok(State::Table(Box::new(t))),
+            Err(p) => almost().ok_or(p),
+        }
     }
 
     /// For the formats a file's halves can be parsed apart and joined (each
@@ -699,6 +722,27 @@ impl State {
     }
 }
 
+/// What to do about a header whose only candidates for scores are its
+/// first columns without a name (read as pandas' row index).
+fn unnamed_hint(index_columns: usize) -> Option<String> {
+    let which = match index_columns {
+        0 => return None,
+        1 => "Column 1 has no name, so it is read as the row index pandas' to_csv() writes"
+            .to_string(),
+        n => format!(
+            "Columns 1–{n} have no name, so they are read as the row index pandas' to_csv() writes"
+        ),
+    };
+    let it = if index_columns == 1 {
+        "it holds"
+    } else {
+        "one holds"
+    };
+    Some(format!(
+        "{which}: if {it} a model's scores, name it in the header."
+    ))
+}
+
 /// The load notice of a table whose first columns have no name.
 const INDEX_NOTE: &str = "read as the row index pandas' to_csv() writes, and skipped (to_csv(index=False) leaves it out).";
 
@@ -753,6 +797,8 @@ fn no_duplicate(queries: &Interner, q: &[u32], docs: &Names, what: &str) -> Resu
 /// format the user chose (if any).
 pub(super) struct Header<'a> {
     names: &'a [String],
+    /// The header line as it is in the file (echoed in messages).
+    line: &'a [u8],
     lower: Vec<String>,
     /// pandas' to_csv() writes the row index first, under no name ("", or
     /// "Unnamed: 0" once the file has been read and written again; one such
@@ -793,8 +839,11 @@ impl Header<'_> {
             .collect()
     }
 
+    /// The header line as the file has it: a message echoes the input's
+    /// bytes, never the names joined anew (the CLI escapes what a terminal
+    /// would obey).
     fn text(&self) -> String {
-        self.names.join(", ")
+        String::from_utf8_lossy(self.line).into_owned()
     }
 }
 
@@ -900,6 +949,7 @@ fn known_headers() -> String {
 impl TableState {
     fn from_header(
         header: Vec<String>,
+        line: &[u8],
         delim: Delimiter,
         forced: Option<super::Format>,
     ) -> Result<TableState, Problem> {
@@ -910,6 +960,7 @@ impl TableState {
             .min(header.len() - 1);
         let h = Header {
             names: &header,
+            line,
             lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(),
             index_columns,
             forced,
@@ -936,7 +987,7 @@ impl TableState {
                         0,
                         "a label column followed by one score column per model",
                         format!("only '{}'", header[l]),
-                        None,
+                        unnamed_hint(index_columns),
                     ),
                     None => problem(
                         0,
@@ -967,7 +1018,7 @@ impl TableState {
                 0,
                 "at least one score or prediction column",
                 format!("'{}'", h.text()),
-                None,
+                unnamed_hint(index_columns),
             ));
         }
         let n = roles.models.len();
@@ -1080,6 +1131,20 @@ impl Lines for TableState {
                 hint,
             ));
         }
+        // a column without a name is pandas' row index only if it holds
+        // whole numbers (0..n−1, or a filtered or sorted frame's labels);
+        // anything else may be a model's scores under no name
+        for c in 0..self.index_columns {
+            if fields::integer(&f[c]).is_none() {
+                return Err(problem(
+                    n,
+                    c + 1,
+                    format!("a row index (a whole number) in column {}, which has no name", c + 1),
+                    shown(&f[c]),
+                    Some("A column without a name is read as the row index pandas' to_csv() writes; if it holds a model's scores, name it in the header.".into()),
+                ));
+            }
+        }
         (self.spec.row)(self, n, f, options)
     }
 
@@ -1125,6 +1190,53 @@ fn binary_label(raw: &[u8], positive: Option<&str>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::parse_bytes;
+
+    /// Six whitespace fields with a rank and a score are a TREC run line,
+    /// four with whole numbers second and last a qrels line, whatever their
+    /// ids hold (a comma, a semicolon); real CSVs, with spaces after their
+    /// delimiters or none, stay CSVs.
+    #[test]
+    fn a_trec_line_is_one_whatever_its_ids_hold() {
+        let o = LoadOptions::default();
+        for run in [
+            "q1 Q0 d,1 1 0.5 r\nq1 Q0 d,2 2 0.4 r\n",
+            "q;1 Q0 d1 1 0.5 r\nq;1 Q0 d2 2 0.4 r\n",
+            "q,1 Q0 d;1 1 0.5 run,v2\n",
+        ] {
+            match parse_bytes("x.txt", run.as_bytes(), &o).unwrap().data() {
+                Parsed::Run { docs, queries, .. } => {
+                    assert!(queries.name(0).starts_with('q'));
+                    assert!(docs.get(0).starts_with('d'), "{run}");
+                }
+                other => panic!("{run}: {other:?}"),
+            }
+        }
+        for qrels in ["q;1 0 d,1 1\nq;1 0 d,2 0\n", "q1 0 a,b;c 2\n"] {
+            let parsed = parse_bytes("x.txt", qrels.as_bytes(), &o).unwrap();
+            assert!(matches!(parsed.data(), Parsed::Qrels { .. }), "{qrels}");
+        }
+        for csv in [
+            "query_id, doc_id, score, relevance\nq1, d1, 0.5, 1\n",
+            "label, score\n1, 0.5\n0, 0.25\n",
+            "qid,Q0,docno,rank,score,tag\nq1,Q0,d1,1,0.5,r\n",
+        ] {
+            let parsed = parse_bytes("x.csv", csv.as_bytes(), &o);
+            assert!(
+                !matches!(
+                    parsed.as_ref().map(|p| p.data()),
+                    Ok(Parsed::Run { .. } | Parsed::Qrels { .. })
+                ),
+                "{csv}: {parsed:?}"
+            );
+        }
+        // a CSV line of a run without a header stays a CSV's (its numbers hold commas)
+        let err = parse_bytes("x.csv", b"q1, Q0, d1, 1, 0.5, r\n", &o).unwrap_err();
+        assert!(
+            err.to_string().contains("a header with known column names"),
+            "{err}"
+        );
+    }
 
     /// The formats' table has every variant once, with distinct ids that read back.
     #[test]

@@ -343,7 +343,7 @@ mod tests {
         );
         assert_eq!(
             e("user_id,rec_1,rec_01\nu1,a,b\n"),
-            "recs.csv:1:3: expected one column per list position, found position 1 twice in the header (user_id, rec_1, rec_01)"
+            "recs.csv:1:3: expected one column per list position, found position 1 twice in the header (user_id,rec_1,rec_01)"
         );
     }
 }

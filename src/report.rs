@@ -461,6 +461,8 @@ impl Table {
             s.push_str(&format!(
                 "\\hline\n\\end{{tabular}}\n\\par{{\\footnotesize {note}}}\n"
             ));
+            // an undefined value's dash, which pdflatex's text fonts lack
+            s = s.replace('—', "---");
         } else {
             s.push_str(&format!("\n*{note}*\n"));
         }
@@ -486,28 +488,57 @@ impl Table {
     }
 }
 
+/// `text` as one comment line of `format` (no line break of its own):
+/// LaTeX's `%`, an HTML comment for Markdown (every `--` broken, so no name
+/// in it ends the comment), else `#` (the terminal's table; trec_eval output
+/// and CSV readers that skip comments).
+pub fn comment_line(text: &str, format: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ");
+    match format {
+        "latex" | "tex" => format!("% {text}"),
+        "markdown" | "md" => {
+            let mut text = text;
+            while text.contains("--") {
+                text = text.replace("--", "- -");
+            }
+            format!("<!-- {text} -->")
+        }
+        _ => format!("# {text}"),
+    }
+}
+
 /// Per-unit values as the interchange file Rankscope reads back (and a
 /// Spark job or the Python package writes): `query_id,model,metric,value`,
-/// one line per (model, metric, query) in the report's order; ids quoted as
-/// RFC 4180 needs and never altered (no spreadsheet quoting: the ids must
-/// read back as they were), values in the shortest text that reads back to
-/// the same bits.
+/// one line per (model, metric, query) in the report's order, and, when the
+/// conventions in force are not the defaults, a last column `conventions`
+/// naming them on every line (as the table's CSV). Ids quoted as RFC 4180
+/// needs, a spreadsheet's formula made inert (`text::csv_cell`: the
+/// reader takes the `'` off again, so the ids read back as they were);
+/// values, numbers, in the shortest text that reads back to the same bits.
 pub fn per_query_csv(report: &Report) -> String {
-    let mut out = String::from("query_id,model,metric,value\n");
+    let conventions =
+        crate::session::non_default_conventions(&report.conventions, report.kind).join("; ");
+    let mut out = String::from("query_id,model,metric,value");
+    if !conventions.is_empty() {
+        out.push_str(",conventions");
+    }
+    out.push('\n');
     for m in &report.models {
         for c in &report.columns {
             let Some(values) = m.per_unit.get(c).filter(|v| v.len() == m.unit_ids.len()) else {
                 continue;
             };
             for (unit, v) in m.unit_ids.iter().zip(values) {
-                text::push_csv_field(&mut out, unit);
-                out.push(',');
-                text::push_csv_field(&mut out, &m.name);
-                out.push(',');
-                text::push_csv_field(&mut out, c);
-                out.push(',');
+                for text in [unit, &m.name, c] {
+                    text::push_csv_field(&mut out, &text::csv_cell(text));
+                    out.push(',');
+                }
                 if v.is_finite() {
                     out.push_str(&v.to_string());
+                }
+                if !conventions.is_empty() {
+                    out.push(',');
+                    text::push_csv_field(&mut out, &text::csv_cell(&conventions));
                 }
                 out.push('\n');
             }
@@ -563,13 +594,25 @@ fn json_string(out: &mut String, s: &str) {
 }
 
 /// The per-query table's rows `shown` (`core::per_query`) as CSV: the query, then each run's value (`label`
-/// names it in the header; an undefined value is empty).
-pub fn rr_table_csv(ix: &RrIndex, v: &RrValues, shown: &[usize], label: &str) -> String {
+/// names it in the header; an undefined value is empty), text cells inert
+/// (`text::csv_cell`), and, when `conventions` (those in force that are not
+/// the defaults) has any, a last column naming them, as the table's CSV.
+pub fn rr_table_csv(
+    ix: &RrIndex,
+    v: &RrValues,
+    shown: &[usize],
+    label: &str,
+    conventions: &[String],
+) -> String {
     use text::{csv_cell, push_csv_field};
+    let conventions = conventions.join("; ");
     let mut csv = String::from("query");
     for n in &ix.names {
         csv.push(',');
         push_csv_field(&mut csv, &csv_cell(&format!("{n}: {label}")));
+    }
+    if !conventions.is_empty() {
+        csv.push_str(",conventions");
     }
     csv.push('\n');
     for &i in shown {
@@ -579,6 +622,10 @@ pub fn rr_table_csv(ix: &RrIndex, v: &RrValues, shown: &[usize], label: &str) ->
             if !x.is_nan() {
                 csv.push_str(&full(*x));
             }
+        }
+        if !conventions.is_empty() {
+            csv.push(',');
+            push_csv_field(&mut csv, &conventions);
         }
         csv.push('\n');
     }
@@ -666,7 +713,7 @@ mod tests {
         assert!(!md.contains("none"));
         let tex = t.to_latex(3);
         assert!(
-            tex.contains("gbdt (mean $\\pm$ sd, 3 models) & 0.400 $\\pm$ 0.163 & — \\\\"),
+            tex.contains("gbdt (mean $\\pm$ sd, 3 models) & 0.400 $\\pm$ 0.163 & --- \\\\"),
             "{tex}"
         );
     }
@@ -914,6 +961,58 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&t.to_json()).unwrap();
         assert_eq!(json[0]["metrics"]["roc_auc"], serde_json::Value::Null);
         assert_eq!(json[1]["metrics"]["ndcg@10"], serde_json::json!(1.0 / 3.0));
+    }
+
+    /// The per-query interchange file: ids a spreadsheet would run made
+    /// inert (and read back as they were), numbers left numbers (-0.5), the
+    /// conventions that are not the defaults in a last column.
+    #[test]
+    fn per_query_csv_has_inert_cells_and_its_conventions() {
+        use crate::core::evaluate::{Conventions, ModelReport};
+        let model = ModelReport {
+            name: "@run".into(),
+            metrics: Default::default(),
+            unit_ids: vec![
+                "=HYPERLINK(\"http://x\",\"y\")".into(),
+                "-1".into(),
+                "q3".into(),
+            ],
+            per_unit: [("spearman".to_string(), vec![-0.5, 0.25, f64::NAN])].into(),
+        };
+        let mut report = Report {
+            kind: registry::Kind::Ranking,
+            columns: vec!["spearman".into()],
+            conventions: Conventions::default(),
+            models: vec![model],
+            warnings: vec![],
+        };
+        let csv = per_query_csv(&report);
+        assert_eq!(
+            csv,
+            "query_id,model,metric,value\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",'@run,spearman,-0.5\n'-1,'@run,spearman,0.25\nq3,'@run,spearman,\n"
+        );
+        report.conventions.gain = crate::core::ranking_metrics::Gain::Exponential;
+        report.conventions.relevance_level = 2;
+        let csv = per_query_csv(&report);
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        assert_eq!(
+            reader.headers().unwrap(),
+            vec!["query_id", "model", "metric", "value", "conventions"]
+        );
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(&rows[0][3], "-0.5");
+        for row in &rows {
+            assert_eq!(&row[4], "relevance_level=2; gain=exponential");
+        }
+        // read back: the ids as they were, the values as written
+        let mut ws = crate::parse::Workspace::default();
+        ws.load_bytes("values.csv", csv.as_bytes(), &Default::default())
+            .unwrap();
+        let back = ws.precomputed_report(None).unwrap();
+        assert_eq!(back.models[0].name, "@run");
+        let mut ids = back.models[0].unit_ids.clone();
+        ids.sort();
+        assert_eq!(ids, ["-1", "=HYPERLINK(\"http://x\",\"y\")"]);
     }
 
     #[test]

@@ -556,44 +556,75 @@ pub fn file_name_of_url(url: &str) -> String {
 /// The id of the element of a saved report that holds its session (base64).
 pub const REPORT_DATA_ID: &str = "rankscope-data";
 
-/// [`REPORT_SCRIPT_SHA256`] as a literal (for `concat!`).
-macro_rules! report_script_sha256 {
-    () => {
-        "VWV9iHP862eSid7LWdp2LY+Y0dAYS5MRYYoFOAGG52Q="
+/// What a saved report's one inline module runs after the app's glue (see
+/// [`report_script`]): the glue's start (`START`) on the wasm of the
+/// report's `rankscope-wasm` block.
+const REPORT_START: &str = r#"
+const rankscopeBlock = (id) => document.getElementById(id).textContent;
+await START({ module_or_path: Uint8Array.from(atob(rankscopeBlock("rankscope-wasm")), (c) => c.charCodeAt(0)) });
+"#;
+
+/// A saved report's one inline module: the app's JavaScript glue `js`
+/// itself (its default export, the start, bound to a name: an inline
+/// module's exports reach no one) followed by [`REPORT_START`]. Nothing is
+/// imported, so the report's policy allows this script by its hash and no
+/// URL scheme ([`report_csp`]). Refused: glue without a default export, and
+/// glue that would end the `<script>` element early (`</script`, `<!--`).
+pub fn report_script(js: &str) -> Result<String, String> {
+    let lower = js.to_ascii_lowercase();
+    if lower.contains("</script") || lower.contains("<!--") {
+        return Err(
+            "the app's script holds text that would end the report's <script> element".into(),
+        );
+    }
+    // `export default __wbg_init;` (wasm-bindgen), or `export { x as default }`
+    let (glue, start) = if js.matches("export default ").count() == 1 {
+        (
+            js.replacen("export default ", "const rankscopeStart = ", 1),
+            "rankscopeStart",
+        )
+    } else {
+        let at = js
+            .find(" as default")
+            .filter(|_| js.matches(" as default").count() == 1)
+            .ok_or("the app's script has no default export (its start) to run")?;
+        let name_start = js[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .map_or(0, |i| i + 1);
+        let name = &js[name_start..at];
+        if name.is_empty() {
+            return Err("the app's script has no default export (its start) to run".into());
+        }
+        (js.to_string(), name)
     };
+    Ok(format!("{glue}\n{}", REPORT_START.replace("START", start)))
 }
 
 /// The policy of a saved report: it runs only its own inline module, named
-/// by its SHA-256 ([`REPORT_SCRIPT_SHA256`]; no `'unsafe-inline'`: an
-/// injected script would not run), the app's glue it imports from a `data:`
-/// URL and its wasm, and makes no request at all (the app, its styles and its
-/// data are all in the file). Styles stay inline (the app sets style
-/// attributes).
-pub const REPORT_CSP: &str = concat!(
-    "default-src 'none'; script-src 'sha256-",
-    report_script_sha256!(),
-    "' data: 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
-);
-
-/// The one inline module of a saved report: it imports the app's JavaScript
-/// glue (a `data:` URL made from the report's `rankscope-js` block) and
-/// starts it on the wasm of its `rankscope-wasm` block. The same text in
-/// every report, so its hash is a constant of the build.
-pub const REPORT_SCRIPT: &str = r#"
-const block = (id) => document.getElementById(id).textContent;
-const { default: init } = await import("data:text/javascript;base64," + block("rankscope-js"));
-await init({ module_or_path: Uint8Array.from(atob(block("rankscope-wasm")), (c) => c.charCodeAt(0)) });
-"#;
-
-/// The SHA-256 of [`REPORT_SCRIPT`], base64, as [`REPORT_CSP`] names it
-/// (a test computes it).
-pub const REPORT_SCRIPT_SHA256: &str = report_script_sha256!();
+/// by its SHA-256 (`script_sha256`, base64; no `'unsafe-inline'` and no
+/// `data:` or `blob:`: an injected script, inline or from a URL, would not
+/// run) and compiles its wasm (`'wasm-unsafe-eval'`), and makes no request
+/// at all (the app, its styles and its data are all in the file). Styles
+/// stay inline (the app sets style attributes).
+pub fn report_csp(script_sha256: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'sha256-{script_sha256}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+}
 
 /// A saved report: one HTML file holding the page's stylesheet, the app's
-/// JavaScript glue `js` and wasm as base64 blocks started by the inline
-/// module [`REPORT_SCRIPT`], and a session (view + data); it opens from disk
-/// with no network. The page finds the session by [`REPORT_DATA_ID`].
-pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]) -> String {
+/// wasm as a base64 block, a session (view + data), and its one inline
+/// module ([`report_script`]: the app's JavaScript glue `js` and its start),
+/// allowed by its hash; it opens from disk with no network. The page finds
+/// the session by [`REPORT_DATA_ID`]. Written in a loading worker (the page
+/// sends it the app's files), and by the Python package.
+pub fn report_html(
+    title: &str,
+    css: &str,
+    js: &str,
+    wasm: &[u8],
+    session: &[u8],
+) -> Result<String, String> {
     let b64 = base64;
     let escape = |s: &str| {
         s.replace('&', "&amp;")
@@ -603,7 +634,8 @@ pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]
     };
     // a stylesheet cannot end the <style> element early
     let css = css.replace("</", "<\\/");
-    format!(
+    let script = report_script(js)?;
+    Ok(format!(
         r#"<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -616,24 +648,101 @@ pub fn report_html(title: &str, css: &str, js: &str, wasm: &[u8], session: &[u8]
 <body>
 <noscript>This Rankscope report runs in your browser with WebAssembly: please enable JavaScript.</noscript>
 <script type="application/octet-stream" id="{REPORT_DATA_ID}">{data}</script>
-<script type="application/octet-stream" id="rankscope-js">{js}</script>
 <script type="application/octet-stream" id="rankscope-wasm">{wasm}</script>
-<script type="module">{REPORT_SCRIPT}</script>
+<script type="module">{script}</script>
 </body>
 </html>
 "#,
-        csp = REPORT_CSP,
+        csp = report_csp(&b64(&sha256(script.as_bytes()))),
         title = escape(title),
         data = b64(session),
         wasm = b64(wasm),
-        js = b64(js.as_bytes()),
-    )
+    ))
+}
+
+/// SHA-256 (FIPS 180-4) of `bytes`: the hash a report's policy names its
+/// script by. Written here (the sha2 crate is its reference in the tests);
+/// only the loading worker and the Python package compute it.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2,
+    ];
+    let mut h: [u32; 8] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ];
+    // the message, a 1 bit, zeros, and its length in bits: whole 64-byte blocks
+    let mut data = bytes.to_vec();
+    data.push(0x80);
+    while data.len() % 64 != 56 {
+        data.push(0);
+    }
+    data.extend_from_slice(&((bytes.len() as u64).wrapping_mul(8)).to_be_bytes());
+    for block in data.chunks_exact(64) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let mut v = h;
+        for i in 0..64 {
+            let [a, b, c, d, e, f, g, hh] = v;
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            v = [t1.wrapping_add(t2), a, b, c, d.wrapping_add(t1), e, f, g];
+        }
+        for (x, y) in h.iter_mut().zip(v) {
+            *x = x.wrapping_add(y);
+        }
+    }
+    let mut out = [0u8; 32];
+    for (chunk, x) in out.chunks_exact_mut(4).zip(h) {
+        chunk.copy_from_slice(&x.to_be_bytes());
+    }
+    out
 }
 
 /// Reads a saved report's session text (base64, whitespace ignored).
 pub fn report_session(text: &str) -> Result<Vec<u8>, String> {
     let compact: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
     from_base64(&compact).ok_or_else(|| "the report's data is damaged (not base64)".to_string())
+}
+
+/// A saved report's session (the text of its data block) read back as
+/// [`decode_session`] reads a session file, but only with its checksum
+/// (version 2): every report carries the app that wrote it, and this app
+/// writes the checksum, so a report of this app holding a version-1 session
+/// was changed after it was saved (a crafted report would skip the check).
+pub fn open_report(text: &str) -> Result<(Workspace, ViewState, Vec<String>), String> {
+    let bytes = report_session(text)?;
+    if bytes.starts_with(SESSION_MAGIC_V1) {
+        return Err("the report's data has no checksum, which the app that saved it always writes: it was changed after it was saved".into());
+    }
+    decode_session(&bytes)
 }
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -1022,65 +1131,165 @@ mod tests {
         );
     }
 
-    /// SHA-256, base64, as a CSP hash source writes it (the sha2 crate).
-    fn sha256_base64(text: &str) -> String {
-        use base64::Engine;
-        use sha2::Digest;
-        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
+    /// The end of wasm-bindgen's glue for `--target web`, as Trunk serves it.
+    const GLUE: &str = "let wasm;\nfunction initSync(module) { return wasm; }\nasync function __wbg_init(module_or_path) {\n    if (Object.getPrototypeOf(module_or_path) === Object.prototype) { ({ module_or_path } = module_or_path); }\n    if (typeof module_or_path === 'undefined') { module_or_path = new URL('app_bg.wasm', import.meta.url); }\n    globalThis.started = module_or_path;\n}\n\nexport { initSync };\nexport default __wbg_init;\n";
+
+    /// The `script-src` sources of a policy, in order.
+    fn script_src(csp: &str) -> Vec<&str> {
+        let directive = csp
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with("script-src "))
+            .unwrap();
+        directive.split(' ').skip(1).collect()
     }
 
     #[test]
-    fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
-        let session = encode_session(&Workspace::default(), &ViewState::default());
-        // SHA-256 of "abc", as FIPS 180-2 gives it
+    fn sha256_is_the_standard_one() {
+        use sha2::Digest;
+        // FIPS 180-2's example
         assert_eq!(
-            sha256_base64("abc"),
+            base64(&sha256(b"abc")),
             "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="
         );
-        assert_eq!(
-            sha256_base64(REPORT_SCRIPT),
-            REPORT_SCRIPT_SHA256,
-            "the inline module's hash"
-        );
+        let text: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        // every padding case (55, 56, 63, 64 bytes ...) and several blocks
+        for len in (0..200).chain([999, 1000]) {
+            let want: [u8; 32] = sha2::Sha256::digest(&text[..len]).into();
+            assert_eq!(sha256(&text[..len]), want, "{len} bytes");
+        }
+    }
+
+    /// A saved report's policy runs its one inline module by its hash and
+    /// nothing else: `script-src` is exactly that hash and
+    /// `'wasm-unsafe-eval'` (no `data:`, `blob:` or `'unsafe-inline'`, so
+    /// an injected `<script src="data:…">` does not run); the module is the
+    /// app's glue and its start, importing nothing.
+    #[test]
+    fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
+        use base64::Engine;
+        use sha2::Digest;
+        let session = encode_session(&Workspace::default(), &ViewState::default());
         let html = report_html(
             "a <b> report",
             "p{color:red}</style>",
-            "export default 1;",
+            GLUE,
             b"\0asm",
             &session,
-        );
+        )
+        .unwrap();
         assert!(html.contains("<title>a &lt;b&gt; report</title>"));
         assert_eq!(
             html.matches("</style>").count(),
             1,
             "the stylesheet cannot close its element"
         );
-        assert!(html.contains(REPORT_CSP) && REPORT_CSP.starts_with("default-src 'none'"));
-        assert!(
-            !REPORT_CSP.contains("connect-src"),
-            "no request of any kind"
-        );
-        // the inline module runs by its hash, nothing inline by default
-        let script_src = REPORT_CSP
-            .split(';')
-            .find(|d| d.trim().starts_with("script-src"))
-            .unwrap();
-        assert!(!script_src.contains("unsafe-inline"), "{script_src}");
-        assert!(script_src.contains(&format!("'sha256-{REPORT_SCRIPT_SHA256}'")));
-        // the hash is the inline module's, as the browser computes it: the
-        // text between its tags exactly
-        let start =
-            html.find("<script type=\"module\">").unwrap() + "<script type=\"module\">".len();
+        // the inline module: the text between its tags exactly, hashed as
+        // the browser hashes it (the sha2 crate)
+        let tag = "<script type=\"module\">";
+        assert_eq!(html.matches(tag).count(), 1);
+        let start = html.find(tag).unwrap() + tag.len();
         let end = start + html[start..].find("</script>").unwrap();
-        assert_eq!(&html[start..end], REPORT_SCRIPT);
+        let module = &html[start..end];
+        let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(module));
+        let csp_tag = "<meta http-equiv=\"Content-Security-Policy\" content=\"";
+        let csp_start = html.find(csp_tag).unwrap() + csp_tag.len();
+        let csp = &html[csp_start..csp_start + html[csp_start..].find('"').unwrap()];
+        assert_eq!(csp, report_csp(&hash));
+        assert_eq!(
+            script_src(csp),
+            [format!("'sha256-{hash}'").as_str(), "'wasm-unsafe-eval'"]
+        );
+        assert_eq!(
+            csp,
+            format!("default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'")
+        );
+        // README's statement of it, read from README
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .unwrap()
+            .replace("\n  ", " ");
+        let said = readme
+            .split("`script-src` is exactly the SHA-256 of its one inline module")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .expect("README states the report's script-src");
+        assert!(said.contains("and `'wasm-unsafe-eval'`"), "{said}");
+        for refused in ["'unsafe-inline'", "data:", "blob:"] {
+            assert!(said.contains(&format!("`{refused}`")), "{said}");
+            assert!(!script_src(csp).contains(&refused), "{refused}");
+        }
+        // the glue, its default export bound to a name, then its start on the wasm block
+        assert!(module.starts_with("let wasm;\n"), "{module}");
+        assert!(module.contains("const rankscopeStart = __wbg_init;"));
+        assert!(!module.contains("import(") && !module.contains("export default"));
+        assert!(module.contains("await rankscopeStart({ module_or_path: Uint8Array.from(atob(rankscopeBlock(\"rankscope-wasm\"))"));
+        // every other script element is a data block
+        let scripts = html.matches("<script").count();
+        let blocks = html
+            .matches("<script type=\"application/octet-stream\"")
+            .count();
+        assert_eq!((scripts, blocks), (3, 2));
         let block = |id: &str| {
             let start = html.find(&format!("id=\"{id}\">")).unwrap() + id.len() + 6;
             let end = start + html[start..].find('<').unwrap();
             report_session(&html[start..end]).unwrap()
         };
         assert_eq!(block(REPORT_DATA_ID), session);
-        assert_eq!(block("rankscope-js"), b"export default 1;");
+        assert_eq!(block("rankscope-wasm"), b"\0asm");
         assert!(report_session("not base64!").is_err());
+        // the module runs: node, with the page's blocks, starts the glue on the wasm's bytes
+        if std::path::Path::new("/usr/bin/node").exists() {
+            let dir = std::env::temp_dir().join(format!("rankscope-report-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join("module.mjs");
+            std::fs::write(
+                &file,
+                format!("globalThis.document = {{ getElementById: (id) => ({{ textContent: id === 'rankscope-wasm' ? 'AGFzbQ==' : '' }}) }};\n{module}\nconsole.log(JSON.stringify([...globalThis.started]));\n"),
+            )
+            .unwrap();
+            let out = std::process::Command::new("/usr/bin/node")
+                .arg(&file)
+                .output()
+                .unwrap();
+            std::fs::remove_dir_all(&dir).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                "[0,97,115,109]\n",
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+
+    /// Glue whose default export is written in an export list, or minified,
+    /// starts the same way; glue that would end the `<script>` element, or
+    /// has no default export, is refused with a reason.
+    #[test]
+    fn a_report_s_script_starts_any_default_export_and_refuses_what_would_break_out() {
+        let listed = GLUE.replace(
+            "export { initSync };\nexport default __wbg_init;",
+            "export { initSync, __wbg_init as default };",
+        );
+        let module = report_script(&listed).unwrap();
+        assert!(
+            module.contains("await __wbg_init({ module_or_path:"),
+            "{module}"
+        );
+        let minified = "async function $a(m){globalThis.s=m}export{x as initSync,$a as default};";
+        assert!(report_script(minified)
+            .unwrap()
+            .contains("await $a({ module_or_path:"));
+        for bad in [
+            format!("{GLUE}// </SCRIPT><script>alert(1)</script>"),
+            format!("{GLUE}/* <!-- */"),
+        ] {
+            assert!(report_script(&bad)
+                .unwrap_err()
+                .contains("<script> element"));
+        }
+        assert!(report_script("export { initSync };")
+            .unwrap_err()
+            .contains("no default export"));
     }
 
     /// A link asking for 10,000 cutoffs gets the first 32 and says so; a
@@ -1412,6 +1621,59 @@ mod tests {
             .collect();
         assert_eq!(first, ["emu", "emu", "dog"]);
         assert_eq!(d.num_classes, 3);
+    }
+
+    /// A version-1 session (no checksum) opens only after the value checks a
+    /// file gets, saying it carries no checksum: crafted values are refused
+    /// with the reason. In a saved report (which carries the app that wrote
+    /// it, and this app writes checksums) a version-1 session is refused.
+    #[test]
+    fn version_1_sessions_are_validated_and_refused_in_reports() {
+        use crate::parse::transfer::{encode_many, Outcome};
+        use crate::parse::Parsed;
+        let (ws, v2) = example_session();
+        let v1 = |change: &dyn Fn(&mut Parsed)| {
+            let files: Vec<(String, Outcome)> = (ws.to_files().into_iter())
+                .map(|(n, mut p)| {
+                    change(&mut p);
+                    (n, Ok(p))
+                })
+                .collect();
+            let mut v1 = SESSION_MAGIC_V1.to_vec();
+            v1.extend_from_slice(b"tab=binary\n");
+            v1.extend_from_slice(&encode_many(&files));
+            v1
+        };
+        let good = v1(&|_| {});
+        let (_, _, notes) = decode_session(&good).unwrap();
+        assert_eq!(notes, [NO_CHECKSUM_NOTE]);
+        let nan = v1(&|p| {
+            if let Parsed::Binary(b) = p {
+                b.models[0].1[2] = f64::NAN;
+            }
+        });
+        let why = decode_session(&nan).unwrap_err();
+        assert!(
+            why.starts_with("the session's data is damaged: ")
+                && why.contains("score 3 is not a number (NaN), which no file can hold"),
+            "{why}"
+        );
+        let broken = v1(&|p| {
+            if let Parsed::Qrels { judgments, .. } = p {
+                judgments.hashes[0] ^= 1;
+            }
+        });
+        assert!(decode_session(&broken)
+            .unwrap_err()
+            .contains("judgments are damaged"));
+        // in a report: the checksum is required
+        assert!(open_report(&base64(&v2)).is_ok());
+        assert!(open_report(&base64(&good))
+            .unwrap_err()
+            .contains("has no checksum"));
+        assert!(open_report("not base64!")
+            .unwrap_err()
+            .contains("not base64"));
     }
 
     /// Sessions written before the checksum (version 1, as the previous

@@ -57,13 +57,109 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
     escape_where(text, |c| is_control(c) || is_bidi(c))
 }
 
+/// A writer that passes text on as [`terminal_safe`] writes it (for output
+/// that leaves in blocks, as `rankscope trec_eval`'s): controls and
+/// bidirectional controls escaped, each byte that is not UTF-8 as `\xNN`; a
+/// character split between two writes is held until its end arrives (and
+/// escaped byte by byte if it never does).
+pub struct TerminalSafe<W: std::io::Write> {
+    inner: W,
+    held: Vec<u8>,
+}
+
+impl<W: std::io::Write> TerminalSafe<W> {
+    pub fn new(inner: W) -> Self {
+        TerminalSafe {
+            inner,
+            held: Vec::new(),
+        }
+    }
+
+    /// The held bytes as text to show; with `end`, an unfinished character too.
+    fn take(&mut self, end: bool) -> String {
+        let mut out = String::new();
+        let mut rest = &self.held[..];
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    out.push_str(&terminal_safe(s));
+                    rest = &[];
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    out.push_str(&terminal_safe(
+                        std::str::from_utf8(valid).unwrap_or_default(),
+                    ));
+                    let bad = match e.error_len() {
+                        Some(n) => n,
+                        None if end => after.len(),
+                        None => {
+                            rest = after;
+                            break;
+                        }
+                    };
+                    for b in &after[..bad] {
+                        out.push_str(&format!("\\x{b:02x}"));
+                    }
+                    rest = &after[bad..];
+                }
+            }
+        }
+        let kept = rest.len();
+        self.held.drain(..self.held.len() - kept);
+        out
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for TerminalSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.held.extend_from_slice(buf);
+        let text = self.take(false);
+        self.inner.write_all(text.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: std::io::Write> Drop for TerminalSafe<W> {
+    fn drop(&mut self) {
+        let text = self.take(true);
+        let _ = self.inner.write_all(text.as_bytes());
+        let _ = self.inner.flush();
+    }
+}
+
 /// A CSV text cell: one starting with `=`, `+`, `-`, `@`, tab or CR gets a
 /// leading `'`, so a spreadsheet shows it instead of running it as a
 /// formula (OWASP's advice on CSV injection). Numbers are not text cells.
+/// Text already starting with `'`s before such a character gets one more,
+/// so [`csv_uncell`] gives back every text as it was.
 pub fn csv_cell(text: &str) -> Cow<'_, str> {
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{text}")),
-        _ => Cow::Borrowed(text),
+    if runs_as_formula(text.trim_start_matches('\'')) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Whether a spreadsheet would run a cell of this text as a formula.
+fn runs_as_formula(text: &str) -> bool {
+    matches!(
+        text.chars().next(),
+        Some('=' | '+' | '-' | '@' | '\t' | '\r')
+    )
+}
+
+/// A CSV text cell as it was before [`csv_cell`]: one `'` fewer before a
+/// character a spreadsheet would run (the interchange file's ids read back).
+pub fn csv_uncell(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if runs_as_formula(rest.trim_start_matches('\'')) => rest,
+        _ => cell,
     }
 }
 
@@ -148,6 +244,20 @@ pub fn latex(text: &str) -> String {
             ']' => out.push_str("{]}"),
             '<' => out.push_str("\\textless{}"),
             '>' => out.push_str("\\textgreater{}"),
+            // the symbols of the metrics' titles and notes, which pdflatex's
+            // text fonts lack (`nDCG (2^rel−1)`, `Spearman ρ`, `—` undefined)
+            '−' => out.push_str("$-$"),
+            '±' => out.push_str("$\\pm$"),
+            '·' => out.push_str("$\\cdot$"),
+            '×' => out.push_str("$\\times$"),
+            '≤' => out.push_str("$\\le$"),
+            '≥' => out.push_str("$\\ge$"),
+            '—' => out.push_str("---"),
+            '–' => out.push_str("--"),
+            'α' => out.push_str("$\\alpha$"),
+            'β' => out.push_str("$\\beta$"),
+            'ρ' => out.push_str("$\\rho$"),
+            'τ' => out.push_str("$\\tau$"),
             c => out.push(c),
         }
     }
@@ -286,6 +396,34 @@ mod tests {
         );
     }
 
+    /// Output written in blocks is escaped as the whole text would be, a
+    /// character split between two writes included; bytes that are not
+    /// UTF-8 show as `\xNN`.
+    #[test]
+    fn a_terminal_writer_escapes_across_writes() {
+        use std::io::Write;
+        let text = "run\u{1b}]0;title\u{7}\tq1\u{202e}é\n".as_bytes();
+        for cut in 0..=text.len() {
+            let mut out = Vec::new();
+            {
+                let mut w = TerminalSafe::new(&mut out);
+                w.write_all(&text[..cut]).unwrap();
+                w.write_all(&text[cut..]).unwrap();
+            }
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                "run\\x1b]0;title\\x07\tq1\\u{202e}é\n",
+                "cut at {cut}"
+            );
+        }
+        let mut out = Vec::new();
+        {
+            let mut w = TerminalSafe::new(&mut out);
+            w.write_all(b"a\xff\x9b[2Jb\xc3").unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), "a\\xff\\x9b[2Jb\\xc3");
+    }
+
     #[test]
     fn csv_cells_that_spreadsheets_would_run_get_a_quote() {
         for f in ["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
@@ -293,6 +431,14 @@ mod tests {
         }
         assert_eq!(csv_cell("bm25"), "bm25");
         assert_eq!(csv_cell(""), "");
+        assert_eq!(csv_cell("'=x"), "''=x");
+        assert_eq!(csv_cell("'bm25"), "'bm25");
+        // the original text back, whatever it held
+        for t in [
+            "=1", "''=1", "'", "''", "'a", "a'", "-0.5", "", "@", "'\t", "x=1",
+        ] {
+            assert_eq!(csv_uncell(&csv_cell(t)), t, "{t:?}");
+        }
     }
 
     #[test]
@@ -303,6 +449,11 @@ mod tests {
         assert_eq!(latex("[20cm] a_b"), "{[}20cm{]} a\\_b");
         assert_eq!(latex("\u{7}x"), "\\textbackslash{}x07x");
         assert_eq!(latex("a\\b"), "a\\textbackslash{}b");
+        // symbols pdflatex's text fonts lack, as math or dashes
+        assert_eq!(
+            latex("2^rel−1 ρ ± —"),
+            "2\\textasciicircum{}rel$-$1 $\\rho$ $\\pm$ ---"
+        );
     }
 
     #[test]

@@ -270,6 +270,42 @@ fn line(out: &mut String, name: &str, qid: &str, value: f64, form: Form) {
     }
 }
 
+/// The conventions trec_eval output was written under that trec_eval's own
+/// defaults would not give, as one comment line (`# `: Rankscope's readers
+/// skip it, as they skip every line starting with `#`), each with the
+/// trec_eval option that gives it where there is one; empty when there are
+/// none. `flags`: also those a trec_eval command line states itself
+/// (`complete`: `-c`; the relevance level: `-l`), which a file written
+/// elsewhere (the page's export) must carry; `rankscope eval --format
+/// trec_eval` takes them as trec_eval's own flags and prints only the rest.
+pub fn conventions_comment(conv: &Conventions, complete: bool, flags: bool) -> String {
+    use crate::core::Named;
+    let mut items = Vec::new();
+    if flags && complete {
+        items.push("query_set=qrels (trec_eval -c)".to_string());
+    }
+    if flags && conv.relevance_level != 1 {
+        let l = conv.relevance_level;
+        items.push(format!("relevance_level={l} (trec_eval -l{l})"));
+    }
+    if conv.trec_eval != crate::core::ranking_metrics::TrecEvalVersion::V10 {
+        items.push(format!("trec_eval={}", conv.trec_eval.name()));
+    }
+    if conv.ties != ranking::TieRule::Trec {
+        items.push(format!(
+            "ties={} (trec_eval has only its own order)",
+            conv.ties.name()
+        ));
+    }
+    if items.is_empty() {
+        return String::new();
+    }
+    format!(
+        "# conventions that differ from trec_eval's defaults: {}\n",
+        items.join(", ")
+    )
+}
+
 /// trec_eval's output for one run.
 pub fn format_run(
     data: &RankingData,
@@ -368,6 +404,53 @@ pub fn format_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// trec_eval output written under conventions trec_eval's defaults would
+    /// not give names them in a comment line, which the reader of trec_eval
+    /// output skips: the file still reads as the same values.
+    #[test]
+    fn conventions_travel_as_a_comment_the_reader_skips() {
+        use crate::core::ranking::TieRule;
+        use crate::core::ranking_metrics::TrecEvalVersion;
+        let defaults = Conventions::default();
+        assert_eq!(conventions_comment(&defaults, false, true), "");
+        let conv = Conventions {
+            relevance_level: 2,
+            ties: TieRule::Average,
+            trec_eval: TrecEvalVersion::V9,
+            ..Conventions::default()
+        };
+        assert_eq!(
+            conventions_comment(&conv, true, true),
+            "# conventions that differ from trec_eval's defaults: query_set=qrels (trec_eval -c), relevance_level=2 (trec_eval -l2), trec_eval=9.0.x, ties=average (trec_eval has only its own order)\n"
+        );
+        // a command line with -c and -l states those itself
+        assert_eq!(
+            conventions_comment(&conv, true, false),
+            "# conventions that differ from trec_eval's defaults: trec_eval=9.0.x, ties=average (trec_eval has only its own order)\n"
+        );
+        let mut ws = crate::parse::Workspace::default();
+        let o = Default::default();
+        ws.load_bytes("q.qrels", b"q1 0 d1 2\nq1 0 d2 1\nq2 0 d1 2\n", &o)
+            .unwrap();
+        ws.load_bytes("r.run", b"q1 Q0 d2 1 2 r\nq1 Q0 d1 2 1 r\n", &o)
+            .unwrap();
+        let d = ws.ranking.as_ref().unwrap();
+        let lines = format_run(d, 0, &conv, &official(), true, true);
+        let file = conventions_comment(&conv, true, true) + &lines;
+        let mut back = crate::parse::Workspace::default();
+        back.load_bytes("r.trec_eval.txt", file.as_bytes(), &o)
+            .unwrap();
+        let mut plain = crate::parse::Workspace::default();
+        plain
+            .load_bytes("r.trec_eval.txt", lines.as_bytes(), &o)
+            .unwrap();
+        assert_eq!(
+            format!("{:?}", back.precomputed_report(None).unwrap().models),
+            format!("{:?}", plain.precomputed_report(None).unwrap().models)
+        );
+        assert!(!back.precomputed.is_empty());
+    }
 
     #[test]
     fn measure_arguments() {

@@ -320,6 +320,321 @@ fn control_characters_from_files_are_escaped_for_terminals() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `rankscope trec_eval` on a terminal shows the query ids and run tags of
+/// its files escaped, as every other command does (an OSC title change, a
+/// screen clear and a right-to-left override in them act on nothing), and
+/// writes trec_eval's bytes exactly when piped.
+#[test]
+fn trec_eval_escapes_ids_and_run_tags_on_a_terminal() {
+    let dir = scratch("trec-eval-tty");
+    let run = dir.join("evil.run");
+    let tag = "t\x1b]0;pwned\x07";
+    let qid = "q\x1b[2J\u{202e}1";
+    std::fs::write(&run, format!("{qid} Q0 d1 1 0.9 {tag}\n")).unwrap();
+    let qrels = dir.join("evil.qrels");
+    std::fs::write(&qrels, format!("{qid} 0 d1 1\n")).unwrap();
+    let args = format!(
+        "\"$RANKSCOPE\" trec_eval -q -m runid -m P.1 '{}' '{}'",
+        qrels.display(),
+        run.display()
+    );
+    let (code, piped, _) = shell(&args);
+    assert_eq!(code, Some(0));
+    assert!(
+        piped.contains(&format!("P_1                   \t{qid}\t1.0000\n")),
+        "{piped:?}"
+    );
+    assert!(
+        piped.contains(&format!("runid                 \tall\t{tag}\n")),
+        "{piped:?}"
+    );
+    // on a terminal (a pseudo-terminal from util-linux's script)
+    assert!(
+        std::path::Path::new("/usr/bin/script").exists(),
+        "util-linux's script"
+    );
+    let (code, shown, _) = shell(&format!("script -qec {} /dev/null", shell_quote(&args)));
+    assert_eq!(code, Some(0));
+    assert!(shown.contains("\tq\\x1b[2J\\u{202e}1\t1.0000"), "{shown:?}");
+    assert!(shown.contains("\tall\tt\\x1b]0;pwned\\x07"), "{shown:?}");
+    for c in ['\x1b', '\x07', '\u{202e}'] {
+        assert!(!shown.contains(c), "{c:?} in {shown:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Why `doc` is not a LaTeX table that `\input` can read, if it is not: its
+/// first byte starts a comment or the tabular; outside comments every
+/// command is one the exports write, every special character escaped or in
+/// math, math closed on its line, braces balanced, only ASCII (pdflatex's
+/// text fonts have no `−` or `ρ`).
+fn latex_problem(doc: &str) -> Option<String> {
+    const COMMANDS: &[&str] = &[
+        "begin",
+        "end",
+        "hline",
+        "textbf",
+        "par",
+        "footnotesize",
+        "textbackslash",
+        "textasciitilde",
+        "textasciicircum",
+        "textless",
+        "textgreater",
+        "dagger",
+        "pm",
+        "blacktriangle",
+        "blacktriangledown",
+        "rho",
+        "tau",
+        "alpha",
+        "beta",
+        "cdot",
+        "times",
+        "le",
+        "ge",
+    ];
+    if !(doc.starts_with('%') || doc.starts_with("\\begin{tabular}")) {
+        return Some(format!("starts with {:?}", doc.lines().next()));
+    }
+    let mut depth = 0i64;
+    for (n, line) in doc.lines().enumerate() {
+        let mut math = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '%' => break,
+                '\\' => match chars.peek().copied() {
+                    Some(a) if a.is_ascii_alphabetic() => {
+                        let mut name = String::new();
+                        while let Some(&a) = chars.peek().filter(|a| a.is_ascii_alphabetic()) {
+                            name.push(a);
+                            chars.next();
+                        }
+                        if !COMMANDS.contains(&name.as_str()) {
+                            return Some(format!("line {}: \\{name}", n + 1));
+                        }
+                    }
+                    Some('&' | '%' | '$' | '#' | '_' | '{' | '}' | '\\') => {
+                        chars.next();
+                    }
+                    other => return Some(format!("line {}: \\ then {other:?}", n + 1)),
+                },
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return Some(format!("line {}: a }} closes nothing", n + 1));
+                    }
+                }
+                '$' => math = !math,
+                '#' | '_' | '^' | '~' if !math => {
+                    return Some(format!("line {}: {c} outside math", n + 1))
+                }
+                c if !c.is_ascii() => return Some(format!("line {}: {c:?}", n + 1)),
+                _ => {}
+            }
+        }
+        if math {
+            return Some(format!("line {}: math left open", n + 1));
+        }
+    }
+    (depth != 0).then(|| format!("{depth} braces left open"))
+}
+
+/// Why `doc` is not a Markdown table with its note, if it is not: an HTML
+/// comment on the first line (no `--` inside it), then the table (a header,
+/// its delimiter row, rows of as many cells; no HTML), then the note.
+fn markdown_problem(doc: &str) -> Option<String> {
+    let mut lines = doc.lines();
+    let first = lines.next().unwrap_or_default();
+    let inner = first.strip_prefix("<!--")?.strip_suffix("-->");
+    match inner {
+        Some(inner) if !inner.contains("--") && !inner.starts_with('>') => {}
+        _ => return Some(format!("first line {first:?}")),
+    }
+    let cells = |l: &str| {
+        let mut n = 0;
+        let mut escaped = false;
+        for c in l.chars() {
+            n += usize::from(c == '|' && !escaped);
+            escaped = c == '\\' && !escaped;
+        }
+        n
+    };
+    let table: Vec<&str> = lines.by_ref().take_while(|l| l.starts_with('|')).collect();
+    if table.len() < 3 {
+        return Some(format!("{} table lines", table.len()));
+    }
+    let delimiter = table[1].trim_matches('|').split('|');
+    if !delimiter.into_iter().all(|c| c == "---" || c == "---:") {
+        return Some(format!("delimiter row {:?}", table[1]));
+    }
+    if let Some(l) = table
+        .iter()
+        .find(|l| cells(l) != cells(table[0]) || l.contains('<'))
+    {
+        return Some(format!("row {l:?}"));
+    }
+    let rest: Vec<&str> = lines.collect();
+    match rest[..] {
+        [note] if note.starts_with('*') && note.ends_with('*') && !note.contains('<') => None,
+        _ => Some(format!("after the table: {rest:?}")),
+    }
+}
+
+/// `rankscope eval --format latex > t.tex` and `--format markdown` are valid
+/// in their language from their first byte: the conventions in force head
+/// them as a LaTeX comment and an HTML comment (a name that would end the
+/// comment broken), the note follows the table; the LaTeX table compiles in
+/// a minimal document where pdflatex is installed.
+#[test]
+fn latex_and_markdown_are_valid_from_their_first_byte() {
+    let dir = scratch("paper-tables");
+    let binary = dir.join("names.csv");
+    std::fs::write(
+        &binary,
+        "label,a--><b>x,m_1%#{}\n1,0.9,0.2\n0,0.3,0.7\n1,0.6,0.4\n0,0.1,0.5\n",
+    )
+    .unwrap();
+    let (run, qrels) = (reference("ranking.run"), reference("ranking.qrels"));
+    let (run, qrels, binary) = (
+        run.to_str().unwrap(),
+        qrels.to_str().unwrap(),
+        binary.to_str().unwrap(),
+    );
+    let cases: [&[&str]; 5] = [
+        &[
+            "eval",
+            run,
+            "--qrels",
+            qrels,
+            "--gain",
+            "exponential",
+            "-m",
+            "all",
+        ],
+        &["eval", run, "--qrels", qrels, "--group", "all=*"],
+        &["eval", binary, "--threshold", "a--><b>x=0.3", "-m", "all"],
+        &["eval", &reference_str("multiclass_probs.csv"), "-m", "all"],
+        &["eval", &reference_str("ratings.csv"), "-m", "all"],
+    ];
+    let pdflatex = std::path::Path::new("/usr/bin/pdflatex").exists();
+    for (i, args) in cases.iter().enumerate() {
+        for format in ["latex", "markdown"] {
+            let mut args = args.to_vec();
+            args.extend(["--format", format]);
+            let out = String::from_utf8(stdout_of(&args)).unwrap();
+            let problem = match format {
+                "latex" => latex_problem(&out),
+                _ => markdown_problem(&out),
+            };
+            assert_eq!(problem, None, "{args:?}:\n{out}");
+            if format == "latex" && pdflatex {
+                std::fs::write(dir.join(format!("t{i}.tex")), &out).unwrap();
+                std::fs::write(
+                    dir.join("doc.tex"),
+                    format!("\\documentclass{{article}}\n\\usepackage{{amssymb}}\n\\begin{{document}}\n\\input{{t{i}.tex}}\n\\end{{document}}\n"),
+                )
+                .unwrap();
+                let compiled = Command::new("pdflatex")
+                    .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+                    .current_dir(&dir)
+                    .output()
+                    .unwrap();
+                assert!(
+                    compiled.status.success(),
+                    "{args:?}:\n{}",
+                    String::from_utf8_lossy(&compiled.stdout)
+                );
+            }
+        }
+    }
+    // the first line names the kind and every convention in force
+    let head = String::from_utf8(stdout_of(&[
+        "eval",
+        binary,
+        "--threshold",
+        "a--><b>x=0.3",
+        "--format",
+        "markdown",
+    ]))
+    .unwrap();
+    assert!(
+        head.starts_with("<!-- binary classification · threshold=0.5 ")
+            && head
+                .lines()
+                .next()
+                .unwrap()
+                .contains("thresholds=a- -><b>x=0.3 -->"),
+        "{head}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn reference_str(name: &str) -> String {
+    reference(name).to_string_lossy().into_owned()
+}
+
+/// README's claim, read from README: "The CLI writes names and ids from
+/// files with control and bidirectional characters escaped on a terminal
+/// (its table and messages always; OUTPUTS keep their bytes when piped)".
+/// Each output it names keeps a screen clear in a query id when piped and
+/// shows it escaped on a terminal; the table escapes it piped too.
+#[test]
+fn readme_s_terminal_claim_holds_for_every_output_it_names() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap()
+        .replace('\n', " ");
+    let claim = "The CLI writes names and ids from files with control and bidirectional characters escaped on a terminal (its table and messages always; ";
+    let at = readme.find(claim).expect("README states the claim") + claim.len();
+    let listed = &readme[at..at + readme[at..].find("keep their bytes when piped)").unwrap()];
+    let named: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
+    assert!(named.len() >= 3, "{listed}");
+    let dir = scratch("readme-terminal");
+    let qid = "q\x1b[2J1";
+    let (run, qrels) = (dir.join("r.run"), dir.join("q.qrels"));
+    // the run's tag (its model name) sets the terminal's title
+    std::fs::write(&run, format!("{qid} Q0 d1 1 0.9 t\x1b]0;x\x07\n")).unwrap();
+    std::fs::write(&qrels, format!("{qid} 0 d1 1\n")).unwrap();
+    let (run, qrels) = (run.display(), qrels.display());
+    assert!(
+        std::path::Path::new("/usr/bin/script").exists(),
+        "util-linux's script"
+    );
+    for output in named {
+        let args = match output {
+            "rankscope trec_eval" => format!("\"$RANKSCOPE\" trec_eval -q '{qrels}' '{run}'"),
+            "--format trec_eval" => {
+                format!("\"$RANKSCOPE\" eval --format trec_eval -q '{run}' --qrels '{qrels}'")
+            }
+            "--format csv" => format!(
+                "\"$RANKSCOPE\" eval --format csv --per-query -m P@1 '{run}' --qrels '{qrels}'"
+            ),
+            other => panic!("README names {other}: add it here"),
+        };
+        let (code, piped, _) = shell(&args);
+        assert_eq!(code, Some(0), "{output}");
+        assert!(piped.contains(qid), "{output}: {piped:?}");
+        let (code, shown, _) = shell(&format!("script -qec {} /dev/null", shell_quote(&args)));
+        assert_eq!(code, Some(0), "{output}");
+        assert!(
+            shown.contains("q\\x1b[2J1") && !shown.contains('\x1b'),
+            "{output}: {shown:?}"
+        );
+    }
+    // the table, piped or not
+    let (code, table, _) = shell(&format!(
+        "\"$RANKSCOPE\" eval -m P@1 '{run}' --qrels '{qrels}' 2>&1"
+    ));
+    assert_eq!(code, Some(0));
+    assert!(
+        table.contains("t\\x1b]0;x\\x07") && !table.contains('\x1b'),
+        "{table:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
@@ -1156,6 +1471,49 @@ fn relation_files_are_evaluated_as_rankscope_trec_eval_does() {
                 "results.test",
             ],
         ),
+        // the format given names the FILE arguments (the run stays a run),
+        // never the --qrels files, which z-scores stand beside
+        (
+            &[
+                "eval",
+                "results.test",
+                "--qrels",
+                "qrels.test",
+                "zscores_file",
+                "--input-format",
+                "trec_zscores",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-Z",
+                "zscores_file",
+                "-m",
+                "all_trec",
+                "qrels.test",
+                "results.test",
+            ],
+        ),
+        // judgment groups given as a FILE argument are read as the format says
+        (
+            &[
+                "eval",
+                "results.test",
+                "qrels.123",
+                "--input-format",
+                "trec_qrels_jg",
+            ],
+            &[
+                "trec_eval",
+                "-q",
+                "-R",
+                "qrels_jg",
+                "-m",
+                "qrels_jg",
+                "qrels.123",
+                "results.test",
+            ],
+        ),
     ] {
         let (ok, want, err) = run(trec_eval);
         assert!(ok, "{err}");
@@ -1570,4 +1928,57 @@ fn each_model_may_have_its_own_threshold() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--threshold model_b=high: expected a number"));
+}
+
+/// The command line's messages name its own flags and actions, never the
+/// page's ("drop the file"): an empty file, a truncated `.gz`, qrels read
+/// as a run, a run given as qrels.
+#[test]
+fn cli_messages_name_its_flags_not_the_pages_actions() {
+    let dir = scratch("advice");
+    let write = |name: &str, bytes: &[u8]| {
+        let f = dir.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        f
+    };
+    let refused_with = |args: &[&std::ffi::OsStr]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .arg("eval")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, b"label,score\n1,0.9\n0,0.1\n").unwrap();
+    let gz = gz.finish().unwrap();
+    let empty = write("empty.csv", b"# nothing\n\n");
+    let truncated = write("cut.csv.gz", &gz[..gz.len() / 2]);
+    let qrels = write("judged.txt", b"q1 0 d1 1\n");
+    let run = write("r.txt", b"q1 Q0 d1 1 0.5 r\n");
+    let cases: [(Vec<&std::ffi::OsStr>, &str); 4] = [
+        (
+            vec![empty.as_os_str()],
+            "Give a TREC run (its qrels with --qrels), or a CSV file with a header and at least one row; rankscope eval --help lists every format (--input-format).",
+        ),
+        (
+            vec![truncated.as_os_str()],
+            "Compress the file again (gzip -t FILE checks it), or give the uncompressed file in its place.",
+        ),
+        (
+            vec!["--input-format".as_ref(), "trec_run".as_ref(), qrels.as_os_str()],
+            "qrels are given with --qrels, or read as such with --input-format trec_qrels.",
+        ),
+        (
+            vec![run.as_os_str(), "--qrels".as_ref(), run.as_os_str()],
+            "was a run given with --qrels (runs are FILE arguments)?",
+        ),
+    ];
+    for (args, advice) in cases {
+        let err = refused_with(&args);
+        assert!(err.trim_end().ends_with(advice), "{args:?}: {err}");
+        assert!(!err.to_lowercase().contains("drop"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

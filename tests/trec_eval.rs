@@ -418,3 +418,230 @@ fn relation_files_travel_in_sessions_and_key_their_evaluations() {
     .unwrap();
     assert_ne!(ws.relations_key(), key);
 }
+
+/// The values of trec_eval `-q` output as printed: (measure, query) → the
+/// last value printed for it, numbers only (`runid`, quoted text and nan
+/// left out), read with nothing but `str` splitting and `f64::parse`.
+fn printed_values(text: &str) -> Printed {
+    let mut values = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 3 {
+            continue;
+        }
+        let (m, q, v) = (f[0].trim(), f[1], f[2].trim());
+        if m == "runid" || v.starts_with('\'') || v.ends_with("nan") {
+            continue;
+        }
+        values.insert((m.to_string(), q.to_string()), v.parse::<f64>().unwrap());
+    }
+    values
+}
+
+/// `rankscope` with `args` in `cwd`, which must succeed: its output and its warnings.
+fn rankscope_ok(cwd: &Path, args: &[&str]) -> (Vec<u8>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    (out.stdout, stderr)
+}
+
+type Printed = std::collections::BTreeMap<(String, String), f64>;
+
+/// The means of `measure`'s per-query values (not `all`) as printed, over
+/// the queries both files have (a paired test's units), and their count.
+fn paired_means(a: &Printed, b: &Printed, measure: &str) -> (usize, f64, f64) {
+    let pairs: Vec<(f64, f64)> = a
+        .iter()
+        .filter(|((m, q), _)| m == measure && q != "all")
+        .filter_map(|(k, &x)| Some((x, *b.get(k)?)))
+        .collect();
+    let n = pairs.len();
+    let mean = |f: fn(&(f64, f64)) -> f64| pairs.iter().map(f).sum::<f64>() / n as f64;
+    (n, mean(|p| p.0), mean(|p| p.1))
+}
+
+/// `rankscope compare A B --metrics M --format json` in `cwd` against the
+/// files' own per-query values: each pair has the files' queries and means.
+fn compare_reads(cwd: &Path, a: &str, b: &str, measures: &[&str]) {
+    let text = |f: &str| std::fs::read_to_string(cwd.join(f)).unwrap();
+    let (va, vb) = (printed_values(&text(a)), printed_values(&text(b)));
+    let metrics = measures.join(",");
+    let (out, _) = rankscope_ok(
+        cwd,
+        &["compare", a, b, "--metrics", &metrics, "--format", "json"],
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let comparisons = json["comparisons"].as_array().unwrap();
+    assert_eq!(comparisons.len(), measures.len(), "{a} {b}");
+    for (c, m) in comparisons.iter().zip(measures) {
+        assert_eq!(c["metric"], *m);
+        let (n, mean_a, mean_b) = paired_means(&va, &vb, m);
+        assert!(n >= 2, "{a} {b} {m}: {n} queries in common");
+        let p = &c["paired"];
+        assert_eq!(p["n"].as_u64(), Some(n as u64), "{a} {b} {m}");
+        assert!(
+            (p["mean_a"].as_f64().unwrap() - mean_a).abs() < 1e-12,
+            "{a} {m}: {p}"
+        );
+        assert!(
+            (p["mean_b"].as_f64().unwrap() - mean_b).abs() < 1e-12,
+            "{b} {m}: {p}"
+        );
+    }
+}
+
+/// trec_eval's own `-q -m all_trec` output (upstream's `out.test.aq` and
+/// `out.test.aqc`, unchanged) is read by `rankscope eval` and `rankscope
+/// compare`: every number as printed (the counts too), the runid naming the
+/// model, relstring's quoted text set aside with a note. So is every other
+/// output of trec_eval's test suite: `-Z`'s `Z`-prefixed names, `-m`'s
+/// parameters in a measure's name (`utility_2,-1,0,0`, `ndcg_1=3,2=9,4=4.5`),
+/// `relstring_20`, preferences and judgment groups.
+#[test]
+fn trec_eval_q_output_is_read_by_eval_and_compare() {
+    let d = dir();
+    for file in ["out.test.aq", "out.test.aqc"] {
+        let printed = printed_values(&std::fs::read_to_string(d.join(file)).unwrap());
+        let (out, _) = rankscope_ok(&d, &["eval", file, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert!(
+            json["warnings"][0]
+                .as_str()
+                .unwrap()
+                .contains("relstring (3 lines): text in quotes, not values"),
+            "{}",
+            json["warnings"]
+        );
+        let model = &json["models"][0];
+        assert_eq!(model["name"], "STANDARD", "the runid names the model");
+        let metrics = model["metrics"].as_object().unwrap();
+        let all: Vec<_> = printed.iter().filter(|((_, q), _)| q == "all").collect();
+        assert!(all.len() > 90, "{file}: {}", all.len());
+        for ((m, _), v) in all {
+            assert_eq!(metrics[m].as_f64(), Some(*v), "{file}: {m}");
+        }
+        assert_eq!(metrics["num_q"].as_f64(), Some(3.0));
+    }
+    compare_reads(
+        &d,
+        "out.test.aq",
+        "out.test.aqc",
+        &["map", "P_10", "num_rel_ret", "ndcg_cut_10"],
+    );
+    let outputs: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("out."))
+        .collect();
+    assert_eq!(outputs.len(), 12, "{outputs:?}");
+    for file in &outputs {
+        let printed = printed_values(&std::fs::read_to_string(d.join(file)).unwrap());
+        let (out, _) = rankscope_ok(&d, &["eval", file, "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let metrics = json["models"][0]["metrics"].as_object().unwrap().clone();
+        for ((m, q), v) in &printed {
+            if q == "all" {
+                assert_eq!(metrics[m].as_f64(), Some(*v), "{file}: {m}");
+            }
+        }
+    }
+}
+
+/// The port's `-q` output round-trips into `rankscope compare` in both
+/// versions it writes: 10.0's and 9.0.x's (`RANKSCOPE_TREC_EVAL_VERSION`),
+/// with and without `-c`, over all_trec's measures.
+#[test]
+fn the_ports_q_output_round_trips_into_compare_in_10_0_and_9_0_x() {
+    let d = dir();
+    let scratch = std::env::temp_dir().join(format!("rankscope-teq-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    for version in [None, Some("9.0.8")] {
+        let args = |extra: &[&str], results: &str| -> Vec<String> {
+            let mut a: Vec<String> = ["-q", "-m", "all_trec", "-m", "relstring.5"]
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string())
+                .collect();
+            a.extend(["qrels.test".into(), results.into()]);
+            a
+        };
+        let tag = version.unwrap_or("10.0");
+        for (name, extra, results) in [
+            ("full", &[][..], "results.test"),
+            ("trunc", &["-c"][..], "results.trunc"),
+        ] {
+            let out = run(&d, &args(extra, results), None, version);
+            assert_eq!(out.code, 0, "{}", String::from_utf8_lossy(&out.stderr));
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert!(text.contains("relstring_5"), "{tag}");
+            std::fs::write(scratch.join(format!("{name}-{tag}.teq")), text).unwrap();
+        }
+        compare_reads(
+            &scratch,
+            &format!("full-{tag}.teq"),
+            &format!("trunc-{tag}.teq"),
+            &[
+                "map",
+                "ndcg",
+                "P_5",
+                "num_ret",
+                "iprec_at_recall_0.10",
+                "11pt_avg",
+            ],
+        );
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+/// Every output the compiled trec_eval 10.0 and 9.0.8 wrote in the
+/// recorded cases (`cases.json`: all_trec, -c, -J, -M, -l, parameters,
+/// preferences, judgment groups; `-nan` values among them) is detected as
+/// trec_eval output and read: each number as printed, each nan undefined.
+#[test]
+fn every_recorded_trec_eval_output_reads_back() {
+    use rankscope::parse::{parse_bytes, LoadOptions, Parsed};
+    let text = std::fs::read_to_string(dir().join("cases.json")).expect("cases.json");
+    let cases: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let (mut read, mut nan) = (0, 0);
+    for case in cases.as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let stdout = case["stdout"].as_str().unwrap();
+        let printed = printed_values(stdout);
+        if case["code"] != 0
+            || printed.is_empty()
+            || stdout.lines().any(|l| l.split('\t').count() != 3)
+        {
+            continue;
+        }
+        let parsed = parse_bytes(
+            &format!("{name}.teq"),
+            stdout.as_bytes(),
+            &LoadOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (data, notes) = parsed.into_parts();
+        let Parsed::Measures(p) = data else {
+            panic!("{name}: not read as trec_eval output")
+        };
+        for ((m, q), v) in &printed {
+            assert_eq!(p.get(m, q), Some(*v), "{name}: {m} {q}");
+        }
+        for line in stdout.lines().filter(|l| l.ends_with("nan")) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(p.get(f[0].trim(), f[1]), None, "{name}: {line}");
+            assert!(
+                notes.iter().any(|n| n.contains("printed as nan")),
+                "{name}: {notes:?}"
+            );
+            nan += 1;
+        }
+        read += 1;
+    }
+    assert!(read >= 119, "{read} outputs read");
+    assert!(nan >= 10, "{nan} nan values");
+}

@@ -218,11 +218,13 @@ def _flatten(d: Mapping[Any, Mapping[Any, Any]]) -> Tuple[List[str], List[str], 
 # loading
 
 
-def _add_qrels(data: Any, qrels: Any, columns: Mapping[str, str]) -> None:
+def _add_qrels(data: Any, qrels: Any, columns: Mapping[str, str], relevant_rating: Any = None) -> None:
     if qrels is None:
         return
     if _is_path(qrels):
-        data.add_path(os.fspath(qrels), qrels=True)
+        # any judgment format: TREC or JSON qrels, a CSV of relevance, held-out interactions
+        rule = None if relevant_rating is None else str(relevant_rating)
+        data.add_path(os.fspath(qrels), qrels=True, relevant_rating=rule)
         return
     if hasattr(qrels, "to_dict") and not _is_frame(qrels) and not isinstance(qrels, Mapping):
         qrels = qrels.to_dict()  # a ranx Qrels
@@ -399,7 +401,7 @@ def _result(data: Any, metrics: Any, cutoffs: Any, per_query: bool, conventions:
 # the API
 
 
-def _data(run: Any, qrels: Any, columns: Optional[Mapping[str, str]]) -> Any:
+def _data(run: Any, qrels: Any, columns: Optional[Mapping[str, str]], relevant_rating: Any = None) -> Any:
     """The core's workspace of what was given, as ``evaluate`` reads it."""
     columns = dict(columns or {})
     data = _rankscope.Data()
@@ -407,7 +409,7 @@ def _data(run: Any, qrels: Any, columns: Optional[Mapping[str, str]]) -> Any:
         # values computed elsewhere (evaluate(per_query=True), a Spark job)
         _add_per_query(data, run)
         return data
-    _add_qrels(data, qrels, columns)
+    _add_qrels(data, qrels, columns, relevant_rating)
     for name, r in _models(run):
         _add_run(data, name, r, columns)
     return data
@@ -428,11 +430,15 @@ def evaluate(
     binary CSV, ...), a pandas DataFrame or pyarrow Table with query, document
     and score columns (a ``model`` column splits it into models), a ranx-style
     ``{query: {doc: score}}`` dict or ranx ``Run``; or several: a list, or a
-    dict of names to runs. ``qrels``: a path, a DataFrame or Table with query,
-    document and relevance columns, or ``{query: {doc: grade}}``; ``None``
-    when ``run`` holds its own truth (a CSV with labels). ``columns`` names
+    dict of names to runs. ``qrels``: a path (TREC or JSON qrels, a CSV of
+    query_id,item_id,relevance, or held-out interactions
+    ``user_id,item_id[,rating]``), a DataFrame or Table with query, document
+    and relevance columns, or ``{query: {doc: grade}}``; ``None`` when
+    ``run`` holds its own truth (a CSV with labels). ``columns`` names
     columns the defaults miss: ``{"query": ..., "doc": ..., "score": ...,
-    "relevance": ...}``.
+    "relevance": ...}``. ``relevant_rating``: how held-out interactions'
+    ratings count, as the CLI's ``--relevant-rating`` (a number: a rating
+    of at least it is relevant, default 4; ``"graded"``; ``"all"``).
 
     ``metrics``: ids such as ``["ndcg@10", "map", "mrr"]`` (default: the
     kind's default set; ``"all"``: every one). ``conventions``: keyword
@@ -451,7 +457,8 @@ def evaluate(
     with ``per_query=True`` a pandas DataFrame with columns ``query_id,
     model, metric, value`` instead.
     """
-    return _result(_data(run, qrels, columns), metrics, cutoffs, per_query, conventions)
+    relevant_rating = conventions.pop("relevant_rating", None)
+    return _result(_data(run, qrels, columns, relevant_rating), metrics, cutoffs, per_query, conventions)
 
 
 def _score_models(scores: Any, what: str) -> List[Tuple[str, Any]]:

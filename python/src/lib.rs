@@ -21,7 +21,7 @@ use rankscope::core::multiclass::{MulticlassPredictions, RowSummary};
 use rankscope::core::ranking::{first_duplicate, Qrels};
 use rankscope::core::registry::{self, Kind, MetricId};
 use rankscope::core::Named;
-use rankscope::parse::{Format, LoadOptions, Parsed, Parser, Workspace};
+use rankscope::parse::{Format, LoadOptions, Parsed, Parser, RatingRelevance, Workspace};
 
 fn error(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(message.into())
@@ -280,8 +280,10 @@ impl Data {
     }
 
     /// Reads a file as the CLI reads it (`format`: an `--input-format` id;
-    /// `qrels`: the file is judgments).
-    #[pyo3(signature = (path, qrels=false, format=None, positive_label=None))]
+    /// `qrels`: the file is judgments, in any format that holds them, as
+    /// the CLI's `--qrels`; `relevant_rating`: a number, `graded` or `all`,
+    /// as the CLI's `--relevant-rating`).
+    #[pyo3(signature = (path, qrels=false, format=None, positive_label=None, relevant_rating=None))]
     fn add_path(
         &mut self,
         py: Python<'_>,
@@ -289,19 +291,31 @@ impl Data {
         qrels: bool,
         format: Option<&str>,
         positive_label: Option<String>,
+        relevant_rating: Option<&str>,
     ) -> PyResult<()> {
         let format = match format {
             Some(f) => Some(Format::from_id(f).ok_or_else(|| {
                 let ids: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
                 error(format!("format {f}: expected one of {}", ids.join(", ")))
             })?),
-            None if qrels => Some(Format::TrecQrels),
             None => None,
         };
+        let relevant_rating = relevant_rating
+            .map(|v| {
+                RatingRelevance::parse(v).ok_or_else(|| {
+                    error(format!(
+                        "relevant_rating {v}: expected a number (a rating of at least it is relevant), graded or all"
+                    ))
+                })
+            })
+            .transpose()?;
         let options = LoadOptions {
             format,
             positive_label,
-            one_vs_rest: None,
+            relevant_rating,
+            judgments: qrels && format.is_none(),
+            audience: rankscope::parse::Audience::Python,
+            ..LoadOptions::default()
         };
         let parsed = py.detach(|| {
             let file = std::fs::File::open(path)?;
@@ -636,7 +650,7 @@ impl Data {
             }
         }
         let session = encode_session(&self.ws, &view);
-        Ok(report_html(title, css, js, wasm, &session))
+        report_html(title, css, js, wasm, &session).map_err(error)
     }
 
     /// The data's kind (`ranking`, `binary`, `multiclass`, `ratings`).

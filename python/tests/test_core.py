@@ -474,6 +474,22 @@ def test_per_query_values_from_files_and_frames_give_the_means_and_tests():
         rankscope.evaluate(frame, metrics=["recall@5"])
 
 
+def test_trec_eval_q_output_is_read_as_the_cli_reads_it():
+    """trec_eval's own -q -m all_trec output, upstream's out.test.aq and
+    out.test.aqc unchanged (relstring's quoted text among the numbers):
+    the package reads it as the CLI does, for the table and the tests."""
+    te = os.path.join(ROOT, "tests", "trec_eval")
+    aq, aqc = os.path.join(te, "out.test.aq"), os.path.join(te, "out.test.aqc")
+    m = "map,P_10,num_rel_ret,ndcg_cut_10,num_q"
+    want = cli_json("eval", aq, aqc, "--metrics", m)
+    assert want["STANDARD"]["map"] == 0.1785 and want["STANDARD (2)"]["map"] == 0.1016
+    with pytest.warns(UserWarning, match=r"relstring \(3 lines\): text in quotes, not values"):
+        got = rankscope.evaluate([aq, aqc], metrics=m)
+    same_bits(got, want)
+    tests = json.loads(cli("compare", aq, aqc, "--metrics", "map,P_10", "--format", "json"))
+    assert rankscope.compare([aq, aqc], metrics="map,P_10")["comparisons"] == tests["comparisons"]
+
+
 def test_the_example_notebook_runs():
     """Every code cell of python/examples/rankscope.ipynb, in order."""
     nb = json.load(open(os.path.join(ROOT, "python", "examples", "rankscope.ipynb")))
@@ -487,3 +503,56 @@ def test_the_example_notebook_runs():
     # the built app (scripts/build.sh copies it into the package; the test command builds first)
     board = eval(compile(code[-1], "rankscope.ipynb", "eval"), scope)
     assert board._repr_html_().startswith('<iframe srcdoc="&lt;!DOCTYPE html&gt;')
+
+
+RECSYS = os.path.join(REF, "extra", "recsys")
+RECSYS_METRICS = ["mrr", "hit_rate@5", "recall@5", "ndcg@5", "hit_rate@10", "recall@10", "ndcg@10"]
+
+
+def test_recommender_files_give_numpys_values():
+    """Top-k lists (wide, one cell, long with a rank column) against held-out
+    interactions given as qrels or beside them, next-item targets, and
+    relevance only on the lists' rows: numpy's values
+    (scripts/reference/recsys_reference.py), as the CLI's."""
+    with open(os.path.join(RECSYS, "recsys.json")) as f:
+        reference = json.load(f)
+    heldout = os.path.join(RECSYS, "heldout.csv")
+
+    def close(got, case):
+        ((model, values),) = got.items()
+        for m in RECSYS_METRICS:
+            assert abs(values[m] - reference[case][m]) <= 1e-12, (model, m, values[m], reference[case][m])
+
+    for name in ["recs_wide.csv", "recs_items.csv", "recs_long.csv"]:
+        lists = os.path.join(RECSYS, name)
+        with pytest.warns(UserWarning, match="Read as held-out interactions"):
+            got = rankscope.evaluate(lists, heldout, metrics=RECSYS_METRICS)
+        close(got, "heldout")
+        same_bits(got, cli_json("eval", lists, "--qrels", heldout, "--metrics", ",".join(RECSYS_METRICS)))
+        # the interactions beside the lists, as a file of their own
+        close(rankscope.evaluate([heldout, lists], metrics=RECSYS_METRICS), "heldout")
+    with pytest.warns(UserWarning, match="Ordered by 'rank', ascending"):
+        rankscope.evaluate(os.path.join(RECSYS, "recs_long.csv"), heldout, metrics="mrr")
+    close(rankscope.evaluate(os.path.join(RECSYS, "next_item.csv"), metrics=RECSYS_METRICS), "next_item")
+    with pytest.warns(UserWarning, match="Every relevant judgment is a row of the lists themselves"):
+        got = rankscope.evaluate(os.path.join(RECSYS, "recs_judged.csv"), metrics=RECSYS_METRICS)
+    close(got, "judged_in_lists")
+
+
+def test_held_out_ratings_count_by_relevant_rating(tmp_path):
+    """A rating column of held-out interactions: relevant from 4 by default,
+    or from the threshold, graded, or every row (relevant_rating=, the CLI's
+    --relevant-rating)."""
+    run = tmp_path / "run.csv"
+    run.write_text("user_id,item_id,rank\nu1,a,1\nu1,b,2\nu1,c,3\nu2,d,1\nu2,e,2\n")
+    rated = tmp_path / "rated.csv"
+    rated.write_text("user_id,item_id,rating\nu1,c,5\nu2,d,4\nu2,e,2\n")
+    # u1's c at 3, u2's d at 1 (relevant from 4): MRR (1/3 + 1) / 2
+    assert rankscope.evaluate(str(run), str(rated), metrics="mrr")["run"]["mrr"] == pytest.approx(2 / 3, abs=1e-15)
+    assert rankscope.evaluate(str(run), str(rated), metrics="mrr", relevant_rating=5)["run"]["mrr"] == pytest.approx(1 / 6, abs=1e-15)
+    assert rankscope.evaluate(str(run), str(rated), metrics="mrr", relevant_rating="all")["run"]["mrr"] == pytest.approx(2 / 3, abs=1e-15)
+    for rule, flag in [(5, "5"), ("graded", "graded")]:
+        want = cli_json("eval", str(run), "--qrels", str(rated), "--metrics", "mrr,ndcg@3", "--relevant-rating", flag)
+        same_bits(rankscope.evaluate(str(run), str(rated), metrics=["mrr", "ndcg@3"], relevant_rating=rule), want)
+    with pytest.raises(ValueError, match="relevant_rating most: expected a number"):
+        rankscope.evaluate(str(run), str(rated), metrics="mrr", relevant_rating="most")

@@ -346,8 +346,14 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     // every row in the shown order, as CSV
     let export = move |_| {
         let label = label();
+        // the conventions in force that are not the defaults travel with the values
+        let conventions = state.conv.with_untracked(|c| {
+            crate::session::non_default_conventions(c, crate::core::registry::Kind::Ranking)
+        });
         let csv = index.with(|ix| {
-            data.with(|v| view_rows.with(|idx| crate::report::rr_table_csv(ix, v, idx, &label)))
+            data.with(|v| {
+                view_rows.with(|idx| crate::report::rr_table_csv(ix, v, idx, &label, &conventions))
+            })
         });
         super::util::download(
             &format!("rankscope-per-query-{}.csv", label.replace('@', "-")),

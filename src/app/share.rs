@@ -69,12 +69,19 @@ pub fn startup(state: AppState) {
     }
 
     if let Some(text) = report_text() {
-        match session::report_session(&text).and_then(|b| session::decode_session(&b)) {
-            Ok((ws, saved, _)) => {
+        match session::open_report(&text) {
+            Ok((ws, saved, notes)) => {
                 let files = ws.files.clone();
                 state.ws.set(ws);
                 state.url_files.set(files);
                 state.apply(if from_link { &view } else { &saved });
+                if !notes.is_empty() {
+                    state.say(
+                        Level::Warning,
+                        "Some view settings of the report were not understood",
+                        notes,
+                    );
+                }
             }
             Err(why) => state.say(Level::Error, "This report could not be read", vec![why]),
         }
@@ -372,26 +379,26 @@ pub async fn save_report(state: AppState) {
         ))
     }
     .await;
-    match fetched {
-        Ok((css, js, wasm)) => {
-            let html = session::report_html(
-                &format!("Rankscope report {}", stamp()),
-                &String::from_utf8_lossy(&css),
-                &String::from_utf8_lossy(&js),
-                &wasm,
-                &session_bytes(state),
-            );
-            super::util::download(
-                &format!("rankscope-report-{}.html", stamp()),
-                "text/html",
-                &html,
-            );
+    let (css, js, wasm) = match fetched {
+        Ok(files) => files,
+        Err(why) => {
+            return state.say(
+                Level::Error,
+                "The report could not be saved",
+                vec![format!("The app's files could not be read again: {why}")],
+            )
         }
-        Err(why) => state.say(
-            Level::Error,
-            "The report could not be saved",
-            vec![format!("The app's files could not be read again: {why}")],
+    };
+    // written by a worker, which hashes its script for its policy
+    let title = format!("Rankscope report {}", stamp());
+    let session = session_bytes(state);
+    match super::worker::report(&title, [&css, &js, &wasm, &session]).await {
+        Ok(html) => super::util::download(
+            &format!("rankscope-report-{}.html", stamp()),
+            "text/html",
+            &html,
         ),
+        Err(why) => state.say(Level::Error, "The report could not be saved", vec![why]),
     }
 }
 

@@ -52,21 +52,24 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     let conv = state.conv.get();
                     let complete = conv.query_set == crate::core::ranking::QuerySet::Qrels;
                     let measures = crate::trec_format::official_and(&state.columns(kind));
-                    let text: String = state.ws.with(|w| {
-                        w.ranking
-                            .iter()
-                            .flat_map(|d| {
-                                (0..d.runs.len())
-                                    .filter(|&i| !state.is_hidden(kind, &d.runs[i].name))
-                                    .map(|i| {
-                                        crate::trec_format::format_run(
-                                            d, i, &conv, &measures, true, complete,
-                                        )
-                                    })
-                                    .collect::<Vec<_>>()
-                            })
-                            .collect()
-                    });
+                    // the conventions trec_eval's defaults would not give, as a comment line
+                    let comment = crate::trec_format::conventions_comment(&conv, complete, true);
+                    let text: String = comment
+                        + &state.ws.with(|w| {
+                            w.ranking
+                                .iter()
+                                .flat_map(|d| {
+                                    (0..d.runs.len())
+                                        .filter(|&i| !state.is_hidden(kind, &d.runs[i].name))
+                                        .map(|i| {
+                                            crate::trec_format::format_run(
+                                                d, i, &conv, &measures, true, complete,
+                                            )
+                                        })
+                                        .collect::<Vec<_>>()
+                                })
+                                .collect::<String>()
+                        });
                     download(&format!("{name}.trec_eval.txt"), "text/plain", &text)
                 }
                 // the others written by a worker ([`Table::export`]): the

@@ -263,10 +263,18 @@ mod tests {
         assert_eq!(v.order(&ix, "", 3, false), [2, 0, 3, 1]);
         // run a's value, descending; equal values keep name order
         assert_eq!(v.order(&ix, "", 2, true), [0, 1, 2, 3]);
-        let csv = crate::report::rr_table_csv(&ix, &v, &v.order(&ix, "q1", 0, false), "RR");
+        let shown = v.order(&ix, "q1", 0, false);
+        let csv = crate::report::rr_table_csv(&ix, &v, &shown, "RR", &[]);
         assert_eq!(
             csv,
             "query,a: RR,b: RR\nq1,1.0,0.5\nq10,0.3333333333333333,0.0\n"
+        );
+        // the conventions that are not the defaults in a last column, as the table's CSV
+        let conventions = ["relevance_level=2".to_string(), "ties=average".to_string()];
+        let csv = crate::report::rr_table_csv(&ix, &v, &shown, "RR", &conventions);
+        assert_eq!(
+            csv,
+            "query,a: RR,b: RR,conventions\nq1,1.0,0.5,relevance_level=2; ties=average\nq10,0.3333333333333333,0.0,relevance_level=2; ties=average\n"
         );
     }
 

@@ -30,7 +30,12 @@ pub const MAX_ECHO: usize = 300;
 
 /// `text` cut to [`MAX_ECHO`] characters, saying how much was left out.
 pub fn capped(text: String) -> String {
-    match text.char_indices().nth(MAX_ECHO) {
+    capped_to(text, MAX_ECHO)
+}
+
+/// `text` cut to `max` characters, saying how much was left out.
+fn capped_to(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
         None => text,
         Some((end, _)) => {
             let rest = text[end..].chars().count();
@@ -70,7 +75,9 @@ impl LoadError {
     pub fn push(&mut self, p: Problem) {
         if self.problems.len() < MAX_PROBLEMS {
             self.problems.push(Problem {
-                expected: capped(p.expected),
+                // what was expected is the parser's own words (with at most
+                // a header name or two): room for the list of known headers
+                expected: capped_to(p.expected, 2 * MAX_ECHO),
                 found: capped(p.found),
                 hint: p.hint.map(capped),
                 ..p

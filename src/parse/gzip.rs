@@ -174,6 +174,30 @@ mod tests {
         assert!(p.finish().is_ok());
     }
 
+    /// A valid gzip file with a line past the line limit gets the line's
+    /// error alone: its stream was left unread, not cut short.
+    #[test]
+    fn a_long_line_in_a_valid_gzip_file_is_the_only_problem() {
+        let mut text = b"label,score\n".to_vec();
+        text.extend(std::iter::repeat_n(
+            b'9',
+            crate::parse::MAX_LINE + (1 << 20),
+        ));
+        text.extend_from_slice(b"\n1,0.5\n");
+        let packed = gz(&text);
+        for size in [1 << 20, 8 << 10] {
+            let mut p = Parser::new("long.csv.gz", LoadOptions::default());
+            for c in packed.chunks(size) {
+                p.feed(c);
+            }
+            let err = p.finish().unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "long.csv.gz:2: expected lines shorter than 16 MiB, found a longer line (no line break). Is this a binary file, or a text file with unusual line endings?"
+            );
+        }
+    }
+
     #[test]
     fn a_one_byte_file_is_handled() {
         assert!(parse_bytes("x.csv", b"a", &LoadOptions::default()).is_err());

@@ -37,6 +37,117 @@ pub struct LoadOptions {
     /// against the rest (label: target == class; score: that class's column),
     /// for one-vs-rest ROC and PR curves.
     pub one_vs_rest: Option<u32>,
+    /// How a rating column of held-out interactions becomes relevance
+    /// (`None`: [`RatingRelevance::default`]).
+    pub relevant_rating: Option<RatingRelevance>,
+    /// The file must be judgments (the CLI's `--qrels`, Python's `qrels=`):
+    /// TREC or JSON qrels, a ranking CSV with relevance and no scores, or
+    /// held-out interactions; anything else is refused.
+    pub judgments: bool,
+    /// Who reads the messages: their advice names what that reader does.
+    pub audience: Audience,
+}
+
+/// How the rating column of held-out interactions
+/// (`user_id,item_id,rating`) becomes relevance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RatingRelevance {
+    /// A rating of at least this is relevant (grade 1), lower ones judged
+    /// non-relevant (grade 0). The default: 4 (of 5 stars, the usual
+    /// line between liked and not in MovieLens studies).
+    AtLeast(f64),
+    /// The rating, a whole number, is the grade (nDCG's gain; relevant from 1).
+    Graded,
+    /// Every row is relevant (grade 1), its rating not read.
+    Every,
+}
+
+impl Default for RatingRelevance {
+    fn default() -> Self {
+        RatingRelevance::AtLeast(4.0)
+    }
+}
+
+impl RatingRelevance {
+    /// A number (the threshold), `graded` or `all`.
+    pub fn parse(v: &str) -> Option<RatingRelevance> {
+        match v.trim() {
+            "graded" => Some(RatingRelevance::Graded),
+            "all" => Some(RatingRelevance::Every),
+            t => t
+                .parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite())
+                .map(RatingRelevance::AtLeast),
+        }
+    }
+
+    /// What it makes of a rating column named `column`.
+    pub fn describe(self, column: &str) -> String {
+        match self {
+            RatingRelevance::AtLeast(t) => format!("an item relevant when its '{column}' is at least {t} (grade 1), judged non-relevant below it (grade 0)"),
+            RatingRelevance::Graded => format!("'{column}' read as the relevance grade (nDCG's gain; relevant from 1)"),
+            RatingRelevance::Every => format!("each row a relevant item of its user (grade 1), '{column}' not read"),
+        }
+    }
+}
+
+/// Who reads a load's messages, so that their advice names its own
+/// actions: the page's (drop a file), the command line's (its FILE
+/// arguments and flags), the Python package's (its arguments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Audience {
+    #[default]
+    Page,
+    CommandLine,
+    Python,
+}
+
+impl Audience {
+    /// What to do about a file with no rows.
+    pub fn empty_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Drop a TREC run, qrels, or a CSV file with a header and at least one row.",
+            Audience::CommandLine => "Give a TREC run (its qrels with --qrels), or a CSV file with a header and at least one row; rankscope eval --help lists every format (--input-format).",
+            Audience::Python => "Pass a TREC run, qrels, or a CSV file with a header and at least one row.",
+        }
+    }
+
+    /// What to do about a damaged or truncated gzip file.
+    pub fn gzip_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Compress the file again, or drop the uncompressed file.",
+            Audience::CommandLine => "Compress the file again (gzip -t FILE checks it), or give the uncompressed file in its place.",
+            Audience::Python => "Compress the file again, or pass the uncompressed file.",
+        }
+    }
+
+    /// What to do about a file that changed while it was read.
+    pub fn changed_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "Drop it again.",
+            Audience::CommandLine => "Run the command again once the file is written.",
+            Audience::Python => "Read it again once the file is written.",
+        }
+    }
+
+    /// The hint of a run's line of four fields (qrels where a run was expected).
+    pub fn qrels_as_run_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?",
+            Audience::CommandLine => "This line looks like qrels (qid iter docid rel); qrels are given with --qrels, or read as such with --input-format trec_qrels.",
+            Audience::Python => "This line looks like qrels (qid iter docid rel); pass qrels as qrels.",
+        }
+    }
+
+    /// The hint of a qrels line of six fields (a run where qrels were expected).
+    pub fn run_as_qrels_hint(self) -> &'static str {
+        match self {
+            Audience::Page => "This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?",
+            Audience::CommandLine => "This line looks like a run (qid Q0 docid rank score tag); was a run given with --qrels (runs are FILE arguments)?",
+            Audience::Python => "This line looks like a run (qid Q0 docid rank score tag); was a run passed as qrels?",
+        }
+    }
 }
 
 /// A file parsed into columns with its own interners, ready to merge.
@@ -304,6 +415,61 @@ impl PerQueryColumns<'_> {
             })
             .collect())
     }
+}
+
+/// A file read as judgments ([`LoadOptions::judgments`]): qrels, or a
+/// table's judgments (a ranking CSV's score columns, or top-k lists beside
+/// their targets, left unread and said so); anything else is refused.
+fn judgments_only(file: &str, parsed: Parsed) -> Result<Parsed, LoadError> {
+    let (data, mut notes) = parsed.into_parts();
+    let found = match data {
+        Parsed::Qrels { .. } => return Ok(data.noted(notes)),
+        Parsed::RankingTable {
+            queries,
+            q,
+            docs,
+            grade,
+            models,
+        } if grade.iter().any(Option::is_some) => {
+            if !models.is_empty() {
+                let names: Vec<&str> = models.iter().map(|m| m.0.as_str()).collect();
+                notes.push(format!(
+                    "Read as judgments only: its scores ({}) are not read; give the file as a run to evaluate them.",
+                    names.join(", ")
+                ));
+            }
+            // only the judged rows: a model's unjudged rows are no judgments
+            let keep: Vec<usize> = (0..q.len()).filter(|&i| grade[i].is_some()).collect();
+            let mut kept = Names::default();
+            for &i in &keep {
+                kept.push(docs.get(i));
+            }
+            let table = Parsed::RankingTable {
+                queries,
+                q: keep.iter().map(|&i| q[i]).collect(),
+                docs: kept,
+                grade: keep.iter().map(|&i| grade[i]).collect(),
+                models: Vec::new(),
+            };
+            return Ok(table.noted(notes));
+        }
+        Parsed::RankingTable { .. } => "a run (a table with no relevance column)",
+        Parsed::Run { .. } => "a run",
+        Parsed::Binary(_) => "a binary classification CSV",
+        Parsed::Multiclass(_) | Parsed::Classes { .. } => "multi-class data",
+        Parsed::Ratings(_) => "a ratings CSV with predictions",
+        Parsed::Measures(_) | Parsed::PerQuery(_) => "values computed elsewhere",
+        Parsed::Relations(_) => "a trec_eval relation file",
+        Parsed::Noted { .. } => "notes",
+    };
+    Err(LoadError::single(
+        file,
+        0,
+        0,
+        "judgments: TREC qrels (qid iter docid rel), ranx JSON qrels, a CSV of query_id,item_id,relevance, or held-out interactions (user_id,item_id[,rating])",
+        found,
+        Some("Give it as a file of its own, not as the qrels.".into()),
+    ))
 }
 
 /// Incremental parser of one file.
@@ -630,7 +796,7 @@ impl Parser {
             column: 0,
             expected: "a complete gzip file".into(),
             found: msg,
-            hint: Some("Compress the file again, or drop the uncompressed file.".into()),
+            hint: Some(self.options.audience.gzip_hint().into()),
         });
     }
 
@@ -733,7 +899,8 @@ impl Parser {
         };
         self.sniffed = true;
         // qrels named as such (the CLI's --qrels) may be ranx JSON qrels
-        if first == b'{' && self.options.format == Some(Format::TrecQrels) {
+        let judgments = self.options.judgments && self.options.format.is_none();
+        if first == b'{' && (self.options.format == Some(Format::TrecQrels) || judgments) {
             self.options.format = Some(Format::JsonQrels);
         }
         let forced_other = self
@@ -749,8 +916,20 @@ impl Parser {
         }
     }
 
-    /// Ends the file: the parsed columns, or every problem found.
-    pub fn finish(mut self) -> Result<Parsed, LoadError> {
+    /// Ends the file: the parsed columns, or every problem found (for a
+    /// file that must be judgments, [`LoadOptions::judgments`], its
+    /// judgments or why it holds none).
+    pub fn finish(self) -> Result<Parsed, LoadError> {
+        let (file, judgments) = (self.file.clone(), self.options.judgments);
+        let parsed = self.finish_any()?;
+        if judgments {
+            judgments_only(&file, parsed)
+        } else {
+            Ok(parsed)
+        }
+    }
+
+    fn finish_any(mut self) -> Result<Parsed, LoadError> {
         if self.refused {
             return Err(self.errors);
         }
@@ -759,7 +938,9 @@ impl Parser {
             self.feed_text(&head);
         }
         if let Some(mut inflater) = self.inflater.take() {
-            if !self.gzip_failed && !self.refused {
+            // a line past the limit stopped the inflating: the stream is not
+            // at its end, and that is no fault of the gzip file
+            if !self.gzip_failed && !self.refused && !self.line_too_long {
                 let finished = inflater.finish(&mut |text| self.inflated_text(text));
                 if let Err(msg) = finished {
                     self.fail_gzip(msg);
@@ -825,10 +1006,7 @@ impl Parser {
                 0,
                 "rows of data",
                 "an empty file (or only comments and blank lines)",
-                Some(
-                    "Drop a TREC run, qrels, or a CSV file with a header and at least one row."
-                        .into(),
-                ),
+                Some(self.options.audience.empty_hint().into()),
             )
         })
     }
@@ -1009,7 +1187,86 @@ pub fn model_name_from_file(file: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::parse::{grouped, parse_bytes, LoadOptions, Parser, Workspace, MAX_LINE};
+    use crate::parse::{grouped, parse_bytes, LoadOptions, Parsed, Parser, Workspace, MAX_LINE};
+
+    /// A file read as judgments (the CLI's --qrels) may be in any judgment
+    /// format: TREC qrels (named anything), ranx JSON qrels, a CSV of
+    /// relevance, held-out interactions (comma or tab separated), or a
+    /// ranking CSV or top-k lists with targets, of which only the
+    /// judgments are kept (said); a run is refused, saying what it is.
+    #[test]
+    fn judgments_are_read_from_every_judgment_format() {
+        let options = LoadOptions {
+            judgments: true,
+            ..Default::default()
+        };
+        let judged = |name: &str, text: &str| -> (usize, Vec<String>) {
+            let (parsed, notes) = parse_bytes(name, text.as_bytes(), &options)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .into_parts();
+            let rows = match parsed {
+                Parsed::Qrels { rows, .. } => rows,
+                Parsed::RankingTable {
+                    q, models, grade, ..
+                } => {
+                    assert!(models.is_empty(), "{name}");
+                    assert!(grade.iter().all(Option::is_some), "{name}");
+                    q.len()
+                }
+                other => panic!("{name}: {other:?}"),
+            };
+            (rows, notes)
+        };
+        assert_eq!(judged("heldout.txt", "q1 0 d1 1\nq1 0 d2 0\n").0, 2);
+        assert_eq!(judged("h.txt", "{\"q1\": {\"d1\": 1}}").0, 1);
+        assert_eq!(judged("h.csv", "query_id,doc_id,relevance\nq1,d1,1\n").0, 1);
+        assert_eq!(
+            judged("heldout.csv", "user_id,item_id\nu1,i1\nu2,i2\n").0,
+            2
+        );
+        assert_eq!(judged("heldout.tsv", "user_id\titem_id\nu1\ti1\n").0, 1);
+        let (rows, notes) = judged(
+            "ranking.csv",
+            "query_id,item_id,bm25,relevance\nq1,a,0.5,1\nq1,b,0.4,\nq1,c,,0\n",
+        );
+        assert_eq!(rows, 2);
+        assert!(notes
+            .iter()
+            .any(|n| n.starts_with("Read as judgments only: its scores (bm25)")));
+        let (rows, _) = judged("lists.csv", "user_id,target,pred_1,pred_2\nu1,b,a,b\n");
+        assert_eq!(rows, 1);
+        // four whitespace fields stay TREC qrels with their own errors
+        let e = parse_bytes("h.txt", b"q1 0 d1 x\n", &options).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "h.txt:1:4: expected an integer relevance grade, found 'x'"
+        );
+        for (name, text, what) in [
+            (
+                "run.csv",
+                "user_id,item_id,score\nu1,a,0.5\n",
+                "a run (a table with no relevance column)",
+            ),
+            ("recs.csv", "user_id,rec_1\nu1,a\n", "a run"),
+            (
+                "b.csv",
+                "label,score\n1,0.5\n",
+                "a binary classification CSV",
+            ),
+        ] {
+            let e = parse_bytes(name, text.as_bytes(), &options)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(&format!("{name}: expected judgments: TREC qrels")),
+                "{e}"
+            );
+            assert!(
+                e.contains(&format!("found {what}. Give it as a file of its own")),
+                "{e}"
+            );
+        }
+    }
 
     fn limited(
         file: &str,

@@ -18,7 +18,7 @@
 //!
 //! Otherwise the head parses the whole file and the tail nothing.
 
-use super::{transfer, LoadError, Parsed, Parser, MAX_LINE};
+use super::{transfer, Audience, LoadError, Parsed, Parser, MAX_LINE};
 use crate::core::evaluate::{BinaryData, MulticlassData};
 use crate::core::raw::{self, Column, Joined, Side};
 
@@ -314,13 +314,23 @@ impl Parser {
 /// else both parts' columns in order, or both parts' problems with the
 /// tail's lines counted from the start of the file.
 pub fn join(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadError> {
+    join_for(Audience::Page, file, head, tail)
+}
+
+/// [`join`], its messages' advice for `audience`.
+pub fn join_for(
+    audience: Audience,
+    file: &str,
+    head: PartEnd,
+    tail: PartEnd,
+) -> Result<Parsed, LoadError> {
     if !head.split {
         return head.outcome;
     }
     // both parts read the header, so carry the same notes: the head's are kept
     let (head, notes) = head.without_notes();
     let (tail, _) = tail.without_notes();
-    join_parts(file, head, tail).map(|p| p.noted(notes))
+    join_parts(audience, file, head, tail).map(|p| p.noted(notes))
 }
 
 impl PartEnd {
@@ -336,7 +346,12 @@ impl PartEnd {
     }
 }
 
-fn join_parts(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadError> {
+fn join_parts(
+    audience: Audience,
+    file: &str,
+    head: PartEnd,
+    tail: PartEnd,
+) -> Result<Parsed, LoadError> {
     if !tail.split {
         return Err(LoadError::single(
             file,
@@ -344,7 +359,7 @@ fn join_parts(file: &str, head: PartEnd, tail: PartEnd) -> Result<Parsed, LoadEr
             0,
             "the same file throughout its load",
             "a file that changed while it was read",
-            Some("Drop it again.".into()),
+            Some(audience.changed_hint().into()),
         ));
     }
     let shift = head.lines.saturating_sub(tail.lines);
@@ -469,7 +484,7 @@ pub fn join_around(
             } else {
                 (second, first)
             };
-            return Ok(join_parts(file, head, tail).map(|p| p.noted(notes)));
+            return Ok(join_parts(Audience::Page, file, head, tail).map(|p| p.noted(notes)));
         }
     };
     if full.models.len() != names.len() || full.models.iter().zip(&names).any(|(m, n)| &m.0 != n) {
@@ -528,6 +543,34 @@ fn concat_rows(mut a: MulticlassData, b: MulticlassData) -> MulticlassData {
 
 #[cfg(test)]
 mod tests {
+    /// A file that changed between its two parts' reads is refused, with
+    /// the advice of whoever reads the message: the page's or the command line's.
+    #[test]
+    fn a_file_changed_while_read_is_refused_with_its_readers_advice() {
+        let part = |split| PartEnd {
+            outcome: crate::parse::parse_bytes(
+                "f.csv",
+                b"label,score\n1,0.5\n",
+                &LoadOptions::default(),
+            ),
+            split,
+            lines: 2,
+        };
+        for (audience, advice) in [
+            (Audience::Page, "Drop it again."),
+            (
+                Audience::CommandLine,
+                "Run the command again once the file is written.",
+            ),
+        ] {
+            let err = join_for(audience, "f.csv", part(true), part(false)).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("f.csv: expected the same file throughout its load, found a file that changed while it was read. {advice}")
+            );
+        }
+    }
+
     use super::*;
     use crate::core::binary::BinaryCurve;
     use crate::parse::{parse_bytes, LoadOptions};

@@ -127,18 +127,13 @@ pub fn evaluate(
             let files: [(&str, &[u8]); 3] =
                 [(judged, rel), (&results_name, results), (rel_name, &r.text)];
             let result = super::in_memory(version, &args, &files).and_then(|stdout| {
-                // relstring's value is text, not a number
-                let lines: Vec<u8> = stdout
-                    .split_inclusive(|&b| b == b'\n')
-                    .filter(|line| !line.starts_with(b"relstring"))
-                    .flatten()
-                    .copied()
-                    .collect();
                 let options = LoadOptions {
                     format: Some(Format::TrecEvalOutput),
                     ..Default::default()
                 };
-                match crate::parse::parse_bytes(&name, &lines, &options) {
+                // (relstring's text and nan values are set aside by the reader)
+                match crate::parse::parse_bytes(&name, &stdout, &options).map(|p| p.into_parts().0)
+                {
                     Ok(Parsed::Measures(mut values)) => {
                         values.name = name.clone();
                         Ok(Evaluated { stdout, values })

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { serve, launch, open, drop, refFile, reference, oracle, cells, allCells, waitForModels, clearAll, setConvention, close, shot, outDir } from './harness.mjs';
 
 const APP = '/team/tools/rankscope/';
@@ -127,6 +128,14 @@ test('a saved report opens from disk with no network and shows the same values',
   await page.close();
   const html = fs.readFileSync(file, 'utf8');
   assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+  // its scripts: the one inline module (the app's glue and its start) by its
+  // hash, and wasm compilation; no scheme (data:, blob:) and nothing inline
+  const csp = html.match(/Content-Security-Policy" content="([^"]+)"/)[1];
+  const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src ')).split(' ').slice(1);
+  const modules = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+  assert.equal(modules.length, 1);
+  const hash = crypto.createHash('sha256').update(modules[0], 'utf8').digest('base64');
+  assert.deepEqual(scriptSrc, [`'sha256-${hash}'`, "'wasm-unsafe-eval'"]);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const report = await context.newPage();
@@ -153,6 +162,15 @@ test('a saved report opens from disk with no network and shows the same values',
   await shot(report, 'report.png');
   assert.deepEqual(reportErrors, []);
   assert.deepEqual(errors, []);
+  // a script injected into the file (from a data: URL, or inline) does not
+  // run; the report still does
+  const injected = path.join(outDir, 'report-injected.html');
+  fs.writeFileSync(injected, html.replace('</body>', `<script src="data:text/javascript,document.title='pwned'"></script><script>document.title='pwned'</script></body>`));
+  const hostile = await context.newPage();
+  await hostile.goto(`file://${injected}`);
+  await hostile.waitForSelector('td[data-metric]', { timeout: 30000 });
+  assert.deepEqual(await allCells(hostile), before);
+  assert.notEqual(await hostile.title(), 'pwned');
   await context.close();
 });
 

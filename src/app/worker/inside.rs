@@ -27,6 +27,27 @@ pub fn worker_main() {
                 let _ = reply.post_message(&msg);
                 return;
             }
+            if get(&data, "type").as_string().as_deref() == Some("report") {
+                let bytes = |key: &str| {
+                    (get(&data, key).dyn_into::<Uint8Array>())
+                        .map(|a| a.to_vec())
+                        .unwrap_or_default()
+                };
+                let text = |key: &str| String::from_utf8_lossy(&bytes(key)).into_owned();
+                let html = crate::session::report_html(
+                    &get(&data, "title").as_string().unwrap_or_default(),
+                    &text("css"),
+                    &text("js"),
+                    &bytes("wasm"),
+                    &bytes("session"),
+                );
+                let msg = match html {
+                    Ok(html) => message("done", &[("text", html.into())]),
+                    Err(why) => message("failed", &[("why", why.into())]),
+                };
+                let _ = reply.post_message(&msg);
+                return;
+            }
             if get(&data, "type").as_string().as_deref() == Some("export") {
                 let bytes = (get(&data, "table").dyn_into::<Uint8Array>())
                     .map(|a| a.to_vec())
@@ -473,6 +494,7 @@ pub(super) fn options_of(data: &JsValue) -> LoadOptions {
             .and_then(|f| crate::parse::Format::from_id(&f)),
         positive_label: get(data, "positive").as_string(),
         one_vs_rest: get(data, "one_vs_rest").as_f64().map(|c| c as u32),
+        ..LoadOptions::default()
     }
 }
 

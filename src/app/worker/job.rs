@@ -631,6 +631,29 @@ pub async fn export(
     }
 }
 
+/// A saved report ([`crate::session::report_html`]) of the app's files (its
+/// stylesheet, JavaScript glue and wasm, as fetched) and a session, written
+/// by a spare worker (the hash its policy names its script by is computed
+/// there, not in the page).
+pub async fn report(title: &str, files: [&[u8]; 4]) -> Result<String, String> {
+    let [css, js, wasm, session] = files.map(|f| JsValue::from(Uint8Array::from(f)));
+    let request = message(
+        "report",
+        &[
+            ("title", title.into()),
+            ("css", css),
+            ("js", js),
+            ("wasm", wasm),
+            ("session", session),
+        ],
+    );
+    match run(&request, &mut |_, _| {}, false).await {
+        Job::Done(data) => Ok(get(&data, "text").as_string().unwrap_or_default()),
+        Job::Broken(why) => Err(why),
+        Job::Cancelled => Err("cancelled".into()),
+    }
+}
+
 /// Stops the running significance job, if any.
 pub fn cancel_compare() {
     COMPARING.with(|c| c.take());

@@ -11,7 +11,7 @@ use rankscope::core::evaluate::Conventions;
 use rankscope::core::registry::{self, Kind};
 use rankscope::core::stats::Correction;
 use rankscope::core::Named;
-use rankscope::parse::{Format, LoadOptions};
+use rankscope::parse::{Format, LoadOptions, RatingRelevance};
 
 /// What every help page opens with, and how each is laid out (`USAGE:`).
 const TEMPLATE: &str = "{about-with-newline}\nUSAGE:\n    {usage}\n\n{all-args}{after-help}";
@@ -208,7 +208,7 @@ pub struct Input {
     /// query_id,model,metric,value lines), markdown, latex.
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
-    #[arg(long = "input-format", value_name = "FMT", help = format!("Force one of: {} (trec_prefs, trec_qrels_prefs, trec_qrels_jg and trec_zscores name what the --qrels files are)", format_ids()))]
+    #[arg(long = "input-format", value_name = "FMT", help = format!("Force one of: {} for the FILE arguments; trec_eval's relation formats (trec_prefs, trec_qrels_prefs, trec_qrels_jg, trec_zscores) name those of them that are not runs (runs are still read as runs). The --qrels files are TREC or ranx JSON qrels, or with trec_prefs, trec_qrels_prefs or trec_qrels_jg (trec_eval's -R) that format; z-scores go beside the qrels (trec_eval's -Z)", format_ids()))]
     pub input_format: Option<String>,
     /// The most text a .gz file may inflate to (default 16G; e.g. 500M, 64G, none).
     #[arg(long = "max-inflated", value_name = "SIZE")]
@@ -216,6 +216,11 @@ pub struct Input {
     /// The label value that is positive (binary CSV).
     #[arg(long = "positive-label", value_name = "VALUE")]
     pub positive_label: Option<String>,
+    /// Held-out interactions with a rating (user_id,item_id,rating): a rating
+    /// of at least this number is relevant (default 4), or `graded` (the
+    /// rating is the grade), or `all` (every row relevant).
+    #[arg(long = "relevant-rating", value_name = "NUMBER|graded|all")]
+    pub relevant_rating: Option<String>,
     /// Per-query (per-user) values too (trec_eval's -q).
     #[arg(long = "per-query", short = 'q')]
     pub per_query: bool,
@@ -407,7 +412,10 @@ impl Input {
             format: self.format.unwrap_or_else(|| "table".into()),
             per_query: self.per_query,
             conv: Conventions::default(),
-            options: LoadOptions::default(),
+            options: LoadOptions {
+                audience: rankscope::parse::Audience::CommandLine,
+                ..LoadOptions::default()
+            },
             trec_measures: self.trec_measures,
             complete: self.complete,
             queries_set_explicitly: false,
@@ -446,6 +454,12 @@ impl Input {
             a.max_inflated = size;
         }
         a.options.positive_label = self.positive_label;
+        a.options.relevant_rating = checked(
+            "--relevant-rating",
+            &self.relevant_rating,
+            RatingRelevance::parse,
+            "a number (a rating of at least it is relevant), graded or all",
+        )?;
         for (key, flag, value) in self.conventions.0 {
             a.queries_set_explicitly |= key == "query_set";
             conventions::set(&mut a.conv, key, &value)

@@ -1,13 +1,13 @@
 //! `rankscope`: the metric core on the command line.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use rankscope::core::evaluate::{evaluate_on_threads, Dataset, Report};
 use rankscope::core::ranking::QuerySet;
 use rankscope::core::registry::{self, Kind, MetricId};
 use rankscope::parse::split::{self, Part};
-use rankscope::parse::{Format, LoadError, LoadOptions, Parsed, Parser, Workspace};
+use rankscope::parse::{LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::report::Table;
 use rankscope::text::terminal_safe;
 
@@ -36,12 +36,23 @@ fn trec_eval(args: &[String]) -> ExitCode {
             }
         },
     };
+    // trec_eval's bytes exactly when piped; on a terminal, ids and run tags
+    // from the files never act on it (escaped as every command's output is)
+    let shown = |w: Box<dyn Write>, terminal: bool| -> Box<dyn Write> {
+        if terminal {
+            Box::new(rankscope::text::TerminalSafe::new(w))
+        } else {
+            w
+        }
+    };
+    let (out, err) = (std::io::stdout(), std::io::stderr());
+    let (out_terminal, err_terminal) = (out.is_terminal(), err.is_terminal());
     let code = rankscope::trec_eval::run_as(
         version,
         args,
         &mut std::io::stdin().lock(),
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
+        &mut shown(Box::new(out.lock()), out_terminal),
+        &mut shown(Box::new(err.lock()), err_terminal),
     );
     ExitCode::from(code as u8)
 }
@@ -186,7 +197,7 @@ fn parse_files(
             (part(Part::Head), tail.join())
         });
         Ok(match (head?, tail) {
-            (head, Ok(Ok(tail))) => split::join(path, head, tail),
+            (head, Ok(Ok(tail))) => split::join_for(options.audience, path, head, tail),
             _ => part(Part::Whole)?.outcome,
         })
     };
@@ -232,12 +243,24 @@ fn load(a: &Args) -> Result<(Workspace, Vec<String>), ExitCode> {
         .chain(&a.files)
         .map(|path| {
             let mut options = a.options.clone();
-            // a relation format names what the judgments are; runs are detected
-            let relation = a.options.format.filter(|f| f.is_relation());
+            // --input-format names the FILE arguments (a relation format the
+            // ones that are not runs: the parser reads a run as a run); the
+            // --qrels files are judgments: qrels, or the judgments trec_eval's
+            // -R reads in their place (z-scores go beside the qrels, -Z)
             if a.qrels.contains(path) {
-                options.format = Some(relation.unwrap_or(Format::TrecQrels));
-            } else if relation.is_some() {
-                options.format = None;
+                // judgments in any format the loader reads (TREC or JSON
+                // qrels, a ranking CSV's relevance, held-out interactions),
+                // or the judgments trec_eval's -R reads in their place
+                let relation = a.options.format.filter(|f| {
+                    matches!(
+                        f,
+                        rankscope::parse::Format::TrecPrefs
+                            | rankscope::parse::Format::TrecQrelsPrefs
+                            | rankscope::parse::Format::TrecQrelsJg
+                    )
+                });
+                options.format = relation;
+                options.judgments = relation.is_none();
             }
             (path, options)
         })
@@ -349,6 +372,10 @@ fn print_trec_eval(a: &Args, data: Option<Dataset>) -> ExitCode {
     };
     let out = std::io::stdout();
     let mut out = out.lock();
+    // a convention no trec_eval option gives (a tie rule, 9.0.x) is named
+    // in a comment line; -c and -l are trec_eval's own flags here
+    let comment = rankscope::trec_format::conventions_comment(&a.conv, a.complete, false);
+    emit(&mut out, &comment);
     for i in 0..d.runs.len() {
         let lines =
             rankscope::trec_format::format_run(d, i, &a.conv, &measures, a.per_query, a.complete);
@@ -501,9 +528,8 @@ fn print_report(
         .into_iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    let _ = writeln!(
-        out,
-        "# {} · {}",
+    let head = format!(
+        "{} · {}",
         kind.label(),
         if precomputed {
             "values computed elsewhere: each file's all line, else its per-query values aggregated as the core does (conventions as they were computed)".into()
@@ -512,6 +538,13 @@ fn print_report(
         } else {
             conv.join(" ")
         }
+    );
+    // the conventions in force head the table, in the table's own language:
+    // Markdown and LaTeX are valid from their first byte (`\input{t.tex}`)
+    let _ = writeln!(
+        out,
+        "{}",
+        terminal_safe(&rankscope::report::comment_line(&head, &a.format))
     );
     // the table is for people: names from the files never act on a terminal
     let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));
@@ -578,7 +611,7 @@ fn table_text(t: &Table, format: &str) -> String {
 /// Output for scripts: the bytes as they are when piped (trec_eval's exactly),
 /// made safe to show when standard output is a terminal.
 fn emit(out: &mut std::io::StdoutLock, text: &str) {
-    let terminal = std::io::IsTerminal::is_terminal(&*out);
+    let terminal = out.is_terminal();
     let _ = out.write_all(
         if terminal {
             terminal_safe(text)

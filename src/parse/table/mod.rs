@@ -9,6 +9,7 @@ use crate::core::ids::{Interner, Names};
 use crate::core::multiclass::{MulticlassPredictions, RowSummary};
 
 mod binary_csv;
+mod interactions;
 mod msmarco_run;
 mod multiclass_matrix;
 mod multiclass_topk;
@@ -17,6 +18,7 @@ mod ranking_csv;
 mod ratings_csv;
 mod relations;
 mod run_csv;
+mod topk_lists;
 mod trec_eval_output;
 mod trec_qrels;
 mod trec_run;
@@ -81,13 +83,19 @@ pub enum Format {
     MsMarcoRun,
     /// A run as a table: `query_id,doc_id,score...`, no judgments.
     RunCsv,
+    /// Top-k lists per user: `user_id,rec_1,...,rec_k` or `user_id,items`
+    /// (the items in one cell), with an optional target (the relevant item).
+    TopKLists,
+    /// Held-out interactions: `user_id,item_id[,rating|weight|timestamp]`,
+    /// read as judgments.
+    Interactions,
 }
 
 /// Every input format with its id (the CLI's `--input-format`, sessions)
 /// and its label (load notices, help): the one list the CLI's help and
 /// errors, the sessions and the page read. Each format's reading is a file
 /// of this folder.
-const FORMATS: [(Format, &str, &str); 17] = [
+const FORMATS: [(Format, &str, &str); 19] = [
     (Format::TrecRun, "trec_run", "TREC run"),
     (Format::TrecQrels, "trec_qrels", "TREC qrels"),
     (
@@ -165,11 +173,21 @@ const FORMATS: [(Format, &str, &str); 17] = [
         "run_csv",
         "run CSV (query, item, scores; no judgments)",
     ),
+    (
+        Format::TopKLists,
+        "topk_lists",
+        "top-k lists per user (user, item 1, item 2, …)",
+    ),
+    (
+        Format::Interactions,
+        "interactions",
+        "held-out interactions (user, item[, rating]): judgments",
+    ),
 ];
 
 impl Format {
-    pub const ALL: [Format; 17] = {
-        let mut all = [Format::TrecRun; 17];
+    pub const ALL: [Format; 19] = {
+        let mut all = [Format::TrecRun; 19];
         let mut i = 0;
         while i < FORMATS.len() {
             all[i] = FORMATS[i].0;
@@ -227,6 +245,9 @@ const ITEM: &[&str] = &[
     "iid",
     "itemid",
     "product_id",
+    "movie_id",
+    "movieid",
+    "track_id",
 ];
 const RELEVANCE: &[&str] = &[
     "relevance",
@@ -261,6 +282,49 @@ const RATING: &[&str] = &[
     "actual",
     "stars",
 ];
+
+/// A run's rank column: it orders each list ascending (rank 1 first), as
+/// the rank of a TREC or MS MARCO run does; never a model's score.
+const RANK: &[&str] = &["rank", "position", "pos"];
+/// A column holding a whole top-k list in one cell (`sku-1 sku-2`,
+/// `a|b|c`, `"a,b,c"`, a Python list as pandas writes it).
+const LIST_CELL: &[&str] = &[
+    "items",
+    "item_ids",
+    "item_list",
+    "recommendations",
+    "recommended",
+    "recommended_items",
+    "recs",
+    "rec_items",
+    "ranked_items",
+    "predictions",
+    "predicted_items",
+    "top_k",
+    "topk",
+];
+/// The columns a file of held-out interactions may have beside its user
+/// and item: its rating (see [`RATING`]), an interaction's weight or count,
+/// and when it happened.
+const INTERACTION: &[&str] = &[
+    "weight",
+    "count",
+    "clicks",
+    "plays",
+    "timestamp",
+    "ts",
+    "time",
+    "date",
+    "datetime",
+    "event_time",
+];
+/// Whether a field is a column name a table format reads (any case).
+fn names_a_column(f: &[u8]) -> bool {
+    let name = String::from_utf8_lossy(f).to_ascii_lowercase();
+    [QUERY, USER, ITEM, RELEVANCE, LABEL, RATING]
+        .iter()
+        .any(|names| is_one_of(&name, names))
+}
 
 /// More score columns than this in one file is almost surely a wrong format.
 pub const MAX_MODELS: usize = 1000;
@@ -348,6 +412,7 @@ impl State {
             State::Table(t) if t.spec.scores == Scores::Ranked => {
                 (t.ids_a.len() * t.models.len().max(1)) as u64
             }
+            State::Table(t) if t.spec.scores == Scores::Lists => t.ids_a.len() as u64,
             _ => 0,
         };
         rows * self.values_per_row() + super::QUERY_VALUES * runs_queries
@@ -386,6 +451,11 @@ pub struct TableState {
     models: Vec<usize>,
     /// Multi-class: class number per model column (matrix) or list position (top-k).
     slots: Vec<u32>,
+    /// A run's rank column (`rank`, `position`, `pos`), and whether it
+    /// orders the lists (the only ranked column) or is checked against the
+    /// scores that do.
+    rank: Option<usize>,
+    rank_orders: bool,
     // outputs
     ids_a: Interner,
     ids_b: Interner,
@@ -415,6 +485,15 @@ pub struct TableState {
     keep_empty: bool,
     ovr_labels: Vec<bool>,
     ovr_scores: Vec<f64>,
+    /// The rank column's values when the scores order the lists (checked
+    /// against them at the end).
+    ranks: Vec<Option<f64>>,
+    /// Top-k lists: each item's score (−its position), and the line each
+    /// user's list was on.
+    list_score: Vec<f64>,
+    list_line: Vec<u64>,
+    /// Held-out interactions: how their ratings became grades.
+    relevance_rule: super::RatingRelevance,
 }
 
 fn problem(
@@ -462,7 +541,19 @@ impl State {
             None
         };
         let forced = options.format.or(named_relation.filter(|_| looks_qrels));
+        // judgments (the CLI's --qrels): four or more whitespace fields are
+        // TREC qrels (their own errors), anything else a table's header
+        if options.judgments
+            && forced.is_none()
+            && (looks_qrels || (!first.csv_like && ws.len() >= 4))
+        {
+            return Ok(State::Qrels(QrelsState::default()));
+        }
         match forced {
+            // a relation format names the files that are not runs: trec_eval
+            // reads the relations beside the runs (six fields are never a
+            // relation's line)
+            Some(f) if f.is_relation() && looks_run => return Ok(State::Run(RunState::default())),
             Some(
                 f @ (Format::TrecPrefs
                 | Format::TrecQrelsPrefs
@@ -489,10 +580,19 @@ impl State {
         let mut fs_splitter = Splitter::default();
         let fs = fs_splitter.split(line, delim);
         let header = header_names(&fs);
+        // a line almost of a line format (a z-score line with a damaged
+        // value) gets that format's error, not a CSV header's
+        let almost = || {
+            (forced.is_none() && relations::almost_zscores(&first))
+                .then(|| State::Relations(RelationsState::new(Format::TrecZscores)))
+        };
         if header
             .iter()
             .all(|h| fields::number(h.as_bytes()).is_some())
         {
+            if let Some(state) = almost() {
+                return Ok(state);
+            }
             return Err(problem(
                 0,
                 1,
@@ -501,7 +601,10 @@ impl State {
                 Some(format!("Add a header line to {file}, or if it is a TREC file check that it has 6 fields (run) or 4 fields (qrels).")),
             ));
         }
-        TableState::from_header(header, delim, forced).map(|t| State::Table(Box::new(t)))
+        match TableState::from_header(header, line, delim, forced) {
+            Ok(t) => Ok(State::Table(Box::new(t))),
+            Err(p) => almost().ok_or(p),
+        }
     }
 
     /// For the formats a file's halves can be parsed apart and joined (each
@@ -619,6 +722,27 @@ impl State {
     }
 }
 
+/// What to do about a header whose only candidates for scores are its
+/// first columns without a name (read as pandas' row index).
+fn unnamed_hint(index_columns: usize) -> Option<String> {
+    let which = match index_columns {
+        0 => return None,
+        1 => "Column 1 has no name, so it is read as the row index pandas' to_csv() writes"
+            .to_string(),
+        n => format!(
+            "Columns 1–{n} have no name, so they are read as the row index pandas' to_csv() writes"
+        ),
+    };
+    let it = if index_columns == 1 {
+        "it holds"
+    } else {
+        "one holds"
+    };
+    Some(format!(
+        "{which}: if {it} a model's scores, name it in the header."
+    ))
+}
+
 /// The load notice of a table whose first columns have no name.
 const INDEX_NOTE: &str = "read as the row index pandas' to_csv() writes, and skipped (to_csv(index=False) leaves it out).";
 
@@ -673,6 +797,8 @@ fn no_duplicate(queries: &Interner, q: &[u32], docs: &Names, what: &str) -> Resu
 /// format the user chose (if any).
 pub(super) struct Header<'a> {
     names: &'a [String],
+    /// The header line as it is in the file (echoed in messages).
+    line: &'a [u8],
     lower: Vec<String>,
     /// pandas' to_csv() writes the row index first, under no name ("", or
     /// "Unnamed: 0" once the file has been read and written again; one such
@@ -713,8 +839,11 @@ impl Header<'_> {
             .collect()
     }
 
+    /// The header line as the file has it: a message echoes the input's
+    /// bytes, never the names joined anew (the CLI escapes what a terminal
+    /// would obey).
     fn text(&self) -> String {
-        self.names.join(", ")
+        String::from_utf8_lossy(self.line).into_owned()
     }
 }
 
@@ -728,6 +857,30 @@ pub(super) struct Roles {
     /// Multi-class: class number per model column (matrix) or list position (top-k).
     slots: Vec<u32>,
     class_of_slot: std::collections::HashMap<u32, usize>,
+    /// A run's rank column, and whether it orders the lists ([`Roles::ranked`]).
+    rank: Option<usize>,
+    rank_orders: bool,
+}
+
+impl Roles {
+    /// A run's roles with its rank column (`rank`, `position`, `pos`) set
+    /// apart: alone, it orders the lists ascending (its values negated, as
+    /// an MS MARCO run's); beside score columns, the scores order them
+    /// (trec_eval's rule) and the ranks are checked against them.
+    fn ranked(mut self, h: &Header) -> Roles {
+        let found = self
+            .models
+            .iter()
+            .position(|&c| is_one_of(&h.lower[c], RANK));
+        if let Some(p) = found {
+            self.rank = Some(self.models[p]);
+            self.rank_orders = self.models.len() == 1;
+            if !self.rank_orders {
+                self.models.remove(p);
+            }
+        }
+        self
+    }
 }
 
 /// A delimited-table format (CSV, TSV, semicolons, spaces), as its file
@@ -756,15 +909,19 @@ pub(super) enum Scores {
     Ranked,
     /// Rows reduced as they are read (multi-class, per-query values).
     Reduced,
+    /// One ranked list per line, one item per list column (top-k lists).
+    Lists,
 }
 
 /// The delimited-table formats in the order their headers are tried (a
 /// format chosen by the user is tried alone).
 const TABLE_FORMATS: &[&TableFormat] = &[
     &per_query_csv::FORMAT,
+    &interactions::FORMAT,
     &ratings_csv::FORMAT,
     &ranking_csv::FORMAT,
     &run_csv::FORMAT,
+    &topk_lists::FORMAT,
     &multiclass_topk::FORMAT,
     &multiclass_matrix::FORMAT,
     &binary_csv::FORMAT,
@@ -792,6 +949,7 @@ fn known_headers() -> String {
 impl TableState {
     fn from_header(
         header: Vec<String>,
+        line: &[u8],
         delim: Delimiter,
         forced: Option<super::Format>,
     ) -> Result<TableState, Problem> {
@@ -802,6 +960,7 @@ impl TableState {
             .min(header.len() - 1);
         let h = Header {
             names: &header,
+            line,
             lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(),
             index_columns,
             forced,
@@ -812,6 +971,15 @@ impl TableState {
             .find_map(|&t| Some((t, (t.detect)(&h)?)));
         let (spec, roles) = match found {
             Some((spec, roles)) => (spec, roles?),
+            None if h.user().is_some() => {
+                return Err(problem(
+                    0,
+                    0,
+                    "a user's file in one of two shapes: top-k lists (user_id,rec_1,…,rec_k, or user_id,items with the items in one cell) or held-out interactions (user_id,item_id[,rating|timestamp])",
+                    format!("'{}'", h.text()),
+                    Some("Name the columns so (a run with scores is user_id,item_id,score).".into()),
+                ))
+            }
             None => {
                 return Err(match h.truth() {
                     Some(l) => problem(
@@ -819,7 +987,7 @@ impl TableState {
                         0,
                         "a label column followed by one score column per model",
                         format!("only '{}'", header[l]),
-                        None,
+                        unnamed_hint(index_columns),
                     ),
                     None => problem(
                         0,
@@ -832,7 +1000,8 @@ impl TableState {
             }
         };
         let (format, scores) = (spec.format, spec.scores);
-        let many = scores != Scores::Reduced && roles.models.len() > MAX_MODELS;
+        let many =
+            matches!(scores, Scores::Dense | Scores::Ranked) && roles.models.len() > MAX_MODELS;
         if many {
             return Err(problem(
                 0,
@@ -842,14 +1011,14 @@ impl TableState {
                 Some("Split the models over several files.".into()),
             ));
         }
-        // (a ranking CSV without scores is judgments alone)
-        if roles.models.is_empty() && format != Format::RankingCsv {
+        // (a ranking CSV without scores is judgments alone, as interactions are)
+        if roles.models.is_empty() && !matches!(format, Format::RankingCsv | Format::Interactions) {
             return Err(problem(
                 0,
                 0,
                 "at least one score or prediction column",
                 format!("'{}'", h.text()),
-                None,
+                unnamed_hint(index_columns),
             ));
         }
         let n = roles.models.len();
@@ -874,6 +1043,12 @@ impl TableState {
             models: roles.models,
             slots: roles.slots,
             class_of_slot: roles.class_of_slot,
+            rank: roles.rank,
+            rank_orders: roles.rank_orders,
+            ranks: Vec::new(),
+            list_score: Vec::new(),
+            list_line: Vec::new(),
+            relevance_rule: Default::default(),
             header,
             ids_a: Interner::new(),
             ids_b: Interner::new(),
@@ -927,7 +1102,8 @@ impl TableState {
                 "estimate",
                 "est",
             ];
-            if t.models.len() == 1 && generic.contains(&h.to_ascii_lowercase().as_str()) {
+            let generic = generic.contains(&h.to_ascii_lowercase().as_str());
+            if t.models.len() == 1 && (generic || t.rank_orders) {
                 stem.clone()
             } else {
                 h.clone()
@@ -954,6 +1130,20 @@ impl Lines for TableState {
                 count(f.len(), "field"),
                 hint,
             ));
+        }
+        // a column without a name is pandas' row index only if it holds
+        // whole numbers (0..n−1, or a filtered or sorted frame's labels);
+        // anything else may be a model's scores under no name
+        for c in 0..self.index_columns {
+            if fields::integer(&f[c]).is_none() {
+                return Err(problem(
+                    n,
+                    c + 1,
+                    format!("a row index (a whole number) in column {}, which has no name", c + 1),
+                    shown(&f[c]),
+                    Some("A column without a name is read as the row index pandas' to_csv() writes; if it holds a model's scores, name it in the header.".into()),
+                ));
+            }
         }
         (self.spec.row)(self, n, f, options)
     }
@@ -1000,6 +1190,53 @@ fn binary_label(raw: &[u8], positive: Option<&str>) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::parse_bytes;
+
+    /// Six whitespace fields with a rank and a score are a TREC run line,
+    /// four with whole numbers second and last a qrels line, whatever their
+    /// ids hold (a comma, a semicolon); real CSVs, with spaces after their
+    /// delimiters or none, stay CSVs.
+    #[test]
+    fn a_trec_line_is_one_whatever_its_ids_hold() {
+        let o = LoadOptions::default();
+        for run in [
+            "q1 Q0 d,1 1 0.5 r\nq1 Q0 d,2 2 0.4 r\n",
+            "q;1 Q0 d1 1 0.5 r\nq;1 Q0 d2 2 0.4 r\n",
+            "q,1 Q0 d;1 1 0.5 run,v2\n",
+        ] {
+            match parse_bytes("x.txt", run.as_bytes(), &o).unwrap().data() {
+                Parsed::Run { docs, queries, .. } => {
+                    assert!(queries.name(0).starts_with('q'));
+                    assert!(docs.get(0).starts_with('d'), "{run}");
+                }
+                other => panic!("{run}: {other:?}"),
+            }
+        }
+        for qrels in ["q;1 0 d,1 1\nq;1 0 d,2 0\n", "q1 0 a,b;c 2\n"] {
+            let parsed = parse_bytes("x.txt", qrels.as_bytes(), &o).unwrap();
+            assert!(matches!(parsed.data(), Parsed::Qrels { .. }), "{qrels}");
+        }
+        for csv in [
+            "query_id, doc_id, score, relevance\nq1, d1, 0.5, 1\n",
+            "label, score\n1, 0.5\n0, 0.25\n",
+            "qid,Q0,docno,rank,score,tag\nq1,Q0,d1,1,0.5,r\n",
+        ] {
+            let parsed = parse_bytes("x.csv", csv.as_bytes(), &o);
+            assert!(
+                !matches!(
+                    parsed.as_ref().map(|p| p.data()),
+                    Ok(Parsed::Run { .. } | Parsed::Qrels { .. })
+                ),
+                "{csv}: {parsed:?}"
+            );
+        }
+        // a CSV line of a run without a header stays a CSV's (its numbers hold commas)
+        let err = parse_bytes("x.csv", b"q1, Q0, d1, 1, 0.5, r\n", &o).unwrap_err();
+        assert!(
+            err.to_string().contains("a header with known column names"),
+            "{err}"
+        );
+    }
 
     /// The formats' table has every variant once, with distinct ids that read back.
     #[test]
@@ -1028,7 +1265,9 @@ mod tests {
                 | Format::TrecQrelsJg
                 | Format::TrecZscores
                 | Format::PerQueryCsv
-                | Format::MsMarcoRun => {}
+                | Format::MsMarcoRun
+                | Format::TopKLists
+                | Format::Interactions => {}
             }
         }
     }

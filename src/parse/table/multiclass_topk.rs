@@ -30,8 +30,9 @@ pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
     }))
 }
 
-/// A top-k column name like `pred_1`, `top_1`, `rank_1`, `pred1`: its position.
-fn list_position(name: &str) -> Option<u32> {
+/// A top-k column name like `pred_1`, `top_1`, `rank_1`, `pred1`, `rec_1`,
+/// `item_1`: its position.
+pub(super) fn list_position(name: &str) -> Option<u32> {
     for prefix in [
         "pred_",
         "pred",
@@ -41,7 +42,9 @@ fn list_position(name: &str) -> Option<u32> {
         "rank",
         "prediction_",
         "rec_",
+        "rec",
         "item_",
+        "recommendation_",
     ] {
         if let Some(rest) = name.strip_prefix(prefix) {
             if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
@@ -96,16 +99,26 @@ impl TableState {
             .collect::<Option<Vec<u32>>>()
         else {
             let names = self.ids_a;
-            return Some(Parsed::Classes {
-                parsed: Box::new(Parsed::Multiclass(MulticlassData {
-                    num_classes: names.len(),
-                    targets: self.targets,
-                    models: vec![self.mc],
-                    rows_off_one: vec![0],
-                    class_names: None,
-                })),
-                names,
-            });
+            // more ids than rows: items recommended per row, more likely
+            // than classes (each class a target of many rows)
+            let notes = if names.len() > self.targets.len() {
+                vec![format!("{} distinct ids in {} rows: read as multi-class top-k lists, each id a class (accuracy@k, F1 over classes). If they are items recommended per user, add a user_id column: such a file is read as a ranking of items per user (recall@k, nDCG@k, the target its judgment).", names.len(), self.targets.len())]
+            } else {
+                Vec::new()
+            };
+            return Some(
+                Parsed::Classes {
+                    parsed: Box::new(Parsed::Multiclass(MulticlassData {
+                        num_classes: names.len(),
+                        targets: self.targets,
+                        models: vec![self.mc],
+                        rows_off_one: vec![0],
+                        class_names: None,
+                    })),
+                    names,
+                }
+                .noted(notes),
+            );
         };
         let map = |c: u32| {
             if c == u32::MAX {
@@ -126,5 +139,32 @@ impl TableState {
             rows_off_one: vec![0],
             class_names: None,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::{parse_bytes, LoadOptions, Parsed};
+
+    /// Without a user column, text ids stay classes; more of them than rows
+    /// (items, not classes) are said, with the column that makes a ranking.
+    #[test]
+    fn many_text_ids_without_a_user_are_named() {
+        let read = |text: &str| {
+            parse_bytes("topk.csv", text.as_bytes(), &LoadOptions::default())
+                .unwrap()
+                .into_parts()
+        };
+        let (parsed, notes) = read("target,pred_1,pred_2\nsku-1,sku-2,sku-1\nsku-3,sku-4,sku-5\n");
+        assert!(matches!(parsed, Parsed::Classes { .. }));
+        assert_eq!(notes.len(), 1);
+        assert!(
+            notes[0].starts_with("5 distinct ids in 2 rows")
+                && notes[0].contains("add a user_id column")
+        );
+        let (_, notes) = read("target,pred_1,pred_2\ncat,dog,cat\ndog,dog,cat\ncat,cat,dog\n");
+        assert!(notes.is_empty());
+        let (parsed, notes) = read("target,pred_1,pred_2\n1,2,1\n3,4,5\n");
+        assert!(matches!(parsed, Parsed::Multiclass(_)) && notes.is_empty());
     }
 }

@@ -36,16 +36,20 @@ impl TableState {
     #[inline]
     pub(super) fn per_query_row(&mut self, n: u64, f: &Row) -> Result<(), Problem> {
         let col = |c: usize| -> &[u8] { &f[c] };
+        // an id a spreadsheet would run was written with a `'` before it
+        // (`report::per_query_csv`): read as it was
         let id = |c: usize, what: &str| {
-            fields::id(col(c)).ok_or_else(|| {
-                problem(
-                    n,
-                    c + 1,
-                    format!("{what} in column '{}'", self.header[c]),
-                    shown(col(c)),
-                    None,
-                )
-            })
+            fields::id(col(c))
+                .map(crate::text::csv_uncell)
+                .ok_or_else(|| {
+                    problem(
+                        n,
+                        c + 1,
+                        format!("{what} in column '{}'", self.header[c]),
+                        shown(col(c)),
+                        None,
+                    )
+                })
         };
         let q = id(self.key_a, "an id")?;
         let model = match self.key_b {

@@ -11,14 +11,20 @@ pub(super) const FORMAT: TableFormat = TableFormat {
     columns: |t, names, _, _| t.ratings_columns(names),
 };
 
-/// A header of a user, an item and a rating; every other column is a model's prediction.
+/// A header of a user, an item and a rating; every other column is a
+/// model's prediction (without one, the file is held-out interactions,
+/// unless this format is chosen).
 pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
     let (u, i, r) = (h.user().or(h.query())?, h.item()?, h.find(RATING)?);
+    let models = h.rest(&[u, i, r]);
+    if models.is_empty() && h.forced != Some(Format::RatingsCsv) {
+        return None;
+    }
     Some(Ok(Roles {
         key_a: u,
         key_b: i,
         truth: r,
-        models: h.rest(&[u, i, r]),
+        models,
         ..Default::default()
     }))
 }

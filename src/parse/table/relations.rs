@@ -2,6 +2,7 @@
 //! read as preferences (`-R qrels_prefs`), judgment groups (`-R qrels_jg`)
 //! and z-scores (`-Z`).
 
+use super::trec_eval_output::is_trec_eval_name;
 use super::*;
 
 /// A file of trec_eval's other relation formats (preferences, judgment
@@ -47,7 +48,7 @@ impl RelationsState {
                 })?;
             }
             Format::TrecZscores => {
-                if !is_measure_name(&f[1]) {
+                if !is_measure_name(&f[1]) && !is_trec_eval_name(&f[1]) {
                     return Err(problem(
                         n,
                         2,
@@ -134,4 +135,57 @@ pub(super) fn looks_like_zscores(l: &FirstLine) -> bool {
         && fields::number(&ws[2]).is_some()
         && fields::number(&ws[3]).is_some()
         && fields::integer(&ws[3]).is_none()
+}
+
+/// Whether a first line no other format reads is almost a z-score line: a
+/// trec_eval measure name second (`301 map 0.2 wide`, `301 P_10 0.3`), or
+/// any line of a file named as z-scores; its damage is then reported as
+/// a z-score line's (file:line:column), not as a CSV header's.
+pub(super) fn almost_zscores(l: &FirstLine) -> bool {
+    let ws = l.ws;
+    let measure_second = !l.csv_like
+        && (2..=6).contains(&ws.len())
+        && is_trec_eval_name(&ws[1])
+        && !is_trec_eval_name(&ws[0]);
+    measure_second || (l.name.contains("zscore") && ws.len() > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::{parse_bytes, Format, LoadOptions, Parsed};
+
+    /// A z-score line with a whole standard deviation, or a file named as
+    /// z-scores, is read as z-scores; its damage is a z-score line's error.
+    #[test]
+    fn a_file_almost_of_z_scores_is_read_as_one() {
+        let o = LoadOptions::default();
+        for (name, text) in [
+            ("z.txt", "301 P_10 0.3 1\n301 map 0.2 0.1\n"),
+            ("run1.zscores", "301 custom 0.3 1\n"),
+        ] {
+            match parse_bytes(name, text.as_bytes(), &o).unwrap() {
+                Parsed::Relations(r) => assert_eq!(r.format(), Format::TrecZscores),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        let err = parse_bytes("z.txt", b"301 ndcg_cut_10 x 0.1\n", &o).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "z.txt:1:3: expected a mean (a number), found 'x'"
+        );
+        // a relation format chosen names the files that are not runs: a run stays a run
+        let forced = LoadOptions {
+            format: Some(Format::TrecZscores),
+            ..Default::default()
+        };
+        let run = parse_bytes("r.txt", b"301 Q0 d1 1 0.5 r\n", &forced).unwrap();
+        assert!(matches!(run.data(), Parsed::Run { .. }), "{run:?}");
+        // a CSV whose second column is named like a measure stays a CSV
+        let csv = parse_bytes("t.csv", b"label map\n1 0.5\n0 0.25\n", &o).unwrap();
+        assert!(matches!(csv.data(), Parsed::Binary(_)), "{csv:?}");
+        // and one whose first column is named like a measure too
+        let csv =
+            parse_bytes("t.txt", b"recall label score\n0.5 1 0.5\n0.25 0 0.25\n", &o).unwrap();
+        assert!(matches!(csv.data(), Parsed::Binary(_)), "{csv:?}");
+    }
 }

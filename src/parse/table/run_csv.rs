@@ -15,17 +15,21 @@ pub(super) const FORMAT: TableFormat = TableFormat {
 };
 
 /// A header of a query and an item and at least one more column (each a
-/// model's score), with no column of judgments (relevance, rating, label).
+/// model's score, or a rank column: [`Roles::ranked`]), with no column of
+/// judgments (relevance, rating, label).
 pub(super) fn detect(h: &Header) -> Option<Result<Roles, Problem>> {
     let (q, i) = (h.query().or(h.user())?, h.item()?);
     if h.truth().is_some() {
         return None;
     }
     let models = h.rest(&[q, i]);
-    (!models.is_empty()).then_some(Ok(Roles {
-        key_a: q,
-        key_b: i,
-        models,
-        ..Default::default()
-    }))
+    (!models.is_empty()).then(|| {
+        Ok(Roles {
+            key_a: q,
+            key_b: i,
+            models,
+            ..Default::default()
+        }
+        .ranked(h))
+    })
 }

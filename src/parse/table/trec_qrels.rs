@@ -12,10 +12,10 @@ pub struct QrelsState {
 
 impl Lines for QrelsState {
     #[inline]
-    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         if f.len() != 4 {
             let hint = if f.len() >= 6 {
-                Some("This line looks like a run (qid Q0 docid rank score tag); was a run dropped where qrels were expected?".to_string())
+                Some(options.audience.run_as_qrels_hint().to_string())
             } else {
                 None
             };
@@ -48,12 +48,13 @@ impl Lines for QrelsState {
     }
 }
 
-/// Whether a first line is TREC qrels': four whitespace fields, the file
-/// named as qrels or integers second and last.
+/// Whether a first line is TREC qrels': four whitespace fields with whole
+/// numbers second and last (whatever the ids hold: a comma in a document
+/// id is no CSV's delimiter beside those numbers), or four fields without a
+/// comma or semicolon in a file named as qrels.
 pub(super) fn looks_like(l: &FirstLine) -> bool {
     let ws = l.ws;
-    !l.csv_like
-        && ws.len() == 4
-        && (l.name.contains("qrel")
-            || (fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some()))
+    ws.len() == 4
+        && ((fields::integer(&ws[3]).is_some() && fields::integer(&ws[1]).is_some())
+            || (!l.csv_like && l.name.contains("qrel")))
 }

@@ -25,13 +25,13 @@ impl RunState {
 
 impl Lines for RunState {
     #[inline]
-    fn row(&mut self, n: u64, f: &Row, _: &LoadOptions) -> Result<(), Problem> {
+    fn row(&mut self, n: u64, f: &Row, options: &LoadOptions) -> Result<(), Problem> {
         if self.ranked {
             return self.rank_row(n, f);
         }
         if f.len() < 6 {
             let hint = if f.len() == 4 {
-                Some("This line looks like qrels (qid iter docid rel); was a qrels file dropped where a run was expected?".to_string())
+                Some(options.audience.qrels_as_run_hint().to_string())
             } else {
                 None
             };
@@ -94,16 +94,15 @@ pub(super) fn named_run(name: &str) -> bool {
 }
 
 /// Whether a first line is a TREC run's: six whitespace fields with a rank
-/// and a score where they belong and no comma or semicolon before the tag
-/// (`run,v2` is a tag, not a CSV), or 6+ fields with `Q0` second, a run's
-/// file name, or a rank and a score.
+/// (field 4, a whole number) and a score (field 5, a number) are a run line
+/// whatever its text fields hold (a comma in a document id, a semicolon in
+/// a query id, `run,v2` as a tag: a CSV's delimiters would sit beside the
+/// numbers and make them no numbers); or 6+ fields with `Q0` second, a
+/// run's file name, or a rank and a score, without a comma or semicolon.
 pub(super) fn looks_like(l: &FirstLine) -> bool {
     let ws = l.ws;
     let rank_and_score = || fields::integer(&ws[3]).is_some() && fields::number(&ws[4]).is_some();
-    let trec_with_any_tag = ws.len() == 6
-        && rank_and_score()
-        && (0..5).all(|i| !ws[i].contains(&b',') && !ws[i].contains(&b';'));
-    trec_with_any_tag
+    (ws.len() == 6 && rank_and_score())
         || (!l.csv_like
             && ws.len() >= 6
             && (&ws[1] == b"Q0" || named_run(l.name) || rank_and_score()))

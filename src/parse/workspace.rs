@@ -651,7 +651,7 @@ impl Workspace {
     pub fn add_again(&mut self, file: &str, parsed: Parsed) -> Result<LoadSummary, LoadError> {
         let mut summary = self.add(file, parsed)?;
         if let Some(kind) = summary.kind {
-            let gone = self.replace_earlier(file, kind, &summary.models_added);
+            let gone = self.replace_earlier(file, kind, &mut summary.models_added);
             if !gone.is_empty() {
                 summary.details.push(format!(
                     "replaced the models of its earlier copy ({})",
@@ -667,8 +667,10 @@ impl Workspace {
 
     /// After `file` was loaded again (its models `added`, of `kind`): the
     /// models the earlier copy brought are removed and, when as many, the new
-    /// ones take their names. Returns the names removed.
-    pub fn replace_earlier(&mut self, file: &str, kind: Kind, added: &[String]) -> Vec<String> {
+    /// ones take their names (else a new one numbered after a removed one,
+    /// `bench (2)`, takes its name back); `added` is kept up to date with
+    /// the names taken. Returns the names removed.
+    pub fn replace_earlier(&mut self, file: &str, kind: Kind, added: &mut [String]) -> Vec<String> {
         let earlier: Vec<String> = self
             .origins
             .iter()
@@ -681,6 +683,22 @@ impl Workspace {
         if earlier.len() == added.len() {
             for (new, old) in added.iter().zip(&earlier) {
                 self.rename(kind, new, old);
+            }
+        } else {
+            // fewer or more: a new model named after a removed one with a
+            // number (`bench (2)`, as a name already taken is given) takes
+            // that name back, so what is keyed by it (the baseline) holds
+            for new in added.iter_mut() {
+                let base = new
+                    .strip_suffix(')')
+                    .and_then(|n| n.rsplit_once(" ("))
+                    .filter(|(_, k)| k.bytes().all(|b| b.is_ascii_digit()))
+                    .map(|(base, _)| base);
+                if let Some(base) = base.filter(|b| earlier.iter().any(|e| e == b)) {
+                    if self.rename(kind, new, base) {
+                        *new = base.to_string();
+                    }
+                }
             }
         }
         earlier
@@ -1080,6 +1098,26 @@ mod tests {
         assert_eq!(names, ["mine", "b"]);
         assert_eq!(d.models[0].1, [0.7, 0.3]);
         assert_eq!(ws.origins.len(), 2);
+    }
+
+    /// A file loaded twice (beside) and then again (replacing both copies):
+    /// its one model takes its first name back, not a numbered one.
+    #[test]
+    fn a_file_replacing_two_copies_takes_its_name_back() {
+        let mut ws = Workspace::default();
+        let o = LoadOptions::default();
+        let csv = b"label,score\n1,0.9\n0,0.1\n";
+        ws.load_bytes("m.csv", csv, &o).unwrap();
+        ws.load_bytes("m.csv", csv, &o).unwrap();
+        let names = |ws: &Workspace| -> Vec<String> {
+            let d = ws.binary.as_ref().unwrap();
+            d.models.iter().map(|m| m.0.clone()).collect()
+        };
+        assert_eq!(names(&ws), ["m", "m (2)"]);
+        let parsed = crate::parse::parse_bytes("m.csv", csv, &o).unwrap();
+        let s = ws.add_again("m.csv", parsed).unwrap();
+        assert_eq!(names(&ws), ["m"]);
+        assert_eq!(s.models_added, ["m"]);
     }
 
     /// What a binary file's summary says is the same whether its curves came

@@ -686,8 +686,9 @@ pub fn binary_text(models: &[BinaryModel], o: &Options) -> String {
                     c.mce
                 ));
                 s.push_str(&format!(
-                    "  Brier {} = reliability {:.4} − resolution {:.4} + uncertainty {:.4} on the binned probabilities\n",
+                    "  Brier {} of the probabilities; of the binned probabilities (each its bin's mean p) {:.4} = reliability {:.4} − resolution {:.4} + uncertainty {:.4}\n",
                     number(m.brier),
+                    c.brier_binned,
                     c.reliability,
                     c.resolution,
                     c.uncertainty

@@ -561,10 +561,11 @@ fn top_k_lists_with_sparse_or_text_ids_load_and_join_by_name() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A ratio with a zero denominator follows `--zero-division` (undefined by
-/// default, with a warning naming scikit-learn's rule); average precision
-/// without a positive row is 0 and macro F1 averages over the classes present,
-/// as scikit-learn 1.9 computes them (values in the comments).
+/// A ratio with a zero denominator follows `--zero-division` (0 by default
+/// as scikit-learn's 'warn', with a warning; `nan` leaves it undefined);
+/// average precision without a positive row is 0 and macro F1 averages over
+/// the classes present, as scikit-learn 1.9 computes them (values in the
+/// comments).
 #[test]
 fn zero_division_and_one_class_rows_follow_scikit_learn() {
     let dir = scratch("zero-division");
@@ -572,19 +573,24 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
     let some = dir.join("some.csv");
     std::fs::write(&some, "label,m\n1,0.2\n0,0.1\n1,0.3\n1,0.4\n0,0.45\n").unwrap();
     let m = &metrics(&some)[0];
-    assert_eq!(m["precision"], serde_json::Value::Null);
+    // precision_score(y, y_pred) = 0.0 (UndefinedMetricWarning)
+    assert_eq!(m["precision"], serde_json::json!(0.0));
     assert_eq!(m["recall"], serde_json::json!(0.0));
     assert_eq!(m["f1"], serde_json::json!(0.0));
     // f1_score(y, y_pred, average='macro') = 0.2857142857142857, 'weighted' 0.22857142857142856
     assert_eq!(m["f1_macro"], serde_json::json!(0.2857142857142857));
     assert_eq!(m["f1_weighted"], serde_json::json!(0.22857142857142856));
-    for (rule, precision) in [("0", 0.0), ("1", 1.0)] {
+    for (rule, precision) in [
+        ("0", serde_json::json!(0.0)),
+        ("1", serde_json::json!(1.0)),
+        ("nan", serde_json::Value::Null),
+    ] {
         let m = &metrics_of(&[some.as_os_str(), "--zero-division".as_ref(), rule.as_ref()])[0];
-        // precision_score(y, y_pred, zero_division=0 / 1)
-        assert_eq!(m["precision"], serde_json::json!(precision), "{rule}");
+        // precision_score(y, y_pred, zero_division=0 / 1 / np.nan)
+        assert_eq!(m["precision"], precision, "{rule}");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .arg("eval")
+        .args(["eval", "--zero-division", "nan"])
         .arg(&some)
         .output()
         .unwrap();
@@ -593,7 +599,7 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert!(
-        err.contains("m: precision is undefined at this threshold (no row is predicted positive)"),
+        err.contains("warning: m: precision is ill-defined at this threshold (no row is predicted positive), shown as — (zero_division = nan)"),
         "{err}"
     );
     assert!(err.contains("--zero-division 0|1"), "{err}");
@@ -623,7 +629,122 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
     assert_eq!(m["f1_macro"], serde_json::json!(1.0));
     assert_eq!(m["f1_weighted"], serde_json::json!(1.0));
     assert_eq!(m["roc_auc"], serde_json::Value::Null);
-    assert_eq!(m["f1"], serde_json::Value::Null);
+    assert_eq!(m["f1"], serde_json::json!(0.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rankscope eval`'s JSON metrics and its stderr for the binary CSV `csv`.
+fn eval_binary(dir: &std::path::Path, csv: &str) -> (serde_json::Value, String) {
+    let file = dir.join("case.csv");
+    std::fs::write(&file, csv).unwrap();
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args([
+                "eval",
+                "--format",
+                format,
+                "--metrics",
+                "precision,recall,f1",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out
+    };
+    let doc: serde_json::Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    let err = String::from_utf8(run("table").stderr).unwrap();
+    // the JSON carries the warning lines the terminal prints
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), err.lines().count(), "{err}");
+    for w in warnings {
+        assert!(err.contains(w.as_str().unwrap()), "{w} not in {err}");
+    }
+    (doc["models"][0]["metrics"].clone(), err)
+}
+
+/// scikit-learn's own cases for its default `zero_division="warn"` agree
+/// under Rankscope's defaults: the value scikit-learn 1.9.1 returns, and a
+/// warning exactly where scikit-learn raises its UndefinedMetricWarning
+/// (each case's scikit-learn call and result in its comment).
+#[test]
+fn zero_division_defaults_agree_with_scikit_learns_warn() {
+    use serde_json::json;
+    let dir = scratch("zero-division-warn");
+    let warned = "ill-defined at this threshold";
+    // y_true = [0, 0], y_pred = [0, 0] (scores under 0.5):
+    // precision_score = 0.0 (warns: no predicted samples), recall_score =
+    // 0.0 (warns: no true samples), f1_score = 0.0 (warns)
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n0,0.2\n");
+    assert_eq!(
+        (&m["precision"], &m["recall"], &m["f1"]),
+        (&json!(0.0), &json!(0.0), &json!(0.0))
+    );
+    assert!(
+        err.contains("warning: m: precision, recall and f1 are ill-defined at this threshold (no row is positive or predicted positive), set to 0 (zero_division = 0, scikit-learn's default 'warn')"),
+        "{err}"
+    );
+    // y_true = [0, 1], y_pred = [0, 0]: precision_score = 0.0 (warns),
+    // recall_score = 0.0 and f1_score = 0.0 (no warning: 0 of 1, 0 of 1)
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n1,0.2\n");
+    assert_eq!(
+        (&m["precision"], &m["recall"], &m["f1"]),
+        (&json!(0.0), &json!(0.0), &json!(0.0))
+    );
+    assert!(
+        err.contains(
+            "m: precision is ill-defined at this threshold (no row is predicted positive)"
+        ),
+        "{err}"
+    );
+    // no positives: y_true = [0, 0], y_pred = [0, 1]: recall_score = 0.0
+    // (warns: no true samples), precision_score = 0.0 and f1_score = 0.0
+    // (no warning: F1's denominator 2TP + FP + FN is 1)
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n0,0.9\n");
+    assert_eq!(
+        (&m["precision"], &m["recall"], &m["f1"]),
+        (&json!(0.0), &json!(0.0), &json!(0.0))
+    );
+    assert!(
+        err.contains("m: recall is ill-defined at this threshold (no row is positive)"),
+        "{err}"
+    );
+    // a ratio everywhere: no warning
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n1,0.9\n1,0.2\n");
+    assert_eq!((&m["precision"], &m["recall"]), (&json!(1.0), &json!(0.5)));
+    assert!(!err.contains(warned), "{err}");
+    // multi-class, class 2 never predicted: y_true = [0, 1, 2, 2], y_pred =
+    // [0, 1, 1, 1]: precision_score(average='macro') = 0.4444444444444444
+    // (warns), recall 0.6666666666666666, f1 0.5; average='weighted':
+    // 0.3333333333333333, 0.5, 0.375
+    let file = dir.join("classes.csv");
+    std::fs::write(
+        &file,
+        "target,p_0,p_1,p_2\n0,0.8,0.15,0.05\n1,0.1,0.8,0.1\n2,0.15,0.8,0.05\n2,0.2,0.7,0.1\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["diagnose", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = &doc["models"][0]["report"];
+    let near = |got: &serde_json::Value, want: [f64; 3]| {
+        for (g, w) in got.as_array().unwrap().iter().zip(want) {
+            assert!((g.as_f64().unwrap() - w).abs() < 1e-15, "{got} vs {want:?}");
+        }
+    };
+    near(
+        &report["macro_avg"],
+        [0.4444444444444444, 0.6666666666666666, 0.5],
+    );
+    near(&report["weighted_avg"], [0.3333333333333333, 0.5, 0.375]);
+    assert_eq!(
+        doc["warnings"],
+        json!(["classes: precision is ill-defined for class 2 (never predicted), set to 0 (zero_division = 0, scikit-learn's default 'warn'); --zero-division 0|nan|1 chooses."])
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

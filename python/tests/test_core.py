@@ -110,7 +110,7 @@ def test_binary_arrays_equal_the_cli_under_every_convention():
     path = os.path.join(REF, "binary.csv")
     frame = pd.read_csv(path)
     for conv, fl in [({}, []), ({"threshold": 0.3}, ["--threshold", "0.3"]), ({"threshold_rule": ">"}, ["--threshold-rule", ">"]),
-                     ({"zero_division": "0"}, ["--zero-division", "0"]), ({"logits": True}, ["--logits"])]:
+                     ({"zero_division": "nan"}, ["--zero-division", "nan"]), ({"zero_division": "1"}, ["--zero-division", "1"]), ({"logits": True}, ["--logits"])]:
         want = cli_json("eval", path, "--metrics", "all", *fl)
         (model,) = want
         got = rankscope.binary(frame["label"].to_numpy(), {model: frame["score"].to_numpy()}, metrics="all", **conv)

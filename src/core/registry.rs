@@ -638,7 +638,7 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::accuracy, false))
         .explain(Explain::Threshold(Cells::Accuracy)),
-    m(id::PRECISION, Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
+    m(id::PRECISION, Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: 0 with a warning (default, scikit-learn's 'warn'), undefined or 1", "sklearn precision_score", true, true, false)
         .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::precision, true))

@@ -745,6 +745,7 @@ fn run_diagnose(a: Args) -> ExitCode {
     o.rule = a.conv.threshold_rule;
     o.zero_division = a.conv.zero_division;
     let mut groups_json = None;
+    let mut warnings = warnings;
     let (models, text) =
         match one_dataset(&ws) {
             Ok(Dataset::Binary(d)) => {
@@ -776,6 +777,7 @@ fn run_diagnose(a: Args) -> ExitCode {
                     })
                 };
                 let models = diagnose::multiclass(d, &o, columns);
+                warnings.extend(diagnose::zero_division_warnings(&models, o.zero_division));
                 let text = diagnose::multiclass_text(&models);
                 (serde_json::to_value(models), text)
             }

@@ -1692,3 +1692,168 @@ fn each_model_may_have_its_own_threshold() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--threshold model_b=high: expected a number"));
 }
+
+/// The metrics of a `rankscope compare --format json` run, in order: each
+/// comparison's (binary: ROC AUC for DeLong's comparisons, then each
+/// interval's).
+fn compared(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["compare", "--format", "json"];
+    all.extend(args);
+    let doc = json_of(&all.iter().map(|a| a.as_ref()).collect::<Vec<_>>());
+    let mut out: Vec<String> = Vec::new();
+    for key in ["comparisons", "intervals"] {
+        let items = doc[key].as_array().into_iter().flatten();
+        // binary intervals: per model, its metrics' intervals
+        let items = items.flat_map(|c| match c["intervals"].as_array() {
+            Some(inner) => inner.iter().collect(),
+            None => vec![c],
+        });
+        for c in items {
+            let m = match c["metric"].as_str() {
+                Some(m) => m.to_string(),
+                None if c["delong"].is_object() => "roc_auc".to_string(),
+                None => panic!("{c}"),
+            };
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// `rankscope compare` takes eval's metric flags (`--metrics`, and `-m`
+/// with an id or a trec_eval measure), and without them tests a default
+/// set per kind, which `--help` names: ranking, the page table's default
+/// columns (ndcg, map, precision, recall, hit_rate, mrr, r_precision and
+/// bpref at its cutoffs 5, 10 and 20, or at `-k`); binary, ROC AUC and
+/// average precision; multi-class Acc@1 and MRR; ratings MAE and MSE.
+#[test]
+fn compare_takes_evals_metric_flags_and_a_default_set_per_kind() {
+    let (run, other, qrels) = (
+        reference("extra/bm25.run"),
+        reference("extra/dense.run"),
+        reference("extra/example.qrels"),
+    );
+    let (run, other, qrels) = (
+        run.to_str().unwrap(),
+        other.to_str().unwrap(),
+        qrels.to_str().unwrap(),
+    );
+    let ranking = [run, other, "--qrels", qrels];
+    let with = |extra: &[&str]| {
+        let mut args = ranking.to_vec();
+        args.extend(extra);
+        compared(&args)
+    };
+    let table: Vec<String> = [
+        "ndcg",
+        "ndcg@5",
+        "ndcg@10",
+        "ndcg@20",
+        "map",
+        "map@5",
+        "map@10",
+        "map@20",
+        "precision@5",
+        "precision@10",
+        "precision@20",
+        "recall@5",
+        "recall@10",
+        "recall@20",
+        "hit_rate@5",
+        "hit_rate@10",
+        "hit_rate@20",
+        "mrr",
+        "mrr@5",
+        "mrr@10",
+        "mrr@20",
+        "r_precision",
+        "bpref",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_eq!(with(&[]), table);
+    assert_eq!(
+        with(&["-k", "3"]),
+        [
+            "ndcg",
+            "ndcg@3",
+            "map",
+            "map@3",
+            "precision@3",
+            "recall@3",
+            "hit_rate@3",
+            "mrr",
+            "mrr@3",
+            "r_precision",
+            "bpref"
+        ]
+    );
+    // -m as eval users type it, an id or trec_eval's measure, gives --metrics' comparison
+    let json = |extra: &[&str]| {
+        let mut args = vec!["compare", "--format", "json"];
+        args.extend(ranking);
+        args.extend(extra);
+        json_of(&args.iter().map(|a| a.as_ref()).collect::<Vec<_>>())
+    };
+    let named = json(&["--metrics", "ndcg@10,mrr"]);
+    assert_eq!(json(&["-m", "ndcg@10", "-m", "mrr"]), named);
+    assert_eq!(json(&["-m", "ndcg@10,mrr"]), named);
+    assert_eq!(json(&["-m", "ndcg_cut.10", "-m", "recip_rank"]), named);
+    assert_eq!(with(&["-m", "P.5,10"]), ["precision@5", "precision@10"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["compare", run, other, "--qrels", qrels, "-m", "ndcg@x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("-m ndcg@x: ") && err.contains("nor is it a trec_eval measure"),
+        "{err}"
+    );
+    // eval takes -m alike (no longer left aside outside --format trec_eval)
+    let m = &metrics_of(&[
+        run.as_ref(),
+        "--qrels".as_ref(),
+        qrels.as_ref(),
+        "-m".as_ref(),
+        "ndcg@10".as_ref(),
+    ])[0];
+    assert_eq!(
+        m.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["ndcg@10"]
+    );
+    // binary: DeLong's test of ROC AUC and average precision's interval
+    let binary = reference("extra/seeds.csv");
+    assert_eq!(
+        compared(&[binary.to_str().unwrap()]),
+        ["roc_auc", "average_precision"]
+    );
+    // multi-class, row by row: Acc@1 (McNemar) and MRR
+    let (probs, topk) = (
+        reference("multiclass_probs.csv"),
+        reference("multiclass_topk.csv"),
+    );
+    assert_eq!(
+        compared(&[probs.to_str().unwrap(), topk.to_str().unwrap()]),
+        ["acc@1", "mrr"]
+    );
+    // ratings: each rating's absolute and squared error
+    let dir = scratch("compare-defaults");
+    let ratings = dir.join("ratings.csv");
+    std::fs::write(
+        &ratings,
+        "user_id,item_id,rating,svd,knn\nu1,i1,4,3.5,4.2\nu1,i2,2,2.5,1.0\nu2,i1,5,4.1,4.4\nu2,i3,3,3.3,2.1\n",
+    )
+    .unwrap();
+    assert_eq!(compared(&[ratings.to_str().unwrap()]), ["mae", "mse"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // --help says so
+    let help = String::from_utf8(stdout_of(&["compare", "--help"])).unwrap();
+    assert!(
+        help.contains("Without --metrics (or -m), per kind: ranking, the page table's default columns at -k (default 5,10,20): ndcg,ndcg@5,")
+            && help.contains("binary roc_auc,average_precision; multi-class acc@1,mrr; ratings mae,mse."),
+        "{help}"
+    );
+}

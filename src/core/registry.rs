@@ -379,6 +379,8 @@ pub mod id {
     pub const ECE: &str = "ece";
     pub const KS: &str = "ks";
     pub const ACC: &str = "acc";
+    pub const MAE: &str = "mae";
+    pub const MSE: &str = "mse";
 }
 
 use Cutoff::{None as NoK, Optional as OptK, Required as K};
@@ -742,11 +744,11 @@ pub const METRICS: &[MetricInfo] = &[
         .compute(Compute::Classes(|v| Ok(v.cross_entropy().map(f64::exp))))
         .explain(Explain::CrossEntropy { perplexity: true }),
     // ratings
-    m("mae", Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true)
+    m(id::MAE, Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true)
         .typeset(r"\text{MAE} = \frac{1}{n} \sum_{u,i} |p_{ui} - r_{ui}|")
         .compute(Compute::Ratings(|_, r, p| Some(ratings::mae(r, p))))
         .explain(Explain::RatingErrors { squared: false, root: false }),
-    m("mse", Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true)
+    m(id::MSE, Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true)
         .typeset(r"\text{MSE} = \frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2")
         .compute(Compute::Ratings(|_, r, p| Some(ratings::mse(r, p))))
         .explain(Explain::RatingErrors { squared: true, root: false }),
@@ -1082,6 +1084,34 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
 /// computed when asked for by name.
 pub fn default_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
     metrics_at(kind, ks, false)
+}
+
+/// The metric table's columns of `kind`: each metric whose base `shown`
+/// holds, in the registry's order, at every cutoff of `ks` (one with an
+/// optional cutoff also without, one that always shows a cutoff, top-1
+/// accuracy, at that one too). The page's table and `rankscope compare`'s
+/// default metrics read it.
+pub fn table_columns(kind: Kind, shown: &[(Kind, &str)], ks: &[usize]) -> Vec<MetricId> {
+    let mut out = Vec::new();
+    for info in METRICS
+        .iter()
+        .filter(|m| m.kind == kind && shown.contains(&(kind, m.base)))
+    {
+        match info.cutoff {
+            Cutoff::None => out.push(MetricId::new(info.base, None)),
+            Cutoff::Optional => {
+                out.push(MetricId::new(info.base, None));
+                out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
+            }
+            Cutoff::Required => {
+                if let Some(k) = info.always_at.filter(|k| !ks.contains(k)) {
+                    out.push(MetricId::new(info.base, Some(k)));
+                }
+                out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))))
+            }
+        }
+    }
+    out
 }
 
 /// Every metric of a kind at the given cutoffs.

@@ -654,6 +654,47 @@ fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
 }
 
 /// ECE, KS and lift at the top 10% as metrics of the table, the CLI and
+/// The table's lift columns are the cutoffs `rankscope diagnose` prints,
+/// with its numbers: for every model of the seeds file, `eval`'s `lift_q`
+/// equals `diagnose`'s lift at the top q% (and its gains over q).
+#[test]
+fn the_tables_lift_columns_are_diagnoses_cutoffs_and_numbers() {
+    use rankscope::core::registry::{info, Kind};
+    let ids: Vec<String> = rankscope::diagnose::TOP_PERCENT
+        .iter()
+        .map(|q| format!("lift_{q}"))
+        .collect();
+    for id in &ids {
+        assert!(info(id, Kind::Binary).is_some(), "{id} is no table column");
+    }
+    let path = format!(
+        "{}/tests/reference/extra/seeds.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let eval = succeeded(rankscope(&[
+        "eval",
+        &path,
+        "--format",
+        "json",
+        "--metrics",
+        &ids.join(","),
+    ]));
+    let diag = diagnose("extra/seeds.csv", &[]);
+    let models = diag["models"].as_array().unwrap();
+    assert_eq!(models.len(), 6);
+    for (m, e) in models.iter().zip(eval["models"].as_array().unwrap()) {
+        assert_eq!(m["name"], e["name"]);
+        let top = m["top"].as_array().unwrap();
+        assert_eq!(top.len(), ids.len());
+        for t in top {
+            let q = t[0].as_u64().unwrap();
+            let got = e["metrics"][format!("lift_{q}")].as_f64().unwrap();
+            assert_eq!(got, t[2].as_f64().unwrap(), "{} lift_{q}", m["name"]);
+            near(got * q as f64 / 100.0, t[1].as_f64().unwrap(), "gains");
+        }
+    }
+}
+
 /// Python (registry rows evaluated like every other): the references'
 /// ECE of 10 uniform bins (scikit-learn's `calibration_curve` bins), the
 /// KS statistic (scipy's `ks_2samp`) and the gains at 10% over 0.1 (numpy);
@@ -663,7 +704,7 @@ fn ece_ks_and_lift_are_table_metrics_equal_to_the_references() {
     use rankscope::core::evaluate::{self, BinaryData, Conventions};
     use rankscope::core::registry::MetricId;
     let json = reference();
-    let ids: Vec<MetricId> = ["ece", "ks", "lift_10"]
+    let ids: Vec<MetricId> = ["ece", "ks", "lift_1", "lift_5", "lift_10", "lift_20"]
         .map(|m| MetricId::new(m, None))
         .to_vec();
     for case in json["binary"].as_array().unwrap() {
@@ -700,12 +741,14 @@ fn ece_ks_and_lift_are_table_metrics_equal_to_the_references() {
             case["ks"].as_f64().unwrap(),
             &format!("{name}: ks"),
         );
-        let gains = case["gains"]["10"].as_f64().unwrap();
-        near(
-            value(&d, &plain, "lift_10").unwrap(),
-            gains / 0.1,
-            &format!("{name}: lift_10"),
-        );
+        for q in [1, 5, 10, 20] {
+            let gains = case["gains"][q.to_string()].as_f64().unwrap();
+            near(
+                value(&d, &plain, &format!("lift_{q}")).unwrap(),
+                gains / (q as f64 / 100.0),
+                &format!("{name}: lift_{q}"),
+            );
+        }
         // scores marked as logits: the ECE of their sigmoids as
         // probabilities (a round trip through the logit moves a score on a
         // bin edge, so the sigmoids are the reference here), KS unchanged

@@ -274,6 +274,29 @@ pub enum Cutoff {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Lift at the top share q of the rows: one row per share, its text shared.
+const fn lift(
+    base: &'static str,
+    title: &'static str,
+    tex: &'static str,
+    f: fn(&BinaryCurve) -> Option<f64>,
+) -> MetricInfo {
+    m(
+        base,
+        Binary,
+        NoK,
+        title,
+        "(positives in the top q of the rows by score / positives) / q",
+        "the rows of a tie group at the cut counted pro rata",
+        "cumulative gains and lift (Berry & Linoff)",
+        true,
+        false,
+        false,
+    )
+    .typeset(tex)
+    .compute(Compute::Curve(f))
+}
+
 const fn m(
     base: &'static str,
     kind: Kind,
@@ -685,9 +708,11 @@ pub const METRICS: &[MetricInfo] = &[
     m(id::KS, Binary, NoK, "KS statistic", "max over thresholds |TPR − FPR|", "the two-sample Kolmogorov–Smirnov statistic of the positives' and negatives' scores; undefined with one class", "scipy ks_2samp", true, true, false)
         .typeset(r"\text{KS} = \max_{t} \left| \text{TPR}(t) - \text{FPR}(t) \right|")
         .compute(Compute::Curve(|c| super::diagnostics::ks(c).map(|k| k.0))),
-    m("lift_10", Binary, NoK, "Lift at the top 10%", "(positives in the top 10% by score / positives) / 0.10", "the rows of a tie group at the cut counted pro rata", "cumulative gains and lift (Berry & Linoff)", true, false, false)
-        .typeset(r"\text{Lift}_{10\%} = \frac{\text{Gains}(0.1)}{0.1}")
-        .compute(Compute::Curve(|c| super::diagnostics::lift_at(c, 0.1))),
+    // at the top 1, 5, 10 and 20% of the rows, as `rankscope diagnose` prints it
+    lift("lift_1", "Lift at the top 1%", r"\text{Lift}_{1\%} = \frac{\text{Gains}(0.01)}{0.01}", |c| super::diagnostics::lift_at(c, 0.01)),
+    lift("lift_5", "Lift at the top 5%", r"\text{Lift}_{5\%} = \frac{\text{Gains}(0.05)}{0.05}", |c| super::diagnostics::lift_at(c, 0.05)),
+    lift("lift_10", "Lift at the top 10%", r"\text{Lift}_{10\%} = \frac{\text{Gains}(0.1)}{0.1}", |c| super::diagnostics::lift_at(c, 0.1)),
+    lift("lift_20", "Lift at the top 20%", r"\text{Lift}_{20\%} = \frac{\text{Gains}(0.2)}{0.2}", |c| super::diagnostics::lift_at(c, 0.2)),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
         .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
         .depends(&["threshold", "threshold_rule"])

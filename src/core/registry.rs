@@ -273,7 +273,6 @@ pub enum Cutoff {
     Optional,
 }
 
-#[allow(clippy::too_many_arguments)]
 /// Lift at the top share q of the rows: one row per share, its text shared.
 const fn lift(
     base: &'static str,
@@ -297,6 +296,7 @@ const fn lift(
     .compute(Compute::Curve(f))
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn m(
     base: &'static str,
     kind: Kind,

@@ -1857,3 +1857,49 @@ fn compare_takes_evals_metric_flags_and_a_default_set_per_kind() {
         "{help}"
     );
 }
+
+/// Values computed elsewhere (trec_eval's `-q` output of two runs) compared
+/// without --metrics: every measure with per-query values is tested; the
+/// ones trec_eval prints only for `all` (gm_map, num_q) have nothing to pair
+/// and are left out instead of failing the command.
+#[test]
+fn compare_of_trec_eval_output_without_metrics_tests_the_per_query_measures() {
+    let dir = scratch("compare-teq");
+    let qrels = reference("extra/example.qrels");
+    let mut files = Vec::new();
+    for run in ["bm25", "dense"] {
+        let path = dir.join(format!("{run}.teq"));
+        let run = reference(&format!("extra/{run}.run"));
+        let out = stdout_of(&[
+            "trec_eval".as_ref(),
+            "-q".as_ref(),
+            qrels.as_os_str(),
+            run.as_os_str(),
+        ]);
+        std::fs::write(&path, out).unwrap();
+        files.push(path);
+    }
+    let doc = json_of(&[
+        "compare".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        files[0].as_os_str(),
+        files[1].as_os_str(),
+    ]);
+    let metrics: std::collections::BTreeSet<&str> = (doc["comparisons"].as_array().unwrap().iter())
+        .map(|c| c["metric"].as_str().unwrap())
+        .collect();
+    assert!(
+        metrics.contains("map") && metrics.contains("P_10") && metrics.contains("recip_rank"),
+        "{metrics:?}"
+    );
+    assert!(
+        !metrics.contains("gm_map") && !metrics.contains("num_q"),
+        "{metrics:?}"
+    );
+    assert_eq!(
+        doc["mean_intervals"].as_array().unwrap().len(),
+        2 * metrics.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

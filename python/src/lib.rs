@@ -802,7 +802,8 @@ impl Data {
             return serde_json::to_string(&doc).map_err(|e| error(e.to_string()));
         }
         // values computed elsewhere with none named: every metric they hold
-        let named = (!metrics.is_empty()).then_some(metrics);
+        let named_none = metrics.is_empty();
+        let named = (!named_none).then_some(metrics);
         let (mut report, computed) = self.report(py, named, cutoffs, conventions)?;
         let doc = py.detach(|| -> Result<serde_json::Value, String> {
             // multi-class and ratings models are paired row by row
@@ -810,8 +811,14 @@ impl Data {
                 let conventions = report.conventions.clone();
                 rankscope::compare::rows::per_row(&mut report, &data, &conventions)?;
             }
-            let comparisons = rankscope::compare::compare(&report, &report.columns, &options)?;
-            let intervals = rankscope::compare::mean_intervals(&report, &report.columns, &options);
+            // values computed elsewhere, none named: each that has per-unit values
+            let columns = if !computed && named_none {
+                rankscope::compare::paired_columns(&report)
+            } else {
+                report.columns.clone()
+            };
+            let comparisons = rankscope::compare::compare(&report, &columns, &options)?;
+            let intervals = rankscope::compare::mean_intervals(&report, &columns, &options);
             // values computed elsewhere: their conventions are not known here
             let conventions = computed.then_some(&report.conventions);
             Ok(serde_json::json!({ "kind": report.kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "mean_intervals": intervals, "warnings": report.warnings }))

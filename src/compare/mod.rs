@@ -73,6 +73,17 @@ pub fn default_metrics(kind: Kind, ks: Option<&[usize]>) -> Vec<MetricId> {
     }
 }
 
+/// The columns of `report` that every model has per-unit values of: what a
+/// comparison of values computed elsewhere (per-query files, trec_eval's
+/// `-q` output) tests when no metric is named (their counts and `all`-only
+/// lines have nothing to pair).
+pub fn paired_columns(report: &Report) -> Vec<String> {
+    (report.columns.iter())
+        .filter(|c| report.models.iter().all(|m| m.per_unit.contains_key(*c)))
+        .cloned()
+        .collect()
+}
+
 /// The words `--help` says of [`default_metrics`], from it.
 pub fn default_metrics_help() -> String {
     let list = |kind| {

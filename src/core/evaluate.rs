@@ -330,7 +330,7 @@ pub struct ModelReport {
     /// predicted positive, ...): their value is `zero_division`'s, not a
     /// ratio; each with why (the table marks their cells, a warning says it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub zero_division: Vec<(String, &'static str)>,
+    pub zero_division: Vec<(&'static str, &'static str)>,
 }
 
 /// Everything computed for a data set under one set of conventions.
@@ -351,7 +351,7 @@ impl Report {
         let m = self.models.iter().find(|m| m.name == model)?;
         m.zero_division
             .iter()
-            .find(|(id, _)| id == metric)
+            .find(|(id, _)| *id == metric)
             .map(|(_, why)| *why)
     }
 }
@@ -973,7 +973,7 @@ fn evaluate_binary(
             why,
             conv.zero_division,
         ));
-        out.zero_division = undefined.iter().map(|m| (m.to_string(), why)).collect();
+        out.zero_division = undefined.iter().map(|&m| (m, why)).collect();
     }
     out
 }
@@ -991,19 +991,23 @@ fn zero_denominator(conf: &binary::Confusion) -> &'static str {
 /// what `rule` made of them, and the other choices: scikit-learn's warning
 /// under its default `zero_division='warn'`, which is this one's default.
 fn zero_division_warning(name: &str, metrics: &[&str], why: &str, rule: ZeroDivision) -> String {
-    let (now, others) = match rule {
+    let (now, others, flags) = match rule {
         ZeroDivision::Zero => (
             "set to 0 (zero_division = 0, scikit-learn's default 'warn')",
             "nan (undefined) or 1",
+            "nan|1",
         ),
-        ZeroDivision::One => ("set to 1 (zero_division = 1)", "0 or nan (undefined)"),
-        ZeroDivision::Undefined => ("shown as — (zero_division = nan)", "0 or 1"),
+        ZeroDivision::One => (
+            "set to 1 (zero_division = 1)",
+            "0 or nan (undefined)",
+            "0|nan",
+        ),
+        ZeroDivision::Undefined => ("shown as — (zero_division = nan)", "0 or 1", "0|1"),
     };
     format!(
         "{name}: {} ill-defined at this threshold ({why}), {now}; choose {others} in \
-         Conventions ▸ Zero division (CLI: --zero-division {}).",
+         Conventions ▸ Zero division (CLI: --zero-division {flags}).",
         text_list(metrics),
-        others.replace(" (undefined)", "").replace(" or ", "|"),
     )
 }
 

@@ -467,7 +467,12 @@ fn print_comparison(
         Some(d) => rankscope::compare::rows::per_row(&mut report, d, &a.conv)?,
         None => kind.unit(),
     };
-    let columns = report.columns.clone();
+    // values computed elsewhere, none named: each that has per-query values
+    let columns = if data.is_none() && a.metrics.is_none() {
+        rankscope::compare::paired_columns(&report)
+    } else {
+        report.columns.clone()
+    };
     let comparisons = rankscope::compare::compare(&report, &columns, options)?;
     let intervals = rankscope::compare::mean_intervals(&report, &columns, options);
     let out = std::io::stdout();

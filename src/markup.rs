@@ -227,7 +227,9 @@ fn group_rows(s: &mut String, t: &Table) {
 /// The metric table: headers with their help and † marks, a row per model
 /// (its colour from `colors`; best values starred, differences to the
 /// `baseline`, the `tested` marks and intervals under the `tests`
-/// settings), then a row per group of models (mean ± sd).
+/// settings, a ⚠ on a value `zero_division` decided, with
+/// `zero_division(model, metric)`'s reason), then a row per group of
+/// models (mean ± sd).
 pub fn metric_table(
     kind: Kind,
     t: &Table,
@@ -235,6 +237,7 @@ pub fn metric_table(
     colors: &[String],
     tested: Option<&Tested>,
     tests: &Settings,
+    zero_division: &dyn Fn(&str, &str) -> Option<&'static str>,
 ) -> String {
     let baseline = baseline.filter(|b| t.rows.iter().any(|r| r.0 == *b));
     let best = t.best();
@@ -269,10 +272,17 @@ pub fn metric_table(
                 }),
                 _ => None,
             };
-            let mut title = match v {
-                Some(v) => full(*v),
-                None => "undefined: see the warnings".to_string(),
+            let zero = zero_division(name, metric);
+            let mut title = match (v, zero) {
+                (Some(v), _) => full(*v),
+                (None, Some(_)) => "undefined".to_string(),
+                (None, None) => "undefined: see the warnings".to_string(),
             };
+            if let Some(why) = zero {
+                title.push_str(&format!(
+                    "\n⚠ {why}: its denominator is 0, so this is zero_division's value (Conventions ▸ Zero division)"
+                ));
+            }
             let cell = tested.and_then(|t| t.cell(name, metric));
             let num = |i: usize| cell.map(|c| c[i]).filter(|v| v.is_finite());
             let (p, adjusted, lo, hi) = (num(1), num(2), num(3), num(4));
@@ -313,9 +323,14 @@ pub fn metric_table(
             }
             let _ = write!(
                 s,
-                ">{}{}",
+                ">{}{}{}",
                 fixed(metric, *v, 4),
-                if is_best { " ★" } else { "" }
+                if is_best { " ★" } else { "" },
+                if zero.is_some() {
+                    r#"<span class="mark zd"> ⚠</span>"#
+                } else {
+                    ""
+                }
             );
             if marked != 0 {
                 let good = (marked > 0) == registry::higher_is_better(metric, kind);
@@ -458,6 +473,58 @@ mod tests {
         );
     }
 
+    /// A value `zero_division` decided (precision with nothing predicted
+    /// positive) is marked ⚠ with its reason, under every rule; a ratio is not.
+    #[test]
+    fn the_metric_table_marks_values_zero_division_decided() {
+        use crate::core::binary::ZeroDivision;
+        use crate::core::evaluate::{evaluate, Conventions};
+        use crate::core::registry::MetricId;
+        use crate::parse::{LoadOptions, Workspace};
+        let mut ws = Workspace::default();
+        let csv = "label,m\n1,0.2\n0,0.1\n1,0.3\n";
+        ws.load_bytes("m.csv", csv.as_bytes(), &LoadOptions::default())
+            .unwrap();
+        let ids = [registry::id::PRECISION, registry::id::RECALL].map(|m| MetricId::new(m, None));
+        for (rule, shown) in [
+            (ZeroDivision::Zero, "0.0000"),
+            (ZeroDivision::One, "1.0000"),
+            (ZeroDivision::Undefined, "—"),
+        ] {
+            let conv = Conventions {
+                zero_division: rule,
+                ..Default::default()
+            };
+            let report = evaluate(&ws.dataset(Kind::Binary).unwrap(), &conv, &ids);
+            let t = Table::from_report(&report, None);
+            let html = metric_table(
+                Kind::Binary,
+                &t,
+                None,
+                &[],
+                None,
+                &Settings::default(),
+                &|m, c| report.zero_division(m, c),
+            );
+            let cell = |metric: &str| {
+                let start = html.find(&format!(r#"data-metric="{metric}""#)).unwrap();
+                html[start..start + html[start..].find("</td>").unwrap()].to_string()
+            };
+            let precision = cell("precision");
+            assert!(
+                precision.contains(&format!(r#">{shown}<span class="mark zd"> ⚠</span>"#))
+                    && precision.contains("⚠ no row is predicted positive: its denominator is 0"),
+                "{precision}"
+            );
+            // recall: 0 of 2 positives, a ratio
+            let recall = cell("recall");
+            assert!(
+                recall.contains(">0.0000") && !recall.contains("⚠"),
+                "{recall}"
+            );
+        }
+    }
+
     #[test]
     fn the_metric_table_marks_best_values_differences_and_tests() {
         use crate::core::evaluate::{evaluate, Conventions};
@@ -489,7 +556,15 @@ mod tests {
             ci: true,
             ..Settings::default()
         };
-        let s = metric_table(Kind::Binary, &t, Some("b"), &colors, Some(&tested), &tests);
+        let s = metric_table(
+            Kind::Binary,
+            &t,
+            Some("b"),
+            &colors,
+            Some(&tested),
+            &tests,
+            &|_, _| None,
+        );
         let rows: Vec<&str> = s.split("</tr>").collect();
         assert!(
             rows[0].contains(r#"data-conventions="">roc_auc<"#),
@@ -523,6 +598,7 @@ mod tests {
             &colors,
             Some(&tested),
             &tests,
+            &|_, _| None,
         );
         assert!(
             !other.contains("class=\"mark") && !other.contains(": p = "),
@@ -541,7 +617,15 @@ mod tests {
             ("none".into(), "zz*".into()),
             ("one".into(), "b".into()),
         ]);
-        let g = metric_table(Kind::Binary, &grouped, None, &colors, None, &tests);
+        let g = metric_table(
+            Kind::Binary,
+            &grouped,
+            None,
+            &colors,
+            None,
+            &tests,
+            &|_, _| None,
+        );
         assert!(g.contains(r#"<tr class="group" data-group="g&amp;"><th scope="row" tabindex="-1">g&amp; <span class="muted small">mean ± sd of 2 models</span></th><td class="num" data-group-metric="roc_auc" data-value="0.625" data-sd="0.375" title="a&lt;1&gt;: 1.0000&#10;b: 0.2500">0.6250 ± 0.3750</td></tr>"#), "{g}");
         assert!(
             g.contains(r#"<td colspan="1">no model matches 'zz*'</td>"#),

@@ -978,6 +978,7 @@ mod tests {
                 "q3".into(),
             ],
             per_unit: [("spearman".to_string(), vec![-0.5, 0.25, f64::NAN])].into(),
+            zero_division: vec![],
         };
         let mut report = Report {
             kind: registry::Kind::Ranking,

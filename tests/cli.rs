@@ -609,7 +609,7 @@ fn readme_s_terminal_claim_holds_for_every_output_it_names() {
                 format!("\"$RANKSCOPE\" eval --format trec_eval -q '{run}' --qrels '{qrels}'")
             }
             "--format csv" => format!(
-                "\"$RANKSCOPE\" eval --format csv --per-query -m P@1 '{run}' --qrels '{qrels}'"
+                "\"$RANKSCOPE\" eval --format csv --per-query -m precision@1 '{run}' --qrels '{qrels}'"
             ),
             other => panic!("README names {other}: add it here"),
         };
@@ -876,10 +876,11 @@ fn top_k_lists_with_sparse_or_text_ids_load_and_join_by_name() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A ratio with a zero denominator follows `--zero-division` (undefined by
-/// default, with a warning naming scikit-learn's rule); average precision
-/// without a positive row is 0 and macro F1 averages over the classes present,
-/// as scikit-learn 1.9 computes them (values in the comments).
+/// A ratio with a zero denominator follows `--zero-division` (0 by default
+/// as scikit-learn's 'warn', with a warning; `nan` leaves it undefined);
+/// average precision without a positive row is 0 and macro F1 averages over
+/// the classes present, as scikit-learn 1.9 computes them (values in the
+/// comments).
 #[test]
 fn zero_division_and_one_class_rows_follow_scikit_learn() {
     let dir = scratch("zero-division");
@@ -887,19 +888,24 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
     let some = dir.join("some.csv");
     std::fs::write(&some, "label,m\n1,0.2\n0,0.1\n1,0.3\n1,0.4\n0,0.45\n").unwrap();
     let m = &metrics(&some)[0];
-    assert_eq!(m["precision"], serde_json::Value::Null);
+    // precision_score(y, y_pred) = 0.0 (UndefinedMetricWarning)
+    assert_eq!(m["precision"], serde_json::json!(0.0));
     assert_eq!(m["recall"], serde_json::json!(0.0));
     assert_eq!(m["f1"], serde_json::json!(0.0));
     // f1_score(y, y_pred, average='macro') = 0.2857142857142857, 'weighted' 0.22857142857142856
     assert_eq!(m["f1_macro"], serde_json::json!(0.2857142857142857));
     assert_eq!(m["f1_weighted"], serde_json::json!(0.22857142857142856));
-    for (rule, precision) in [("0", 0.0), ("1", 1.0)] {
+    for (rule, precision) in [
+        ("0", serde_json::json!(0.0)),
+        ("1", serde_json::json!(1.0)),
+        ("nan", serde_json::Value::Null),
+    ] {
         let m = &metrics_of(&[some.as_os_str(), "--zero-division".as_ref(), rule.as_ref()])[0];
-        // precision_score(y, y_pred, zero_division=0 / 1)
-        assert_eq!(m["precision"], serde_json::json!(precision), "{rule}");
+        // precision_score(y, y_pred, zero_division=0 / 1 / np.nan)
+        assert_eq!(m["precision"], precision, "{rule}");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
-        .arg("eval")
+        .args(["eval", "--zero-division", "nan"])
         .arg(&some)
         .output()
         .unwrap();
@@ -908,7 +914,7 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert!(
-        err.contains("m: precision is undefined at this threshold (no row is predicted positive)"),
+        err.contains("warning: m: precision is ill-defined at this threshold (no row is predicted positive), shown as — (zero_division = nan)"),
         "{err}"
     );
     assert!(err.contains("--zero-division 0|1"), "{err}");
@@ -938,7 +944,122 @@ fn zero_division_and_one_class_rows_follow_scikit_learn() {
     assert_eq!(m["f1_macro"], serde_json::json!(1.0));
     assert_eq!(m["f1_weighted"], serde_json::json!(1.0));
     assert_eq!(m["roc_auc"], serde_json::Value::Null);
-    assert_eq!(m["f1"], serde_json::Value::Null);
+    assert_eq!(m["f1"], serde_json::json!(0.0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rankscope eval`'s JSON metrics and its stderr for the binary CSV `csv`.
+fn eval_binary(dir: &std::path::Path, csv: &str) -> (serde_json::Value, String) {
+    let file = dir.join("case.csv");
+    std::fs::write(&file, csv).unwrap();
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args([
+                "eval",
+                "--format",
+                format,
+                "--metrics",
+                "precision,recall,f1",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out
+    };
+    let doc: serde_json::Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    let err = String::from_utf8(run("table").stderr).unwrap();
+    // the JSON carries the warning lines the terminal prints
+    let warnings = doc["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), err.lines().count(), "{err}");
+    for w in warnings {
+        assert!(err.contains(w.as_str().unwrap()), "{w} not in {err}");
+    }
+    (doc["models"][0]["metrics"].clone(), err)
+}
+
+/// scikit-learn's own cases for its default `zero_division="warn"` agree
+/// under Rankscope's defaults: the value scikit-learn 1.9.1 returns, and a
+/// warning exactly where scikit-learn raises its UndefinedMetricWarning
+/// (each case's scikit-learn call and result in its comment).
+#[test]
+fn zero_division_defaults_agree_with_scikit_learns_warn() {
+    use serde_json::json;
+    let dir = scratch("zero-division-warn");
+    let warned = "ill-defined at this threshold";
+    // y_true = [0, 0], y_pred = [0, 0] (scores under 0.5):
+    // precision_score = 0.0 (warns: no predicted samples), recall_score =
+    // 0.0 (warns: no true samples), f1_score = 0.0 (warns)
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n0,0.2\n");
+    assert_eq!(
+        (&m["precision"], &m["recall"], &m["f1"]),
+        (&json!(0.0), &json!(0.0), &json!(0.0))
+    );
+    assert!(
+        err.contains("warning: m: precision, recall and f1 are ill-defined at this threshold (no row is positive or predicted positive), set to 0 (zero_division = 0, scikit-learn's default 'warn')"),
+        "{err}"
+    );
+    // y_true = [0, 1], y_pred = [0, 0]: precision_score = 0.0 (warns),
+    // recall_score = 0.0 and f1_score = 0.0 (no warning: 0 of 1, 0 of 1)
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n1,0.2\n");
+    assert_eq!(
+        (&m["precision"], &m["recall"], &m["f1"]),
+        (&json!(0.0), &json!(0.0), &json!(0.0))
+    );
+    assert!(
+        err.contains(
+            "m: precision is ill-defined at this threshold (no row is predicted positive)"
+        ),
+        "{err}"
+    );
+    // no positives: y_true = [0, 0], y_pred = [0, 1]: recall_score = 0.0
+    // (warns: no true samples), precision_score = 0.0 and f1_score = 0.0
+    // (no warning: F1's denominator 2TP + FP + FN is 1)
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n0,0.9\n");
+    assert_eq!(
+        (&m["precision"], &m["recall"], &m["f1"]),
+        (&json!(0.0), &json!(0.0), &json!(0.0))
+    );
+    assert!(
+        err.contains("m: recall is ill-defined at this threshold (no row is positive)"),
+        "{err}"
+    );
+    // a ratio everywhere: no warning
+    let (m, err) = eval_binary(&dir, "label,m\n0,0.1\n1,0.9\n1,0.2\n");
+    assert_eq!((&m["precision"], &m["recall"]), (&json!(1.0), &json!(0.5)));
+    assert!(!err.contains(warned), "{err}");
+    // multi-class, class 2 never predicted: y_true = [0, 1, 2, 2], y_pred =
+    // [0, 1, 1, 1]: precision_score(average='macro') = 0.4444444444444444
+    // (warns), recall 0.6666666666666666, f1 0.5; average='weighted':
+    // 0.3333333333333333, 0.5, 0.375
+    let file = dir.join("classes.csv");
+    std::fs::write(
+        &file,
+        "target,p_0,p_1,p_2\n0,0.8,0.15,0.05\n1,0.1,0.8,0.1\n2,0.15,0.8,0.05\n2,0.2,0.7,0.1\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["diagnose", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = &doc["models"][0]["report"];
+    let near = |got: &serde_json::Value, want: [f64; 3]| {
+        for (g, w) in got.as_array().unwrap().iter().zip(want) {
+            assert!((g.as_f64().unwrap() - w).abs() < 1e-15, "{got} vs {want:?}");
+        }
+    };
+    near(
+        &report["macro_avg"],
+        [0.4444444444444444, 0.6666666666666666, 0.5],
+    );
+    near(&report["weighted_avg"], [0.3333333333333333, 0.5, 0.375]);
+    assert_eq!(
+        doc["warnings"],
+        json!(["classes: precision is ill-defined for class 2 (never predicted), set to 0 (zero_division = 0, scikit-learn's default 'warn'); --zero-division 0|nan|1 chooses."])
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1980,5 +2101,216 @@ fn cli_messages_name_its_flags_not_the_pages_actions() {
         assert!(err.trim_end().ends_with(advice), "{args:?}: {err}");
         assert!(!err.to_lowercase().contains("drop"), "{args:?}: {err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The metrics of a `rankscope compare --format json` run, in order: each
+/// comparison's (binary: ROC AUC for DeLong's comparisons, then each
+/// interval's).
+fn compared(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["compare", "--format", "json"];
+    all.extend(args);
+    let doc = json_of(&all.iter().map(|a| a.as_ref()).collect::<Vec<_>>());
+    let mut out: Vec<String> = Vec::new();
+    for key in ["comparisons", "intervals"] {
+        let items = doc[key].as_array().into_iter().flatten();
+        // binary intervals: per model, its metrics' intervals
+        let items = items.flat_map(|c| match c["intervals"].as_array() {
+            Some(inner) => inner.iter().collect(),
+            None => vec![c],
+        });
+        for c in items {
+            let m = match c["metric"].as_str() {
+                Some(m) => m.to_string(),
+                None if c["delong"].is_object() => "roc_auc".to_string(),
+                None => panic!("{c}"),
+            };
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+/// `rankscope compare` takes eval's metric flags (`--metrics`, and `-m`
+/// with an id or a trec_eval measure), and without them tests a default
+/// set per kind, which `--help` names: ranking, the page table's default
+/// columns (ndcg, map, precision, recall, hit_rate, mrr, r_precision and
+/// bpref at its cutoffs 5, 10 and 20, or at `-k`); binary, ROC AUC and
+/// average precision; multi-class Acc@1 and MRR; ratings MAE and MSE.
+#[test]
+fn compare_takes_evals_metric_flags_and_a_default_set_per_kind() {
+    let (run, other, qrels) = (
+        reference("extra/bm25.run"),
+        reference("extra/dense.run"),
+        reference("extra/example.qrels"),
+    );
+    let (run, other, qrels) = (
+        run.to_str().unwrap(),
+        other.to_str().unwrap(),
+        qrels.to_str().unwrap(),
+    );
+    let ranking = [run, other, "--qrels", qrels];
+    let with = |extra: &[&str]| {
+        let mut args = ranking.to_vec();
+        args.extend(extra);
+        compared(&args)
+    };
+    let table: Vec<String> = [
+        "ndcg",
+        "ndcg@5",
+        "ndcg@10",
+        "ndcg@20",
+        "map",
+        "map@5",
+        "map@10",
+        "map@20",
+        "precision@5",
+        "precision@10",
+        "precision@20",
+        "recall@5",
+        "recall@10",
+        "recall@20",
+        "hit_rate@5",
+        "hit_rate@10",
+        "hit_rate@20",
+        "mrr",
+        "mrr@5",
+        "mrr@10",
+        "mrr@20",
+        "r_precision",
+        "bpref",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_eq!(with(&[]), table);
+    assert_eq!(
+        with(&["-k", "3"]),
+        [
+            "ndcg",
+            "ndcg@3",
+            "map",
+            "map@3",
+            "precision@3",
+            "recall@3",
+            "hit_rate@3",
+            "mrr",
+            "mrr@3",
+            "r_precision",
+            "bpref"
+        ]
+    );
+    // -m as eval users type it, an id or trec_eval's measure, gives --metrics' comparison
+    let json = |extra: &[&str]| {
+        let mut args = vec!["compare", "--format", "json"];
+        args.extend(ranking);
+        args.extend(extra);
+        json_of(&args.iter().map(|a| a.as_ref()).collect::<Vec<_>>())
+    };
+    let named = json(&["--metrics", "ndcg@10,mrr"]);
+    assert_eq!(json(&["-m", "ndcg@10", "-m", "mrr"]), named);
+    assert_eq!(json(&["-m", "ndcg@10,mrr"]), named);
+    assert_eq!(json(&["-m", "ndcg_cut.10", "-m", "recip_rank"]), named);
+    assert_eq!(with(&["-m", "P.5,10"]), ["precision@5", "precision@10"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+        .args(["compare", run, other, "--qrels", qrels, "-m", "ndcg@x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("-m ndcg@x: ") && err.contains("nor is it a trec_eval measure"),
+        "{err}"
+    );
+    // eval takes -m alike (no longer left aside outside --format trec_eval)
+    let m = &metrics_of(&[
+        run.as_ref(),
+        "--qrels".as_ref(),
+        qrels.as_ref(),
+        "-m".as_ref(),
+        "ndcg@10".as_ref(),
+    ])[0];
+    assert_eq!(
+        m.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["ndcg@10"]
+    );
+    // binary: DeLong's test of ROC AUC and average precision's interval
+    let binary = reference("extra/seeds.csv");
+    assert_eq!(
+        compared(&[binary.to_str().unwrap()]),
+        ["roc_auc", "average_precision"]
+    );
+    // multi-class, row by row: Acc@1 (McNemar) and MRR
+    let (probs, topk) = (
+        reference("multiclass_probs.csv"),
+        reference("multiclass_topk.csv"),
+    );
+    assert_eq!(
+        compared(&[probs.to_str().unwrap(), topk.to_str().unwrap()]),
+        ["acc@1", "mrr"]
+    );
+    // ratings: each rating's absolute and squared error
+    let dir = scratch("compare-defaults");
+    let ratings = dir.join("ratings.csv");
+    std::fs::write(
+        &ratings,
+        "user_id,item_id,rating,svd,knn\nu1,i1,4,3.5,4.2\nu1,i2,2,2.5,1.0\nu2,i1,5,4.1,4.4\nu2,i3,3,3.3,2.1\n",
+    )
+    .unwrap();
+    assert_eq!(compared(&[ratings.to_str().unwrap()]), ["mae", "mse"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // --help says so
+    let help = String::from_utf8(stdout_of(&["compare", "--help"])).unwrap();
+    assert!(
+        help.contains("Without --metrics (or -m), per kind: ranking, the page table's default columns at -k (default 5,10,20): ndcg,ndcg@5,")
+            && help.contains("binary roc_auc,average_precision; multi-class acc@1,mrr; ratings mae,mse."),
+        "{help}"
+    );
+}
+
+/// Values computed elsewhere (trec_eval's `-q` output of two runs) compared
+/// without --metrics: every measure with per-query values is tested; the
+/// ones trec_eval prints only for `all` (gm_map, num_q) have nothing to pair
+/// and are left out instead of failing the command.
+#[test]
+fn compare_of_trec_eval_output_without_metrics_tests_the_per_query_measures() {
+    let dir = scratch("compare-teq");
+    let qrels = reference("extra/example.qrels");
+    let mut files = Vec::new();
+    for run in ["bm25", "dense"] {
+        let path = dir.join(format!("{run}.teq"));
+        let run = reference(&format!("extra/{run}.run"));
+        let out = stdout_of(&[
+            "trec_eval".as_ref(),
+            "-q".as_ref(),
+            qrels.as_os_str(),
+            run.as_os_str(),
+        ]);
+        std::fs::write(&path, out).unwrap();
+        files.push(path);
+    }
+    let doc = json_of(&[
+        "compare".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        files[0].as_os_str(),
+        files[1].as_os_str(),
+    ]);
+    let metrics: std::collections::BTreeSet<&str> = (doc["comparisons"].as_array().unwrap().iter())
+        .map(|c| c["metric"].as_str().unwrap())
+        .collect();
+    assert!(
+        metrics.contains("map") && metrics.contains("P_10") && metrics.contains("recip_rank"),
+        "{metrics:?}"
+    );
+    assert!(
+        !metrics.contains("gm_map") && !metrics.contains("num_q"),
+        "{metrics:?}"
+    );
+    assert_eq!(
+        doc["mean_intervals"].as_array().unwrap().len(),
+        2 * metrics.len()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -66,10 +66,7 @@ fn binary_diagnostics_match_the_references() {
                 ("reliability", cal.reliability),
                 ("resolution", cal.resolution),
                 ("uncertainty", cal.uncertainty),
-                (
-                    "brier_binned",
-                    cal.reliability - cal.resolution + cal.uncertainty,
-                ),
+                ("brier_binned", cal.brier_binned),
             ] {
                 near(
                     value,
@@ -77,6 +74,7 @@ fn binary_diagnostics_match_the_references() {
                     &format!("{what}: {key}"),
                 );
             }
+            identity_holds(&cal, &what);
         }
         let (ks, _) = diagnostics::ks(&curve).unwrap();
         near(ks, case["ks"].as_f64().unwrap(), &format!("{name}: KS"));
@@ -143,6 +141,57 @@ fn binary_diagnostics_match_the_references() {
         };
         check("min_cost_1_5", cost(None));
         check("min_cost_1_5_prevalence_0.1", cost(Some(0.1)));
+    }
+}
+
+/// Murphy's identity: the Brier score of the binned probabilities (each
+/// replaced by its bin's mean), computed from the bins' counts, equals
+/// reliability − resolution + uncertainty.
+fn identity_holds(cal: &diagnostics::Calibration, what: &str) {
+    let terms = cal.reliability - cal.resolution + cal.uncertainty;
+    assert!(
+        (cal.brier_binned - terms).abs() <= 1e-12,
+        "{what}: binned Brier {} vs reliability − resolution + uncertainty {terms}",
+        cal.brier_binned
+    );
+}
+
+/// The identity on random data (a fixed xorshift stream): distinct
+/// probabilities, probabilities tied to 2 decimals, and some on 0 and 1,
+/// in several bin counts under both strategies.
+#[test]
+fn the_binned_brier_equals_the_three_terms_on_random_data() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for case in 0..60 {
+        let n = 5 + (next() * 2000.0) as usize;
+        let rows: Vec<(f64, bool)> = (0..n)
+            .map(|_| {
+                let mut p = next();
+                if case % 3 == 1 {
+                    p = (p * 100.0).round() / 100.0;
+                } else if case % 3 == 2 && next() < 0.1 {
+                    p = (next() < 0.5) as u8 as f64;
+                }
+                (p, next() < p.clamp(0.05, 0.95))
+            })
+            .collect();
+        let (s, l): (Vec<f64>, Vec<bool>) = rows.iter().copied().unzip();
+        let curve = BinaryCurve::new(&l, &s);
+        for bins in [1, 2, 5, 10, 15, 37] {
+            for strategy in [BinStrategy::Uniform, BinStrategy::Quantile] {
+                let cal = diagnostics::calibration(&curve, bins, strategy, |p| p).unwrap();
+                identity_holds(
+                    &cal,
+                    &format!("case {case}, {bins} {} bins", strategy.name()),
+                );
+            }
+        }
     }
 }
 
@@ -288,7 +337,14 @@ fn the_command_line_prints_the_references_values() {
         (Some(15), Some("quantile"))
     );
     let cal = &model["calibration"];
-    for key in ["ece", "mce", "reliability", "resolution", "uncertainty"] {
+    for key in [
+        "ece",
+        "mce",
+        "reliability",
+        "resolution",
+        "uncertainty",
+        "brier_binned",
+    ] {
         near(cal[key].as_f64().unwrap(), want[key].as_f64().unwrap(), key);
     }
     near(
@@ -330,6 +386,27 @@ fn the_command_line_prints_the_references_values() {
         point(model, "recall_at_precision")["value"].is_null(),
         "precision 0.9 is never reached"
     );
+    // the text says which Brier score the three terms add up to: the binned
+    // probabilities', with the probabilities' own beside it, named
+    let path = format!("{}/tests/reference/binary.csv", env!("CARGO_MANIFEST_DIR"));
+    let out = rankscope(&["diagnose", &path]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let ten = &case["calibration"][2];
+    assert_eq!(
+        (ten["bins"].as_u64(), ten["strategy"].as_str()),
+        (Some(10), Some("uniform"))
+    );
+    let f = |key: &str| format!("{:.4}", ten[key].as_f64().unwrap());
+    let line = format!(
+        "  Brier {:.4} of the probabilities; of the binned probabilities (each its bin's mean p) {} = reliability {} − resolution {} + uncertainty {}\n",
+        case["brier"].as_f64().unwrap(),
+        f("brier_binned"),
+        f("reliability"),
+        f("resolution"),
+        f("uncertainty"),
+    );
+    assert!(text.contains(&line), "{line} not in\n{text}");
     // the same predictions under the > rule: the next lower score as threshold
     let strict = &diagnose("binary.csv", &["--threshold-rule", ">"])["models"][0];
     let (at_least, above) = (point(model, "youden"), point(strict, "youden"));
@@ -577,6 +654,47 @@ fn eval_groups_show_mean_and_sd_as_numpy_over_scikit_learn_values() {
 }
 
 /// ECE, KS and lift at the top 10% as metrics of the table, the CLI and
+/// The table's lift columns are the cutoffs `rankscope diagnose` prints,
+/// with its numbers: for every model of the seeds file, `eval`'s `lift_q`
+/// equals `diagnose`'s lift at the top q% (and its gains over q).
+#[test]
+fn the_tables_lift_columns_are_diagnoses_cutoffs_and_numbers() {
+    use rankscope::core::registry::{info, Kind};
+    let ids: Vec<String> = rankscope::diagnose::TOP_PERCENT
+        .iter()
+        .map(|q| format!("lift_{q}"))
+        .collect();
+    for id in &ids {
+        assert!(info(id, Kind::Binary).is_some(), "{id} is no table column");
+    }
+    let path = format!(
+        "{}/tests/reference/extra/seeds.csv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let eval = succeeded(rankscope(&[
+        "eval",
+        &path,
+        "--format",
+        "json",
+        "--metrics",
+        &ids.join(","),
+    ]));
+    let diag = diagnose("extra/seeds.csv", &[]);
+    let models = diag["models"].as_array().unwrap();
+    assert_eq!(models.len(), 6);
+    for (m, e) in models.iter().zip(eval["models"].as_array().unwrap()) {
+        assert_eq!(m["name"], e["name"]);
+        let top = m["top"].as_array().unwrap();
+        assert_eq!(top.len(), ids.len());
+        for t in top {
+            let q = t[0].as_u64().unwrap();
+            let got = e["metrics"][format!("lift_{q}")].as_f64().unwrap();
+            assert_eq!(got, t[2].as_f64().unwrap(), "{} lift_{q}", m["name"]);
+            near(got * q as f64 / 100.0, t[1].as_f64().unwrap(), "gains");
+        }
+    }
+}
+
 /// Python (registry rows evaluated like every other): the references'
 /// ECE of 10 uniform bins (scikit-learn's `calibration_curve` bins), the
 /// KS statistic (scipy's `ks_2samp`) and the gains at 10% over 0.1 (numpy);
@@ -586,7 +704,7 @@ fn ece_ks_and_lift_are_table_metrics_equal_to_the_references() {
     use rankscope::core::evaluate::{self, BinaryData, Conventions};
     use rankscope::core::registry::MetricId;
     let json = reference();
-    let ids: Vec<MetricId> = ["ece", "ks", "lift_10"]
+    let ids: Vec<MetricId> = ["ece", "ks", "lift_1", "lift_5", "lift_10", "lift_20"]
         .map(|m| MetricId::new(m, None))
         .to_vec();
     for case in json["binary"].as_array().unwrap() {
@@ -623,12 +741,14 @@ fn ece_ks_and_lift_are_table_metrics_equal_to_the_references() {
             case["ks"].as_f64().unwrap(),
             &format!("{name}: ks"),
         );
-        let gains = case["gains"]["10"].as_f64().unwrap();
-        near(
-            value(&d, &plain, "lift_10").unwrap(),
-            gains / 0.1,
-            &format!("{name}: lift_10"),
-        );
+        for q in [1, 5, 10, 20] {
+            let gains = case["gains"][q.to_string()].as_f64().unwrap();
+            near(
+                value(&d, &plain, &format!("lift_{q}")).unwrap(),
+                gains / (q as f64 / 100.0),
+                &format!("{name}: lift_{q}"),
+            );
+        }
         // scores marked as logits: the ECE of their sigmoids as
         // probabilities (a round trip through the logit moves a score on a
         // bin edge, so the sigmoids are the reference here), KS unchanged

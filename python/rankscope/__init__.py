@@ -542,7 +542,7 @@ def ratings(users: Any, items: Any, y_true: Any, predictions: Any, metrics=None,
 def compare(
     run: Any,
     qrels: Any = None,
-    metrics: Union[str, Iterable[str]] = "ndcg@10",
+    metrics: Union[None, str, Iterable[str]] = None,
     baseline: Optional[str] = None,
     test: str = "t",
     correction: str = "holm",
@@ -563,7 +563,11 @@ def compare(
     (``bootstrap`` resamples of the rows, ``seed``); for multi-class data ``run=(y_true, {name: (n, C)
     probabilities})``, tested row by row (McNemar's exact test on Acc@k's
     hits). Multi-class and ratings files (paths) are tested row by row too
-    (MAE and MSE on each rating's error)."""
+    (MAE and MSE on each rating's error). ``metrics=None`` tests what
+    ``rankscope compare`` tests without ``--metrics``: ranking, the page
+    table's default columns (at ``cutoffs``, else 5, 10 and 20); binary,
+    ``roc_auc`` and ``average_precision``; multi-class ``acc@1`` and ``mrr``;
+    ratings ``mae`` and ``mse``."""
     columns = dict(columns or {})
     data = _rankscope.Data()
     multi = isinstance(run, tuple) and len(run) == 2 and qrels is None and isinstance(run[1], Mapping)
@@ -581,7 +585,7 @@ def compare(
         for name, r in _models(run):
             _add_run(data, name, r, columns)
     doc = data.compare(
-        _metric_list(metrics) or [],
+        _metric_list(metrics),
         None if cutoffs is None else [int(k) for k in cutoffs],
         _conventions(conventions),
         baseline,

@@ -731,7 +731,7 @@ impl Data {
     fn compare(
         &self,
         py: Python<'_>,
-        metrics: Vec<String>,
+        metrics: Option<Vec<String>>,
         cutoffs: Option<Vec<usize>>,
         conventions: Vec<(String, String)>,
         baseline: Option<String>,
@@ -772,6 +772,14 @@ impl Data {
             })?,
             alpha,
         };
+        // none named: `rankscope compare`'s defaults for the kind
+        let metrics = metrics.unwrap_or_else(|| {
+            let kind = self.dataset().map(|d| d.kind());
+            (kind.iter())
+                .flat_map(|&k| rankscope::compare::default_metrics(k, cutoffs.as_deref()))
+                .map(|m| m.to_string())
+                .collect()
+        });
         if let Ok(Dataset::Binary(d)) = self.dataset() {
             // binary models: ROC AUC by DeLong's test on the same rows, every
             // other metric with its bootstrap interval (as the CLI)
@@ -807,17 +815,27 @@ impl Data {
             let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons, "intervals": intervals });
             return serde_json::to_string(&doc).map_err(|e| error(e.to_string()));
         }
-        let (mut report, computed) = self.report(py, Some(metrics), cutoffs, conventions)?;
+        // values computed elsewhere with none named: every metric they hold
+        let named_none = metrics.is_empty();
+        let named = (!named_none).then_some(metrics);
+        let (mut report, computed) = self.report(py, named, cutoffs, conventions)?;
         let doc = py.detach(|| -> Result<serde_json::Value, String> {
             // multi-class and ratings models are paired row by row
             if let Ok(data) = self.dataset() {
                 let conventions = report.conventions.clone();
                 rankscope::compare::rows::per_row(&mut report, &data, &conventions)?;
             }
-            let comparisons = rankscope::compare::compare(&report, &report.columns, &options)?;
+            // values computed elsewhere, none named: each that has per-unit values
+            let columns = if !computed && named_none {
+                rankscope::compare::paired_columns(&report)
+            } else {
+                report.columns.clone()
+            };
+            let comparisons = rankscope::compare::compare(&report, &columns, &options)?;
+            let intervals = rankscope::compare::mean_intervals(&report, &columns, &options);
             // values computed elsewhere: their conventions are not known here
             let conventions = computed.then_some(&report.conventions);
-            Ok(serde_json::json!({ "kind": report.kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": report.warnings }))
+            Ok(serde_json::json!({ "kind": report.kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "mean_intervals": intervals, "warnings": report.warnings }))
         });
         let doc = doc.map_err(error)?;
         serde_json::to_string(&doc).map_err(|e| error(e.to_string()))

@@ -110,7 +110,7 @@ def test_binary_arrays_equal_the_cli_under_every_convention():
     path = os.path.join(REF, "binary.csv")
     frame = pd.read_csv(path)
     for conv, fl in [({}, []), ({"threshold": 0.3}, ["--threshold", "0.3"]), ({"threshold_rule": ">"}, ["--threshold-rule", ">"]),
-                     ({"zero_division": "0"}, ["--zero-division", "0"]), ({"logits": True}, ["--logits"])]:
+                     ({"zero_division": "nan"}, ["--zero-division", "nan"]), ({"zero_division": "1"}, ["--zero-division", "1"]), ({"logits": True}, ["--logits"])]:
         want = cli_json("eval", path, "--metrics", "all", *fl)
         (model,) = want
         got = rankscope.binary(frame["label"].to_numpy(), {model: frame["score"].to_numpy()}, metrics="all", **conv)
@@ -184,9 +184,22 @@ def test_compare_equals_the_cli():
                               "--test", test, "--correction", correction, "--format", "json"))
         got = rankscope.compare([RUN, other_path], QRELS, metrics=["ndcg@10", "map", "mrr"], test=test, correction=correction)
         assert got["comparisons"] == want["comparisons"]
+        # each mean's 95% interval, the page table's, as the CLI prints it
+        assert got["mean_intervals"] == want["mean_intervals"]
+        assert [(i["model"], i["metric"]) for i in got["mean_intervals"]] == [
+            (m, metric) for metric in ("ndcg@10", "map", "mrr") for m in ("bench", "other")]
         frames = rankscope.compare({"bench": run_frame(), "other": other}, qrels_frame(), metrics="ndcg@10,map,mrr",
                                    test=test, correction=correction)
         assert frames["comparisons"] == want["comparisons"]
+    # no metrics named: the CLI's default set (the table's default columns)
+    want = json.loads(cli("compare", RUN, other_path, "--qrels", QRELS, "--format", "json"))
+    got = rankscope.compare([RUN, other_path], QRELS)
+    assert got["comparisons"] == want["comparisons"] and got["mean_intervals"] == want["mean_intervals"]
+    assert {c["metric"] for c in got["comparisons"]} >= {"ndcg@10", "map", "mrr", "bpref", "precision@5"}
+    # the bootstrap's interval, with its resamples and seed (tests/stats.rs checks its numbers)
+    i = got["mean_intervals"][0]
+    assert i["method"] == "bootstrap" and i["resamples"] == 1000 and i["seed"] == 42
+    assert i["low"] < i["mean"] < i["high"]
 
 
 def test_binary_compare_is_delong_as_the_cli():

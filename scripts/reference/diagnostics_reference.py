@@ -7,7 +7,10 @@ Run with scikit-learn >= 1.9, scipy and numpy:
 Binary cases: each case's labels and scores are stored with the values that
 scikit-learn (calibration_curve, brier_score_loss, det_curve, roc_curve,
 precision_recall_curve), scipy (ks_2samp) and plain numpy (gains, lift, the
-Brier decomposition, operating points) give on them. Multi-class: the
+Brier decomposition, operating points) give on them; `brier_binned` is
+scikit-learn's brier_score_loss of the probabilities each replaced by its
+bin's mean, which reliability − resolution + uncertainty equals (the Brier
+score of the probabilities themselves is `brier`). Multi-class: the
 reference matrix's classification_report, confusion matrix and multi-class ROC
 AUCs. Ties are shared pro rata in gains and lift (each tied row gets the
 group's mean label), which is the expectation over the orders of tied rows.

@@ -273,29 +273,7 @@ impl AppState {
 
     /// The metric ids shown for `kind`: every selected base at every cutoff.
     pub fn columns(&self, kind: Kind) -> Vec<MetricId> {
-        let bases = self.bases.get();
-        let ks = self.cutoffs.get();
-        let mut out = Vec::new();
-        for info in registry::METRICS
-            .iter()
-            .filter(|m| m.kind == kind && bases.contains(&(kind, m.base)))
-        {
-            match info.cutoff {
-                registry::Cutoff::None => out.push(MetricId::new(info.base, None)),
-                registry::Cutoff::Optional => {
-                    out.push(MetricId::new(info.base, None));
-                    out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
-                }
-                registry::Cutoff::Required => {
-                    // a cutoff the table always shows (top-1 accuracy)
-                    if let Some(k) = info.always_at.filter(|k| !ks.contains(k)) {
-                        out.push(MetricId::new(info.base, Some(k)));
-                    }
-                    out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))))
-                }
-            }
-        }
-        out
+        registry::table_columns(kind, &self.bases.get(), &self.cutoffs.get())
     }
 
     /// The report of `kind` for the visible models under the conventions in force.

@@ -98,6 +98,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 .map(|r| series_hex(state.color_index(kind, &r.0)))
                 .collect();
             let (baseline, tests) = (state.baseline.get(), state.tests.get());
+            let report = report.get();
             metric_table(
                 kind,
                 &t,
@@ -105,6 +106,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 &colors,
                 current().as_deref(),
                 &tests,
+                &|m, c| report.as_ref()?.zero_division(m, c),
             )
         }
         None => r#"<p class="muted">No models to show.</p>"#.into(),

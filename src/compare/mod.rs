@@ -10,6 +10,7 @@ pub mod page;
 pub mod rows;
 
 use crate::core::evaluate::{BinaryData, Report};
+use crate::core::registry::{self, Kind, MetricId};
 use crate::core::stats::{self, Correction, DeLong, Paired, Resampled, TTest, Wilcoxon};
 use crate::core::Named;
 use crate::report::aligned;
@@ -44,6 +45,145 @@ impl Default for Options {
             alpha: 0.05,
         }
     }
+}
+
+/// What `rankscope compare` (and Python's `compare`) tests when no metric
+/// is named, per kind: ranking, the page table's default columns at `ks`
+/// (the table's 5, 10 and 20 when `None`); binary, ROC AUC (DeLong's test)
+/// and average precision (its bootstrap interval); multi-class, Acc@1
+/// (McNemar's exact test on its hits) and MRR (each row's reciprocal rank);
+/// ratings, MAE and MSE (each row's absolute and squared error).
+pub fn default_metrics(kind: Kind, ks: Option<&[usize]>) -> Vec<MetricId> {
+    use crate::core::registry::id;
+    let ids = |ids: &[(&'static str, Option<usize>)]| {
+        ids.iter().map(|&(b, k)| MetricId::new(b, k)).collect()
+    };
+    match kind {
+        Kind::Ranking => {
+            let shown: Vec<(Kind, &str)> = (crate::session::DEFAULT_METRICS.iter())
+                .filter_map(|m| m.split_once('.'))
+                .filter_map(|(k, base)| Some((Kind::named(k)?, base)))
+                .collect();
+            let table = crate::session::ViewState::default().k;
+            registry::table_columns(kind, &shown, ks.unwrap_or(&table))
+        }
+        Kind::Binary => ids(&[(id::ROC_AUC, None), (id::AVERAGE_PRECISION, None)]),
+        Kind::Multiclass => ids(&[(id::ACC, Some(1)), (id::MRR, None)]),
+        Kind::Ratings => ids(&[(id::MAE, None), (id::MSE, None)]),
+    }
+}
+
+/// The columns of `report` that every model has per-unit values of: what a
+/// comparison of values computed elsewhere (per-query files, trec_eval's
+/// `-q` output) tests when no metric is named (their counts and `all`-only
+/// lines have nothing to pair).
+pub fn paired_columns(report: &Report) -> Vec<String> {
+    (report.columns.iter())
+        .filter(|c| report.models.iter().all(|m| m.per_unit.contains_key(*c)))
+        .cloned()
+        .collect()
+}
+
+/// The words `--help` says of [`default_metrics`], from it.
+pub fn default_metrics_help() -> String {
+    let list = |kind| {
+        let ids: Vec<String> = default_metrics(kind, None)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        ids.join(",")
+    };
+    format!(
+        "Without --metrics (or -m), per kind: ranking, the page table's default columns at -k (default 5,10,20): {}; binary {}; multi-class {}; ratings {}.",
+        list(Kind::Ranking),
+        list(Kind::Binary),
+        list(Kind::Multiclass),
+        list(Kind::Ratings)
+    )
+}
+
+/// One model's mean of one metric with its 95% interval, as the page's
+/// metric table shows it with its "95% intervals" on ([`page::mean_interval`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MeanInterval {
+    pub model: String,
+    pub metric: String,
+    /// The mean of the model's defined per-unit values.
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+    /// How many units (defined values) the mean is of.
+    pub units: usize,
+    /// `bootstrap` (percentile, `resamples` resamples, `seed`) up to 20,000
+    /// units, `t` (Student's) beyond.
+    pub method: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resamples: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// Every model's 95% interval of its mean of each of `metrics` (those with
+/// per-unit values), metric by metric, the models in the report's order:
+/// the page's, with `options.bootstraps` resamples (1,000, the page's) and
+/// `options.seed`.
+pub fn mean_intervals(report: &Report, metrics: &[String], options: &Options) -> Vec<MeanInterval> {
+    let mut out = Vec::new();
+    for metric in metrics {
+        for m in &report.models {
+            let Some(values) = m.per_unit.get(metric) else {
+                continue;
+            };
+            let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+            let (Some(mean), Some((low, high, bootstrap))) = (
+                crate::core::sum::mean(finite.iter().copied()),
+                page::mean_interval(&finite, options.bootstraps as usize, options.seed),
+            ) else {
+                continue;
+            };
+            out.push(MeanInterval {
+                model: m.name.clone(),
+                metric: metric.clone(),
+                mean,
+                low,
+                high,
+                units: finite.len(),
+                method: if bootstrap { "bootstrap" } else { "t" },
+                resamples: bootstrap.then_some(options.bootstraps),
+                seed: bootstrap.then_some(options.seed),
+            });
+        }
+    }
+    out
+}
+
+/// The intervals of [`mean_intervals`] as text.
+pub fn mean_intervals_text(intervals: &[MeanInterval], options: &Options) -> String {
+    if intervals.is_empty() {
+        return String::new();
+    }
+    let mut grid = vec![
+        ["metric", "model", "mean", "95% interval", "units", "method"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    for i in intervals {
+        grid.push(vec![
+            i.metric.clone(),
+            i.model.clone(),
+            format!("{:.4}", i.mean),
+            format!("[{:.4}, {:.4}]", i.low, i.high),
+            i.units.to_string(),
+            i.method.to_string(),
+        ]);
+    }
+    format!(
+        "# 95% intervals of each model's mean: percentile bootstrap, {} resamples, seed {} (Student's t beyond {} units), as the page's table shows them\n{}",
+        options.bootstraps,
+        options.seed,
+        page::CI_BOOTSTRAP_UNITS,
+        aligned(&grid)
+    )
 }
 
 /// One model against the baseline on one metric.

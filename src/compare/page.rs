@@ -50,6 +50,23 @@ pub const CI_RESAMPLES: usize = 1_000;
 /// t interval (the two agree there within the bootstrap's own noise, and
 /// 1,000 resamples of 100,000 units for every column took minutes).
 pub const CI_BOOTSTRAP_UNITS: usize = 20_000;
+/// A mean's 95% interval as the metric table shows it (`value [lo, hi]`,
+/// the Compare card's "95% intervals"): over `values`' defined units, the
+/// percentile bootstrap ([`stats::bootstrap_ci`], `resamples`, `seed`) up
+/// to [`CI_BOOTSTRAP_UNITS`] units, Student's t beyond; with whether it is
+/// the bootstrap's. `rankscope compare` and Python's `compare` print the
+/// same (`mean_intervals`).
+pub fn mean_interval(values: &[f64], resamples: usize, seed: u64) -> Option<(f64, f64, bool)> {
+    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    let bootstrap = finite.len() <= CI_BOOTSTRAP_UNITS;
+    let (lo, hi) = if bootstrap {
+        stats::bootstrap_ci(&finite, resamples, seed)
+    } else {
+        stats::t_interval(&finite)
+    }?;
+    Some((lo, hi, bootstrap))
+}
+
 /// The Compare view runs the resampling tests for every model of the group
 /// (so their p-values can be adjusted across it) while units × draws stay
 /// within this; beyond, for its own model only.
@@ -631,17 +648,7 @@ pub fn answer(req: &Request, progress: &mut dyn FnMut(usize, usize)) -> Answer {
         }
         if s.ci {
             for (i, m) in req.models.iter().enumerate() {
-                let finite: Vec<f64> = m.values[j]
-                    .iter()
-                    .copied()
-                    .filter(|v| v.is_finite())
-                    .collect();
-                let interval = if finite.len() <= CI_BOOTSTRAP_UNITS {
-                    stats::bootstrap_ci(&finite, CI_RESAMPLES, s.seed)
-                } else {
-                    stats::t_interval(&finite)
-                };
-                if let Some((lo, hi)) = interval {
+                if let Some((lo, hi, _)) = mean_interval(&m.values[j], CI_RESAMPLES, s.seed) {
                     let at = (i * n_metrics + j) * CELL;
                     cells[at + 3] = lo;
                     cells[at + 4] = hi;

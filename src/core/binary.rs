@@ -19,15 +19,16 @@ crate::named!(ThresholdRule { AtLeast = ">=", Above = ">" });
 
 /// What a threshold metric whose denominator is zero becomes (precision with
 /// no row predicted positive, recall with no positive row, F1 with neither):
-/// scikit-learn's `zero_division`. The default says "undefined" (`—`, JSON
-/// null) and warns; scikit-learn's own default (`"warn"`) reports 0 and warns.
+/// scikit-learn's `zero_division`. The default is scikit-learn's own
+/// (`"warn"`): 0, with a warning (and the table's cell marked); `nan` leaves
+/// it undefined (`—`, JSON null), `1` reports 1, each with the warning too.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum ZeroDivision {
-    #[default]
     #[serde(rename = "nan")]
     Undefined,
+    #[default]
     #[serde(rename = "0")]
     Zero,
     #[serde(rename = "1")]

@@ -173,8 +173,8 @@ pub const TABLE: &[Convention] = &[
         kind: Kind::Binary,
         label: "Zero division",
         values: &[
+            ("0", "0, with a warning (scikit-learn's default, 'warn')"),
             ("nan", "undefined (—)"),
-            ("0", "0 (scikit-learn's default, 'warn')"),
             ("1", "1"),
         ],
         get: |c| c.zero_division.name().into(),

@@ -63,8 +63,13 @@ pub struct Calibration {
     /// resolution (1/N) Σ n_b (ō_b − ō)²,
     pub resolution: f64,
     /// and uncertainty ō (1 − ō); reliability − resolution + uncertainty
-    /// is the Brier score of the binned forecasts (each p replaced by p̄_b).
+    /// is the Brier score of the binned forecasts (each p replaced by p̄_b),
     pub uncertainty: f64,
+    /// which is this, computed from the bins' counts directly:
+    /// (1/N) Σ_b [P_b (1 − p̄_b)² + (n_b − P_b) p̄_b²]. It is not the Brier
+    /// score of the probabilities themselves (that one also counts the
+    /// spread of the probabilities within each bin).
+    pub brier_binned: f64,
 }
 
 /// The calibration of `curve`'s scores read as probabilities through
@@ -119,9 +124,11 @@ pub fn calibration(
         reliability: 0.0,
         resolution: 0.0,
         uncertainty: base * (1.0 - base),
+        brier_binned: 0.0,
         edges: Vec::new(),
     };
     let (mut ece, mut rel, mut res) = (Sum::new(), Sum::new(), Sum::new());
+    let mut binned = Sum::new();
     for (i, &(rows, positives, sum)) in acc.iter().enumerate() {
         if rows == 0 {
             continue;
@@ -132,6 +139,9 @@ pub fn calibration(
         ece.add(w * gap);
         rel.add(w * gap * gap);
         res.add(w * (obs - base) * (obs - base));
+        let negatives = (rows - positives) as f64;
+        binned.add(positives as f64 * (1.0 - pred) * (1.0 - pred));
+        binned.add(negatives * pred * pred);
         out.mce = out.mce.max(gap);
         out.bins.push(CalibrationBin {
             lo: edges[i],
@@ -145,6 +155,7 @@ pub fn calibration(
     out.ece = ece.value() / n;
     out.reliability = rel.value() / n;
     out.resolution = res.value() / n;
+    out.brier_binned = binned.value() / n;
     out.edges = edges;
     Some(out)
 }
@@ -727,14 +738,13 @@ mod tests {
                 (0.9, 2, 2)
             ]
         );
-        let brier_binned = cal.reliability - cal.resolution + cal.uncertainty;
+        let decomposed = cal.reliability - cal.resolution + cal.uncertainty;
         // binned forecasts: 0.05, 0.3, 0.35, 0.975, 0.975
         let direct =
             (0.05f64.powi(2) + 0.7f64.powi(2) + 0.35f64.powi(2) + 2.0 * 0.025f64.powi(2)) / 5.0;
-        assert!(
-            (brier_binned - direct).abs() < 1e-15,
-            "{brier_binned} {direct}"
-        );
+        for v in [decomposed, cal.brier_binned] {
+            assert!((v - direct).abs() < 1e-15, "{v} {direct}");
+        }
         assert!(calibration(&curve(&[(1.5, true)]), 10, BinStrategy::Uniform, |p| p).is_none());
     }
 

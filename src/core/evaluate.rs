@@ -58,7 +58,7 @@ impl Default for Conventions {
             threshold: 0.5,
             thresholds: Vec::new(),
             threshold_rule: ThresholdRule::AtLeast,
-            zero_division: ZeroDivision::Undefined,
+            zero_division: ZeroDivision::Zero,
             binary_scores_are_logits: false,
             class_ties: ClassTieRule::LowerIndexFirst,
             class_scale: ScoreScale::Probabilities,
@@ -326,6 +326,11 @@ pub struct ModelReport {
     /// Metric id -> one value per unit.
     #[serde(skip)]
     pub per_unit: BTreeMap<String, Vec<f64>>,
+    /// The threshold metrics whose denominator is 0 (precision with nothing
+    /// predicted positive, ...): their value is `zero_division`'s, not a
+    /// ratio; each with why (the table marks their cells, a warning says it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub zero_division: Vec<(&'static str, &'static str)>,
 }
 
 /// Everything computed for a data set under one set of conventions.
@@ -337,6 +342,18 @@ pub struct Report {
     pub conventions: Conventions,
     pub models: Vec<ModelReport>,
     pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// Why `metric` of `model` is `zero_division`'s value (its denominator
+    /// is 0), or `None` when it is a ratio.
+    pub fn zero_division(&self, model: &str, metric: &str) -> Option<&'static str> {
+        let m = self.models.iter().find(|m| m.name == model)?;
+        m.zero_division
+            .iter()
+            .find(|(id, _)| *id == metric)
+            .map(|(_, why)| *why)
+    }
 }
 
 /// Evaluates `metrics` (all ids of the data set's kind) for every model.
@@ -938,36 +955,59 @@ fn evaluate_binary(
                     }
                 }
             }
-            Compute::Threshold(..) => {
-                let value = info.at_threshold(&conf, conv.zero_division).flatten();
-                if value.is_none() && conf.total() > 0 {
+            Compute::Threshold(f, applies) => {
+                if applies && f(&conf).is_none() && conf.total() > 0 {
                     undefined.push(info.base);
                 }
-                value
+                info.at_threshold(&conf, conv.zero_division).flatten()
             }
             _ => continue,
         };
         out.metrics.insert(id.to_string(), value);
     }
     if !undefined.is_empty() {
-        warnings.push(zero_division_warning(name, &undefined, &conf));
+        let why = zero_denominator(&conf);
+        warnings.push(zero_division_warning(
+            name,
+            &undefined,
+            why,
+            conv.zero_division,
+        ));
+        out.zero_division = undefined.iter().map(|&m| (m, why)).collect();
     }
     out
 }
 
-/// Why `metrics` are undefined for model `name` at this threshold, and the
-/// `zero_division` choices that give them a value.
-fn zero_division_warning(name: &str, metrics: &[&str], conf: &binary::Confusion) -> String {
-    let why = match (conf.tp + conf.fp == 0, conf.tp + conf.fn_ == 0) {
+/// Why a threshold metric's denominator is 0 on `conf`.
+fn zero_denominator(conf: &binary::Confusion) -> &'static str {
+    match (conf.tp + conf.fp == 0, conf.tp + conf.fn_ == 0) {
         (true, true) => "no row is positive or predicted positive",
         (true, false) => "no row is predicted positive",
         _ => "no row is positive",
+    }
+}
+
+/// That `metrics` of model `name` are ill-defined at this threshold (`why`),
+/// what `rule` made of them, and the other choices: scikit-learn's warning
+/// under its default `zero_division='warn'`, which is this one's default.
+fn zero_division_warning(name: &str, metrics: &[&str], why: &str, rule: ZeroDivision) -> String {
+    let (now, others, flags) = match rule {
+        ZeroDivision::Zero => (
+            "set to 0 (zero_division = 0, scikit-learn's default 'warn')",
+            "nan (undefined) or 1",
+            "nan|1",
+        ),
+        ZeroDivision::One => (
+            "set to 1 (zero_division = 1)",
+            "0 or nan (undefined)",
+            "0|nan",
+        ),
+        ZeroDivision::Undefined => ("shown as — (zero_division = nan)", "0 or 1", "0|1"),
     };
     format!(
-        "{name}: {} undefined at this threshold ({why}), shown as — (zero_division = nan). \
-         scikit-learn's default zero_division='warn' reports 0 instead; choose 0 or 1 \
-         in Conventions ▸ Zero division (CLI: --zero-division 0|1).",
-        text_list(metrics)
+        "{name}: {} ill-defined at this threshold ({why}), {now}; choose {others} in \
+         Conventions ▸ Zero division (CLI: --zero-division {flags}).",
+        text_list(metrics),
     )
 }
 

@@ -650,7 +650,7 @@ pub fn threshold_metric(
             format!("Predicted positive when {threshold_text}."),
             match zero_division {
                 ZeroDivision::Undefined => "Undefined (—) when the denominator is 0: zero_division = nan (scikit-learn's default, 'warn', reports 0).",
-                ZeroDivision::Zero => "0 when the denominator is 0 (scikit-learn's zero_division=0).",
+                ZeroDivision::Zero => "0 when the denominator is 0, with a warning (scikit-learn's default zero_division='warn').",
                 ZeroDivision::One => "1 when the denominator is 0 (scikit-learn's zero_division=1).",
             }
             .into(),

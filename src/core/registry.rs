@@ -273,6 +273,29 @@ pub enum Cutoff {
     Optional,
 }
 
+/// Lift at the top share q of the rows: one row per share, its text shared.
+const fn lift(
+    base: &'static str,
+    title: &'static str,
+    tex: &'static str,
+    f: fn(&BinaryCurve) -> Option<f64>,
+) -> MetricInfo {
+    m(
+        base,
+        Binary,
+        NoK,
+        title,
+        "(positives in the top q of the rows by score / positives) / q",
+        "the rows of a tie group at the cut counted pro rata",
+        "cumulative gains and lift (Berry & Linoff)",
+        true,
+        false,
+        false,
+    )
+    .typeset(tex)
+    .compute(Compute::Curve(f))
+}
+
 #[allow(clippy::too_many_arguments)]
 const fn m(
     base: &'static str,
@@ -379,6 +402,8 @@ pub mod id {
     pub const ECE: &str = "ece";
     pub const KS: &str = "ks";
     pub const ACC: &str = "acc";
+    pub const MAE: &str = "mae";
+    pub const MSE: &str = "mse";
 }
 
 use Cutoff::{None as NoK, Optional as OptK, Required as K};
@@ -638,7 +663,7 @@ pub const METRICS: &[MetricInfo] = &[
         .depends(&["threshold", "threshold_rule"])
         .compute(Compute::Threshold(Confusion::accuracy, false))
         .explain(Explain::Threshold(Cells::Accuracy)),
-    m(id::PRECISION, Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: undefined (default), 0 (scikit-learn's 'warn') or 1", "sklearn precision_score", true, true, false)
+    m(id::PRECISION, Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: 0 with a warning (default, scikit-learn's 'warn'), undefined or 1", "sklearn precision_score", true, true, false)
         .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
         .depends(&["threshold", "threshold_rule", "zero_division"])
         .compute(Compute::Threshold(Confusion::precision, true))
@@ -683,9 +708,11 @@ pub const METRICS: &[MetricInfo] = &[
     m(id::KS, Binary, NoK, "KS statistic", "max over thresholds |TPR − FPR|", "the two-sample Kolmogorov–Smirnov statistic of the positives' and negatives' scores; undefined with one class", "scipy ks_2samp", true, true, false)
         .typeset(r"\text{KS} = \max_{t} \left| \text{TPR}(t) - \text{FPR}(t) \right|")
         .compute(Compute::Curve(|c| super::diagnostics::ks(c).map(|k| k.0))),
-    m("lift_10", Binary, NoK, "Lift at the top 10%", "(positives in the top 10% by score / positives) / 0.10", "the rows of a tie group at the cut counted pro rata", "cumulative gains and lift (Berry & Linoff)", true, false, false)
-        .typeset(r"\text{Lift}_{10\%} = \frac{\text{Gains}(0.1)}{0.1}")
-        .compute(Compute::Curve(|c| super::diagnostics::lift_at(c, 0.1))),
+    // at the top 1, 5, 10 and 20% of the rows, as `rankscope diagnose` prints it
+    lift("lift_1", "Lift at the top 1%", r"\text{Lift}_{1\%} = \frac{\text{Gains}(0.01)}{0.01}", |c| super::diagnostics::lift_at(c, 0.01)),
+    lift("lift_5", "Lift at the top 5%", r"\text{Lift}_{5\%} = \frac{\text{Gains}(0.05)}{0.05}", |c| super::diagnostics::lift_at(c, 0.05)),
+    lift("lift_10", "Lift at the top 10%", r"\text{Lift}_{10\%} = \frac{\text{Gains}(0.1)}{0.1}", |c| super::diagnostics::lift_at(c, 0.1)),
+    lift("lift_20", "Lift at the top 20%", r"\text{Lift}_{20\%} = \frac{\text{Gains}(0.2)}{0.2}", |c| super::diagnostics::lift_at(c, 0.2)),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
         .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
         .depends(&["threshold", "threshold_rule"])
@@ -742,11 +769,11 @@ pub const METRICS: &[MetricInfo] = &[
         .compute(Compute::Classes(|v| Ok(v.cross_entropy().map(f64::exp))))
         .explain(Explain::CrossEntropy { perplexity: true }),
     // ratings
-    m("mae", Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true)
+    m(id::MAE, Ratings, NoK, "MAE", "Σ|P − R| / n", "", "Herlocker et al. 2004", false, false, true)
         .typeset(r"\text{MAE} = \frac{1}{n} \sum_{u,i} |p_{ui} - r_{ui}|")
         .compute(Compute::Ratings(|_, r, p| Some(ratings::mae(r, p))))
         .explain(Explain::RatingErrors { squared: false, root: false }),
-    m("mse", Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true)
+    m(id::MSE, Ratings, NoK, "MSE", "Σ(P − R)² / n", "", "Herlocker et al. 2004", false, false, true)
         .typeset(r"\text{MSE} = \frac{1}{n} \sum_{u,i} (p_{ui} - r_{ui})^2")
         .compute(Compute::Ratings(|_, r, p| Some(ratings::mse(r, p))))
         .explain(Explain::RatingErrors { squared: true, root: false }),
@@ -1082,6 +1109,34 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
 /// computed when asked for by name.
 pub fn default_metrics(kind: Kind, ks: &[usize]) -> Vec<MetricId> {
     metrics_at(kind, ks, false)
+}
+
+/// The metric table's columns of `kind`: each metric whose base `shown`
+/// holds, in the registry's order, at every cutoff of `ks` (one with an
+/// optional cutoff also without, one that always shows a cutoff, top-1
+/// accuracy, at that one too). The page's table and `rankscope compare`'s
+/// default metrics read it.
+pub fn table_columns(kind: Kind, shown: &[(Kind, &str)], ks: &[usize]) -> Vec<MetricId> {
+    let mut out = Vec::new();
+    for info in METRICS
+        .iter()
+        .filter(|m| m.kind == kind && shown.contains(&(kind, m.base)))
+    {
+        match info.cutoff {
+            Cutoff::None => out.push(MetricId::new(info.base, None)),
+            Cutoff::Optional => {
+                out.push(MetricId::new(info.base, None));
+                out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))));
+            }
+            Cutoff::Required => {
+                if let Some(k) = info.always_at.filter(|k| !ks.contains(k)) {
+                    out.push(MetricId::new(info.base, Some(k)));
+                }
+                out.extend(ks.iter().map(|&k| MetricId::new(info.base, Some(k))))
+            }
+        }
+    }
+    out
 }
 
 /// Every metric of a kind at the given cutoffs.

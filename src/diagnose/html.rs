@@ -251,7 +251,7 @@ fn numbers(s: &mut String, v: &View) {
     let o = v.options;
     let _ = write!(
         s,
-        r#"<table class="diag-numbers"><caption>Calibration in {} {} bins, KS, gains and lift (hover a header for its definition)</caption><thead><tr><th>model</th><th title="Σ_b n_b/N |fraction positive − mean p| over the non-empty bins">ECE</th><th title="max_b |fraction positive − mean p|">MCE</th><th title="mean (p − y)² over the rows">Brier</th><th title="(1/N) Σ_b n_b (mean p − fraction positive)²">reliability</th><th title="(1/N) Σ_b n_b (fraction positive − base rate)²">resolution</th><th title="base rate × (1 − base rate)">uncertainty</th><th title="max over thresholds of |TPR − FPR|">KS</th>"#,
+        r#"<table class="diag-numbers"><caption>Calibration in {} {} bins, KS, gains and lift (hover a header for its definition)</caption><thead><tr><th>model</th><th title="Σ_b n_b/N |fraction positive − mean p| over the non-empty bins">ECE</th><th title="max_b |fraction positive − mean p|">MCE</th><th title="mean (p − y)² over the rows">Brier</th><th title="mean (mean p of the row's bin − y)² over the rows = reliability − resolution + uncertainty">binned Brier</th><th title="(1/N) Σ_b n_b (mean p − fraction positive)²">reliability</th><th title="(1/N) Σ_b n_b (fraction positive − base rate)²">resolution</th><th title="base rate × (1 − base rate)">uncertainty</th><th title="max over thresholds of |TPR − FPR|">KS</th>"#,
         o.bins,
         o.strategy.name()
     );
@@ -273,13 +273,14 @@ fn numbers(s: &mut String, v: &View) {
         };
         let _ = write!(
             s,
-            r#"<tr data-model="{}"><th scope="row">{}{}</th>{}{}{}{}{}{}{}"#,
+            r#"<tr data-model="{}"><th scope="row">{}{}</th>{}{}{}{}{}{}{}{}"#,
             esc(&m.name),
             swatch(&series_hex(v.colors[i])),
             esc(&m.name),
             cell(id::ECE, c.map(|c| c.ece)),
             cell("mce", c.map(|c| c.mce)),
             cell(id::BRIER, m.brier),
+            cell("brier_binned", c.map(|c| c.brier_binned)),
             cell("reliability", c.map(|c| c.reliability)),
             cell("resolution", c.map(|c| c.resolution)),
             cell("uncertainty", c.map(|c| c.uncertainty)),
@@ -702,7 +703,7 @@ fn explanations(s: &mut String, o: &Options) {
         s,
         "<details class=\"diag-explain\"><summary>How these numbers are computed</summary><dl>{}{}{}{}{}{}{}</dl></details>",
         item("ECE, MCE", r"\text{ECE} = \sum_{b} \frac{n_b}{N} \left| \bar{o}_b - \bar{p}_b \right|, \quad \text{MCE} = \max_b \left| \bar{o}_b - \bar{p}_b \right|", &format!("over the non-empty bins b of {} {} bins: n_b rows, ō_b the fraction positive, p̄_b the mean probability. Uniform bins have equal widths over [0, 1]; quantile bins equal counts (edges at the probabilities' quantiles). A probability on an edge goes to the lower bin.", o.bins, o.strategy.name())),
-        item("Brier decomposition", r"\frac{1}{N} \sum_b n_b (\bar{p}_b - \bar{o}_b)^2 - \frac{1}{N} \sum_b n_b (\bar{o}_b - \bar{o})^2 + \bar{o}(1 - \bar{o})", "reliability − resolution + uncertainty (Murphy 1973), ō the base rate: the Brier score of the binned probabilities (each replaced by its bin's mean). The Brier score of the probabilities themselves is in its own column."),
+        item("Brier decomposition", r"\frac{1}{N} \sum_b n_b (\bar{p}_b - \bar{o}_b)^2 - \frac{1}{N} \sum_b n_b (\bar{o}_b - \bar{o})^2 + \bar{o}(1 - \bar{o})", "reliability − resolution + uncertainty (Murphy 1973), ō the base rate: equal to the binned Brier, the Brier score of the binned probabilities (each replaced by its bin's mean), not to the Brier score of the probabilities themselves (its own column), which also counts the spread of the probabilities within each bin."),
         item("KS", r"\text{KS} = \max_t \left| \text{TPR}(t) - \text{FPR}(t) \right|", "the largest gap between the score distributions of the positives and the negatives (scipy's ks_2samp statistic), drawn where it occurs."),
         item("Lift", r"\text{lift}@q = \frac{\text{positives in the top } q N \text{ rows} / (q N)}{P / N}", "rows sharing a score at the cut count pro rata (the expectation over their orders); gains are the same positives over P."),
         item("Youden's J", r"J = \max_t \, \text{TPR}(t) - \text{FPR}(t)", "the threshold farthest above the ROC diagonal."),
@@ -887,6 +888,30 @@ mod tests {
         assert!(html.contains(r#"<line class="thr" data-m="1" "#));
         assert!(html.contains(r#".diag-panel .thr[data-m="1"]{transform:translateX(154.00px)}"#));
         assert!(!html.contains("NaN") && !html.contains("inf"));
+    }
+
+    /// The numbers table has the binned Brier, which the three terms add up
+    /// to, beside the probabilities' own Brier score.
+    #[test]
+    fn the_binned_brier_is_shown_beside_the_brier_score() {
+        let o = Options::default();
+        let html = view_html(&["a"], &o);
+        let rows: Vec<(f64, bool)> = (0..200)
+            .map(|i| ((i * 37 % 200) as f64 / 200.0, i % 3 == 0))
+            .collect();
+        let (s, l): (Vec<f64>, Vec<bool>) = rows.into_iter().unzip();
+        let m = super::super::binary_model("a", &BinaryCurve::new(&l, &s), &o);
+        let c = m.calibration.as_ref().unwrap();
+        assert!((c.brier_binned - (c.reliability - c.resolution + c.uncertainty)).abs() < 1e-12);
+        assert_ne!(Some(c.brier_binned), m.brier);
+        for (key, v) in [
+            ("brier", m.brier.unwrap()),
+            ("brier_binned", c.brier_binned),
+        ] {
+            let cell = format!(r#"<td data-key="{key}" data-value="{v}">{v:.4}</td>"#);
+            assert!(html.contains(&cell), "{cell}");
+        }
+        assert!(html.contains(">binned Brier</th>"));
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl Default for Options {
             curves: false,
             logits: false,
             rule: ThresholdRule::AtLeast,
-            zero_division: ZeroDivision::Undefined,
+            zero_division: ZeroDivision::Zero,
             groups: Vec::new(),
             one_vs_rest: None,
         }
@@ -584,6 +584,43 @@ pub fn multiclass(
         .collect()
 }
 
+/// What `zero_division` decided in each model's report, as scikit-learn
+/// warns of it: the classes never predicted (precision 0/0) and those
+/// predicted but never a target (recall 0/0), with the value they got.
+pub fn zero_division_warnings(models: &[MulticlassModel], rule: ZeroDivision) -> Vec<String> {
+    let value = match rule {
+        ZeroDivision::Zero => "set to 0 (zero_division = 0, scikit-learn's default 'warn')",
+        ZeroDivision::One => "set to 1 (zero_division = 1)",
+        ZeroDivision::Undefined => "left undefined and out of the averages (zero_division = nan)",
+    };
+    let mut out = Vec::new();
+    for m in models {
+        let cm = &m.confusion_matrix;
+        let classes = |ill: &dyn Fn(usize) -> bool| -> Vec<&str> {
+            (0..cm.len())
+                .filter(|&c| ill(c))
+                .map(|c| m.class_names[c].as_str())
+                .collect()
+        };
+        let never_predicted = classes(&|c| cm.iter().all(|row| row[c] == 0));
+        let never_true = classes(&|c| cm[c].iter().all(|&n| n == 0));
+        for (metric, list, why) in [
+            (id::PRECISION, never_predicted, "never predicted"),
+            (id::RECALL, never_true, "no row of the class"),
+        ] {
+            if !list.is_empty() {
+                out.push(format!(
+                    "{}: {metric} is ill-defined for class{} {} ({why}), {value}; --zero-division 0|nan|1 chooses.",
+                    m.name,
+                    if list.len() == 1 { "" } else { "es" },
+                    list.join(", ")
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The most values (rows × classes) a report's class columns may hold in
 /// the page's worker (32-bit memory; the CLI reads a class at a time).
 pub const REPORT_VALUES: usize = 40_000_000;
@@ -686,8 +723,9 @@ pub fn binary_text(models: &[BinaryModel], o: &Options) -> String {
                     c.mce
                 ));
                 s.push_str(&format!(
-                    "  Brier {} = reliability {:.4} − resolution {:.4} + uncertainty {:.4} on the binned probabilities\n",
+                    "  Brier {} of the probabilities; of the binned probabilities (each its bin's mean p) {:.4} = reliability {:.4} − resolution {:.4} + uncertainty {:.4}\n",
                     number(m.brier),
+                    c.brier_binned,
                     c.reliability,
                     c.resolution,
                     c.uncertainty

@@ -459,7 +459,7 @@ impl Workspace {
             }
         }
         if positives == 0 {
-            summary.warnings.push("No row is positive: ROC AUC is undefined, average precision is 0 (scikit-learn's rule), and recall and F1 are undefined.".into());
+            summary.warnings.push("No row is positive: ROC AUC is undefined, average precision is 0 (scikit-learn's rule), and recall is ill-defined (its value is zero_division's).".into());
         } else if positives == b.labels.len() {
             summary
                 .warnings

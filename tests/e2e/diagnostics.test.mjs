@@ -51,6 +51,8 @@ test('the Diagnostics panel equals rankscope diagnose and draws every chart', as
     near(row.values.mce, m.calibration.mce, `${m.name} MCE`);
     near(row.values.brier, m.brier, `${m.name} Brier`);
     near(row.values.reliability, m.calibration.reliability, `${m.name} reliability`);
+    near(row.values.brier_binned, m.calibration.brier_binned, `${m.name} binned Brier`);
+    near(m.calibration.brier_binned, m.calibration.reliability - m.calibration.resolution + m.calibration.uncertainty, `${m.name} binned Brier = the three terms`);
     near(row.values.ks, m.ks[0], `${m.name} KS`);
     for (const [q, , lift] of m.top) near(row.values[`lift@${q}`], lift, `${m.name} lift@${q}`);
   }

@@ -62,18 +62,22 @@ const file = (name, text) => ({ name, data: Buffer.from(text) });
 const warningsText = (page) => page.$$eval('ul.warnings li', (ls) => ls.map((l) => l.textContent).join('\n'));
 const noticesText = (page) => page.$$eval('.msg', (ms) => ms.map((m) => m.textContent).join('\n'));
 
-test('precision with nothing predicted positive is undefined (—) with scikit-learn\'s rule named, and zero_division 0 gives scikit-learn\'s 0', async () => {
+test('precision with nothing predicted positive is scikit-learn\'s 0 with its warning and a marked cell, and zero_division nan leaves it undefined (—)', async () => {
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await drop(page, [file('none.csv', 'label,m\n1,0.2\n0,0.1\n1,0.3\n1,0.4\n0,0.45\n')]);
   await waitForModels(page, ['m']);
   const cell = await page.$('td[data-metric="precision"][data-model="m"]');
-  assert.equal(await cell.getAttribute('data-value'), '');
-  assert.match(await cell.textContent(), /—/);
-  assert.match(await warningsText(page), /precision is undefined at this threshold \(no row is predicted positive\).*zero_division='warn' reports 0/);
-  await setConvention(page, 'zero_division', '0');
-  await page.waitForFunction(() => document.querySelector('td[data-metric="precision"][data-model="m"]')?.dataset.value === '0.0');
-  assert.match(await page.$eval('#non-defaults', (n) => n.textContent), /zero_division=0/);
+  assert.equal(await cell.getAttribute('data-value'), '0.0');
+  assert.match(await cell.$eval('.mark.zd', (m) => m.textContent), /⚠/);
+  assert.match(await cell.getAttribute('title'), /⚠ no row is predicted positive: its denominator is 0/);
+  // recall is 0 of 3 positives: a ratio, no mark
+  assert.equal(await page.$('td[data-metric="recall"][data-model="m"] .mark.zd'), null);
+  assert.match(await warningsText(page), /precision is ill-defined at this threshold \(no row is predicted positive\), set to 0 \(zero_division = 0, scikit-learn's default 'warn'\)/);
+  await setConvention(page, 'zero_division', 'nan');
+  await page.waitForFunction(() => document.querySelector('td[data-metric="precision"][data-model="m"]')?.dataset.value === '');
+  assert.match(await page.$eval('td[data-metric="precision"][data-model="m"]', (c) => c.textContent), /—/);
+  assert.match(await page.$eval('#non-defaults', (n) => n.textContent), /zero_division=nan/);
   assert.deepEqual(errors, []);
   await page.close();
 });

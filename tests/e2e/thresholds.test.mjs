@@ -106,17 +106,18 @@ test('each model may have its own threshold: table, matrices, lines, buttons, na
   await page.close();
 });
 
-test('ECE, KS and lift at the top 10% are table columns equal to rankscope eval', async () => {
+test('ECE, KS and lift at the top 1, 5, 10 and 20% are table columns equal to rankscope eval', async () => {
   const { page, errors } = await open(browser, url);
   await clearAll(page);
   await drop(page, [{ name: 'seeds.csv', data: fs.readFileSync(file) }]);
   await waitForModels(page, names);
-  for (const id of ['ece', 'ks', 'lift_10']) await page.click(`button.chip[data-metric="${id}"]`);
-  await page.waitForSelector('td[data-metric="lift_10"]');
-  const want = cliJson(['eval', file, '--format', 'json', '--metrics', 'ece,ks,lift_10']);
+  const ids = ['ece', 'ks', 'lift_1', 'lift_5', 'lift_10', 'lift_20'];
+  for (const id of ids) await page.click(`button.chip[data-metric="${id}"]`);
+  await page.waitForSelector('td[data-metric="lift_20"]');
+  const want = cliJson(['eval', file, '--format', 'json', '--metrics', ids.join(',')]);
   const got = await cells(page);
   for (const m of want.models) {
-    for (const id of ['ece', 'ks', 'lift_10']) {
+    for (const id of ids) {
       assert.ok(Math.abs(got[m.name][id] - m.metrics[id]) <= 1e-12, `${m.name} ${id}: ${got[m.name][id]} vs ${m.metrics[id]}`);
     }
   }

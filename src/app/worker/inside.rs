@@ -358,7 +358,7 @@ pub(super) async fn answer_class_report(
         zero_division: ZeroDivision::named(
             &get(data, "zero_division").as_string().unwrap_or_default(),
         )
-        .unwrap_or(ZeroDivision::Undefined),
+        .unwrap_or_default(),
         ..Default::default()
     };
     let mut models = diagnose::multiclass_of_files(&files, &options)?;

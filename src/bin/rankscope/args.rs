@@ -16,6 +16,19 @@ use rankscope::parse::{Format, LoadOptions, RatingRelevance};
 /// What every help page opens with, and how each is laid out (`USAGE:`).
 const TEMPLATE: &str = "{about-with-newline}\nUSAGE:\n    {usage}\n\n{all-args}{after-help}";
 
+/// What `rankscope compare --help` says before its default metrics.
+const COMPARE_ABOUT: &str =
+    "Paired tests of every model against the baseline (default: the first) on per-query \
+     (per-row, per-user) values: t-test with the 95% CI of the difference and d_z, Wilcoxon \
+     signed-rank (scipy's rules), sign test, randomization test (every sign flip up to 20 \
+     units, else B = 10000 flips, seed 42), paired bootstrap test, randomized Tukey HSD \
+     over all the models (B shuffles, family-wise); p-values corrected across the models \
+     (Holm by default); multi-class and ratings models row by row (McNemar on Acc@k's \
+     hits); binary models: roc_auc by DeLong's test with each AUC's 95% CI, other metrics \
+     with their bootstrap 95% intervals (rows resampled); --format json for every number, \
+     markdown or latex for the metric table with ▲ / ▼ where --test's adjusted p < --alpha. \
+     The metrics: --metrics or -m, as eval takes them.";
+
 #[derive(Parser)]
 #[command(
     name = "rankscope",
@@ -50,15 +63,7 @@ pub enum Cmd {
     #[command(
         help_template = TEMPLATE,
         args_override_self = true,
-        long_about = "Paired tests of every model against the baseline (default: the first) on per-query \
-                      (per-row, per-user) values: t-test with the 95% CI of the difference and d_z, Wilcoxon \
-                      signed-rank (scipy's rules), sign test, randomization test (every sign flip up to 20 \
-                      units, else B = 10000 flips, seed 42), paired bootstrap test, randomized Tukey HSD \
-                      over all the models (B shuffles, family-wise); p-values corrected across the models \
-                      (Holm by default); multi-class and ratings models row by row (McNemar on Acc@k's \
-                      hits); binary models: roc_auc by DeLong's test with each AUC's 95% CI, other metrics \
-                      with their bootstrap 95% intervals (rows resampled); --format json for every number, \
-                      markdown or latex for the metric table with ▲ / ▼ where --test's adjusted p < --alpha."
+        long_about = format!("{COMPARE_ABOUT} {}", rankscope::compare::default_metrics_help())
     )]
     Compare(Compare),
     /// A classifier's diagnostics per model.
@@ -200,8 +205,9 @@ pub struct Input {
     /// Cutoffs for @k metrics (default 1,3,5,10,20,100,1000).
     #[arg(long, short = 'k', value_name = "1,5,10")]
     pub cutoffs: Option<String>,
-    /// Metric ids, e.g. ndcg@10,map,mrr,infap (default: every metric of the kind but trec_eval's
-    /// less common measures; `all`: every one; `rankscope metrics` lists them).
+    /// Metric ids, e.g. ndcg@10,map,mrr,infap (eval's default: every metric of the kind but
+    /// trec_eval's less common measures; `all`: every one; `rankscope metrics` lists them;
+    /// compare's default: see above).
     #[arg(long, value_name = "ID,...")]
     pub metrics: Option<String>,
     /// Output: table (default), json, trec_eval (trec_eval's lines), csv (with --per-query:
@@ -224,7 +230,9 @@ pub struct Input {
     /// Per-query (per-user) values too (trec_eval's -q).
     #[arg(long = "per-query", short = 'q')]
     pub per_query: bool,
-    /// --format trec_eval's measures, e.g. official, all_trec, ndcg_cut.5,10, P.10, success.1,5,10.
+    /// Metrics as --metrics takes them (ndcg@10,map), or trec_eval's measures (ndcg_cut.5,10, P.10,
+    /// recip_rank: the core metrics that print them); with --format trec_eval, the measures printed
+    /// (official, all_trec, ndcg_cut.5,10, P.10, success.1,5,10). Repeatable.
     #[arg(short = 'm', value_name = "MEASURE")]
     pub trec_measures: Vec<String>,
     /// Average over every qrels query, missing = 0 (trec_eval's -c).
@@ -351,6 +359,9 @@ pub struct Args {
     pub trec_measures: Vec<String>,
     pub complete: bool,
     pub queries_set_explicitly: bool,
+    /// Whether `-k` was given (`compare`'s default ranking metrics take the
+    /// table's cutoffs otherwise).
+    pub cutoffs_given: bool,
     pub max_inflated: Option<u64>,
     /// `rankscope compare`: paired tests against a baseline instead of the table.
     pub compare: Option<rankscope::compare::Options>,
@@ -419,6 +430,7 @@ impl Input {
             trec_measures: self.trec_measures,
             complete: self.complete,
             queries_set_explicitly: false,
+            cutoffs_given: self.cutoffs.is_some(),
             max_inflated: Some(DEFAULT_MAX_INFLATED),
             compare: None,
             diagnose: None,
@@ -492,9 +504,6 @@ impl Eval {
 impl Compare {
     pub fn args(self) -> Result<Args, String> {
         let mut a = self.input.args()?;
-        if a.metrics.is_none() {
-            return Err("compare needs --metrics (e.g. --metrics ndcg@10,map)".into());
-        }
         let mut o = rankscope::compare::Options {
             baseline: self.baseline,
             ..Default::default()

@@ -320,6 +320,10 @@ fn run_eval(mut a: Args) -> ExitCode {
         a.conv.query_set = QuerySet::Qrels;
     }
     let kind = data.map_or(Kind::Ranking, |d| d.kind());
+    a.metrics = match named_metrics(&a, kind) {
+        Ok(m) => m,
+        Err(e) => return fail(e),
+    };
     let metrics: Vec<MetricId> = match &a.metrics {
         _ if precomputed => Vec::new(),
         Some(ids) if ids.len() == 1 && ids[0] == "all" => registry::all_metrics(kind, &a.cutoffs),
@@ -331,6 +335,9 @@ fn run_eval(mut a: Args) -> ExitCode {
             Ok(m) => m,
             Err(e) => return fail(e),
         },
+        None if a.compare.is_some() => {
+            rankscope::compare::default_metrics(kind, a.cutoffs_given.then_some(&a.cutoffs[..]))
+        }
         None => registry::default_metrics(kind, &a.cutoffs),
     };
     let report = match data {
@@ -359,6 +366,47 @@ fn run_eval(mut a: Args) -> ExitCode {
         (None, _) => print_report(&a, &report, precomputed, &conventions, &warnings),
     };
     printed.map_or_else(fail, |()| ExitCode::SUCCESS)
+}
+
+/// The metric ids `--metrics` and, outside `--format trec_eval`, `-m`
+/// name, `None` when neither is given. An `-m` value is metric ids as
+/// `--metrics` takes them (`ndcg@10,map`), or trec_eval's measures as the
+/// core metrics that print them (`ndcg_cut.5,10` is ndcg@5 and ndcg@10,
+/// `recip_rank` is mrr).
+fn named_metrics(a: &Args, kind: Kind) -> Result<Option<Vec<String>>, String> {
+    use rankscope::trec_format::{parse_measures, Measure};
+    if a.trec_measures.is_empty() {
+        return Ok(a.metrics.clone());
+    }
+    let mut out = a.metrics.clone().unwrap_or_default();
+    for v in &a.trec_measures {
+        let ids: Vec<String> = v.split(',').map(|s| s.trim().to_string()).collect();
+        let parsed: Result<Vec<_>, _> = (ids.iter())
+            .filter(|s| *s != "all")
+            .map(|s| MetricId::parse(s, kind))
+            .collect();
+        let why = match parsed {
+            Ok(_) => {
+                out.extend(ids);
+                continue;
+            }
+            Err(why) => why,
+        };
+        let measures = parse_measures(std::slice::from_ref(v)).map_err(|_| {
+            format!("-m {v}: {why}, nor is it a trec_eval measure Rankscope evaluates (rankscope metrics lists both)")
+        })?;
+        for m in measures {
+            match m {
+                Measure::Core(t, cuts) if cuts.is_empty() => out.push(t.base.to_string()),
+                Measure::Core(t, cuts) => {
+                    out.extend(cuts.iter().map(|k| format!("{}@{k}", t.base)))
+                }
+                Measure::NumQ => out.push(registry::id::NUM_Q.to_string()),
+                Measure::Runid => {}
+            }
+        }
+    }
+    Ok(Some(out))
 }
 
 /// `--format trec_eval`: trec_eval's lines of each run.
@@ -446,22 +494,31 @@ fn print_comparison(
         Some(d) => rankscope::compare::rows::per_row(&mut report, d, &a.conv)?,
         None => kind.unit(),
     };
-    let columns = report.columns.clone();
+    // values computed elsewhere, none named: each that has per-query values
+    let columns = if data.is_none() && a.metrics.is_none() {
+        rankscope::compare::paired_columns(&report)
+    } else {
+        report.columns.clone()
+    };
     let comparisons = rankscope::compare::compare(&report, &columns, options)?;
+    let intervals = rankscope::compare::mean_intervals(&report, &columns, options);
     let out = std::io::stdout();
     let mut out = out.lock();
     if matches!(a.format.as_str(), "markdown" | "latex") {
         let table = rankscope::compare::marked_table(&report, &comparisons, options);
         let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));
     } else if a.format == "json" {
-        let doc = serde_json::json!({ "kind": kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "warnings": warnings });
+        let doc = serde_json::json!({ "kind": kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "mean_intervals": intervals, "warnings": warnings });
         let _ = writeln!(
             out,
             "{}",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         );
     } else {
-        let text = rankscope::compare::to_text(&comparisons, options, unit);
+        let mut text = rankscope::compare::to_text(&comparisons, options, unit);
+        text.push_str(&rankscope::compare::mean_intervals_text(
+            &intervals, options,
+        ));
         let _ = write!(out, "{}", terminal_safe(&text));
         warn(warnings);
     }
@@ -778,6 +835,7 @@ fn run_diagnose(a: Args) -> ExitCode {
     o.rule = a.conv.threshold_rule;
     o.zero_division = a.conv.zero_division;
     let mut groups_json = None;
+    let mut warnings = warnings;
     let (models, text) =
         match one_dataset(&ws) {
             Ok(Dataset::Binary(d)) => {
@@ -809,6 +867,7 @@ fn run_diagnose(a: Args) -> ExitCode {
                     })
                 };
                 let models = diagnose::multiclass(d, &o, columns);
+                warnings.extend(diagnose::zero_division_warnings(&models, o.zero_division));
                 let text = diagnose::multiclass_text(&models);
                 (serde_json::to_value(models), text)
             }

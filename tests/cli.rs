@@ -625,7 +625,7 @@ fn readme_s_terminal_claim_holds_for_every_output_it_names() {
     }
     // the table, piped or not
     let (code, table, _) = shell(&format!(
-        "\"$RANKSCOPE\" eval -m P@1 '{run}' --qrels '{qrels}' 2>&1"
+        "\"$RANKSCOPE\" eval -m precision@1 '{run}' --qrels '{qrels}' 2>&1"
     ));
     assert_eq!(code, Some(0));
     assert!(

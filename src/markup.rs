@@ -370,7 +370,7 @@ pub fn elbow_rows(lines: &[CurveLine]) -> String {
         let _ = write!(
             s,
             r#"<tr data-elbow-{row}="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}{what}</th><td class="num">{}</td><td class="num">"#,
-            crate::plot::series_hex(l.color),
+            crate::plot::series_css(l.color),
             l.elbow
                 .map_or("no clear elbow".into(), |e| format!("p = {e}"))
         );

@@ -25,7 +25,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::core::registry::Kind;
-use crate::plot::series_hex;
+use crate::plot::series_css;
 use state::{AppState, Level, Theme};
 
 pub fn main() {
@@ -330,7 +330,7 @@ fn Models(kind: Kind) -> impl IntoView {
                     };
                     view! {
                         <li class:hidden=hidden data-model-item=name.clone()>
-                            <span class="swatch" style=format!("background:{}", series_hex(i))></span>
+                            <span class="swatch" style=format!("background:{}", series_css(i))></span>
                             <input class="name" type="text" prop:value=name.clone() aria-label="model name" on:change=rename/>
                             <button class="small" aria-pressed=move || (!hidden.get()).to_string() title="show or hide"
                                 on:click=move |_| state.hidden.update(|h| if let Some(p) = h.iter().position(|x| *x == k2) { h.remove(p); } else { h.push(k2.clone()); })>

@@ -12,7 +12,7 @@ use crate::core::per_query::{difference, RrIndex, RrValues, RANK_BUCKETS};
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
 use crate::markup::{elbow_rows, histogram, per_query_rows};
-use crate::plot::{series_hex, Band, LineChart, Marker, Series};
+use crate::plot::{elbow_chart, series_css, Band, Series};
 
 #[component]
 pub fn ElbowPanel() -> impl IntoView {
@@ -71,7 +71,7 @@ pub fn ElbowPanel() -> impl IntoView {
     let chart = Signal::derive(move || {
         let groups = groups();
         let (m, p) = (metric.get(), max_p());
-        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), m.label(), p))
+        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), m.label(), p, ink()))
     });
     // hover: the cutoff under the pointer and every model's value there
     let hover_p = RwSignal::new(None::<usize>);
@@ -172,18 +172,21 @@ pub fn ElbowPanel() -> impl IntoView {
     }
 }
 
-/// Faint per-query lines of every shown run: at most 40 queries a run,
-/// evenly spaced.
+/// Faint per-query lines of every shown run, evenly spaced: 40 queries a
+/// run, fewer when many runs are shown (160 lines in all, at least 8 a run).
 fn faint_lines(state: AppState, m: CurveMetric, p: usize) -> Vec<Series> {
-    const FAINT: usize = 40;
     let prepared = state.prepared.get();
     let conv = state.conv.get();
+    let shown: Vec<_> = (prepared.iter())
+        .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+        .collect();
+    let faint = (160 / shown.len().max(1)).clamp(8, 40);
     let mut out = Vec::new();
-    for r in (prepared.iter()).filter(|r| !state.is_hidden(Kind::Ranking, &r.name)) {
+    for r in shown {
         let n = r.num_queries();
         let color = state.color_index(Kind::Ranking, &r.name);
-        for k in 0..n.min(FAINT) {
-            let i = k * n / n.min(FAINT);
+        for k in 0..n.min(faint) {
+            let i = k * n / n.min(faint);
             let values = query_curve(&r.query(i), &conv, m, p);
             out.push(Series {
                 name: String::new(),
@@ -212,82 +215,6 @@ fn curve_bands(state: AppState, m: CurveMetric, p: usize, seed: u64) -> Vec<Band
                 .collect(),
         })
         .collect()
-}
-
-/// The elbow chart: `faint` per-query lines (then the y axis is [0, 1]),
-/// each run's mean curve with its elbow, and each group's mean with its
-/// ±1 sd band over its members, which are drawn faint and unnamed; `bands`
-/// are the runs' 95% bands; cutoffs 1..=`p`.
-fn elbow_chart(
-    lines: &[CurveLine],
-    groups: &[CurveLine],
-    mut series: Vec<Series>,
-    mut bands: Vec<Band>,
-    y_label: &str,
-    p: usize,
-) -> LineChart {
-    let points = |v: &[f64]| -> std::sync::Arc<[(f64, f64)]> {
-        v.iter()
-            .enumerate()
-            .map(|(i, &v)| ((i + 1) as f64, v))
-            .collect()
-    };
-    let per_query = !series.is_empty();
-    let mut ymax = 0.0f64;
-    let mut markers = Vec::new();
-    for l in lines.iter().chain(groups) {
-        ymax = l.values.iter().fold(ymax, |a, &b| a.max(b));
-        let member = groups.iter().any(|g| g.members.contains(&l.name));
-        series.push(Series {
-            name: if member {
-                String::new()
-            } else {
-                l.name.clone()
-            },
-            color: l.color,
-            faint: member,
-            steps: false,
-            points: points(&l.values),
-        });
-        if let (Some(e), false) = (l.elbow, member) {
-            markers.push(Marker {
-                x: e as f64,
-                y: l.values[e - 1],
-                color: l.color,
-                label: format!(" p={e}"),
-                hollow: false,
-            });
-        }
-        if !l.sd.is_empty() {
-            let band: Vec<(f64, f64, f64)> = (l.values.iter().zip(&l.sd).enumerate())
-                .map(|(i, (v, sd))| ((i + 1) as f64, (v - sd).max(0.0), (v + sd).min(1.0)))
-                .collect();
-            ymax = band.iter().fold(ymax, |a, b| a.max(b.2));
-            bands.push(Band {
-                color: l.color,
-                points: band,
-            });
-        }
-    }
-    LineChart {
-        title: String::new(),
-        x_label: "cutoff p".into(),
-        y_label: y_label.into(),
-        x_range: (1.0, p.max(2) as f64),
-        y_range: (
-            0.0,
-            if per_query {
-                1.0
-            } else {
-                (ymax * 1.08).clamp(0.05, 1.0)
-            },
-        ),
-        series,
-        bands,
-        markers,
-        diagonal: false,
-        ink: ink(),
-    }
 }
 
 const PAGE: usize = 50;
@@ -432,7 +359,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                 histogram(
                     "hist",
                     &format!(r#" data-hist-model="{name_html}""#),
-                    &series_hex(state.color_index(Kind::Ranking, &name)),
+                    &series_css(state.color_index(Kind::Ranking, &name)),
                     &format!(r#"{name_html} — MRR <b data-mrr="{mrr:?}">{mrr:.4}</b>"#),
                     bars,
                     "first relevant rank · bar height: queries",

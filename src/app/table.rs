@@ -9,7 +9,7 @@ use crate::core::evaluate::Report;
 use crate::core::registry::{self, Kind};
 use crate::core::Named;
 use crate::markup::metric_table;
-use crate::plot::series_hex;
+use crate::plot::series_css;
 use crate::report::{Export, Table};
 
 #[component]
@@ -92,7 +92,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
     let rows = move || match table() {
         Some(t) => {
             let colors: Vec<String> = (t.rows.iter())
-                .map(|r| series_hex(state.color_index(kind, &r.0)))
+                .map(|r| series_css(state.color_index(kind, &r.0)))
                 .collect();
             let (baseline, tests) = (state.baseline.get(), state.tests.get());
             metric_table(

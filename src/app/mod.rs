@@ -319,10 +319,11 @@ fn Models(kind: Kind) -> impl IntoView {
                     let rename = move |ev: web_sys::Event| {
                         let new = event_target_value(&ev);
                         let ok = state.ws.try_update(|w| w.rename(kind, &old, &new)).unwrap_or(false);
-                        // a model's own threshold goes with its name
-                        if ok && state.conv.with_untracked(|c| c.thresholds.iter().any(|o| o.0 == old)) {
-                            let new = crate::parse::Workspace::model_name(&new);
-                            state.conv.update(|c| c.rename_model(&old, &new));
+                        // the baseline, hidden state, threshold and groups go with its name
+                        if ok {
+                            let mut view = state.view();
+                            view.rename_model(kind, &old, &crate::parse::Workspace::model_name(&new));
+                            state.apply(&view);
                         }
                         if !ok && new.trim() != old {
                             state.say(Level::Warning, "Name not changed", vec![format!("'{}' is empty or already used by another model.", new.trim())]);

@@ -394,6 +394,94 @@ pub fn elbow_rows(lines: &[CurveLine]) -> String {
     s
 }
 
+/// A report's warnings as the table lists them: the same warning of
+/// several models (`model: text`, the same text but for its numbers) is one
+/// line naming them, each with its own numbers where they differ (`a (n =
+/// 3) and b (n = 5): in n queries …`); others as they are.
+pub fn merged_warnings(warnings: &[String], models: &[String]) -> Vec<String> {
+    // (the warning's text with its numbers as #, the models, each one's numbers)
+    let mut groups: Vec<(String, Vec<&str>, Vec<Vec<&str>>)> = Vec::new();
+    for w in warnings {
+        let model = (models.iter())
+            .filter(|m| w.starts_with(m.as_str()) && w[m.len()..].starts_with(": "))
+            .max_by_key(|m| m.len());
+        let Some(model) = model else {
+            groups.push((w.clone(), Vec::new(), Vec::new()));
+            continue;
+        };
+        let rest = &w[model.len() + 2..];
+        let (mut template, mut numbers, mut start) = (String::new(), Vec::new(), None);
+        for (i, c) in rest.char_indices().chain([(rest.len(), ' ')]) {
+            let digit = c.is_ascii_digit() || (c == '.' && start.is_some());
+            match (start, digit) {
+                (None, true) => start = Some(i),
+                (Some(s), false) => {
+                    numbers.push(&rest[s..i]);
+                    template.push('#');
+                    start = None;
+                }
+                _ => {}
+            }
+            if !digit && i < rest.len() {
+                template.push(c);
+            }
+        }
+        match (groups.iter_mut()).find(|g| g.0 == template && !g.1.is_empty()) {
+            Some(g) => {
+                g.1.push(model);
+                g.2.push(numbers);
+            }
+            None => groups.push((template, vec![model], vec![numbers])),
+        }
+    }
+    let mut out = Vec::new();
+    for (template, names, numbers) in groups {
+        if names.is_empty() {
+            out.push(template);
+            continue;
+        }
+        // each number the same for every model, or a letter for it
+        let slots = numbers[0].len();
+        let varies: Vec<bool> = (0..slots)
+            .map(|j| numbers.iter().any(|n| n[j] != numbers[0][j]))
+            .collect();
+        let letter = |j: usize| {
+            let k = varies[..j].iter().filter(|&&v| v).count();
+            ["n", "m", "k", "j"][k.min(3)]
+        };
+        let who: Vec<String> = (names.iter().zip(&numbers))
+            .map(|(name, n)| {
+                let own: Vec<String> = (0..slots)
+                    .filter(|&j| varies[j])
+                    .map(|j| format!("{} = {}", letter(j), n[j]))
+                    .collect();
+                if own.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name} ({})", own.join(", "))
+                }
+            })
+            .collect();
+        let mut text = String::new();
+        let mut j = 0;
+        for c in template.chars() {
+            if c == '#' {
+                text.push_str(if varies[j] { letter(j) } else { numbers[0][j] });
+                j += 1;
+            } else {
+                text.push(c);
+            }
+        }
+        let who = match &who[..] {
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+            [] => String::new(),
+        };
+        out.push(format!("{who}: {text}"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -613,5 +701,38 @@ mod tests {
             "axis",
         );
         assert!(h.contains(r#"title="a&lt;""#) && h.contains(r#"<span class="count">12k</span>"#));
+    }
+
+    /// Six runs with the same tie-rule warning (their own counts) and two
+    /// with the same missing-queries warning make two lines naming them;
+    /// a warning of one model, and one of no model, stay as they are.
+    #[test]
+    fn the_same_warning_of_several_models_is_one_line() {
+        let models: Vec<String> = (1..=6)
+            .map(|i| format!("run{i}"))
+            .chain(["run1-x".into()])
+            .collect();
+        let mut warnings: Vec<String> = (1..=6)
+            .map(|i| format!("run{i}: in {} queries equal scores tie documents of different grades, so their values depend on the tie rule (now file order).", i * 3 % 7))
+            .collect();
+        warnings.push(
+            "run2: 4 run queries are not in the qrels (q1, q2, q3, q4); they are left out.".into(),
+        );
+        warnings.push(
+            "run1-x: 4 run queries are not in the qrels (q1, q2, q3, q4); they are left out."
+                .into(),
+        );
+        warnings.push("run3: 12.5% of its retrieved documents are judged, against 40.0% for the best-judged model.".into());
+        warnings.push("the qrels repeat a judgment".into());
+        let merged = merged_warnings(&warnings, &models);
+        assert_eq!(
+            merged,
+            [
+                "run1 (n = 3), run2 (n = 6), run3 (n = 2), run4 (n = 5), run5 (n = 1) and run6 (n = 4): in n queries equal scores tie documents of different grades, so their values depend on the tie rule (now file order).",
+                "run2 and run1-x: 4 run queries are not in the qrels (q1, q2, q3, q4); they are left out.",
+                "run3: 12.5% of its retrieved documents are judged, against 40.0% for the best-judged model.",
+                "the qrels repeat a judgment",
+            ]
+        );
     }
 }

@@ -287,7 +287,10 @@ pub async fn load_urls(state: AppState, urls: Vec<String>) {
         }
         let loaded = matches!(ended, super::worker::Ended::Loaded(Ok(_)));
         let source = loader::Source::Url(absolute, name.clone());
-        if !loader::merge(state, source, ended, &mut judgments) {
+        let mut notes = loader::Notes::default();
+        let merged = loader::merge(state, source, ended, &mut judgments, &mut notes);
+        notes.say(state);
+        if !merged {
             break;
         }
         if loaded {

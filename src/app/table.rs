@@ -124,7 +124,12 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             .map(|r| r.models.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
             .unwrap_or_default()
     };
-    let warnings = move || report.get().map(|r| r.warnings.clone()).unwrap_or_default();
+    // the same warning of several models: one line naming them
+    let warnings = move || {
+        (report.get())
+            .map(|r| crate::markup::merged_warnings(&r.warnings, &models()))
+            .unwrap_or_default()
+    };
     view! {
         <section class="card">
             <div class="card-head">

@@ -342,7 +342,9 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     let histogram = move || {
         // per model: the rank distribution and the MRR, read in place
         let names = index.with(|ix| ix.names.clone());
-        let (n, stats) = data.with(|v| (v.rows().max(1), v.rank_histograms()));
+        // the rows the filter shows
+        let (n, stats) =
+            view_rows.with(|rows| data.with(|v| (rows.len().max(1), v.rank_histograms(rows))));
         names
             .into_iter()
             .zip(stats)
@@ -376,7 +378,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                     {move || report.get().and_then(|r| r.models.first().map(|m| m.per_unit.keys().filter(|k| *k != RECIPROCAL_RANK).map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()))}
                 </select>
                 <button class="small" data-export="per-query" on:click=export>"CSV"</button>
-                <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
+                <input type="search" placeholder="query id (* for any text)" aria-label="filter query id" title="the query id, or a pattern: * for any text, | between alternatives" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
             <div class="hists" inner_html=histogram></div>
             <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody on:click=rows_clicked inner_html=body></tbody></table></div>

@@ -447,7 +447,13 @@ pub fn ShareMenu() -> impl IntoView {
     view! {
         <details class="menu" id="share-menu">
             <summary class="button">"Share ▾"</summary>
-            <div class="menu-items">
+            // a choice closes the menu (it would cover the notice it brings)
+            <div class="menu-items" on:click=move |ev: web_sys::MouseEvent| {
+                let menu = (ev.current_target()).and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                if let Some(Ok(Some(menu))) = menu.map(|m| m.closest("details")) {
+                    let _ = menu.remove_attribute("open");
+                }
+            }>
                 <button id="copy-link" on:click=move |_| copy_link(state)>"Copy link to this view"</button>
                 {(!report).then(|| view! {
                     <button id="save-report" on:click=move |_| leptos::task::spawn_local(save_report(state))>"Save report (one HTML file)"</button>

@@ -167,7 +167,7 @@ fn header_cells(s: &mut String, kind: Kind, t: &Table) {
         let help = lines(&help);
         let _ = write!(
             s,
-            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
+            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup><button class="hide-col" tabindex="-1" data-off="{1}" aria-label="leave {1} out">×</button></th>"#,
             esc(&changed),
             esc(c)
         );
@@ -235,6 +235,7 @@ pub fn metric_table(
     colors: &[String],
     tested: Option<&Tested>,
     tests: &Settings,
+    deltas: bool,
 ) -> String {
     let baseline = baseline.filter(|b| t.rows.iter().any(|r| r.0 == *b));
     let best = t.best();
@@ -257,7 +258,7 @@ pub fn metric_table(
         for (c, v) in values.iter().enumerate() {
             let metric = &t.columns[c];
             let is_best = v.is_some() && *v == best[c];
-            let delta = match (&base_values, v, is_base) {
+            let delta = match (&base_values, v, is_base || !deltas) {
                 (Some(b), Some(v), false) => b[c].map(|b| {
                     let pp = (v - b) * 100.0;
                     let rel = if b != 0.0 {
@@ -577,7 +578,15 @@ mod tests {
             ci: true,
             ..Settings::default()
         };
-        let s = metric_table(Kind::Binary, &t, Some("b"), &colors, Some(&tested), &tests);
+        let s = metric_table(
+            Kind::Binary,
+            &t,
+            Some("b"),
+            &colors,
+            Some(&tested),
+            &tests,
+            true,
+        );
         let rows: Vec<&str> = s.split("</tr>").collect();
         assert!(
             rows[0].contains(r#"data-conventions="">roc_auc<"#),
@@ -603,6 +612,26 @@ mod tests {
             "{b}"
         );
         assert!(!b.contains("delta") && !b.contains("mark"), "{b}");
+        // the differences left out: the marks stay, no delta
+        let plain = metric_table(
+            Kind::Binary,
+            &t,
+            Some("b"),
+            &colors,
+            Some(&tested),
+            &tests,
+            false,
+        );
+        assert!(
+            plain.contains(r#"<span class="mark good"> ▲</span>"#) && !plain.contains("delta"),
+            "{plain}"
+        );
+        // each column can be left out from its header
+        assert!(
+            rows[0].contains(r#"<button class="hide-col" tabindex="-1" data-off="roc_auc""#),
+            "{}",
+            rows[0]
+        );
         // tested against another baseline: its numbers kept, no mark, no p in the title
         let other = metric_table(
             Kind::Binary,
@@ -611,6 +640,7 @@ mod tests {
             &colors,
             Some(&tested),
             &tests,
+            true,
         );
         assert!(
             !other.contains("class=\"mark") && !other.contains(": p = "),
@@ -629,7 +659,7 @@ mod tests {
             ("none".into(), "zz*".into()),
             ("one".into(), "b".into()),
         ]);
-        let g = metric_table(Kind::Binary, &grouped, None, &colors, None, &tests);
+        let g = metric_table(Kind::Binary, &grouped, None, &colors, None, &tests, true);
         assert!(g.contains(r#"<tr class="group" data-group="g&amp;"><th scope="row" tabindex="-1">g&amp; <span class="muted small">mean ± sd of 2 models</span></th><td class="num" data-group-metric="roc_auc" data-value="0.625" data-sd="0.375" title="a&lt;1&gt;: 1.0000&#10;b: 0.2500">0.6250 ± 0.3750</td></tr>"#), "{g}");
         assert!(
             g.contains(r#"<td colspan="1">no model matches 'zz*'</td>"#),

@@ -281,8 +281,9 @@ fn Models(kind: Kind) -> impl IntoView {
             match kind {
                 Kind::Ranking => w.ranking.as_ref().map(|d| {
                     format!(
-                        "{} queries judged, {} judgments",
+                        "{} {} judged, {} judgments",
                         d.qrels.num_judged_queries(),
+                        if d.by_user { "users" } else { "queries" },
                         d.qrels.num_judgments()
                     )
                 }),

@@ -283,6 +283,17 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         );
     };
     let difference = move |names: &[String]| difference(names, state.baseline.get().as_deref());
+    // users where the lists are users' (a user_id key column), else queries
+    let unit = move || {
+        if state
+            .ws
+            .with(|w| w.ranking.as_ref().is_some_and(|d| d.by_user))
+        {
+            ("user", "users")
+        } else {
+            ("query", "queries")
+        }
+    };
     let header = move || {
         let names = index.with(|ix| ix.names.clone());
         let th = move |col: usize, label: String| {
@@ -294,7 +305,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             view! { <th scope="col" aria-sort=aria><button class="sort" tabindex="-1" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
         };
         let label = label();
-        let mut cells = vec![th(0, "query".into())];
+        let mut cells = vec![th(0, unit().0.into())];
         for (m, n) in names.iter().enumerate() {
             cells.push(th(1 + 2 * m, format!("{n}: first rel. rank")));
             cells.push(th(2 + 2 * m, format!("{n}: {label}")));
@@ -345,13 +356,14 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         // the rows the filter shows
         let (n, stats) =
             view_rows.with(|rows| data.with(|v| (rows.len().max(1), v.rank_histograms(rows))));
+        let units = unit().1;
         names
             .into_iter()
             .zip(stats)
             .map(|(name, (counts, mrr))| {
                 let bars = RANK_BUCKETS.iter().zip(counts).map(|(label, c)| {
                     (
-                        format!("first relevant rank {label}: {c} queries"),
+                        format!("first relevant rank {label}: {c} {units}"),
                         c as f64 / n as f64 * 100.0,
                         Some(c),
                         label.to_string(),
@@ -364,7 +376,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                     &series_css(state.color_index(Kind::Ranking, &name)),
                     &format!(r#"{name_html} — MRR <b data-mrr="{mrr:?}">{mrr:.4}</b>"#),
                     bars,
-                    "first relevant rank · bar height: queries",
+                    &format!("first relevant rank · bar height: {units}"),
                 )
             })
             .collect::<String>()
@@ -372,19 +384,19 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     view! {
         <section class="card">
             <div class="card-head">
-                <h2>"Per query"</h2>
+                <h2>{move || format!("Per {}", unit().0)}</h2>
                 <select aria-label="metric per query" id="per-query-metric" on:change=move |ev| metric.set(event_target_value(&ev))>
                     <option value=RECIPROCAL_RANK>"reciprocal rank"</option>
                     {move || report.get().and_then(|r| r.models.first().map(|m| m.per_unit.keys().filter(|k| *k != RECIPROCAL_RANK).map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()))}
                 </select>
                 <button class="small" data-export="per-query" on:click=export>"CSV"</button>
-                <input type="search" placeholder="query id (* for any text)" aria-label="filter query id" title="the query id, or a pattern: * for any text, | between alternatives" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
+                <input type="search" placeholder=move || format!("{} id (* for any text)", unit().0) aria-label="filter query id" title="the query id, or a pattern: * for any text, | between alternatives" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
             <div class="hists" inner_html=histogram></div>
             <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody on:click=rows_clicked inner_html=body></tbody></table></div>
             <div class="pager">
                 <button class="small" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled={move || page.get() == 0}>"‹ prev"</button>
-                <span>{move || format!("page {} of {} ({} queries)", page.get() + 1, pages(), view_rows.with(Vec::len))}</span>
+                <span>{move || format!("page {} of {} ({} {})", page.get() + 1, pages(), view_rows.with(Vec::len), unit().1)}</span>
                 <button class="small" on:click=move |_| page.update(|p| if *p + 1 < pages() { *p += 1 }) disabled={move || page.get() + 1 >= pages()}>"next ›"</button>
             </div>
             {move || open.get().map(|q| view! { <DrillDown qid=q on_close=move || open.set(None)/> })}
@@ -397,6 +409,14 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
 fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl IntoView {
     let state = expect_context::<AppState>();
     let level = state.conv.with_untracked(|c| c.relevance_level);
+    let (unit, doc) = if state
+        .ws
+        .with_untracked(|w| w.ranking.as_ref().is_some_and(|d| d.by_user))
+    {
+        ("User ", "item")
+    } else {
+        ("Query ", "document")
+    };
     let lists = state.ws.with_untracked(|w| {
         let Some(d) = &w.ranking else { return vec![] };
         let q = d.queries.get(&qid);
@@ -431,7 +451,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
     for (name, rows, total) in lists {
         let _ = write!(
             drill,
-            r#"<table class="small-table"><caption>{} ({total} retrieved)</caption><thead><tr><th>rank</th><th>document</th><th>score</th><th>grade</th></tr></thead><tbody>"#,
+            r#"<table class="small-table"><caption>{} ({total} retrieved)</caption><thead><tr><th>rank</th><th>{doc}</th><th>score</th><th>grade</th></tr></thead><tbody>"#,
             crate::text::html(&name)
         );
         for (k, doc, score, grade) in rows {
@@ -452,7 +472,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
     }
     view! {
         <div class="drill" role="dialog" aria-label=format!("ranked lists of {qid}")>
-            <div class="card-head"><h3>"Query "{qid.clone()}</h3><span class="spacer"></span><button class="small" on:click=move |_| on_close()>"close"</button></div>
+            <div class="card-head"><h3>{unit}{qid.clone()}</h3><span class="spacer"></span><button class="small" on:click=move |_| on_close()>"close"</button></div>
             <div class="drill-lists" inner_html=drill></div>
         </div>
     }

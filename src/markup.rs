@@ -401,7 +401,8 @@ pub fn elbow_rows(lines: &[CurveLine]) -> String {
 /// 3) and b (n = 5): in n queries …`); others as they are.
 pub fn merged_warnings(warnings: &[String], models: &[String]) -> Vec<String> {
     // (the warning's text with its numbers as #, the models, each one's numbers)
-    let mut groups: Vec<(String, Vec<&str>, Vec<Vec<&str>>)> = Vec::new();
+    type Group<'a> = (String, Vec<&'a str>, Vec<Vec<&'a str>>);
+    let mut groups: Vec<Group> = Vec::new();
     for w in warnings {
         let model = (models.iter())
             .filter(|m| w.starts_with(m.as_str()) && w[m.len()..].starts_with(": "))

@@ -346,7 +346,12 @@ pub fn Chart(
     // what the canvas shows under its markers ([`Layers`])
     let layers = StoredValue::new(None::<Layers>);
     Effect::new(move |_| {
-        let spec = chart.get();
+        let mut spec = chart.get();
+        // the theme's ink, read as it is drawn: a theme change redraws
+        if let Some(state) = use_context::<AppState>() {
+            let _ = state.theme.get();
+            spec.ink = super::util::ink();
+        }
         let Some(element) = canvas.get() else { return };
         layers.update_value(|l| paint_layers(&element, spec, l));
     });

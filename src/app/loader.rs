@@ -234,7 +234,7 @@ impl Notes {
         let title = match &self.files[..] {
             [] => return,
             [one] => format!("Loaded {one}"),
-            all => format!("Loaded {} files: {}", all.len(), all.join(", ")),
+            all => format!("Loaded {} files", all.len()),
         };
         let level = if self.warnings.is_empty() {
             Level::Info

@@ -160,7 +160,7 @@ pub fn PrecomputedPanel(values: Values) -> impl IntoView {
 
 /// The most values ([`crate::parse::Workspace::values`]) a workspace holds
 /// for the page to evaluate its relation files.
-const RELATIONS_VALUES: u64 = 12_000_000;
+pub(super) const RELATIONS_VALUES: u64 = 12_000_000;
 
 /// Keeps the relation files' evaluations current: when the relation files,
 /// the runs, the judgments or the trec_eval version change, a loading worker

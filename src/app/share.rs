@@ -12,7 +12,6 @@
 
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 use super::loader;
 use super::state::{AppState, Level, Progress};
@@ -333,26 +332,8 @@ fn asset(selector: &str) -> Option<String> {
     Some(el.dyn_into::<web_sys::HtmlLinkElement>().ok()?.href())
 }
 
-async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let w = window().ok_or("no window")?;
-    let response: web_sys::Response = JsFuture::from(w.fetch_with_str(url))
-        .await
-        .map_err(|e| super::util::js_text(&e))?
-        .unchecked_into();
-    if !response.ok() {
-        return Err(format!("{url}: HTTP {}", response.status()));
-    }
-    let buffer = JsFuture::from(
-        response
-            .array_buffer()
-            .map_err(|e| super::util::js_text(&e))?,
-    )
-    .await
-    .map_err(|e| super::util::js_text(&e))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-/// Writes one HTML file with the app, the data and the view: it opens offline.
+/// Writes one HTML file with the app, the data and the view: it opens
+/// offline (written in a worker, which fetches the app's files again).
 pub async fn save_report(state: AppState) {
     let assets = (
         asset("link[rel=stylesheet]"),
@@ -367,29 +348,13 @@ pub async fn save_report(state: AppState) {
         );
         return;
     };
-    let fetched = async {
-        Ok::<_, String>((
-            fetch_bytes(&css).await?,
-            fetch_bytes(&js).await?,
-            fetch_bytes(&wasm).await?,
-        ))
-    }
-    .await;
-    match fetched {
-        Ok((css, js, wasm)) => {
-            let html = session::report_html(
-                &format!("Rankscope report {}", stamp()),
-                &String::from_utf8_lossy(&css),
-                &String::from_utf8_lossy(&js),
-                &wasm,
-                &session_bytes(state),
-            );
-            super::util::download(
-                &format!("rankscope-report-{}.html", stamp()),
-                "text/html",
-                &html,
-            );
-        }
+    let title = format!("Rankscope report {}", stamp());
+    match super::worker::report(&title, [css, js, wasm], &session_bytes(state)).await {
+        Ok(html) => super::util::download(
+            &format!("rankscope-report-{}.html", stamp()),
+            "text/html",
+            &html,
+        ),
         Err(why) => state.say(
             Level::Error,
             "The report could not be saved",

@@ -350,6 +350,7 @@ impl AppState {
     }
 
     /// The view as it stands (for the address, a session, a report).
+    #[inline(never)]
     pub fn view(&self) -> ViewState {
         let mut bases = self.bases.get();
         bases.dedup();
@@ -394,6 +395,7 @@ impl AppState {
     }
 
     /// Puts a view in force (the data is not touched).
+    #[inline(never)]
     pub fn apply(&self, v: &ViewState) {
         self.tab.set(v.tab);
         self.bases.set(bases_of(&v.metrics));

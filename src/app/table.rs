@@ -46,27 +46,27 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             let name = format!("rankscope-{}", slug(kind.label()));
             match format {
                 // trec_eval's -q lines of every shown run (its official
-                // measures and those of the table, under the conventions in force)
+                // measures and those of the table, under the conventions in
+                // force), written in a worker from the workspace as a session
+                None if state.ws.with_untracked(|w| w.values()) > super::precomputed::RELATIONS_VALUES => state.say(
+                    super::state::Level::Error,
+                    "The table could not be exported",
+                    vec!["The loaded runs are too large to copy to a worker; write trec_eval's output with the command line: rankscope eval --format trec_eval -q RUN… QRELS".into()],
+                ),
                 None => {
-                    let conv = state.conv.get();
-                    let complete = conv.query_set == crate::core::ranking::QuerySet::Qrels;
-                    let measures = crate::trec_format::official_and(&state.columns(kind));
-                    let text: String = state.ws.with(|w| {
-                        w.ranking
-                            .iter()
-                            .flat_map(|d| {
-                                (0..d.runs.len())
-                                    .filter(|&i| !state.is_hidden(kind, &d.runs[i].name))
-                                    .map(|i| {
-                                        crate::trec_format::format_run(
-                                            d, i, &conv, &measures, true, complete,
-                                        )
-                                    })
-                                    .collect::<Vec<_>>()
-                            })
-                            .collect()
-                    });
-                    download(&format!("{name}.trec_eval.txt"), "text/plain", &text)
+                    let columns: Vec<String> =
+                        (state.columns(kind).iter()).map(|m| m.to_string()).collect();
+                    let session = super::share::session_bytes(state);
+                    leptos::task::spawn_local(async move {
+                        match super::worker::trec_eval_q(&session, &columns.join(",")).await {
+                            Ok(text) => download(&format!("{name}.trec_eval.txt"), "text/plain", &text),
+                            Err(why) => state.say(
+                                super::state::Level::Error,
+                                "The table could not be exported",
+                                vec![why],
+                            ),
+                        }
+                    })
                 }
                 // the others written by a worker ([`Table::export`]): the
                 // exporters' code stays out of the page

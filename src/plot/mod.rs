@@ -3,8 +3,7 @@
 //! SVG is exactly what the page shows.
 
 use plotters::coord::types::RangedCoordf64;
-use plotters::coord::{CoordTranslate, Shift};
-use plotters::element::DashedPathElement;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -56,21 +55,64 @@ pub fn series_css(i: usize) -> String {
     }
 }
 
-/// A path in series `color`'s colour and dash pattern.
-fn stroke<DB: DrawingBackend, CT: CoordTranslate>(
-    area: &DrawingArea<DB, CT>,
-    points: Vec<CT::From>,
+/// A path of pixels in series `color`'s colour and dash pattern.
+fn stroke<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    points: Vec<(i32, i32)>,
     color: usize,
     width: u32,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
-where
-    CT::From: Clone + 'static,
-{
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let style = series_color(color).stroke_width(width);
     match series_dash(color) {
         (0, _) => area.draw(&PathElement::new(points, style)),
-        (on, off) => area.draw(&DashedPathElement::new(points.into_iter(), on, off, style)),
+        dash => {
+            for piece in dashes(&points, dash) {
+                area.draw(&PathElement::new(piece, style))?;
+            }
+            Ok(())
+        }
     }
+}
+
+/// The dashes of a line through `points` (pixels): pieces `on` pixels long
+/// every `on + off`, the pattern carried on across its corners.
+fn dashes(points: &[(i32, i32)], (on, off): (u32, u32)) -> Vec<Vec<(i32, i32)>> {
+    // (no f64 remainder or hypot: each would bring libm's code into the page)
+    let (on, period) = (on as f64, (on + off) as f64);
+    let (mut out, mut piece, mut phase) = (Vec::new(), Vec::new(), 0.0f64);
+    for w in points.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let (dx, dy) = ((b.0 - a.0) as f64, (b.1 - a.1) as f64);
+        let len = (dx * dx + dy * dy).sqrt();
+        let at = |t: f64| {
+            (
+                (a.0 as f64 + dx * t / len + 0.5).floor() as i32,
+                (a.1 as f64 + dy * t / len + 0.5).floor() as i32,
+            )
+        };
+        let mut t = 0.0;
+        while t < len {
+            let drawing = phase < on;
+            let step = (if drawing { on } else { period } - phase).min(len - t);
+            if drawing {
+                if piece.is_empty() {
+                    piece.push(at(t));
+                }
+                piece.push(at(t + step));
+            } else if !piece.is_empty() {
+                out.push(std::mem::take(&mut piece));
+            }
+            t += step;
+            phase += step;
+            if phase >= period {
+                phase -= period;
+            }
+        }
+    }
+    if !piece.is_empty() {
+        out.push(piece);
+    }
+    out
 }
 
 /// One line of a chart.
@@ -383,9 +425,18 @@ fn draw_chart<DB: DrawingBackend>(
             )))?;
         }
     }
+    // the lines in pixels, so a dash pattern is measured on the screen
+    let plot = ctx.plotting_area();
+    let (bx, by) = plot.get_base_pixel();
+    let flat = plot.strip_coord_spec();
     for s in chart.series.iter().filter(|s| !s.faint) {
-        let pts = thin(&s.drawn(), (x0, x1), (y0, y1), w, h);
-        stroke(ctx.plotting_area(), pts, s.color, 2)?;
+        let pts = (thin(&s.drawn(), (x0, x1), (y0, y1), w, h).iter())
+            .map(|p| {
+                let (x, y) = plot.map_coordinate(p);
+                (x - bx, y - by)
+            })
+            .collect();
+        stroke(&flat, pts, s.color, 2)?;
     }
     draw_each_marker(ctx.plotting_area(), &chart.markers, ink)?;
     if let Some((right, columns)) = beside {
@@ -443,6 +494,9 @@ pub fn draw_markers<DB: DrawingBackend>(
 const LEGEND_MARGIN: i32 = 5;
 const LEGEND_SWATCH: i32 = 30;
 
+/// A legend's line: its series and the size of its name.
+type Line<'a> = (&'a Series, (u32, u32));
+
 /// The chart's named (not faint) series and their names' sizes. The text
 /// is measured by the backend (the page's canvas backend remembers each
 /// measure: measuring text in the DOM forces a layout of the whole page, on
@@ -451,7 +505,7 @@ fn legend_lines<'a, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &'a LineChart,
     font: &TextStyle,
-) -> Result<Vec<(&'a Series, (u32, u32))>, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Vec<Line<'a>>, DrawingAreaErrorKind<DB::ErrorType>> {
     let mut lines = Vec::new();
     for s in (chart.series.iter()).filter(|s| !s.faint && !s.name.is_empty()) {
         lines.push((s, area.estimate_text_size(&s.name, font)?));
@@ -460,7 +514,7 @@ fn legend_lines<'a, DB: DrawingBackend>(
 }
 
 /// A legend column's width and its lines' step.
-fn legend_size(lines: &[(&Series, (u32, u32))]) -> (i32, i32) {
+fn legend_size(lines: &[Line]) -> (i32, i32) {
     let width = lines.iter().map(|l| l.1 .0).max().unwrap_or(0) as i32;
     let step = lines.iter().map(|l| l.1 .1).max().unwrap_or(12) as i32 + 4;
     (width + LEGEND_SWATCH + 2 * LEGEND_MARGIN, step)
@@ -471,7 +525,7 @@ fn legend_size(lines: &[(&Series, (u32, u32))]) -> (i32, i32) {
 /// before its name; returns the box's bottom.
 fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    lines: &[(&Series, (u32, u32))],
+    lines: &[Line],
     font: &TextStyle,
     ink: RGBColor,
     columns: i32,
@@ -1136,6 +1190,29 @@ pub(crate) mod tests {
         assert_ne!(series_dash(16), series_dash(8));
         assert!(series_css(9).contains("repeating-linear-gradient"));
         assert_eq!(series_css(1), series_hex(1));
+    }
+
+    /// Dashes run on across a line's corners, `on` pixels drawn every
+    /// `on + off`; a solid pattern is never asked for.
+    #[test]
+    fn dashes_are_measured_along_the_line() {
+        let pieces = dashes(&[(0, 0), (10, 0), (10, 10)], (4, 2));
+        assert_eq!(
+            pieces,
+            [
+                vec![(0, 0), (4, 0)],
+                vec![(6, 0), (10, 0)],
+                vec![(10, 2), (10, 6)],
+                vec![(10, 8), (10, 10)],
+            ]
+        );
+        let corner = dashes(&[(0, 0), (3, 0), (3, 5)], (4, 2));
+        assert_eq!(
+            corner[0],
+            [(0, 0), (3, 0), (3, 1)],
+            "a dash turns the corner"
+        );
+        assert!(dashes(&[(5, 5), (5, 5)], (4, 2)).is_empty());
     }
 
     /// A text element's box, as plotters' SVG backend writes it (the

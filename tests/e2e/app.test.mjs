@@ -62,7 +62,7 @@ test('dropped TREC run + qrels match trec_eval, and switching the tie rule match
   await waitForModels(page, ['bench']);
   // the run came in the same drop as its qrels: nothing says one is missing
   let said = await page.locator('.messages').textContent();
-  assert.match(said, /Loaded ranking\.qrels/);
+  assert.match(said, /Loaded 2 files.*ranking\.qrels: read as qrels/s);
   assert.doesNotMatch(said, /No run yet/);
   assert.equal(await page.locator('.msg.warning').count(), 0, said);
   const r = oracle.ranking;

@@ -1297,9 +1297,6 @@ pub(crate) mod tests {
                 area.present().unwrap();
                 f
             };
-            if let Ok(dir) = std::env::var("RANKSCOPE_SVG_OUT") {
-                std::fs::write(format!("{dir}/elbow-{w}.svg"), &svg).unwrap();
-            }
             let boxes = text_boxes(&svg);
             let legend: Vec<&(String, [f64; 4])> =
                 boxes.iter().filter(|b| b.0.contains("elbow p=")).collect();

@@ -167,7 +167,7 @@ fn header_cells(s: &mut String, kind: Kind, t: &Table) {
         let help = lines(&help);
         let _ = write!(
             s,
-            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
+            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup><button class="hide-col" tabindex="-1" data-off="{1}" aria-label="leave {1} out">×</button></th>"#,
             esc(&changed),
             esc(c)
         );
@@ -228,8 +228,11 @@ fn group_rows(s: &mut String, t: &Table) {
 /// (its colour from `colors`; best values starred, differences to the
 /// `baseline`, the `tested` marks and intervals under the `tests`
 /// settings, a ⚠ on a value `zero_division` decided, with
-/// `zero_division(model, metric)`'s reason), then a row per group of
-/// models (mean ± sd).
+/// `zero_division(model, metric)`'s reason; each value's difference from
+/// the baseline when `deltas`), then a row per group of models (mean ± sd).
+// the table's inputs, each read as the page holds it (a struct of them
+// would be built afresh for every render)
+#[allow(clippy::too_many_arguments)]
 pub fn metric_table(
     kind: Kind,
     t: &Table,
@@ -238,6 +241,7 @@ pub fn metric_table(
     tested: Option<&Tested>,
     tests: &Settings,
     zero_division: &dyn Fn(&str, &str) -> Option<&'static str>,
+    deltas: bool,
 ) -> String {
     let baseline = baseline.filter(|b| t.rows.iter().any(|r| r.0 == *b));
     let best = t.best();
@@ -260,7 +264,7 @@ pub fn metric_table(
         for (c, v) in values.iter().enumerate() {
             let metric = &t.columns[c];
             let is_best = v.is_some() && *v == best[c];
-            let delta = match (&base_values, v, is_base) {
+            let delta = match (&base_values, v, is_base || !deltas) {
                 (Some(b), Some(v), false) => b[c].map(|b| {
                     let pp = (v - b) * 100.0;
                     let rel = if b != 0.0 {
@@ -385,7 +389,7 @@ pub fn elbow_rows(lines: &[CurveLine]) -> String {
         let _ = write!(
             s,
             r#"<tr data-elbow-{row}="{name}" data-elbow="{elbow}"><th><span class="swatch" style="background:{}"></span>{name}{what}</th><td class="num">{}</td><td class="num">"#,
-            crate::plot::series_hex(l.color),
+            crate::plot::series_css(l.color),
             l.elbow
                 .map_or("no clear elbow".into(), |e| format!("p = {e}"))
         );
@@ -407,6 +411,95 @@ pub fn elbow_rows(lines: &[CurveLine]) -> String {
         );
     }
     s
+}
+
+/// A report's warnings as the table lists them: the same warning of
+/// several models (`model: text`, the same text but for its numbers) is one
+/// line naming them, each with its own numbers where they differ (`a (n =
+/// 3) and b (n = 5): in n queries …`); others as they are.
+pub fn merged_warnings(warnings: &[String], models: &[String]) -> Vec<String> {
+    // (the warning's text with its numbers as #, the models, each one's numbers)
+    type Group<'a> = (String, Vec<&'a str>, Vec<Vec<&'a str>>);
+    let mut groups: Vec<Group> = Vec::new();
+    for w in warnings {
+        let model = (models.iter())
+            .filter(|m| w.starts_with(m.as_str()) && w[m.len()..].starts_with(": "))
+            .max_by_key(|m| m.len());
+        let Some(model) = model else {
+            groups.push((w.clone(), Vec::new(), Vec::new()));
+            continue;
+        };
+        let rest = &w[model.len() + 2..];
+        let (mut template, mut numbers, mut start) = (String::new(), Vec::new(), None);
+        for (i, c) in rest.char_indices().chain([(rest.len(), ' ')]) {
+            let digit = c.is_ascii_digit() || (c == '.' && start.is_some());
+            match (start, digit) {
+                (None, true) => start = Some(i),
+                (Some(s), false) => {
+                    numbers.push(&rest[s..i]);
+                    template.push('#');
+                    start = None;
+                }
+                _ => {}
+            }
+            if !digit && i < rest.len() {
+                template.push(c);
+            }
+        }
+        match (groups.iter_mut()).find(|g| g.0 == template && !g.1.is_empty()) {
+            Some(g) => {
+                g.1.push(model);
+                g.2.push(numbers);
+            }
+            None => groups.push((template, vec![model], vec![numbers])),
+        }
+    }
+    let mut out = Vec::new();
+    for (template, names, numbers) in groups {
+        if names.is_empty() {
+            out.push(template);
+            continue;
+        }
+        // each number the same for every model, or a letter for it
+        let slots = numbers[0].len();
+        let varies: Vec<bool> = (0..slots)
+            .map(|j| numbers.iter().any(|n| n[j] != numbers[0][j]))
+            .collect();
+        let letter = |j: usize| {
+            let k = varies[..j].iter().filter(|&&v| v).count();
+            ["n", "m", "k", "j"][k.min(3)]
+        };
+        let who: Vec<String> = (names.iter().zip(&numbers))
+            .map(|(name, n)| {
+                let own: Vec<String> = (0..slots)
+                    .filter(|&j| varies[j])
+                    .map(|j| format!("{} = {}", letter(j), n[j]))
+                    .collect();
+                if own.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name} ({})", own.join(", "))
+                }
+            })
+            .collect();
+        let mut text = String::new();
+        let mut j = 0;
+        for c in template.chars() {
+            if c == '#' {
+                text.push_str(if varies[j] { letter(j) } else { numbers[0][j] });
+                j += 1;
+            } else {
+                text.push(c);
+            }
+        }
+        let who = match &who[..] {
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+            [] => String::new(),
+        };
+        out.push(format!("{who}: {text}"));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -505,6 +598,7 @@ mod tests {
                 None,
                 &Settings::default(),
                 &|m, c| report.zero_division(m, c),
+                true,
             );
             let cell = |metric: &str| {
                 let start = html.find(&format!(r#"data-metric="{metric}""#)).unwrap();
@@ -564,6 +658,7 @@ mod tests {
             Some(&tested),
             &tests,
             &|_, _| None,
+            true,
         );
         let rows: Vec<&str> = s.split("</tr>").collect();
         assert!(
@@ -590,6 +685,27 @@ mod tests {
             "{b}"
         );
         assert!(!b.contains("delta") && !b.contains("mark"), "{b}");
+        // the differences left out: the marks stay, no delta
+        let plain = metric_table(
+            Kind::Binary,
+            &t,
+            Some("b"),
+            &colors,
+            Some(&tested),
+            &tests,
+            &|_, _| None,
+            false,
+        );
+        assert!(
+            plain.contains(r#"<span class="mark good"> ▲</span>"#) && !plain.contains("delta"),
+            "{plain}"
+        );
+        // each column can be left out from its header
+        assert!(
+            rows[0].contains(r#"<button class="hide-col" tabindex="-1" data-off="roc_auc""#),
+            "{}",
+            rows[0]
+        );
         // tested against another baseline: its numbers kept, no mark, no p in the title
         let other = metric_table(
             Kind::Binary,
@@ -599,6 +715,7 @@ mod tests {
             Some(&tested),
             &tests,
             &|_, _| None,
+            true,
         );
         assert!(
             !other.contains("class=\"mark") && !other.contains(": p = "),
@@ -625,6 +742,7 @@ mod tests {
             None,
             &tests,
             &|_, _| None,
+            true,
         );
         assert!(g.contains(r#"<tr class="group" data-group="g&amp;"><th scope="row" tabindex="-1">g&amp; <span class="muted small">mean ± sd of 2 models</span></th><td class="num" data-group-metric="roc_auc" data-value="0.625" data-sd="0.375" title="a&lt;1&gt;: 1.0000&#10;b: 0.2500">0.6250 ± 0.3750</td></tr>"#), "{g}");
         assert!(
@@ -697,5 +815,38 @@ mod tests {
             "axis",
         );
         assert!(h.contains(r#"title="a&lt;""#) && h.contains(r#"<span class="count">12k</span>"#));
+    }
+
+    /// Six runs with the same tie-rule warning (their own counts) and two
+    /// with the same missing-queries warning make two lines naming them;
+    /// a warning of one model, and one of no model, stay as they are.
+    #[test]
+    fn the_same_warning_of_several_models_is_one_line() {
+        let models: Vec<String> = (1..=6)
+            .map(|i| format!("run{i}"))
+            .chain(["run1-x".into()])
+            .collect();
+        let mut warnings: Vec<String> = (1..=6)
+            .map(|i| format!("run{i}: in {} queries equal scores tie documents of different grades, so their values depend on the tie rule (now file order).", i * 3 % 7))
+            .collect();
+        warnings.push(
+            "run2: 4 run queries are not in the qrels (q1, q2, q3, q4); they are left out.".into(),
+        );
+        warnings.push(
+            "run1-x: 4 run queries are not in the qrels (q1, q2, q3, q4); they are left out."
+                .into(),
+        );
+        warnings.push("run3: 12.5% of its retrieved documents are judged, against 40.0% for the best-judged model.".into());
+        warnings.push("the qrels repeat a judgment".into());
+        let merged = merged_warnings(&warnings, &models);
+        assert_eq!(
+            merged,
+            [
+                "run1 (n = 3), run2 (n = 6), run3 (n = 2), run4 (n = 5), run5 (n = 1) and run6 (n = 4): in n queries equal scores tie documents of different grades, so their values depend on the tie rule (now file order).",
+                "run2 and run1-x: 4 run queries are not in the qrels (q1, q2, q3, q4); they are left out.",
+                "run3: 12.5% of its retrieved documents are judged, against 40.0% for the best-judged model.",
+                "the qrels repeat a judgment",
+            ]
+        );
     }
 }

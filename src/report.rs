@@ -463,6 +463,10 @@ impl Table {
             ));
             // an undefined value's dash, which pdflatex's text fonts lack
             s = s.replace('—', "---");
+            // the marks' triangles are amssymb's
+            if !self.marks_note.is_empty() {
+                s.insert_str(0, "% needs \\usepackage{amssymb}\n");
+            }
         } else {
             s.push_str(&format!("\n*{note}*\n"));
         }
@@ -811,6 +815,11 @@ mod tests {
             "{md}"
         );
         let tex = t.to_latex(4);
+        assert!(tex.starts_with("% needs \\usepackage{amssymb}\n"), "{tex}");
+        assert!(
+            !table().to_latex(4).contains("amssymb"),
+            "no marks, no package"
+        );
         assert!(
             tex.contains("0.3333$^{\\blacktriangle}$ & 1.0000$^{\\blacktriangledown}$ & 12 \\\\"),
             "{tex}"

@@ -31,6 +31,12 @@ pub struct ViewState {
     pub hidden: Vec<String>,
     /// The baseline model of the difference columns.
     pub baseline: Option<String>,
+    /// The table shows (and its Markdown and LaTeX exports write) each
+    /// value's difference from the baseline.
+    pub diff: bool,
+    /// Columns left out of the table and its exports, as `kind.metric`
+    /// (`ranking.ndcg@20`).
+    pub off: Vec<String>,
     /// `system`, `light` or `dark`.
     pub theme: String,
     /// The elbow chart's metric and its last cutoff (0: the longest list).
@@ -58,6 +64,8 @@ impl Default for ViewState {
             k: vec![5, 10, 20],
             hidden: Vec::new(),
             baseline: None,
+            diff: true,
+            off: Vec::new(),
             theme: "system".into(),
             curve: CurveMetric::Ndcg,
             p: 0,
@@ -186,6 +194,58 @@ fn flag(b: bool) -> String {
 }
 
 impl ViewState {
+    /// Model `old` of `kind` is now called `new`: what the view keys by a
+    /// model's name follows it (hidden, the baseline, the Compare view's
+    /// model, its own threshold, the groups it is in: a pattern naming it
+    /// names the new name, a pattern it matched and the new name does not
+    /// gets the new name as an alternative, `pattern|new`).
+    pub fn rename_model(&mut self, kind: Kind, old: &str, new: &str) {
+        let key = hidden_key(kind, old);
+        for h in self.hidden.iter_mut().filter(|h| **h == key) {
+            *h = hidden_key(kind, new);
+        }
+        for name in [&mut self.baseline, &mut self.tests.vs] {
+            if name.as_deref() == Some(old) {
+                *name = Some(new.to_string());
+            }
+        }
+        self.conv.rename_model(old, new);
+        let mut text = String::new();
+        for (i, part) in self.diagnose.split(';').enumerate() {
+            if i > 0 {
+                text.push(';');
+            }
+            let Some(groups) = part.strip_prefix("group:") else {
+                text.push_str(part);
+                continue;
+            };
+            text.push_str("group:");
+            for (j, group) in groups.split(',').enumerate() {
+                if j > 0 {
+                    text.push(',');
+                }
+                let (name, pattern) = group.split_once('=').unwrap_or((group, ""));
+                let named = pattern.split('|').any(|p| p.trim() == old);
+                let pattern = if named {
+                    (pattern.split('|'))
+                        .map(|p| if p.trim() == old { new } else { p })
+                        .collect::<Vec<_>>()
+                        .join("|")
+                } else if crate::text::glob(pattern.trim(), old)
+                    && !crate::text::glob(pattern.trim(), new)
+                {
+                    format!("{pattern}|{new}")
+                } else {
+                    pattern.to_string()
+                };
+                text.push_str(name);
+                text.push('=');
+                text.push_str(&pattern);
+            }
+        }
+        self.diagnose = text;
+    }
+
     /// Every setting as (fragment key, encoded value), in a fixed order.
     /// Written by hand, not through serde's maps: a few KB of wasm instead of
     /// tens; `every_convention_has_a_fragment_key` keeps it complete.
@@ -199,6 +259,8 @@ impl ViewState {
                 "baseline",
                 percent_encode(self.baseline.as_deref().unwrap_or("")),
             ),
+            ("diff", flag(self.diff)),
+            ("off", list(&self.off)),
             ("theme", percent_encode(&self.theme)),
             ("curve", name(&self.curve)),
             ("p", self.p.to_string()),
@@ -267,6 +329,8 @@ impl ViewState {
             }
             "hidden" => self.hidden = items().into_iter().map(stable_hidden_key).collect(),
             "baseline" => self.baseline = optional(),
+            "diff" => self.diff = boolean(raw)?,
+            "off" => self.off = items(),
             "theme" => {
                 let theme = percent_decode(raw);
                 if !["system", "light", "dark"].contains(&theme.as_str()) {
@@ -946,6 +1010,8 @@ mod tests {
             k: vec![1, 3, 100],
             hidden: vec!["ranking/a,b & c".into(), "binary/<img src=x>".into()],
             baseline: Some("model #1".into()),
+            diff: false,
+            off: vec!["ranking.ndcg@20".into(), "binary.f1".into()],
             theme: "dark".into(),
             curve: CurveMetric::Recall,
             p: 25,
@@ -967,6 +1033,10 @@ mod tests {
             on: Some("ndcg@10".into()),
         };
         let fragment = v.to_fragment();
+        assert!(
+            fragment.contains("diff=0&off=ranking.ndcg@20,binary.f1&"),
+            "{fragment}"
+        );
         assert!(
             fragment.contains("test=randomization&correction=bh&alpha=0.01&seed=7&ci=1&vs=bm25%20%26%20co&on=ndcg@10"),
             "{fragment}"
@@ -1074,6 +1144,59 @@ mod tests {
         );
         assert_eq!(file_name_of_url("https://h/a%20b.qrels"), "a b.qrels");
         assert_eq!(file_name_of_url("https://h/"), "h");
+    }
+
+    /// Renaming the baseline keeps it the baseline (the table's marks and
+    /// differences are against it) and a session saved after opens with it;
+    /// its hidden state, the Compare view's pick, its threshold and its
+    /// groups follow the name too.
+    #[test]
+    fn a_rename_keeps_what_the_view_keys_by_the_model() {
+        let mut ws = Workspace::default();
+        for (name, bytes) in crate::example::example_files() {
+            ws.load_bytes(&name, &bytes, &Default::default()).unwrap();
+        }
+        let mut view = ViewState {
+            baseline: Some("bm25".into()),
+            hidden: vec![
+                hidden_key(Kind::Ranking, "bm25"),
+                hidden_key(Kind::Binary, "bm25"),
+            ],
+            diagnose: "bins:5;group:lexical=bm25,all=*;group:family=bm*".into(),
+            ..ViewState::default()
+        };
+        view.tests.vs = Some("bm25".into());
+        view.conv.thresholds = vec![("bm25".into(), 0.3), ("other".into(), 0.6)];
+        assert!(ws.rename(Kind::Ranking, "bm25", "lexical-bm25"));
+        view.rename_model(Kind::Ranking, "bm25", "lexical-bm25");
+        assert_eq!(view.baseline.as_deref(), Some("lexical-bm25"));
+        assert_eq!(view.tests.vs.as_deref(), Some("lexical-bm25"));
+        assert_eq!(view.hidden, ["ranking/lexical-bm25", "binary/bm25"]);
+        assert_eq!(
+            view.conv.thresholds,
+            [
+                ("lexical-bm25".to_string(), 0.3),
+                ("other".to_string(), 0.6)
+            ]
+        );
+        assert_eq!(
+            view.diagnose,
+            "bins:5;group:lexical=lexical-bm25,all=*;group:family=bm*|lexical-bm25"
+        );
+        let groups = crate::diagnose::groups_of(&view.diagnose);
+        assert!(groups
+            .iter()
+            .all(|(_, p)| crate::text::glob(p, "lexical-bm25")));
+        // a session saved after the rename opens with the renamed baseline
+        let (back, opened, skipped) = decode_session(&encode_session(&ws, &view)).unwrap();
+        assert!(skipped.is_empty(), "{skipped:?}");
+        assert_eq!(opened.baseline.as_deref(), Some("lexical-bm25"));
+        let names = back.dataset(Kind::Ranking).unwrap().model_names();
+        assert!(names.iter().any(|n| n == "lexical-bm25"), "{names:?}");
+        // and so does a link
+        let link = ViewState::from_fragment(&view.to_fragment()).0;
+        assert_eq!(link.baseline.as_deref(), Some("lexical-bm25"));
+        assert_eq!(link.diagnose, view.diagnose);
     }
 
     #[test]

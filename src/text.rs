@@ -338,8 +338,12 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     }
 }
 
-/// Whether `name` matches `pattern`, where `*` stands for any text.
+/// Whether `name` matches `pattern`, where `*` stands for any text and `|`
+/// separates alternatives (`gbdt_fold*|my-best`).
 pub fn glob(pattern: &str, name: &str) -> bool {
+    if pattern.contains('|') {
+        return pattern.split('|').any(|p| glob(p, name));
+    }
     let parts: Vec<&str> = pattern.split('*').collect();
     let (first, last) = (parts[0], parts[parts.len() - 1]);
     if parts.len() == 1 {
@@ -364,6 +368,8 @@ mod tests {
 
     #[test]
     fn glob_stars_stand_for_any_text() {
+        assert!(glob("gbdt_fold*|best", "best") && glob("gbdt_fold*|best", "gbdt_fold2"));
+        assert!(!glob("gbdt_fold*|best", "bestx") && !glob("a|b", "a|b"));
         assert!(glob("gbdt_fold*", "gbdt_fold1"));
         assert!(glob("*fold*", "gbdt_fold1"));
         assert!(glob("a*b*c", "a-b-c"));

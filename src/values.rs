@@ -105,7 +105,8 @@ pub struct View<'a> {
     pub files: &'a [Precomputed],
     /// The measure of the per-query table (the first when empty or unknown).
     pub measure: &'a str,
-    /// Query ids shown in the per-query table hold this text.
+    /// Query ids shown in the per-query table match this (`text::glob`: the
+    /// id itself, `*` for any text); empty: every query.
     pub filter: &'a str,
     /// The Compare view's baseline and settings, when it is shown.
     pub compare: Option<(Option<&'a str>, &'a Settings)>,
@@ -161,7 +162,10 @@ pub fn panel(v: &View) -> [String; 3] {
         };
         for i in 0..p.m.len() {
             let q = p.queries.name(p.q[i]);
-            if p.m[i] == mid && q != "all" && q.contains(v.filter) {
+            if p.m[i] == mid
+                && q != "all"
+                && (v.filter.is_empty() || crate::text::glob(v.filter, q))
+            {
                 rows.entry(q).or_insert_with(|| vec![None; names.len()])[j] = Some(p.value[i]);
             }
         }
@@ -263,7 +267,7 @@ mod tests {
         let [top, bottom, compare] = panel(&View {
             files: &files,
             measure: "",
-            filter: "1",
+            filter: "q1*",
             compare: Some((None, &settings)),
         });
         // means as the core takes them; ndcg@10 lacks queries for c and a has none
@@ -279,7 +283,7 @@ mod tests {
         );
         assert!(top.contains(r#"aria-label="remove a&lt;b""#) && !top.contains("a<b"));
         assert!(top.ends_with("<h3>Per query: map</h3>"));
-        // the filter keeps q1 and q10, in byte order
+        // the filter keeps q1 and q10 (a query id is matched whole, * for any text), in byte order
         let q1 = bottom.find(r#"data-query="q1""#).unwrap();
         let q10 = bottom.find(r#"data-query="q10""#).unwrap();
         assert!(

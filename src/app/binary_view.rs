@@ -12,7 +12,7 @@ use crate::core::binary::{nearest_point, ThresholdRule};
 use crate::core::registry::Kind;
 use crate::core::Named;
 use crate::markup::confusion_table;
-use crate::plot::{binary_series, series_hex, LineChart, Marker, PR_AXES, ROC_AXES};
+use crate::plot::{binary_series, series_css, LineChart, Marker, PR_AXES, ROC_AXES};
 use crate::report::fixed;
 
 #[component]
@@ -119,7 +119,7 @@ pub fn BinaryPanel() -> impl IntoView {
             </div>
             <p class="readout" data-readout="binary" aria-live="polite">{readout}</p>
             <div class="confusions" inner_html={move || models().into_iter().map(|(name, c, p)| {
-                confusion_table(&name, &series_hex(c), &p.curve.confusion_at(threshold(&name), rule()))
+                confusion_table(&name, &series_css(c), &p.curve.confusion_at(threshold(&name), rule()))
             }).collect::<String>()}></div>
         </section>
         <DiagnosticsCard/>
@@ -179,7 +179,7 @@ fn ThresholdControls() -> impl IntoView {
         let shown = move || threshold(&k3).to_string();
         view! {
             <label class="threshold">
-                {(!key.is_empty()).then(|| view! { <span class="swatch" style=format!("background:{}", series_hex(color))></span> })}
+                {(!key.is_empty()).then(|| view! { <span class="swatch" style=format!("background:{}", series_css(color))></span> })}
                 {format!("threshold {key} ")}
                 <input type="range" id=key.is_empty().then_some("threshold") data-threshold-model=(!key.is_empty()).then(|| key.clone())
                     min=lo.to_string() max=hi.to_string() step=((hi - lo) / 1000.0).max(1e-6).to_string()

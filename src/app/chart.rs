@@ -21,11 +21,11 @@ thread_local! {
 /// The page's one drawing backend: the canvas on screen or SVG for export.
 /// Drawing code is generic over the backend; going through this enum compiles
 /// it once for both instead of once per backend (a smaller wasm).
-/// The canvas is drawn at the chart's size in CSS pixels ([`WIDTH`] x
-/// [`HEIGHT`]) through a context scaled to the screen's pixel ratio, so lines
-/// and text stay sharp on high-density screens.
+/// The canvas is drawn at the chart's size in CSS pixels (its box's width,
+/// or [`WIDTH`], x [`HEIGHT`]) through a context scaled to the screen's pixel
+/// ratio, so lines and text stay sharp on high-density screens.
 enum Backend<'a> {
-    Canvas(CanvasBackend),
+    Canvas(CanvasBackend, u32),
     Svg(SVGBackend<'a>),
 }
 
@@ -53,7 +53,7 @@ fn lift<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingEr
 macro_rules! each {
     ($self:expr, $b:ident => $call:expr) => {
         match $self {
-            Backend::Canvas($b) => $call.map_err(lift),
+            Backend::Canvas($b, _) => $call.map_err(lift),
             Backend::Svg($b) => $call.map_err(lift),
         }
     };
@@ -64,7 +64,7 @@ impl DrawingBackend for Backend<'_> {
 
     fn get_size(&self) -> (u32, u32) {
         match self {
-            Backend::Canvas(_) => (WIDTH, HEIGHT),
+            Backend::Canvas(_, width) => (*width, HEIGHT),
             Backend::Svg(b) => b.get_size(),
         }
     }
@@ -194,23 +194,24 @@ fn export_note() -> Vec<String> {
         .collect()
 }
 
-/// Draws `spec` on `element` at `ratio` device pixels per CSS pixel: the
-/// screen's chart, or (`export`: its note) the exported one with its strip,
-/// on an opaque background.
+/// Draws `spec` on `element`, `width` CSS pixels wide, at `ratio` device
+/// pixels per CSS pixel: the screen's chart, or (`export`: its note) the
+/// exported one with its strip, on an opaque background.
 fn paint(
     element: web_sys::HtmlCanvasElement,
     spec: &LineChart,
     ratio: f64,
+    width: u32,
     export: Option<&[String]>,
 ) -> Option<Frame> {
-    let width = WIDTH + if export.is_some() { EXPORT_STRIP } else { 0 };
     // setting the size clears the canvas and resets its context's transform
     element.set_width((width as f64 * ratio).round() as u32);
     element.set_height((HEIGHT as f64 * ratio).round() as u32);
     context(&element)?
         .set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)
         .ok()?;
-    let area = Backend::Canvas(CanvasBackend::with_canvas_object(element)?).into_drawing_area();
+    let area =
+        Backend::Canvas(CanvasBackend::with_canvas_object(element)?, width).into_drawing_area();
     let frame = match export {
         Some(note) => {
             // light ink (the dark theme) on the dark page colour, else white
@@ -244,6 +245,8 @@ fn pixel_ratio() -> f64 {
 /// point under the pointer) is that copy with the markers drawn over it.
 struct Layers {
     drawn: LineChart,
+    /// The width drawn, in CSS pixels.
+    width: u32,
     copy: web_sys::HtmlCanvasElement,
     frame: Frame,
 }
@@ -280,7 +283,12 @@ fn paint_layers(
     let markers = std::mem::take(&mut spec.markers);
     let ink = spec.ink;
     let ratio = pixel_ratio();
-    let width = (WIDTH as f64 * ratio).round() as u32;
+    // the card's width: the canvas' box (its CSS width is the figure's)
+    let css = match element.client_width() {
+        w if w > 0 => (w as u32).clamp(280, 4000),
+        _ => WIDTH,
+    };
+    let width = (css as f64 * ratio).round() as u32;
     let kept = (layers.as_ref())
         .filter(|l| same_drawing(&l.drawn, &spec) && l.copy.width() == width)
         .and_then(|l| {
@@ -293,7 +301,7 @@ fn paint_layers(
         });
     if kept.is_none() {
         *layers = None;
-        let frame = paint(element.clone(), &spec, ratio, None);
+        let frame = paint(element.clone(), &spec, ratio, css, None);
         if let (Some(frame), Some(copy)) = (frame, new_canvas()) {
             copy.set_width(element.width());
             copy.set_height(element.height());
@@ -303,6 +311,7 @@ fn paint_layers(
             }) {
                 *layers = Some(Layers {
                     drawn: spec,
+                    width: css,
                     copy,
                     frame,
                 });
@@ -313,7 +322,7 @@ fn paint_layers(
         layers.as_ref(),
         CanvasBackend::with_canvas_object(element.clone()),
     ) {
-        let area = Backend::Canvas(backend).into_drawing_area();
+        let area = Backend::Canvas(backend, l.width).into_drawing_area();
         let _ = draw_markers(&area, &markers, ink, &l.frame);
     }
 }
@@ -337,13 +346,18 @@ pub fn Chart(
     // what the canvas shows under its markers ([`Layers`])
     let layers = StoredValue::new(None::<Layers>);
     Effect::new(move |_| {
-        let spec = chart.get();
+        let mut spec = chart.get();
+        // the theme's ink, read as it is drawn: a theme change redraws
+        if let Some(state) = use_context::<AppState>() {
+            let _ = state.theme.get();
+            spec.ink = super::util::ink();
+        }
         let Some(element) = canvas.get() else { return };
         layers.update_value(|l| paint_layers(&element, spec, l));
     });
     let at = move |e: &web_sys::MouseEvent, cb: Option<Callback<(f64, f64)>>| {
-        let f = layers.with_value(|l| l.as_ref().map(|l| l.frame));
-        let (Some(cb), Some(f), Some(element)) = (cb, f, canvas.get_untracked()) else {
+        let f = layers.with_value(|l| l.as_ref().map(|l| (l.frame, l.width)));
+        let (Some(cb), Some((f, width)), Some(element)) = (cb, f, canvas.get_untracked()) else {
             return;
         };
         let element: web_sys::HtmlCanvasElement = element;
@@ -352,7 +366,7 @@ pub fn Chart(
             return;
         }
         // CSS pixels to canvas pixels (the canvas may be scaled by the layout)
-        let x = (e.client_x() as f64 - rect.left()) * WIDTH as f64 / rect.width();
+        let x = (e.client_x() as f64 - rect.left()) * width as f64 / rect.width();
         let y = (e.client_y() as f64 - rect.top()) * HEIGHT as f64 / rect.height();
         if let Some(p) = f.to_data(x, y) {
             cb.run(p);
@@ -382,6 +396,7 @@ pub fn Chart(
                 element.clone(),
                 &chart.get_untracked(),
                 2.0,
+                WIDTH + EXPORT_STRIP,
                 Some(&export_note()),
             );
             if let Ok(url) = element.to_data_url() {

@@ -90,9 +90,11 @@ fn compute(state: AppState, t: &Target) -> Result<Explanation, String> {
 #[component]
 pub fn ExplainPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let result = Memo::new(move |_| state.explain.get().map(|t| (t.clone(), compute(state, &t))));
+    // (a closure, not a memo: only this view reads it, and a memo of its
+    // own type is about 1 KB of wasm)
+    let result = move || state.explain.get().map(|t| (t.clone(), compute(state, &t)));
     move || {
-        result.get().map(|(target, r)| {
+        result().map(|(target, r)| {
             let heading = format!(
                 "{} — {}{}",
                 target.metric,

@@ -176,11 +176,12 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
     let mut parsed = futures::stream::iter(jobs).buffered(2);
     let mut index = 0;
     let mut judgments = false;
+    let mut notes = Notes::default();
     while let Some((file, ended)) = parsed.next().await {
         match ended {
             // a file parsed before Cancel is kept; the cancelled one says so
             Step::Parsed(ended) => {
-                if !merge(state, Source::File(file), ended, &mut judgments) {
+                if !merge(state, Source::File(file), ended, &mut judgments, &mut notes) {
                     break;
                 }
             }
@@ -194,6 +195,7 @@ pub async fn load_files(state: AppState, files: Vec<web_sys::File>) {
     }
     drop(parsed);
     state.progress.set(None);
+    notes.say(state);
     // said once the whole drop is in (its runs come after its qrels)
     if judgments
         && state
@@ -216,9 +218,45 @@ enum Step {
     Skipped,
 }
 
+/// What the files of one drop said as they merged, said once for the drop
+/// ([`Notes::say`]): a line per file (its format, what it holds, its
+/// models), then each file's warnings.
+#[derive(Default)]
+pub struct Notes {
+    files: Vec<String>,
+    lines: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Notes {
+    /// One notice for the drop: `Loaded NAME`, or `Loaded N files: …`.
+    pub fn say(self, state: AppState) {
+        let title = match &self.files[..] {
+            [] => return,
+            [one] => format!("Loaded {one}"),
+            all => format!("Loaded {} files", all.len()),
+        };
+        let level = if self.warnings.is_empty() {
+            Level::Info
+        } else {
+            Level::Warning
+        };
+        let mut lines = self.lines;
+        lines.extend(self.warnings);
+        state.say(level, title, lines);
+    }
+}
+
 /// Merges one parsed file into the workspace (or reports why not); false
-/// when the load was cancelled. Sets `judgments` when it was qrels.
-pub fn merge(state: AppState, source: Source, ended: worker::Ended, judgments: &mut bool) -> bool {
+/// when the load was cancelled. Sets `judgments` when it was qrels; what
+/// it says of a file that loaded goes into `notes`.
+pub fn merge(
+    state: AppState,
+    source: Source,
+    ended: worker::Ended,
+    judgments: &mut bool,
+    notes: &mut Notes,
+) -> bool {
     let name = match &source {
         Source::File(file) => file.name(),
         Source::Url(_, name) => name.clone(),
@@ -268,21 +306,18 @@ pub fn merge(state: AppState, source: Source, ended: worker::Ended, judgments: &
                     if summary.kind == Some(crate::core::registry::Kind::Multiclass) {
                         MATRICES.with(|m| m.borrow_mut().push((name.clone(), source.clone())));
                     }
-                    let mut lines = vec![format!(
-                        "Read as {}: {}",
+                    let mut line = format!(
+                        "{name}: read as {}: {}",
                         summary.format,
                         summary.details.join("; ")
-                    )];
+                    );
                     if !summary.models_added.is_empty() {
-                        lines.push(format!("Models: {}", summary.models_added.join(", ")));
+                        line += &format!("; models: {}", summary.models_added.join(", "));
                     }
-                    lines.extend(summary.warnings.iter().map(|w| format!("⚠ {w}")));
-                    let level = if summary.warnings.is_empty() {
-                        Level::Info
-                    } else {
-                        Level::Warning
-                    };
-                    state.say(level, format!("Loaded {name}"), lines);
+                    notes.lines.push(line);
+                    (notes.warnings)
+                        .extend(summary.warnings.iter().map(|w| format!("⚠ {name}: {w}")));
+                    notes.files.push(name);
                     if let Some(kind) = summary.kind {
                         state.tab.set(Some(kind));
                     }

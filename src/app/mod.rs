@@ -25,7 +25,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::core::registry::Kind;
-use crate::plot::series_hex;
+use crate::plot::series_css;
 use state::{AppState, Level, Theme};
 
 pub fn main() {
@@ -282,8 +282,9 @@ fn Models(kind: Kind) -> impl IntoView {
             match kind {
                 Kind::Ranking => w.ranking.as_ref().map(|d| {
                     format!(
-                        "{} queries judged, {} judgments",
+                        "{} {} judged, {} judgments",
                         d.qrels.num_judged_queries(),
+                        if d.by_user { "users" } else { "queries" },
                         d.qrels.num_judgments()
                     )
                 }),
@@ -320,10 +321,11 @@ fn Models(kind: Kind) -> impl IntoView {
                     let rename = move |ev: web_sys::Event| {
                         let new = event_target_value(&ev);
                         let ok = state.ws.try_update(|w| w.rename(kind, &old, &new)).unwrap_or(false);
-                        // a model's own threshold goes with its name
-                        if ok && state.conv.with_untracked(|c| c.thresholds.iter().any(|o| o.0 == old)) {
-                            let new = crate::parse::Workspace::model_name(&new);
-                            state.conv.update(|c| c.rename_model(&old, &new));
+                        // the baseline, hidden state, threshold and groups go with its name
+                        if ok {
+                            let mut view = state.view();
+                            view.rename_model(kind, &old, &crate::parse::Workspace::model_name(&new));
+                            state.apply(&view);
                         }
                         if !ok && new.trim() != old {
                             state.say(Level::Warning, "Name not changed", vec![format!("'{}' is empty or already used by another model.", new.trim())]);
@@ -331,7 +333,7 @@ fn Models(kind: Kind) -> impl IntoView {
                     };
                     view! {
                         <li class:hidden=hidden data-model-item=name.clone()>
-                            <span class="swatch" style=format!("background:{}", series_hex(i))></span>
+                            <span class="swatch" style=format!("background:{}", series_css(i))></span>
                             <input class="name" type="text" prop:value=name.clone() aria-label="model name" on:change=rename/>
                             <button class="small" aria-pressed=move || (!hidden.get()).to_string() title="show or hide"
                                 on:click=move |_| state.hidden.update(|h| if let Some(p) = h.iter().position(|x| *x == k2) { h.remove(p); } else { h.push(k2.clone()); })>

@@ -9,7 +9,7 @@ use crate::core::multiclass;
 use crate::core::ratings;
 use crate::core::registry::Kind;
 use crate::markup::histogram;
-use crate::plot::{series_hex, LineChart, Series};
+use crate::plot::{series_css, series_hex, LineChart, Series};
 use crate::text::html;
 use std::fmt::Write;
 
@@ -81,7 +81,7 @@ pub fn MulticlassPanel() -> impl IntoView {
             <div class="hists" inner_html={move || curves.get().into_iter().map(|(name, c, _, hist, n)| {
                 let labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", ">10", "miss"];
                 let bars = labels.iter().zip(hist).map(|(l, v)| (format!("rank {l}: {v} rows"), v as f64 / n.max(1) as f64 * 100.0, Some(v), l.to_string()));
-                histogram("hist", "", &series_hex(c), &format!("{} — rank of the target", html(&name)), bars, "rank of the target · bar height: rows")
+                histogram("hist", "", &series_css(c), &format!("{} — rank of the target", html(&name)), bars, "rank of the target · bar height: rows")
             }).collect::<String>()}></div>
         </section>
     }
@@ -210,7 +210,7 @@ pub fn RatingsPanel() -> impl IntoView {
                 histogram(
                     "hist wide",
                     &attrs,
-                    &series_hex(c),
+                    &series_css(c),
                     &format!("{name} — {users} users"),
                     bars,
                     "RMSE of the user · bar height: users",
@@ -234,7 +234,7 @@ pub fn RatingsPanel() -> impl IntoView {
                     let e = (i as f64 - 8.0) / 2.0;
                     (format!("error {e:+.1}: {v} rows"), *v as f64 / n.max(1) as f64 * 100.0, None, format!("{e:+}"))
                 });
-                histogram("hist wide", "", &series_hex(c), &html(&name), bars, "prediction − rating · bar height: rows")
+                histogram("hist wide", "", &series_css(c), &html(&name), bars, "prediction − rating · bar height: rows")
             }).collect::<String>()}></div>
         </section>
     }

@@ -150,7 +150,7 @@ pub fn PrecomputedPanel(values: Values) -> impl IntoView {
                 format!("{}: each run evaluated here by rankscope trec_eval {option} -m {measures} (trec_eval 10.0's code, in Rust) under the trec_eval version in force. ", r.name)
             }).collect::<String>())}</p>
             <div on:click=click inner_html=part(0)></div>
-            <input type="search" placeholder="filter queries" aria-label="filter queries"
+            <input type="search" placeholder="query id (* for any text)" aria-label="filter queries"
                 prop:value=move || values.filter.get() on:input=move |e| values.filter.set(event_target_value(&e))/>
             <div inner_html=part(1)></div>
         </section>
@@ -160,7 +160,7 @@ pub fn PrecomputedPanel(values: Values) -> impl IntoView {
 
 /// The most values ([`crate::parse::Workspace::values`]) a workspace holds
 /// for the page to evaluate its relation files.
-const RELATIONS_VALUES: u64 = 12_000_000;
+pub(super) const RELATIONS_VALUES: u64 = 12_000_000;
 
 /// Keeps the relation files' evaluations current: when the relation files,
 /// the runs, the judgments or the trec_eval version change, a loading worker

@@ -12,7 +12,7 @@ use crate::core::per_query::{difference, RrIndex, RrValues, RANK_BUCKETS};
 use crate::core::registry::{Kind, RECIPROCAL_RANK};
 use crate::core::Named;
 use crate::markup::{elbow_rows, histogram, per_query_rows};
-use crate::plot::{series_hex, Band, LineChart, Marker, Series};
+use crate::plot::{elbow_chart, series_css, Band, Series};
 
 #[component]
 pub fn ElbowPanel() -> impl IntoView {
@@ -71,7 +71,7 @@ pub fn ElbowPanel() -> impl IntoView {
     let chart = Signal::derive(move || {
         let groups = groups();
         let (m, p) = (metric.get(), max_p());
-        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), m.label(), p))
+        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), m.label(), p, ink()))
     });
     // hover: the cutoff under the pointer and every model's value there
     let hover_p = RwSignal::new(None::<usize>);
@@ -172,18 +172,21 @@ pub fn ElbowPanel() -> impl IntoView {
     }
 }
 
-/// Faint per-query lines of every shown run: at most 40 queries a run,
-/// evenly spaced.
+/// Faint per-query lines of every shown run, evenly spaced: 40 queries a
+/// run, fewer when many runs are shown (160 lines in all, at least 8 a run).
 fn faint_lines(state: AppState, m: CurveMetric, p: usize) -> Vec<Series> {
-    const FAINT: usize = 40;
     let prepared = state.prepared.get();
     let conv = state.conv.get();
+    let shown: Vec<_> = (prepared.iter())
+        .filter(|r| !state.is_hidden(Kind::Ranking, &r.name))
+        .collect();
+    let faint = (160 / shown.len().max(1)).clamp(8, 40);
     let mut out = Vec::new();
-    for r in (prepared.iter()).filter(|r| !state.is_hidden(Kind::Ranking, &r.name)) {
+    for r in shown {
         let n = r.num_queries();
         let color = state.color_index(Kind::Ranking, &r.name);
-        for k in 0..n.min(FAINT) {
-            let i = k * n / n.min(FAINT);
+        for k in 0..n.min(faint) {
+            let i = k * n / n.min(faint);
             let values = query_curve(&r.query(i), &conv, m, p);
             out.push(Series {
                 name: String::new(),
@@ -212,82 +215,6 @@ fn curve_bands(state: AppState, m: CurveMetric, p: usize, seed: u64) -> Vec<Band
                 .collect(),
         })
         .collect()
-}
-
-/// The elbow chart: `faint` per-query lines (then the y axis is [0, 1]),
-/// each run's mean curve with its elbow, and each group's mean with its
-/// ±1 sd band over its members, which are drawn faint and unnamed; `bands`
-/// are the runs' 95% bands; cutoffs 1..=`p`.
-fn elbow_chart(
-    lines: &[CurveLine],
-    groups: &[CurveLine],
-    mut series: Vec<Series>,
-    mut bands: Vec<Band>,
-    y_label: &str,
-    p: usize,
-) -> LineChart {
-    let points = |v: &[f64]| -> std::sync::Arc<[(f64, f64)]> {
-        v.iter()
-            .enumerate()
-            .map(|(i, &v)| ((i + 1) as f64, v))
-            .collect()
-    };
-    let per_query = !series.is_empty();
-    let mut ymax = 0.0f64;
-    let mut markers = Vec::new();
-    for l in lines.iter().chain(groups) {
-        ymax = l.values.iter().fold(ymax, |a, &b| a.max(b));
-        let member = groups.iter().any(|g| g.members.contains(&l.name));
-        series.push(Series {
-            name: if member {
-                String::new()
-            } else {
-                l.name.clone()
-            },
-            color: l.color,
-            faint: member,
-            steps: false,
-            points: points(&l.values),
-        });
-        if let (Some(e), false) = (l.elbow, member) {
-            markers.push(Marker {
-                x: e as f64,
-                y: l.values[e - 1],
-                color: l.color,
-                label: format!(" p={e}"),
-                hollow: false,
-            });
-        }
-        if !l.sd.is_empty() {
-            let band: Vec<(f64, f64, f64)> = (l.values.iter().zip(&l.sd).enumerate())
-                .map(|(i, (v, sd))| ((i + 1) as f64, (v - sd).max(0.0), (v + sd).min(1.0)))
-                .collect();
-            ymax = band.iter().fold(ymax, |a, b| a.max(b.2));
-            bands.push(Band {
-                color: l.color,
-                points: band,
-            });
-        }
-    }
-    LineChart {
-        title: String::new(),
-        x_label: "cutoff p".into(),
-        y_label: y_label.into(),
-        x_range: (1.0, p.max(2) as f64),
-        y_range: (
-            0.0,
-            if per_query {
-                1.0
-            } else {
-                (ymax * 1.08).clamp(0.05, 1.0)
-            },
-        ),
-        series,
-        bands,
-        markers,
-        diagonal: false,
-        ink: ink(),
-    }
 }
 
 const PAGE: usize = 50;
@@ -362,6 +289,17 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
         );
     };
     let difference = move |names: &[String]| difference(names, state.baseline.get().as_deref());
+    // users where the lists are users' (a user_id key column), else queries
+    let unit = move || {
+        if state
+            .ws
+            .with(|w| w.ranking.as_ref().is_some_and(|d| d.by_user))
+        {
+            ("user", "users")
+        } else {
+            ("query", "queries")
+        }
+    };
     let header = move || {
         let names = index.with(|ix| ix.names.clone());
         let th = move |col: usize, label: String| {
@@ -373,7 +311,7 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
             view! { <th scope="col" aria-sort=aria><button class="sort" tabindex="-1" data-sort-col=col.to_string() on:click=move |_| sort.update(|s| *s = if s.0 == col { (col, !s.1) } else { (col, false) })>{label}</button></th> }
         };
         let label = label();
-        let mut cells = vec![th(0, "query".into())];
+        let mut cells = vec![th(0, unit().0.into())];
         for (m, n) in names.iter().enumerate() {
             cells.push(th(1 + 2 * m, format!("{n}: first rel. rank")));
             cells.push(th(2 + 2 * m, format!("{n}: {label}")));
@@ -421,14 +359,17 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     let histogram = move || {
         // per model: the rank distribution and the MRR, read in place
         let names = index.with(|ix| ix.names.clone());
-        let (n, stats) = data.with(|v| (v.rows().max(1), v.rank_histograms()));
+        // the rows the filter shows
+        let (n, stats) =
+            view_rows.with(|rows| data.with(|v| (rows.len().max(1), v.rank_histograms(rows))));
+        let units = unit().1;
         names
             .into_iter()
             .zip(stats)
             .map(|(name, (counts, mrr))| {
                 let bars = RANK_BUCKETS.iter().zip(counts).map(|(label, c)| {
                     (
-                        format!("first relevant rank {label}: {c} queries"),
+                        format!("first relevant rank {label}: {c} {units}"),
                         c as f64 / n as f64 * 100.0,
                         Some(c),
                         label.to_string(),
@@ -438,10 +379,10 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
                 histogram(
                     "hist",
                     &format!(r#" data-hist-model="{name_html}""#),
-                    &series_hex(state.color_index(Kind::Ranking, &name)),
+                    &series_css(state.color_index(Kind::Ranking, &name)),
                     &format!(r#"{name_html} — MRR <b data-mrr="{mrr:?}">{mrr:.4}</b>"#),
                     bars,
-                    "first relevant rank · bar height: queries",
+                    &format!("first relevant rank · bar height: {units}"),
                 )
             })
             .collect::<String>()
@@ -449,19 +390,19 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     view! {
         <section class="card">
             <div class="card-head">
-                <h2>"Per query"</h2>
+                <h2>{move || format!("Per {}", unit().0)}</h2>
                 <select aria-label="metric per query" id="per-query-metric" on:change=move |ev| metric.set(event_target_value(&ev))>
                     <option value=RECIPROCAL_RANK>"reciprocal rank"</option>
                     {move || report.get().and_then(|r| r.models.first().map(|m| m.per_unit.keys().filter(|k| *k != RECIPROCAL_RANK).map(|k| view! { <option value=k.clone()>{k.clone()}</option> }).collect_view()))}
                 </select>
                 <button class="small" data-export="per-query" on:click=export>"CSV"</button>
-                <input type="search" placeholder="filter query id" aria-label="filter query id" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
+                <input type="search" placeholder=move || format!("{} id (* for any text)", unit().0) aria-label="filter query id" title="the query id, or a pattern: * for any text, | between alternatives" on:input=move |ev| { filter.set(event_target_value(&ev)); page.set(0); }/>
             </div>
             <div class="hists" inner_html=histogram></div>
             <div class="table-scroll"><table class="rr" on:keydown=super::util::grid_keys><thead>{header}</thead><tbody on:click=rows_clicked inner_html=body></tbody></table></div>
             <div class="pager">
                 <button class="small" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled={move || page.get() == 0}>"‹ prev"</button>
-                <span>{move || format!("page {} of {} ({} queries)", page.get() + 1, pages(), view_rows.with(Vec::len))}</span>
+                <span>{move || format!("page {} of {} ({} {})", page.get() + 1, pages(), view_rows.with(Vec::len), unit().1)}</span>
                 <button class="small" on:click=move |_| page.update(|p| if *p + 1 < pages() { *p += 1 }) disabled={move || page.get() + 1 >= pages()}>"next ›"</button>
             </div>
             {move || open.get().map(|q| view! { <DrillDown qid=q on_close=move || open.set(None)/> })}
@@ -474,6 +415,14 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
 fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl IntoView {
     let state = expect_context::<AppState>();
     let level = state.conv.with_untracked(|c| c.relevance_level);
+    let (unit, doc) = if state
+        .ws
+        .with_untracked(|w| w.ranking.as_ref().is_some_and(|d| d.by_user))
+    {
+        ("User ", "item")
+    } else {
+        ("Query ", "document")
+    };
     let lists = state.ws.with_untracked(|w| {
         let Some(d) = &w.ranking else { return vec![] };
         let q = d.queries.get(&qid);
@@ -508,7 +457,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
     for (name, rows, total) in lists {
         let _ = write!(
             drill,
-            r#"<table class="small-table"><caption>{} ({total} retrieved)</caption><thead><tr><th>rank</th><th>document</th><th>score</th><th>grade</th></tr></thead><tbody>"#,
+            r#"<table class="small-table"><caption>{} ({total} retrieved)</caption><thead><tr><th>rank</th><th>{doc}</th><th>score</th><th>grade</th></tr></thead><tbody>"#,
             crate::text::html(&name)
         );
         for (k, doc, score, grade) in rows {
@@ -532,7 +481,7 @@ fn DrillDown(qid: String, on_close: impl Fn() + 'static + Send + Sync) -> impl I
     super::util::focus_soon("#drill-close".into());
     view! {
         <div class="drill" role="dialog" aria-label=format!("ranked lists of {qid}")>
-            <div class="card-head"><h3>"Query "{qid.clone()}</h3><span class="spacer"></span><button class="small" id="drill-close" on:click=move |_| on_close()>"close"</button></div>
+            <div class="card-head"><h3>{unit}{qid.clone()}</h3><span class="spacer"></span><button class="small" id="drill-close" on:click=move |_| on_close()>"close"</button></div>
             <div class="drill-lists" inner_html=drill></div>
         </div>
     }

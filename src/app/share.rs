@@ -12,7 +12,6 @@
 
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 use super::loader;
 use super::state::{AppState, Level, Progress};
@@ -294,7 +293,10 @@ pub async fn load_urls(state: AppState, urls: Vec<String>) {
         }
         let loaded = matches!(ended, super::worker::Ended::Loaded(Ok(_)));
         let source = loader::Source::Url(absolute, name.clone());
-        if !loader::merge(state, source, ended, &mut judgments) {
+        let mut notes = loader::Notes::default();
+        let merged = loader::merge(state, source, ended, &mut judgments, &mut notes);
+        notes.say(state);
+        if !merged {
             break;
         }
         if loaded {
@@ -337,26 +339,8 @@ fn asset(selector: &str) -> Option<String> {
     Some(el.dyn_into::<web_sys::HtmlLinkElement>().ok()?.href())
 }
 
-async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let w = window().ok_or("no window")?;
-    let response: web_sys::Response = JsFuture::from(w.fetch_with_str(url))
-        .await
-        .map_err(|e| super::util::js_text(&e))?
-        .unchecked_into();
-    if !response.ok() {
-        return Err(format!("{url}: HTTP {}", response.status()));
-    }
-    let buffer = JsFuture::from(
-        response
-            .array_buffer()
-            .map_err(|e| super::util::js_text(&e))?,
-    )
-    .await
-    .map_err(|e| super::util::js_text(&e))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-/// Writes one HTML file with the app, the data and the view: it opens offline.
+/// Writes one HTML file with the app, the data and the view: it opens
+/// offline (written in a worker, which fetches the app's files again).
 pub async fn save_report(state: AppState) {
     let assets = (
         asset("link[rel=stylesheet]"),
@@ -371,28 +355,8 @@ pub async fn save_report(state: AppState) {
         );
         return;
     };
-    let fetched = async {
-        Ok::<_, String>((
-            fetch_bytes(&css).await?,
-            fetch_bytes(&js).await?,
-            fetch_bytes(&wasm).await?,
-        ))
-    }
-    .await;
-    let (css, js, wasm) = match fetched {
-        Ok(files) => files,
-        Err(why) => {
-            return state.say(
-                Level::Error,
-                "The report could not be saved",
-                vec![format!("The app's files could not be read again: {why}")],
-            )
-        }
-    };
-    // written by a worker, which hashes its script for its policy
     let title = format!("Rankscope report {}", stamp());
-    let session = session_bytes(state);
-    match super::worker::report(&title, [&css, &js, &wasm, &session]).await {
+    match super::worker::report(&title, [css, js, wasm], &session_bytes(state)).await {
         Ok(html) => super::util::download(
             &format!("rankscope-report-{}.html", stamp()),
             "text/html",
@@ -451,7 +415,13 @@ pub fn ShareMenu() -> impl IntoView {
     view! {
         <details class="menu" id="share-menu">
             <summary class="button">"Share ▾"</summary>
-            <div class="menu-items">
+            // a choice closes the menu (it would cover the notice it brings)
+            <div class="menu-items" on:click=move |ev: web_sys::MouseEvent| {
+                let menu = (ev.current_target()).and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                if let Some(Ok(Some(menu))) = menu.map(|m| m.closest("details")) {
+                    let _ = menu.remove_attribute("open");
+                }
+            }>
                 <button id="copy-link" on:click=move |_| copy_link(state)>"Copy link to this view"</button>
                 {(!report).then(|| view! {
                     <button id="save-report" on:click=move |_| leptos::task::spawn_local(save_report(state))>"Save report (one HTML file)"</button>

@@ -116,6 +116,9 @@ pub struct AppState {
     /// Hidden models, as "kind/name".
     pub hidden: RwSignal<Vec<String>>,
     pub baseline: RwSignal<Option<String>>,
+    /// Differences from the baseline shown; columns left out (`kind.metric`).
+    pub diff: RwSignal<bool>,
+    pub off: RwSignal<Vec<String>>,
     /// Metric columns shown, per kind, as catalogue base ids.
     pub bases: RwSignal<Vec<(Kind, &'static str)>>,
     pub cutoffs: RwSignal<Vec<usize>>,
@@ -229,6 +232,8 @@ impl AppState {
             theme: RwSignal::new(Theme::System),
             hidden: RwSignal::new(Vec::new()),
             baseline: RwSignal::new(None),
+            diff: RwSignal::new(true),
+            off: RwSignal::new(Vec::new()),
             bases: RwSignal::new(bases_of(&ViewState::default().metrics)),
             cutoffs: RwSignal::new(ViewState::default().k),
             curve: RwSignal::new(CurveMetric::Ndcg),
@@ -271,8 +276,17 @@ impl AppState {
             .update(|ms| ms.iter_mut().for_each(|m| m.read = true));
     }
 
-    /// The metric ids shown for `kind`: every selected base at every cutoff.
+    /// The metric ids shown for `kind`: every selected base at every
+    /// cutoff, but those left out.
     pub fn columns(&self, kind: Kind) -> Vec<MetricId> {
+        let mut out = self.all_columns(kind);
+        let off = self.off.get();
+        out.retain(|m| !off.contains(&format!("{}.{m}", kind_name(kind))));
+        out
+    }
+
+    /// Every selected base of `kind` at every cutoff.
+    fn all_columns(&self, kind: Kind) -> Vec<MetricId> {
         registry::table_columns(kind, &self.bases.get(), &self.cutoffs.get())
     }
 
@@ -314,6 +328,7 @@ impl AppState {
     }
 
     /// The view as it stands (for the address, a session, a report).
+    #[inline(never)]
     pub fn view(&self) -> ViewState {
         let mut bases = self.bases.get();
         bases.dedup();
@@ -326,6 +341,8 @@ impl AppState {
             k: self.cutoffs.get(),
             hidden: self.hidden.get(),
             baseline: self.baseline.get(),
+            diff: self.diff.get(),
+            off: self.off.get(),
             theme: match self.theme.get() {
                 Theme::System => "system",
                 Theme::Light => "light",
@@ -356,6 +373,7 @@ impl AppState {
     }
 
     /// Puts a view in force (the data is not touched).
+    #[inline(never)]
     pub fn apply(&self, v: &ViewState) {
         self.tab.set(v.tab);
         self.bases.set(bases_of(&v.metrics));
@@ -370,6 +388,8 @@ impl AppState {
         );
         self.hidden.set(v.hidden.clone());
         self.baseline.set(v.baseline.clone());
+        self.diff.set(v.diff);
+        self.off.set(v.off.clone());
         self.theme.set(match v.theme.as_str() {
             "light" => Theme::Light,
             "dark" => Theme::Dark,

@@ -9,7 +9,7 @@ use crate::core::evaluate::Report;
 use crate::core::registry::{self, Kind};
 use crate::core::Named;
 use crate::markup::metric_table;
-use crate::plot::series_hex;
+use crate::plot::series_css;
 use crate::report::{Export, Table};
 
 #[component]
@@ -34,10 +34,9 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
     let export = move |format: Option<Export>| {
         move |_| {
             let Some(mut t) = table() else { return };
-            t.baseline = state
-                .baseline
-                .get()
-                .filter(|b| t.rows.iter().any(|r| &r.0 == b));
+            // the differences as the table shows them
+            t.baseline = (state.baseline.get())
+                .filter(|b| state.diff.get() && t.rows.iter().any(|r| &r.0 == b));
             // the marks against the chosen baseline travel with the values
             // (an event handler: `get` tracks nothing here)
             let tested = current().filter(|t| Some(&t.baseline) == state.baseline.get().as_ref());
@@ -47,30 +46,27 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             let name = format!("rankscope-{}", slug(kind.label()));
             match format {
                 // trec_eval's -q lines of every shown run (its official
-                // measures and those of the table, under the conventions in force)
+                // measures and those of the table, under the conventions in
+                // force), written in a worker from the workspace as a session
+                None if state.ws.with_untracked(|w| w.values()) > super::precomputed::RELATIONS_VALUES => state.say(
+                    super::state::Level::Error,
+                    "The table could not be exported",
+                    vec!["The loaded runs are too large to copy to a worker; write trec_eval's output with the command line: rankscope eval --format trec_eval -q RUN… QRELS".into()],
+                ),
                 None => {
-                    let conv = state.conv.get();
-                    let complete = conv.query_set == crate::core::ranking::QuerySet::Qrels;
-                    let measures = crate::trec_format::official_and(&state.columns(kind));
-                    // the conventions trec_eval's defaults would not give, as a comment line
-                    let comment = crate::trec_format::conventions_comment(&conv, complete, true);
-                    let text: String = comment
-                        + &state.ws.with(|w| {
-                            w.ranking
-                                .iter()
-                                .flat_map(|d| {
-                                    (0..d.runs.len())
-                                        .filter(|&i| !state.is_hidden(kind, &d.runs[i].name))
-                                        .map(|i| {
-                                            crate::trec_format::format_run(
-                                                d, i, &conv, &measures, true, complete,
-                                            )
-                                        })
-                                        .collect::<Vec<_>>()
-                                })
-                                .collect::<String>()
-                        });
-                    download(&format!("{name}.trec_eval.txt"), "text/plain", &text)
+                    let columns: Vec<String> =
+                        (state.columns(kind).iter()).map(|m| m.to_string()).collect();
+                    let session = super::share::session_bytes(state);
+                    leptos::task::spawn_local(async move {
+                        match super::worker::trec_eval_q(&session, &columns.join(",")).await {
+                            Ok(text) => download(&format!("{name}.trec_eval.txt"), "text/plain", &text),
+                            Err(why) => state.say(
+                                super::state::Level::Error,
+                                "The table could not be exported",
+                                vec![why],
+                            ),
+                        }
+                    })
                 }
                 // the others written by a worker ([`Table::export`]): the
                 // exporters' code stays out of the page
@@ -95,7 +91,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
     let rows = move || match table() {
         Some(t) => {
             let colors: Vec<String> = (t.rows.iter())
-                .map(|r| series_hex(state.color_index(kind, &r.0)))
+                .map(|r| series_css(state.color_index(kind, &r.0)))
                 .collect();
             let (baseline, tests) = (state.baseline.get(), state.tests.get());
             let report = report.get();
@@ -107,12 +103,18 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 current().as_deref(),
                 &tests,
                 &|m, c| report.as_ref()?.zero_division(m, c),
+                state.diff.get(),
             )
         }
         None => r#"<p class="muted">No models to show.</p>"#.into(),
     };
     let explain = move |ev: web_sys::MouseEvent| {
-        if let Some(td) = super::util::clicked(&ev, "td[data-metric]") {
+        // a header's ×: that column left out of the table and its exports
+        if let Some(b) = super::util::clicked(&ev, "button[data-off]") {
+            let column = b.get_attribute("data-off").unwrap_or_default();
+            let key = format!("{}.{column}", super::state::kind_name(kind));
+            state.off.update(|o| o.push(key));
+        } else if let Some(td) = super::util::clicked(&ev, "td[data-metric]") {
             let attr = |a: &str| td.get_attribute(a).unwrap_or_default();
             let (model, metric) = (attr("data-model"), attr("data-metric"));
             state.explain.set(Some(super::state::Target {
@@ -129,7 +131,12 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
             .map(|r| r.models.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
             .unwrap_or_default()
     };
-    let warnings = move || report.get().map(|r| r.warnings.clone()).unwrap_or_default();
+    // the same warning of several models: one line naming them
+    let warnings = move || {
+        (report.get())
+            .map(|r| crate::markup::merged_warnings(&r.warnings, &models()))
+            .unwrap_or_default()
+    };
     view! {
         <section class="card">
             <div class="card-head">
@@ -140,6 +147,8 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                         {move || models().into_iter().map(|m| { let sel = state.baseline.get().as_deref() == Some(m.as_str()); view! { <option value=m.clone() selected=sel>{m.clone()}</option> } }).collect_view()}
                     </select>
                 </label>
+                <label title="each value's difference from the baseline, in the table and its Markdown and LaTeX exports"><input type="checkbox" id="show-diff" prop:checked=move || state.diff.get()
+                    on:change=move |ev| state.diff.set(event_target_checked(&ev))/>" differences"</label>
                 <span class="spacer"></span>
                 <button class="small" data-export="csv" on:click=export(Some(Export::Csv))>"CSV"</button>
                 <button class="small" data-export="json" on:click=export(Some(Export::Json))>"JSON"</button>
@@ -227,10 +236,20 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
             state.cutoffs.set(ks);
         }
     };
+    // the columns left out from their headers, brought back at once
+    let prefix = format!("{}.", super::state::kind_name(kind));
+    let left_out = move || {
+        let n = (state.off.get().iter())
+            .filter(|o| o.starts_with(&prefix))
+            .count();
+        let prefix = prefix.clone();
+        (n > 0).then(|| view! { <button class="small" id="show-columns" on:click=move |_| state.off.update(|o| o.retain(|c| !c.starts_with(&prefix)))>{format!("show {n} left out")}</button> })
+    };
     view! {
         <div class="picker">
             {chips}
             {more}
+            {left_out}
             {has_cutoffs.then(|| view! { <label class="cutoffs">"k = " <input type="text" size="14" prop:value=cutoffs_text on:change=set_cutoffs aria-label="cutoffs"/></label> })}
         </div>
     }

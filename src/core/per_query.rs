@@ -131,13 +131,14 @@ impl RrValues {
         self.ranks.len().checked_div(self.models).unwrap_or(0)
     }
 
-    /// The shown rows: those whose query id contains `filter`, sorted by
+    /// The shown rows: those whose query id is `filter` (`*` for any text,
+    /// `|` between alternatives: `user_1*`, `q1|q7`; empty: every row), sorted by
     /// column `col` (0: the query id; 1 + 2m: run m's first relevant rank,
     /// none last; 2 + 2m: its value), `desc` reversing the order. Rows are
     /// in name order already, so sorting by name reads no values.
     pub fn order(&self, ix: &RrIndex, filter: &str, col: usize, desc: bool) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..ix.qids.len())
-            .filter(|&i| filter.is_empty() || ix.qids[i].contains(filter))
+            .filter(|&i| filter.is_empty() || crate::text::glob(filter, &ix.qids[i]))
             .collect();
         if col == 0 {
             if desc {
@@ -162,18 +163,18 @@ impl RrValues {
         o.into_iter().map(|i| idx[i]).collect()
     }
 
-    /// Each run's count of queries per [`RANK_BUCKETS`] and its mean value
-    /// over every row (the MRR when the values are reciprocal ranks).
-    pub fn rank_histograms(&self) -> Vec<([usize; 8], f64)> {
-        let rows = self.rows();
+    /// Each run's count of `rows` (the shown ones, [`RrValues::order`])
+    /// per [`RANK_BUCKETS`] and its mean value over them (the MRR when the
+    /// values are reciprocal ranks).
+    pub fn rank_histograms(&self, rows: &[usize]) -> Vec<([usize; 8], f64)> {
         (0..self.models)
             .map(|m| {
                 let mut counts = [0usize; 8];
-                for r in 0..rows {
+                for &r in rows {
                     counts[bucket(self.row(r).0[m])] += 1;
                 }
-                let sum: f64 = (0..rows).map(|r| self.row(r).1[m]).sum();
-                (counts, sum / rows.max(1) as f64)
+                let sum: f64 = rows.iter().map(|&r| self.row(r).1[m]).sum();
+                (counts, sum / rows.len().max(1) as f64)
             })
             .collect()
     }
@@ -246,11 +247,16 @@ mod tests {
             assert_eq!(v.row(row).0, ranks, "row {row}");
             assert_eq!(v.row(row).1, rr, "row {row}");
         }
-        // the histograms count every row; the mean is over every row
-        let h = v.rank_histograms();
+        // unfiltered, the histograms count every row; the mean is over every row
+        let h = v.rank_histograms(&v.order(&ix, "", 0, false));
         assert_eq!(h[0].0, [1, 0, 1, 0, 0, 0, 0, 2]);
         assert_eq!(h[1].0, [1, 1, 0, 0, 0, 0, 1, 1]);
         assert!((h[1].1 - (0.5 + 1.0 + 1.0 / 12.0) / 4.0).abs() < 1e-15);
+        // filtered, only the shown rows: q1 and q10
+        let h = v.rank_histograms(&v.order(&ix, "q1*", 0, false));
+        assert_eq!(h[0].0, [1, 0, 1, 0, 0, 0, 0, 0]);
+        assert_eq!(h[1].0, [0, 1, 0, 0, 0, 0, 0, 1]);
+        assert!((h[1].1 - 0.5 / 2.0).abs() < 1e-15);
     }
 
     #[test]
@@ -258,12 +264,16 @@ mod tests {
         let ws = workspace();
         let (ix, v, _) = table(&ws);
         assert_eq!(v.order(&ix, "", 0, true), [3, 2, 1, 0]);
-        assert_eq!(v.order(&ix, "q1", 0, false), [0, 1]);
+        // a query id is matched whole (q1 is not q10), `*` for any text
+        assert_eq!(v.order(&ix, "q1", 0, false), [0]);
+        assert_eq!(v.order(&ix, "q1*", 0, false), [0, 1]);
+        assert_eq!(v.order(&ix, "q3|q10", 0, false), [1, 3]);
+        assert!(v.order(&ix, "q", 0, false).is_empty());
         // run b's first relevant rank: 1 (q2), 2 (q1), 12 (q3), none (q10) last
         assert_eq!(v.order(&ix, "", 3, false), [2, 0, 3, 1]);
         // run a's value, descending; equal values keep name order
         assert_eq!(v.order(&ix, "", 2, true), [0, 1, 2, 3]);
-        let shown = v.order(&ix, "q1", 0, false);
+        let shown = v.order(&ix, "q1*", 0, false);
         let csv = crate::report::rr_table_csv(&ix, &v, &shown, "RR", &[]);
         assert_eq!(
             csv,

@@ -387,6 +387,9 @@ pub struct RankingData {
     pub queries: Interner,
     pub qrels: Qrels,
     pub runs: Vec<Run>,
+    /// The lists are users' (a file keyed them by a user column:
+    /// [`crate::parse::BY_USER`]): users and items, not queries and documents.
+    pub by_user: bool,
 }
 
 /// The queries that enter the evaluation, in byte-wise order of their ids

@@ -515,6 +515,18 @@ pub struct Parser {
     plain: Option<fast::Shape>,
 }
 
+/// The start of a file's note that its lists are users' (the key column of
+/// a ranking table is a user column: `user_id`, …): the workspace then
+/// keeps [`crate::core::ranking::RankingData::by_user`], and the page says
+/// users and items where it would say queries and documents. A file of any
+/// shape keyed by users says so with [`by_user_note`].
+pub const BY_USER: &str = "Lists per user (its key column";
+
+/// The note of a file whose lists are keyed by the user column `column`.
+pub fn by_user_note(column: &str) -> String {
+    format!("{BY_USER} '{column}'): users and items")
+}
+
 /// The most values one file may hold in 32-bit wasm: one per score of a row
 /// (per line of a run or qrels) and [`QUERY_VALUES`] per query of a run.
 ///

@@ -641,7 +641,17 @@ impl Workspace {
                 self.origins.push((file.to_string(), kind, m.clone()));
             }
         }
-        summary.warnings.extend(notes);
+        for note in notes {
+            // lists keyed by users: said with the file's details, kept on the data
+            if note.starts_with(super::BY_USER) {
+                if let Some(d) = &mut self.ranking {
+                    d.by_user = true;
+                }
+                summary.details.push(note);
+            } else {
+                summary.warnings.push(note);
+            }
+        }
         Ok(summary)
     }
 
@@ -928,6 +938,11 @@ impl Workspace {
     pub fn to_files(&self) -> Vec<(String, Parsed)> {
         let mut out = Vec::new();
         if let Some(d) = &self.ranking {
+            // lists keyed by users stay users' ([`super::BY_USER`])
+            let notes = || match d.by_user {
+                true => vec![super::by_user_note("user_id")],
+                false => Vec::new(),
+            };
             if self.has_qrels {
                 out.push((
                     "session.qrels".to_string(),
@@ -936,7 +951,8 @@ impl Workspace {
                         judgments: d.qrels.clone(),
                         rows: d.qrels.num_judgments(),
                         duplicates: 0,
-                    },
+                    }
+                    .noted(notes()),
                 ));
             }
             for run in &d.runs {
@@ -957,7 +973,8 @@ impl Workspace {
                         q,
                         docs,
                         score,
-                    },
+                    }
+                    .noted(notes()),
                 ));
             }
         }
@@ -1146,5 +1163,43 @@ mod tests {
         assert_eq!(counted.warnings.len(), 2);
         assert!(counted.warnings[0].starts_with("a: 2 scores outside [0, 1]"));
         assert!(counted.warnings[1].starts_with("b: 2 scores outside [0, 1]"));
+    }
+
+    /// A ranking table keyed by a user column makes the lists users' (the
+    /// page then says users and items), said among the file's details, not
+    /// as a warning, and kept through a session; one keyed by queries does not.
+    #[test]
+    fn lists_keyed_by_user_are_users() {
+        let mut ws = Workspace::default();
+        let s = ws
+            .load_bytes(
+                "recs.csv",
+                b"user_id,item_id,score,relevance\nu1,a,0.9,1\nu1,b,0.5,0\nu2,a,0.4,1\n",
+                &Default::default(),
+            )
+            .unwrap();
+        assert!(ws.ranking.as_ref().unwrap().by_user);
+        assert!(
+            s.details
+                .iter()
+                .any(|d| d.contains("'user_id'): users and items")),
+            "{:?}",
+            s.details
+        );
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        let (back, _, _) = crate::session::decode_session(&crate::session::encode_session(
+            &ws,
+            &Default::default(),
+        ))
+        .unwrap();
+        assert!(back.ranking.as_ref().unwrap().by_user, "a session keeps it");
+        let mut ir = Workspace::default();
+        ir.load_bytes(
+            "run.csv",
+            b"query_id,doc_id,score,relevance\nq1,a,0.9,1\n",
+            &Default::default(),
+        )
+        .unwrap();
+        assert!(!ir.ranking.as_ref().unwrap().by_user);
     }
 }

@@ -27,27 +27,6 @@ pub fn worker_main() {
                 let _ = reply.post_message(&msg);
                 return;
             }
-            if get(&data, "type").as_string().as_deref() == Some("report") {
-                let bytes = |key: &str| {
-                    (get(&data, key).dyn_into::<Uint8Array>())
-                        .map(|a| a.to_vec())
-                        .unwrap_or_default()
-                };
-                let text = |key: &str| String::from_utf8_lossy(&bytes(key)).into_owned();
-                let html = crate::session::report_html(
-                    &get(&data, "title").as_string().unwrap_or_default(),
-                    &text("css"),
-                    &text("js"),
-                    &bytes("wasm"),
-                    &bytes("session"),
-                );
-                let msg = match html {
-                    Ok(html) => message("done", &[("text", html.into())]),
-                    Err(why) => message("failed", &[("why", why.into())]),
-                };
-                let _ = reply.post_message(&msg);
-                return;
-            }
             if get(&data, "type").as_string().as_deref() == Some("export") {
                 let bytes = (get(&data, "table").dyn_into::<Uint8Array>())
                     .map(|a| a.to_vec())
@@ -62,6 +41,25 @@ pub fn worker_main() {
                     ),
                 };
                 let _ = reply.post_message(&msg);
+                return;
+            }
+            if get(&data, "type").as_string().as_deref() == Some("trec_eval") {
+                let msg = match answer_trec_eval(&data) {
+                    Ok(text) => message("done", &[("text", text.into())]),
+                    Err(why) => message("failed", &[("why", why.into())]),
+                };
+                let _ = reply.post_message(&msg);
+                return;
+            }
+            if get(&data, "type").as_string().as_deref() == Some("report") {
+                let reply = reply.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let msg = match answer_report(&data).await {
+                        Ok(text) => message("done", &[("text", text.into())]),
+                        Err(why) => message("failed", &[("why", why.into())]),
+                    };
+                    let _ = reply.post_message(&msg);
+                });
                 return;
             }
             if get(&data, "type").as_string().as_deref() == Some("class_report") {
@@ -253,6 +251,72 @@ pub(super) fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: 
 /// columns as little-endian bytes; `at`: its threshold's place on the score
 /// axis), the options' text, the score scale, the threshold rule and the
 /// score axis.
+/// The page's trec_eval `-q` export ([`super::trec_eval_q`]): each run of
+/// the session's workspace its view does not hide, under its conventions,
+/// with trec_eval's official measures and the table's columns.
+pub(super) fn answer_trec_eval(data: &JsValue) -> Result<String, String> {
+    use crate::core::registry::{Kind, MetricId};
+    let bytes = (get(data, "data").dyn_into::<Uint8Array>())
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let (ws, view, _) = crate::session::decode_session(&bytes)?;
+    let columns: Vec<MetricId> = (get(data, "columns").as_string().unwrap_or_default())
+        .split(',')
+        .filter_map(|c| MetricId::parse(c, Kind::Ranking).ok())
+        .collect();
+    let measures = crate::trec_format::official_and(&columns);
+    let complete = view.conv.query_set == crate::core::ranking::QuerySet::Qrels;
+    let d = ws.ranking.as_ref().ok_or("no ranking runs are loaded")?;
+    // the conventions trec_eval's defaults would not give, as a comment line
+    let comment = crate::trec_format::conventions_comment(&view.conv, complete, true);
+    Ok(comment
+        + &(0..d.runs.len())
+            .filter(|&i| {
+                let key = crate::session::hidden_key(Kind::Ranking, &d.runs[i].name);
+                !view.hidden.contains(&key)
+            })
+            .map(|i| crate::trec_format::format_run(d, i, &view.conv, &measures, true, complete))
+            .collect::<String>())
+}
+
+/// A saved report ([`super::report`]): the app's files fetched again here.
+pub(super) async fn answer_report(data: &JsValue) -> Result<String, String> {
+    let text = |key: &str| get(data, key).as_string().unwrap_or_default();
+    let session = (get(data, "data").dyn_into::<Uint8Array>())
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    let (css, js, wasm) = (
+        fetch_all(&text("css")).await?,
+        fetch_all(&text("js")).await?,
+        fetch_all(&text("wasm")).await?,
+    );
+    crate::session::report_html(
+        &text("title"),
+        &String::from_utf8_lossy(&css),
+        &String::from_utf8_lossy(&js),
+        &wasm,
+        &session,
+    )
+}
+
+/// The bytes at `url`, fetched from the worker.
+async fn fetch_all(url: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let failed = |e: JsValue| format!("{url}: {}", crate::app::util::js_text(&e));
+    let response: web_sys::Response = JsFuture::from(scope.fetch_with_str(url))
+        .await
+        .map_err(failed)?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(failed)?)
+        .await
+        .map_err(failed)?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
 pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
     use crate::core::binary::BinaryCurve;
     use crate::core::Named;

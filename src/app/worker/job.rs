@@ -624,6 +624,11 @@ pub async fn export(
             ("format", crate::core::Named::name(format).into()),
         ],
     );
+    text(request).await
+}
+
+/// A text a worker writes (its answer's `text`).
+async fn text(request: Object) -> Result<String, String> {
     match run(&request, &mut |_, _| {}, false).await {
         Job::Done(data) => Ok(get(&data, "text").as_string().unwrap_or_default()),
         Job::Broken(why) => Err(why),
@@ -631,27 +636,37 @@ pub async fn export(
     }
 }
 
-/// A saved report ([`crate::session::report_html`]) of the app's files (its
-/// stylesheet, JavaScript glue and wasm, as fetched) and a session, written
-/// by a spare worker (the hash its policy names its script by is computed
-/// there, not in the page).
-pub async fn report(title: &str, files: [&[u8]; 4]) -> Result<String, String> {
-    let [css, js, wasm, session] = files.map(|f| JsValue::from(Uint8Array::from(f)));
+/// trec_eval's `-q` output of a workspace sent as a session (its view's
+/// conventions and hidden runs): trec_eval's official measures and the
+/// table's `columns` (ids, comma-separated), written in a worker
+/// ([`answer_trec_eval`]).
+pub async fn trec_eval_q(session: &[u8], columns: &str) -> Result<String, String> {
+    let request = message(
+        "trec_eval",
+        &[
+            ("data", Uint8Array::from(session).into()),
+            ("columns", columns.into()),
+        ],
+    );
+    text(request).await
+}
+
+/// A saved report's HTML ([`crate::session::report_html`]): the session
+/// and the app's files at `urls` (stylesheet, JavaScript, wasm), fetched
+/// again and written in a worker ([`answer_report`]).
+pub async fn report(title: &str, urls: [String; 3], session: &[u8]) -> Result<String, String> {
+    let [css, js, wasm] = urls;
     let request = message(
         "report",
         &[
             ("title", title.into()),
-            ("css", css),
-            ("js", js),
-            ("wasm", wasm),
-            ("session", session),
+            ("css", css.into()),
+            ("js", js.into()),
+            ("wasm", wasm.into()),
+            ("data", Uint8Array::from(session).into()),
         ],
     );
-    match run(&request, &mut |_, _| {}, false).await {
-        Job::Done(data) => Ok(get(&data, "text").as_string().unwrap_or_default()),
-        Job::Broken(why) => Err(why),
-        Job::Cancelled => Err("cancelled".into()),
-    }
+    text(request).await
 }
 
 /// Stops the running significance job, if any.

@@ -1149,11 +1149,18 @@ impl Lines for TableState {
     }
 
     fn finish(self, file: &str, errors: &mut LoadError) -> Option<Parsed> {
-        let notes = match self.index_columns {
+        let mut notes = match self.index_columns {
             0 => Vec::new(),
             1 => vec![format!("Column 1 has no name: {INDEX_NOTE}")],
             n => vec![format!("Columns 1–{n} have no name: {INDEX_NOTE}")],
         };
+        // a ranking keyed by users (user_id, not query_id)
+        let key = &self.header[self.key_a];
+        if matches!(self.spec.format, Format::RankingCsv | Format::RunCsv)
+            && is_one_of(&key.to_ascii_lowercase(), USER)
+        {
+            notes.push(super::by_user_note(key));
+        }
         Some(self.columns(file, errors)?.noted(notes))
     }
 }

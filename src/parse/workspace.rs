@@ -1174,7 +1174,8 @@ mod tests {
         let s = ws
             .load_bytes(
                 "recs.csv",
-                b"user_id,item_id,score,relevance\nu1,a,0.9,1\nu1,b,0.5,0\nu2,a,0.4,1\n",
+                // (a relevant item no list holds: judgments beyond the lists)
+                b"user_id,item_id,score,relevance\nu1,a,0.9,1\nu1,b,0.5,0\nu2,a,0.4,1\nu2,c,,1\n",
                 &Default::default(),
             )
             .unwrap();

@@ -204,7 +204,7 @@ mod tests {
             assert_eq!(models[0].0, "lists");
             assert_eq!(models[0].1, [Some(-1.0), Some(-2.0), Some(-3.0)]);
             assert!(
-                notes[0].starts_with(&format!("Ordered by '{header}', ascending")),
+                (notes.iter()).any(|n| n.starts_with(&format!("Ordered by '{header}', ascending"))),
                 "{notes:?}"
             );
         }

@@ -226,6 +226,8 @@ pub struct Notes {
     files: Vec<String>,
     lines: Vec<String>,
     warnings: Vec<String>,
+    /// A file of the drop was judgments.
+    judged: bool,
 }
 
 impl Notes {
@@ -236,13 +238,18 @@ impl Notes {
             [one] => format!("Loaded {one}"),
             all => format!("Loaded {} files", all.len()),
         };
-        let level = if self.warnings.is_empty() {
+        // a run merged before the drop's judgments has them now
+        let mut warnings = self.warnings;
+        if self.judged {
+            warnings.retain(|w| !w.ends_with(crate::parse::NO_QRELS));
+        }
+        let level = if warnings.is_empty() {
             Level::Info
         } else {
             Level::Warning
         };
         let mut lines = self.lines;
-        lines.extend(self.warnings);
+        lines.extend(warnings);
         state.say(level, title, lines);
     }
 }
@@ -303,6 +310,7 @@ pub fn merge(
             match result {
                 Some(Ok(summary)) => {
                     *judgments |= summary.format == "qrels";
+                    notes.judged |= summary.format == "qrels";
                     if summary.kind == Some(crate::core::registry::Kind::Multiclass) {
                         MATRICES.with(|m| m.borrow_mut().push((name.clone(), source.clone())));
                     }

@@ -19,7 +19,7 @@ mod workspace;
 
 pub use error::{LoadError, Problem};
 pub use table::Format;
-pub use workspace::{LoadSummary, Workspace};
+pub use workspace::{LoadSummary, Workspace, NO_QRELS};
 
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
 use crate::core::ids::{Interner, Names};

@@ -101,7 +101,9 @@ fn unique_name(existing: &[String], wanted: &str) -> String {
 }
 
 /// A run loaded with no judgments loaded.
-const NO_QRELS: &str = "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE).";
+/// The warning of a run merged with no judgments loaded (a drop that
+/// brings its judgments after it drops it: `app::loader::Notes`).
+pub const NO_QRELS: &str = "No relevance judgments yet: load the run's qrels (CLI: --qrels FILE).";
 
 impl Workspace {
     /// The data sets present, in a stable order. Ranking needs judgments.

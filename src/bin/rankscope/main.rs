@@ -766,7 +766,7 @@ fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
     // a run's judgments are the relation files here
     for w in warnings
         .iter()
-        .filter(|w| !w.contains("No relevance judgments yet"))
+        .filter(|w| !w.ends_with(rankscope::parse::NO_QRELS))
     {
         eprintln!("warning: {}", terminal_safe(w));
     }

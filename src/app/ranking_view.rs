@@ -359,9 +359,10 @@ pub fn ReciprocalRankPanel(report: Memo<Option<Shared<Report>>>) -> impl IntoVie
     let histogram = move || {
         // per model: the rank distribution and the MRR, read in place
         let names = index.with(|ix| ix.names.clone());
-        // the rows the filter shows
+        // the rows the filter shows (the values read first: a memo read
+        // inside another's read can leave this unaware that it changed)
         let (n, stats) =
-            view_rows.with(|rows| data.with(|v| (rows.len().max(1), v.rank_histograms(rows))));
+            data.with(|v| view_rows.with(|rows| (rows.len().max(1), v.rank_histograms(rows))));
         let units = unit().1;
         names
             .into_iter()

@@ -251,7 +251,7 @@ fn numbers(s: &mut String, v: &View) {
     let o = v.options;
     let _ = write!(
         s,
-        r#"<table class="diag-numbers"><caption>Calibration in {} {} bins, KS, gains and lift (hover a header for its definition)</caption><thead><tr><th>model</th><th title="Σ_b n_b/N |fraction positive − mean p| over the non-empty bins">ECE</th><th title="max_b |fraction positive − mean p|">MCE</th><th title="mean (p − y)² over the rows">Brier</th><th title="mean (mean p of the row's bin − y)² over the rows = reliability − resolution + uncertainty">binned Brier</th><th title="(1/N) Σ_b n_b (mean p − fraction positive)²">reliability</th><th title="(1/N) Σ_b n_b (fraction positive − base rate)²">resolution</th><th title="base rate × (1 − base rate)">uncertainty</th><th title="max over thresholds of |TPR − FPR|">KS</th>"#,
+        r#"<table class="diag-numbers" tabindex="0"><caption>Calibration in {} {} bins, KS, gains and lift (hover a header for its definition)</caption><thead><tr><th>model</th><th title="Σ_b n_b/N |fraction positive − mean p| over the non-empty bins">ECE</th><th title="max_b |fraction positive − mean p|">MCE</th><th title="mean (p − y)² over the rows">Brier</th><th title="mean (mean p of the row's bin − y)² over the rows = reliability − resolution + uncertainty">binned Brier</th><th title="(1/N) Σ_b n_b (mean p − fraction positive)²">reliability</th><th title="(1/N) Σ_b n_b (fraction positive − base rate)²">resolution</th><th title="base rate × (1 − base rate)">uncertainty</th><th title="max over thresholds of |TPR − FPR|">KS</th>"#,
         o.bins,
         o.strategy.name()
     );

@@ -167,7 +167,7 @@ fn header_cells(s: &mut String, kind: Kind, t: &Table) {
         let help = lines(&help);
         let _ = write!(
             s,
-            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup><button class="hide-col" tabindex="-1" data-off="{1}" aria-label="leave {1} out">×</button></th>"#,
+            r#"<th scope="col" tabindex="-1" title="{help}" data-help="{help}" data-conventions="{}">{}<sup class="conv">{mark}</sup></th>"#,
             esc(&changed),
             esc(c)
         );
@@ -699,12 +699,6 @@ mod tests {
         assert!(
             plain.contains(r#"<span class="mark good"> ▲</span>"#) && !plain.contains("delta"),
             "{plain}"
-        );
-        // each column can be left out from its header
-        assert!(
-            rows[0].contains(r#"<button class="hide-col" tabindex="-1" data-off="roc_auc""#),
-            "{}",
-            rows[0]
         );
         // tested against another baseline: its numbers kept, no mark, no p in the title
         let other = metric_table(

@@ -34,9 +34,6 @@ pub struct ViewState {
     /// The table shows (and its Markdown and LaTeX exports write) each
     /// value's difference from the baseline.
     pub diff: bool,
-    /// Columns left out of the table and its exports, as `kind.metric`
-    /// (`ranking.ndcg@20`).
-    pub off: Vec<String>,
     /// `system`, `light` or `dark`.
     pub theme: String,
     /// The elbow chart's metric and its last cutoff (0: the longest list).
@@ -65,7 +62,6 @@ impl Default for ViewState {
             hidden: Vec::new(),
             baseline: None,
             diff: true,
-            off: Vec::new(),
             theme: "system".into(),
             curve: CurveMetric::Ndcg,
             p: 0,
@@ -260,7 +256,6 @@ impl ViewState {
                 percent_encode(self.baseline.as_deref().unwrap_or("")),
             ),
             ("diff", flag(self.diff)),
-            ("off", list(&self.off)),
             ("theme", percent_encode(&self.theme)),
             ("curve", name(&self.curve)),
             ("p", self.p.to_string()),
@@ -330,7 +325,6 @@ impl ViewState {
             "hidden" => self.hidden = items().into_iter().map(stable_hidden_key).collect(),
             "baseline" => self.baseline = optional(),
             "diff" => self.diff = boolean(raw)?,
-            "off" => self.off = items(),
             "theme" => {
                 let theme = percent_decode(raw);
                 if !["system", "light", "dark"].contains(&theme.as_str()) {
@@ -1011,7 +1005,6 @@ mod tests {
             hidden: vec!["ranking/a,b & c".into(), "binary/<img src=x>".into()],
             baseline: Some("model #1".into()),
             diff: false,
-            off: vec!["ranking.ndcg@20".into(), "binary.f1".into()],
             theme: "dark".into(),
             curve: CurveMetric::Recall,
             p: 25,
@@ -1033,10 +1026,7 @@ mod tests {
             on: Some("ndcg@10".into()),
         };
         let fragment = v.to_fragment();
-        assert!(
-            fragment.contains("diff=0&off=ranking.ndcg@20,binary.f1&"),
-            "{fragment}"
-        );
+        assert!(fragment.contains("diff=0&"), "{fragment}");
         assert!(
             fragment.contains("test=randomization&correction=bh&alpha=0.01&seed=7&ci=1&vs=bm25%20%26%20co&on=ndcg@10"),
             "{fragment}"

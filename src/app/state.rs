@@ -116,9 +116,8 @@ pub struct AppState {
     /// Hidden models, as "kind/name".
     pub hidden: RwSignal<Vec<String>>,
     pub baseline: RwSignal<Option<String>>,
-    /// Differences from the baseline shown; columns left out (`kind.metric`).
+    /// Differences from the baseline shown.
     pub diff: RwSignal<bool>,
-    pub off: RwSignal<Vec<String>>,
     /// Metric columns shown, per kind, as catalogue base ids.
     pub bases: RwSignal<Vec<(Kind, &'static str)>>,
     pub cutoffs: RwSignal<Vec<usize>>,
@@ -233,7 +232,6 @@ impl AppState {
             hidden: RwSignal::new(Vec::new()),
             baseline: RwSignal::new(None),
             diff: RwSignal::new(true),
-            off: RwSignal::new(Vec::new()),
             bases: RwSignal::new(bases_of(&ViewState::default().metrics)),
             cutoffs: RwSignal::new(ViewState::default().k),
             curve: RwSignal::new(CurveMetric::Ndcg),
@@ -276,17 +274,8 @@ impl AppState {
             .update(|ms| ms.iter_mut().for_each(|m| m.read = true));
     }
 
-    /// The metric ids shown for `kind`: every selected base at every
-    /// cutoff, but those left out.
+    /// The metric ids shown for `kind`: every selected base at every cutoff.
     pub fn columns(&self, kind: Kind) -> Vec<MetricId> {
-        let mut out = self.all_columns(kind);
-        let off = self.off.get();
-        out.retain(|m| !off.contains(&format!("{}.{m}", kind_name(kind))));
-        out
-    }
-
-    /// Every selected base of `kind` at every cutoff.
-    fn all_columns(&self, kind: Kind) -> Vec<MetricId> {
         registry::table_columns(kind, &self.bases.get(), &self.cutoffs.get())
     }
 
@@ -342,7 +331,6 @@ impl AppState {
             hidden: self.hidden.get(),
             baseline: self.baseline.get(),
             diff: self.diff.get(),
-            off: self.off.get(),
             theme: match self.theme.get() {
                 Theme::System => "system",
                 Theme::Light => "light",
@@ -389,7 +377,6 @@ impl AppState {
         self.hidden.set(v.hidden.clone());
         self.baseline.set(v.baseline.clone());
         self.diff.set(v.diff);
-        self.off.set(v.off.clone());
         self.theme.set(match v.theme.as_str() {
             "light" => Theme::Light,
             "dark" => Theme::Dark,

@@ -51,7 +51,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 None if state.ws.with_untracked(|w| w.values()) > super::precomputed::RELATIONS_VALUES => state.say(
                     super::state::Level::Error,
                     "The table could not be exported",
-                    vec!["The loaded runs are too large to copy to a worker; write trec_eval's output with the command line: rankscope eval --format trec_eval -q RUN… QRELS".into()],
+                    vec!["Too large to copy to a worker: rankscope eval --format trec_eval -q RUN… --qrels QRELS writes it.".into()],
                 ),
                 None => {
                     let columns: Vec<String> =
@@ -109,12 +109,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
         None => r#"<p class="muted">No models to show.</p>"#.into(),
     };
     let explain = move |ev: web_sys::MouseEvent| {
-        // a header's ×: that column left out of the table and its exports
-        if let Some(b) = super::util::clicked(&ev, "button[data-off]") {
-            let column = b.get_attribute("data-off").unwrap_or_default();
-            let key = format!("{}.{column}", super::state::kind_name(kind));
-            state.off.update(|o| o.push(key));
-        } else if let Some(td) = super::util::clicked(&ev, "td[data-metric]") {
+        if let Some(td) = super::util::clicked(&ev, "td[data-metric]") {
             let attr = |a: &str| td.get_attribute(a).unwrap_or_default();
             let (model, metric) = (attr("data-model"), attr("data-metric"));
             state.explain.set(Some(super::state::Target {
@@ -147,7 +142,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                         {move || models().into_iter().map(|m| { let sel = state.baseline.get().as_deref() == Some(m.as_str()); view! { <option value=m.clone() selected=sel>{m.clone()}</option> } }).collect_view()}
                     </select>
                 </label>
-                <label title="each value's difference from the baseline, in the table and its Markdown and LaTeX exports"><input type="checkbox" id="show-diff" prop:checked=move || state.diff.get()
+                <label title="each value's difference from the baseline, here and in the exports"><input type="checkbox" id="show-diff" prop:checked=move || state.diff.get()
                     on:change=move |ev| state.diff.set(event_target_checked(&ev))/>" differences"</label>
                 <span class="spacer"></span>
                 <button class="small" data-export="csv" on:click=export(Some(Export::Csv))>"CSV"</button>
@@ -236,20 +231,10 @@ fn ColumnPicker(kind: Kind) -> impl IntoView {
             state.cutoffs.set(ks);
         }
     };
-    // the columns left out from their headers, brought back at once
-    let prefix = format!("{}.", super::state::kind_name(kind));
-    let left_out = move || {
-        let n = (state.off.get().iter())
-            .filter(|o| o.starts_with(&prefix))
-            .count();
-        let prefix = prefix.clone();
-        (n > 0).then(|| view! { <button class="small" id="show-columns" on:click=move |_| state.off.update(|o| o.retain(|c| !c.starts_with(&prefix)))>{format!("show {n} left out")}</button> })
-    };
     view! {
         <div class="picker">
             {chips}
             {more}
-            {left_out}
             {has_cutoffs.then(|| view! { <label class="cutoffs">"k = " <input type="text" size="14" prop:value=cutoffs_text on:change=set_cutoffs aria-label="cutoffs"/></label> })}
         </div>
     }

@@ -237,15 +237,6 @@ pub fn grid_keys(ev: web_sys::KeyboardEvent) {
             }
             return;
         }
-        // a header's column left out (its × button)
-        "Delete" => {
-            if let Some(b) = (target.query_selector("button.hide-col").ok().flatten())
-                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                b.click();
-            }
-            return;
-        }
         "ArrowLeft" => cell.previous_element_sibling(),
         "ArrowRight" => cell.next_element_sibling(),
         "Home" => row.first_element_child(),
@@ -259,9 +250,8 @@ pub fn grid_keys(ev: web_sys::KeyboardEvent) {
         }),
         _ => return,
     };
-    // the cell's control if it holds one (not a header's ×), else the cell
-    let next =
-        next.map(|n| (n.query_selector("button:not(.hide-col)").ok().flatten()).unwrap_or(n));
+    // the cell's control if it holds one, else the cell
+    let next = next.map(|n| (n.query_selector("button").ok().flatten()).unwrap_or(n));
     if let Some(next) = next.and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
         ev.prevent_default();
         let _ = target.set_attribute("tabindex", "-1");

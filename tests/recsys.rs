@@ -79,8 +79,15 @@ fn top_k_lists_against_held_out_interactions_give_numpys_values() {
         );
         let (got, _) = eval(&["heldout.csv", lists]);
         check(&format!("heldout.csv {lists}"), &got, "heldout");
-        let (got, _) = eval(&[lists, "heldout.csv"]);
+        let (got, warnings) = eval(&[lists, "heldout.csv"]);
         check(&format!("{lists} heldout.csv"), &got, "heldout");
+        // the lists came before their judgments: they have them now
+        assert!(
+            warnings
+                .iter()
+                .all(|w| !w.contains("No relevance judgments yet")),
+            "{warnings:?}"
+        );
     }
 }
 

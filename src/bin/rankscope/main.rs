@@ -283,6 +283,10 @@ fn load(a: &Args) -> Result<(Workspace, Vec<String>), ExitCode> {
             }
         }
     }
+    // a run given before its judgments has them now (as the page's drop says)
+    if ws.has_qrels {
+        warnings.retain(|w| !w.ends_with(rankscope::parse::NO_QRELS));
+    }
     Ok((ws, warnings))
 }
 

@@ -2,6 +2,7 @@
 //! (scikit-learn's `_binary_clf_curve`: cumulative true and false positives at
 //! every distinct score), and every threshold metric after it costs O(log n).
 
+use super::base::order_key;
 use super::sum::Sum;
 use super::POW10;
 
@@ -78,18 +79,6 @@ struct Summaries {
     average_precision: std::sync::OnceLock<Option<f64>>,
     pr_auc_trapezoid: std::sync::OnceLock<Option<f64>>,
     interpolated_average_precision: std::sync::OnceLock<Option<f64>>,
-}
-
-/// Maps an f64 to a u64 with the same total order (for fast integer sorting).
-#[inline]
-pub(crate) fn order_key(x: f64) -> u64 {
-    // -0.0 and 0.0 are the same threshold
-    let b = if x == 0.0 { 0u64 } else { x.to_bits() };
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b | (1 << 63)
-    }
 }
 
 /// The number of `true` flags, eight at a time: a bool is one byte, 0 or 1,
@@ -816,12 +805,6 @@ impl Confusion {
             .flatten()
             .collect();
         (!present.is_empty()).then(|| present.iter().sum::<f64>() / present.len() as f64)
-    }
-    /// The threshold metric `base` with `zero_division` applied, or `None`
-    /// for a `base` that is not one (the outer option): its registry row's hook.
-    pub fn metric(&self, base: &str, zero_division: ZeroDivision) -> Option<Option<f64>> {
-        super::registry::info(base, super::registry::Kind::Binary)?
-            .at_threshold(self, zero_division)
     }
 }
 

@@ -6,13 +6,65 @@
 //! are the stable names of [`Named`] with the short forms the CLI has always
 //! taken (`exp`, `jarvelin`, `min`, `10`, `lower`, ...).
 
-use super::evaluate::Conventions;
+use super::base::Kind;
+use super::binary::{ThresholdRule, ZeroDivision};
 use super::multiclass::{ClassTieRule, ScoreScale};
+use super::ranking::{QuerySet, TieRule};
 use super::ranking_metrics::{
-    ApDenominator, Discount, Gain, PrecisionDenominator, TrecEvalVersion,
+    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
 };
-use super::registry::Kind;
 use super::Named;
+
+/// Every convention that changes a value, with the defaults of CONVENTIONS.md.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Conventions {
+    pub ties: TieRule,
+    pub relevance_level: i32,
+    pub gain: Gain,
+    pub discount: Discount,
+    pub ap_denominator: ApDenominator,
+    pub precision_denominator: PrecisionDenominator,
+    pub f1_aggregation: F1Aggregation,
+    pub query_set: QuerySet,
+    pub threshold: f64,
+    /// Models with a threshold of their own (`(name, threshold)`): the
+    /// page's "a threshold per model", the CLI's `--threshold NAME=T`; the
+    /// others use `threshold` ([`Conventions::threshold_for`]). Scores of
+    /// two models need not share a scale, so one threshold cannot serve both.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thresholds: Vec<(String, f64)>,
+    pub threshold_rule: ThresholdRule,
+    pub zero_division: ZeroDivision,
+    pub binary_scores_are_logits: bool,
+    pub class_ties: ClassTieRule,
+    pub class_scale: ScoreScale,
+    /// trec_eval's rule for recall points (iprec_at_recall): 10.0 by default
+    #[serde(default)]
+    pub trec_eval: TrecEvalVersion,
+}
+
+impl Default for Conventions {
+    fn default() -> Self {
+        Conventions {
+            ties: TieRule::Trec,
+            relevance_level: 1,
+            gain: Gain::Linear,
+            discount: Discount::Log2,
+            ap_denominator: ApDenominator::Relevant,
+            precision_denominator: PrecisionDenominator::K,
+            f1_aggregation: F1Aggregation::PerQuery,
+            query_set: QuerySet::Qrels,
+            threshold: 0.5,
+            thresholds: Vec::new(),
+            threshold_rule: ThresholdRule::AtLeast,
+            zero_division: ZeroDivision::Zero,
+            binary_scores_are_logits: false,
+            class_ties: ClassTieRule::LowerIndexFirst,
+            class_scale: ScoreScale::Probabilities,
+            trec_eval: TrecEvalVersion::V10,
+        }
+    }
+}
 
 /// One convention: its link key (stable: links, session files, the CLI's
 /// flags and the Python package's keyword arguments), the kind of data

@@ -4,68 +4,15 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::binary::{self, BinaryCurve, ThresholdRule, ZeroDivision};
-use super::ids::Interner;
-use super::multiclass::{ClassTieRule, MulticlassPredictions, ScoreScale};
+use super::binary::{self, BinaryCurve, ZeroDivision};
+use super::multiclass::MulticlassPredictions;
 use super::ranking::{self, PreparedRun, QuerySet, RankingData, TieRule};
-use super::ranking_metrics::{
-    agreement, ApDenominator, Ctx, Discount, F1Aggregation, Gain, PrecisionDenominator,
-    TrecEvalVersion,
-};
+use super::ranking_metrics::{agreement, Ctx, F1Aggregation};
 use super::registry::{self, At, Average, ClassView, Compute, Kind, MetricId};
 use super::sum;
 pub use super::trec_measures::MIN_GEO_MEAN;
 
-/// Every convention that changes a value, with the defaults of CONVENTIONS.md.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Conventions {
-    pub ties: TieRule,
-    pub relevance_level: i32,
-    pub gain: Gain,
-    pub discount: Discount,
-    pub ap_denominator: ApDenominator,
-    pub precision_denominator: PrecisionDenominator,
-    pub f1_aggregation: F1Aggregation,
-    pub query_set: QuerySet,
-    pub threshold: f64,
-    /// Models with a threshold of their own (`(name, threshold)`): the
-    /// page's "a threshold per model", the CLI's `--threshold NAME=T`; the
-    /// others use `threshold` ([`Conventions::threshold_for`]). Scores of
-    /// two models need not share a scale, so one threshold cannot serve both.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub thresholds: Vec<(String, f64)>,
-    pub threshold_rule: ThresholdRule,
-    pub zero_division: ZeroDivision,
-    pub binary_scores_are_logits: bool,
-    pub class_ties: ClassTieRule,
-    pub class_scale: ScoreScale,
-    /// trec_eval's rule for recall points (iprec_at_recall): 10.0 by default
-    #[serde(default)]
-    pub trec_eval: TrecEvalVersion,
-}
-
-impl Default for Conventions {
-    fn default() -> Self {
-        Conventions {
-            ties: TieRule::Trec,
-            relevance_level: 1,
-            gain: Gain::Linear,
-            discount: Discount::Log2,
-            ap_denominator: ApDenominator::Relevant,
-            precision_denominator: PrecisionDenominator::K,
-            f1_aggregation: F1Aggregation::PerQuery,
-            query_set: QuerySet::Qrels,
-            threshold: 0.5,
-            thresholds: Vec::new(),
-            threshold_rule: ThresholdRule::AtLeast,
-            zero_division: ZeroDivision::Zero,
-            binary_scores_are_logits: false,
-            class_ties: ClassTieRule::LowerIndexFirst,
-            class_scale: ScoreScale::Probabilities,
-            trec_eval: TrecEvalVersion::V10,
-        }
-    }
-}
+pub use super::conventions::Conventions;
 
 impl Conventions {
     pub fn ranking_ctx(&self) -> Ctx {
@@ -270,20 +217,7 @@ impl MulticlassData {
     }
 }
 
-/// Ratings with one prediction column per model.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct RatingsData {
-    pub users: Interner,
-    pub items: Interner,
-    #[serde(with = "crate::core::raw")]
-    pub user: Vec<u32>,
-    #[serde(with = "crate::core::raw")]
-    pub item: Vec<u32>,
-    #[serde(with = "crate::core::raw")]
-    pub rating: Vec<f64>,
-    #[serde(with = "crate::core::raw::named")]
-    pub models: Vec<(String, Vec<f64>)>,
-}
+pub use super::ratings::RatingsData;
 
 /// A loaded data set of any kind (borrowed: evaluation never copies columns).
 #[derive(Clone, Copy, Debug)]

@@ -1,6 +1,7 @@
 //! The metric core: pure Rust, no web dependency. Built natively for tests,
 //! benchmarks and the CLI, and to wasm for the page.
 
+pub mod base;
 pub mod binary;
 pub mod conventions;
 pub mod curves;

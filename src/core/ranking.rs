@@ -542,7 +542,7 @@ pub fn prepare(
                 }
                 slot = (slot + 1) & jmask;
             }
-            kept.push((!super::binary::order_key(scores[row as usize]), row, grade));
+            kept.push((!super::base::order_key(scores[row as usize]), row, grade));
         }
         // sorted on integer keys (descending score; -0.0 and 0.0 tie, as in
         // trec_eval's comparisons), equal scores in file order (the row number

@@ -853,25 +853,7 @@ pub mod agreement {
         pearson(x, y)
     }
 
-    /// Average (fractional) ranks, 1-based, as scipy `rankdata(method='average')`.
-    pub fn average_ranks(values: &[f64]) -> Vec<f64> {
-        let n = values.len();
-        let order = order_by(values, false);
-        let mut ranks = vec![0.0; n];
-        let mut s = 0;
-        while s < n {
-            let mut e = s + 1;
-            while e < n && values[order[e]] == values[order[s]] {
-                e += 1;
-            }
-            let avg = (s + e + 1) as f64 / 2.0; // mean of ranks s+1..=e
-            for &i in &order[s..e] {
-                ranks[i] = avg;
-            }
-            s = e;
-        }
-        ranks
-    }
+    pub use crate::core::base::average_ranks;
 
     /// Pearson correlation in f64 with compensated sums; `None` if either side is constant.
     pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {

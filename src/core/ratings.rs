@@ -1,7 +1,23 @@
 //! Rating prediction (seed 001): error metrics, rank correlation and FCP.
 
+use super::ids::Interner;
 use super::ranking_metrics::agreement;
 use super::sum::Sum;
+
+/// Ratings with one prediction column per model.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct RatingsData {
+    pub users: Interner,
+    pub items: Interner,
+    #[serde(with = "crate::core::raw")]
+    pub user: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
+    pub item: Vec<u32>,
+    #[serde(with = "crate::core::raw")]
+    pub rating: Vec<f64>,
+    #[serde(with = "crate::core::raw::named")]
+    pub models: Vec<(String, Vec<f64>)>,
+}
 
 /// Ratings and one model's predictions, row-aligned.
 #[derive(Clone, Debug, Default)]

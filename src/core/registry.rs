@@ -2,49 +2,14 @@
 //! the explanations and the tests, so a metric is never listed by hand twice.
 
 use super::binary::{BinaryCurve, Confusion, ZeroDivision};
-use super::evaluate::RatingsData;
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;
 use super::ranking_metrics::{ndcg_of, Ctx, Gain, Prefix, TrecEvalVersion};
-use super::{ratings, sum};
+use super::ratings::{self, RatingsData};
+use super::sum;
 
-/// The four kinds of data Rankscope evaluates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Ranking,
-    Binary,
-    Multiclass,
-    Ratings,
-}
-
-crate::named!(Kind {
-    Ranking = "ranking",
-    Binary = "binary",
-    Multiclass = "multiclass",
-    Ratings = "ratings",
-});
-
-impl Kind {
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Ranking => "ranking",
-            Kind::Binary => "binary classification",
-            Kind::Multiclass => "multi-class next-item",
-            Kind::Ratings => "rating prediction",
-        }
-    }
-
-    /// What one evaluation unit is called.
-    pub fn unit(self) -> &'static str {
-        match self {
-            Kind::Ranking => "query",
-            Kind::Binary | Kind::Multiclass => "row",
-            Kind::Ratings => "user",
-        }
-    }
-}
+pub use super::base::Kind;
 
 /// One catalogue row: what the metric is (id, kind, cutoff rule, title,
 /// formula as text and as TeX, conventions in words and by key, reference,
@@ -1160,6 +1125,14 @@ fn metrics_at(kind: Kind, ks: &[usize], extras: bool) -> Vec<MetricId> {
         }
     }
     out
+}
+
+impl Confusion {
+    /// The threshold metric `base` with `zero_division` applied, or `None`
+    /// for a `base` that is not one (the outer option): its registry row's hook.
+    pub fn metric(&self, base: &str, zero_division: ZeroDivision) -> Option<Option<f64>> {
+        info(base, Kind::Binary)?.at_threshold(self, zero_division)
+    }
 }
 
 #[cfg(test)]

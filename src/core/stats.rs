@@ -124,7 +124,7 @@ pub fn wilcoxon(a: &[f64], b: &[f64]) -> Option<Wilcoxon> {
         return None;
     }
     let abs: Vec<f64> = nonzero.iter().map(|x| x.abs()).collect();
-    let ranks = super::ranking_metrics::agreement::average_ranks(&abs);
+    let ranks = super::base::average_ranks(&abs);
     let r_plus: f64 = nonzero
         .iter()
         .zip(&ranks)
@@ -536,8 +536,7 @@ pub fn wilson(successes: u64, trials: u64) -> Option<(f64, f64)> {
     Some(((center - half).max(0.0), (center + half).min(1.0)))
 }
 
-/// The standard normal's 97.5th percentile (two-sided 95% intervals).
-pub const Z95: f64 = 1.959963984540054;
+pub use super::base::Z95;
 
 /// DeLong's test for two correlated ROC AUCs on the same rows (DeLong,
 /// DeLong & Clarke-Pearson 1988), by Sun & Xu's (2014) midrank algorithm in
@@ -679,7 +678,7 @@ fn placement_codes(labels: &[bool], columns: &[&[f64]]) -> Vec<Vec<u32>> {
 fn codes(labels: &[bool], scores: &[f64]) -> Vec<u32> {
     // the curve's key (−0.0 keyed as 0.0: equal scores); the label rides in
     // the row's top bit
-    let key = crate::core::binary::order_key;
+    let key = crate::core::base::order_key;
     let mut order: Vec<(u64, u32)> = scores
         .iter()
         .zip(labels)

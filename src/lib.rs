@@ -17,6 +17,7 @@ pub mod session;
 pub mod text;
 pub mod trec_eval;
 pub mod trec_format;
+pub mod trec_relations;
 pub mod values;
 
 #[cfg(target_arch = "wasm32")]

@@ -434,6 +434,20 @@ impl Parser {
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_formula_typesets() {
+        for m in crate::core::registry::METRICS {
+            assert_ne!(
+                m.tex(),
+                m.formula,
+                "{:?} {} has no TeX formula",
+                m.kind,
+                m.base
+            );
+            to_mathml(m.tex(), true).unwrap_or_else(|e| panic!("{:?} {}: {e}", m.kind, m.base));
+        }
+    }
+
     fn m(t: &str) -> String {
         to_mathml(t, false).unwrap()
     }

@@ -47,7 +47,7 @@ pub struct ViewState {
     pub conv: Conventions,
     /// The significance tests and the Compare view's pair (`test`,
     /// `correction`, `alpha`, `seed`, `ci`, `vs`, `on`).
-    pub tests: crate::compare::page::Settings,
+    pub tests: crate::compare::settings::Settings,
     /// The Diagnostics panel's options (`diag`: `crate::diagnose::Options`'
     /// text, only what differs from the defaults).
     pub diagnose: String,
@@ -856,6 +856,41 @@ pub fn from_base64(text: &[u8]) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
+    /// A ranking table keyed by a user column makes the lists users' (the
+    /// page then says users and items), said among the file's details, not
+    /// as a warning, and kept through a session; one keyed by queries does not.
+    #[test]
+    fn lists_keyed_by_user_are_users() {
+        let mut ws = Workspace::default();
+        let s = ws
+            .load_bytes(
+                "recs.csv",
+                // (a relevant item no list holds: judgments beyond the lists)
+                b"user_id,item_id,score,relevance\nu1,a,0.9,1\nu1,b,0.5,0\nu2,a,0.4,1\nu2,c,,1\n",
+                &Default::default(),
+            )
+            .unwrap();
+        assert!(ws.ranking.as_ref().unwrap().by_user);
+        assert!(
+            s.details
+                .iter()
+                .any(|d| d.contains("'user_id'): users and items")),
+            "{:?}",
+            s.details
+        );
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        let (back, _, _) = decode_session(&encode_session(&ws, &Default::default())).unwrap();
+        assert!(back.ranking.as_ref().unwrap().by_user, "a session keeps it");
+        let mut ir = Workspace::default();
+        ir.load_bytes(
+            "run.csv",
+            b"query_id,doc_id,score,relevance\nq1,a,0.9,1\n",
+            &Default::default(),
+        )
+        .unwrap();
+        assert!(!ir.ranking.as_ref().unwrap().by_user);
+    }
+
     /// docs/CONVENTIONS.md names every convention key of every kind, with
     /// each enum value's stable name and the default of each.
     #[test]
@@ -1016,8 +1051,8 @@ mod tests {
         v.conv.threshold = 0.375;
         v.conv.ties = TieRule::Average;
         v.conv.relevance_level = -2;
-        v.tests = crate::compare::page::Settings {
-            test: crate::compare::Test::Randomization,
+        v.tests = crate::compare::settings::Settings {
+            test: crate::compare::settings::Test::Randomization,
             correction: crate::core::stats::Correction::BenjaminiHochberg,
             alpha: 0.01,
             seed: 7,

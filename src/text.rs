@@ -5,6 +5,36 @@
 
 use std::borrow::Cow;
 
+/// The most characters of a problem's text (and of a file name) kept: input
+/// echoed in a message (a header, a value, a URL) is cut there, so a 12 MB
+/// header line gives a message of a few hundred bytes, not 12 MB.
+pub const MAX_ECHO: usize = 300;
+
+/// `text` cut to [`MAX_ECHO`] characters, saying how much was left out.
+pub fn capped(text: String) -> String {
+    capped_to(text, MAX_ECHO)
+}
+
+/// `text` cut to `max` characters, saying how much was left out.
+pub fn capped_to(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text,
+        Some((end, _)) => {
+            let rest = text[end..].chars().count();
+            format!("{}… ({})", &text[..end], count(rest, "more character"))
+        }
+    }
+}
+
+/// "1 field", "3 fields".
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// Controls that act on a terminal or break a line: C0 (but line feed and
 /// tab), DEL and C1.
 fn is_control(c: char) -> bool {

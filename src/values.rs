@@ -14,91 +14,13 @@ use std::fmt::Write;
 
 use crate::compare::html::{distribution, Spread};
 use crate::compare::page::{answer, Request, Settings};
-use crate::core::evaluate::{aggregate, ModelReport, Report};
-use crate::core::registry::{Kind, MetricId};
 use crate::parse::Precomputed;
 use crate::text::html as esc;
 
 /// Per-query rows shown at most (filter to find others).
 pub const SHOWN: usize = 200;
 
-/// The values of `files` as a report, one model per file or model: each
-/// measure's per-query values (queries in byte-wise order of their ids, as
-/// the core orders them; the last value of a query as written) and its
-/// value: the file's `all` line when it has one (trec_eval's), else the
-/// per-query values aggregated as the core aggregates them
-/// ([`aggregate`]); none for a measure some query lacks, or FCP and
-/// Spearman (ratios over pairs, not means). Measures some query lacks
-/// have no per-query column (nothing to pair).
-pub fn values_report<'a>(files: impl Iterator<Item = &'a Precomputed> + Clone) -> Report {
-    let mut columns: Vec<String> = Vec::new();
-    for p in files.clone() {
-        for m in p.measure_names() {
-            if !columns.iter().any(|c| c == m) {
-                columns.push(m.to_string());
-            }
-        }
-    }
-    let models = files
-        .map(|p| {
-            let all = p.queries.get("all");
-            let mut present = vec![false; p.queries.len()];
-            for &q in &p.q {
-                present[q as usize] = Some(q) != all;
-            }
-            let mut units: Vec<u32> = (0..p.queries.len() as u32)
-                .filter(|&q| present[q as usize])
-                .collect();
-            p.queries.sort_by_name(&mut units);
-            let mut slot = vec![usize::MAX; p.queries.len()];
-            for (i, &q) in units.iter().enumerate() {
-                slot[q as usize] = i;
-            }
-            let mut cols = vec![vec![f64::NAN; units.len()]; p.measures.len()];
-            let mut summary = vec![None; p.measures.len()];
-            for i in 0..p.m.len() {
-                let (m, q) = (p.m[i] as usize, p.q[i]);
-                if Some(q) == all {
-                    summary[m] = Some(p.value[i]);
-                } else {
-                    cols[m][slot[q as usize]] = p.value[i];
-                }
-            }
-            let mut out = ModelReport {
-                name: p.name.clone(),
-                unit_ids: units
-                    .iter()
-                    .map(|&q| p.queries.name(q).to_string())
-                    .collect(),
-                ..Default::default()
-            };
-            for (j, col) in cols.into_iter().enumerate() {
-                let name = p.measures.name(j as u32);
-                let base = MetricId::parse(name, Kind::Ranking)
-                    .map_or_else(|_| name.to_string(), |id| id.base);
-                let complete = !col.is_empty() && col.iter().all(|v| !v.is_nan());
-                // score–grade agreement pools pairs: not a mean of the queries' values
-                let pairs = crate::core::registry::info(&base, Kind::Ranking).is_some_and(|m| {
-                    matches!(m.compute, crate::core::registry::Compute::Agreement { .. })
-                });
-                let value =
-                    summary[j].or_else(|| (complete && !pairs).then(|| aggregate(&base, &col)));
-                out.metrics.insert(name.to_string(), value);
-                if complete {
-                    out.per_unit.insert(name.to_string(), col);
-                }
-            }
-            out
-        })
-        .collect();
-    Report {
-        kind: Kind::Ranking,
-        columns,
-        conventions: Default::default(),
-        models,
-        warnings: Vec::new(),
-    }
-}
+pub use crate::parse::values_report;
 
 /// What the panel shows.
 pub struct View<'a> {

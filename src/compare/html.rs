@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use super::page::Settings;
+use super::settings::Settings;
 use super::{correction_title, format_p, Comparison, Test};
 use crate::core::stats::{Correction, WilcoxonMethod};
 use crate::core::Named;
@@ -112,7 +112,7 @@ fn correction_alpha_ci(s: &mut String, set: &Settings, what: &str) {
 
 /// The Compare view's controls: the test settings and the pair compared,
 /// each control with its id above.
-pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
+pub fn controls(req: &super::settings::Request, focus: (usize, usize)) -> String {
     let set = &req.settings;
     let mut s = String::from(r#"<div class="compare-settings">"#);
     s.push_str("<label>Test ");
@@ -132,9 +132,9 @@ pub fn controls(req: &super::page::Request, focus: (usize, usize)) -> String {
         set.test.title(),
         super::adjustment(set.correction),
         set.alpha,
-        super::page::CI_RESAMPLES,
+        super::settings::CI_RESAMPLES,
         set.seed,
-        super::page::CI_BOOTSTRAP_UNITS,
+        super::settings::CI_BOOTSTRAP_UNITS,
         units = plural(&req.unit)
     );
     let (model, metric) = focus;

@@ -8,6 +8,7 @@ pub mod binary;
 pub mod html;
 pub mod page;
 pub mod rows;
+pub mod settings;
 
 use crate::core::evaluate::{BinaryData, Report};
 use crate::core::registry::{self, Kind, MetricId};
@@ -270,36 +271,7 @@ fn hits(a: &[f64], b: &[f64]) -> bool {
     a.iter().chain(b).all(|&x| x == 0.0 || x == 1.0)
 }
 
-/// A paired test, as links and the CLI name it.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Test {
-    /// Paired Student's t-test (the default: what ranx and most papers use).
-    #[default]
-    T,
-    Wilcoxon,
-    Sign,
-    Randomization,
-    Bootstrap,
-    /// McNemar's exact test of per-unit hits (0/1 values only).
-    #[serde(rename = "mcnemar")]
-    McNemar,
-    /// Randomized Tukey HSD over the baseline and every compared model
-    /// (a test of the group: [`tukey_group`]).
-    Tukey,
-}
-
-crate::named!(Test {
-    T = "t",
-    Wilcoxon = "wilcoxon",
-    Sign = "sign",
-    Randomization = "randomization",
-    Bootstrap = "bootstrap",
-    McNemar = "mcnemar",
-    Tukey = "tukey",
-});
+pub use settings::Test;
 
 impl Test {
     /// This test's two-sided p-value of `b` against `a` on paired units

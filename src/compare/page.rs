@@ -9,47 +9,12 @@ use crate::core::evaluate::Report;
 use crate::core::stats::{self, Correction, Paired};
 use crate::core::Named;
 
-/// The test settings of the page and the Compare view's pair (`test=`,
-/// `correction=`, `alpha=`, `seed=`, `ci=`, `vs=`, `on=` in links).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    /// The test behind the table's marks.
-    pub test: Test,
-    pub correction: Correction,
-    /// The level below which an adjusted p-value is marked.
-    pub alpha: f64,
-    pub seed: u64,
-    /// Show each mean's bootstrap 95% interval in the table.
-    pub ci: bool,
-    /// The Compare view's model (against the baseline) and metric.
-    pub vs: Option<String>,
-    pub on: Option<String>,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            test: Test::T,
-            correction: Correction::Holm,
-            alpha: 0.05,
-            seed: 42,
-            ci: false,
-            vs: None,
-            on: None,
-        }
-    }
-}
+pub use super::settings::{Request, Settings, Units, CI_BOOTSTRAP_UNITS, CI_RESAMPLES};
 
 /// Random sign flips of the randomization test in the page, resamples of
 /// its bootstrap test (the CLI's defaults).
 pub const RESAMPLES: u64 = 10_000;
 pub const BOOTSTRAPS: u64 = 1_000;
-/// Resamples of each mean's bootstrap interval.
-pub const CI_RESAMPLES: usize = 1_000;
-/// Up to this many units a mean's interval is the bootstrap's; beyond, the
-/// t interval (the two agree there within the bootstrap's own noise, and
-/// 1,000 resamples of 100,000 units for every column took minutes).
-pub const CI_BOOTSTRAP_UNITS: usize = 20_000;
 /// A mean's 95% interval as the metric table shows it (`value [lo, hi]`,
 /// the Compare card's "95% intervals"): over `values`' defined units, the
 /// percentile bootstrap ([`stats::bootstrap_ci`], `resamples`, `seed`) up
@@ -71,32 +36,6 @@ pub fn mean_interval(values: &[f64], resamples: usize, seed: u64) -> Option<(f64
 /// (so their p-values can be adjusted across it) while units × draws stay
 /// within this; beyond, for its own model only.
 pub const GROUP_DRAWS: u64 = 200_000_000;
-
-/// One model's per-unit values.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Units {
-    pub name: String,
-    pub ids: Vec<String>,
-    /// One column per metric of the request, one value per id.
-    pub values: Vec<Vec<f64>>,
-}
-
-/// What the page asks of a worker.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Request {
-    /// `query`, `row` or `user`.
-    pub unit: String,
-    /// The metric ids tested: the report's columns whose shown value is the
-    /// mean of their per-unit values.
-    pub metrics: Vec<String>,
-    pub models: Vec<Units>,
-    /// The index of the baseline in `models`.
-    pub baseline: usize,
-    pub settings: Settings,
-    /// The Compare view's model (against the baseline) and metric, as
-    /// indices into `models` and `metrics`.
-    pub focus: Option<(usize, usize)>,
-}
 
 /// Whether `column` of `values` has the mean `shown` (within 1e-9, the
 /// undefined units left out): a paired test of the per-unit values tests

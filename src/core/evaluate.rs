@@ -487,8 +487,8 @@ fn judged_warnings(
             let sample = match (run_doc, qrels_doc) {
                 (Some(r), Some(q)) => format!(
                     " (the run has e.g. '{}', the qrels '{}')",
-                    crate::parse::error::capped(r.to_string()),
-                    crate::parse::error::capped(q.to_string())
+                    crate::text::capped(r.to_string()),
+                    crate::text::capped(q.to_string())
                 ),
                 _ => String::new(),
             };

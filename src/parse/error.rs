@@ -23,26 +23,8 @@ pub struct LoadError {
 
 pub const MAX_PROBLEMS: usize = 20;
 
-/// The most characters of a problem's text (and of a file name) kept: input
-/// echoed in a message (a header, a value, a URL) is cut there, so a 12 MB
-/// header line gives a message of a few hundred bytes, not 12 MB.
-pub const MAX_ECHO: usize = 300;
-
-/// `text` cut to [`MAX_ECHO`] characters, saying how much was left out.
-pub fn capped(text: String) -> String {
-    capped_to(text, MAX_ECHO)
-}
-
-/// `text` cut to `max` characters, saying how much was left out.
-fn capped_to(text: String, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text,
-        Some((end, _)) => {
-            let rest = text[end..].chars().count();
-            format!("{}… ({})", &text[..end], count(rest, "more character"))
-        }
-    }
-}
+use crate::text::capped_to;
+pub use crate::text::{capped, count, MAX_ECHO};
 
 impl LoadError {
     pub fn new(file: &str) -> Self {
@@ -126,15 +108,6 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
-
-/// "1 field", "3 fields".
-pub fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
 
 /// Shortens a found value for display, and makes control characters visible.
 pub fn shown(text: &[u8]) -> String {

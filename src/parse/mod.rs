@@ -19,7 +19,7 @@ mod workspace;
 
 pub use error::{LoadError, Problem};
 pub use table::Format;
-pub use workspace::{LoadSummary, Workspace, NO_QRELS};
+pub use workspace::{values_report, LoadSummary, Workspace, NO_QRELS};
 
 use crate::core::evaluate::{BinaryData, MulticlassData, RatingsData};
 use crate::core::ids::{Interner, Names};
@@ -228,7 +228,7 @@ pub fn relations_command(format: Format) -> (&'static str, &'static str) {
 /// A file in one of trec_eval's other relation formats (preferences,
 /// qrels read as preferences, judgment groups, z-scores): its lines as
 /// checked (fields joined by one space), which `rankscope trec_eval`
-/// evaluates against the runs (`crate::trec_eval::relations`).
+/// evaluates against the runs (`crate::trec_relations`).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Relations {
     /// The file it came from.

@@ -21,7 +21,7 @@ pub struct Workspace {
     /// trec_eval output files, shown as they are.
     pub precomputed: Vec<super::Precomputed>,
     /// Preference, judgment-group and z-score files, evaluated by
-    /// `rankscope trec_eval` against the runs (`crate::trec_eval::relations`).
+    /// `rankscope trec_eval` against the runs (`crate::trec_relations`).
     pub relations: Vec<super::Relations>,
     /// Their evaluations (trec_eval's output per relation file and run),
     /// shown beside `precomputed`; derived, so never saved.
@@ -239,9 +239,9 @@ impl Workspace {
 
     /// [`Workspace::precomputed_report`] of every measure, the relation
     /// files' evaluations ([`Workspace::derived`]) included
-    /// ([`crate::values::values_report`]).
+    /// ([`values_report`]).
     pub fn values_report(&self) -> crate::core::evaluate::Report {
-        crate::values::values_report(self.measure_files())
+        values_report(self.measure_files())
     }
 
     /// Values computed elsewhere (trec_eval output, a per-query values file),
@@ -1009,6 +1009,88 @@ impl Workspace {
     }
 }
 
+/// The values of `files` as a report, one model per file or model: each
+/// measure's per-query values (queries in byte-wise order of their ids, as
+/// the core orders them; the last value of a query as written) and its
+/// value: the file's `all` line when it has one (trec_eval's), else the
+/// per-query values aggregated as the core aggregates them
+/// ([`aggregate`]); none for a measure some query lacks, or FCP and
+/// Spearman (ratios over pairs, not means). Measures some query lacks
+/// have no per-query column (nothing to pair).
+pub fn values_report<'a>(
+    files: impl Iterator<Item = &'a super::Precomputed> + Clone,
+) -> crate::core::evaluate::Report {
+    use crate::core::evaluate::{aggregate, ModelReport, Report};
+    use crate::core::registry::{Kind, MetricId};
+    let mut columns: Vec<String> = Vec::new();
+    for p in files.clone() {
+        for m in p.measure_names() {
+            if !columns.iter().any(|c| c == m) {
+                columns.push(m.to_string());
+            }
+        }
+    }
+    let models = files
+        .map(|p| {
+            let all = p.queries.get("all");
+            let mut present = vec![false; p.queries.len()];
+            for &q in &p.q {
+                present[q as usize] = Some(q) != all;
+            }
+            let mut units: Vec<u32> = (0..p.queries.len() as u32)
+                .filter(|&q| present[q as usize])
+                .collect();
+            p.queries.sort_by_name(&mut units);
+            let mut slot = vec![usize::MAX; p.queries.len()];
+            for (i, &q) in units.iter().enumerate() {
+                slot[q as usize] = i;
+            }
+            let mut cols = vec![vec![f64::NAN; units.len()]; p.measures.len()];
+            let mut summary = vec![None; p.measures.len()];
+            for i in 0..p.m.len() {
+                let (m, q) = (p.m[i] as usize, p.q[i]);
+                if Some(q) == all {
+                    summary[m] = Some(p.value[i]);
+                } else {
+                    cols[m][slot[q as usize]] = p.value[i];
+                }
+            }
+            let mut out = ModelReport {
+                name: p.name.clone(),
+                unit_ids: units
+                    .iter()
+                    .map(|&q| p.queries.name(q).to_string())
+                    .collect(),
+                ..Default::default()
+            };
+            for (j, col) in cols.into_iter().enumerate() {
+                let name = p.measures.name(j as u32);
+                let base = MetricId::parse(name, Kind::Ranking)
+                    .map_or_else(|_| name.to_string(), |id| id.base);
+                let complete = !col.is_empty() && col.iter().all(|v| !v.is_nan());
+                // score–grade agreement pools pairs: not a mean of the queries' values
+                let pairs = crate::core::registry::info(&base, Kind::Ranking).is_some_and(|m| {
+                    matches!(m.compute, crate::core::registry::Compute::Agreement { .. })
+                });
+                let value =
+                    summary[j].or_else(|| (complete && !pairs).then(|| aggregate(&base, &col)));
+                out.metrics.insert(name.to_string(), value);
+                if complete {
+                    out.per_unit.insert(name.to_string(), col);
+                }
+            }
+            out
+        })
+        .collect();
+    Report {
+        kind: Kind::Ranking,
+        columns,
+        conventions: Default::default(),
+        models,
+        warnings: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1165,44 +1247,5 @@ mod tests {
         assert_eq!(counted.warnings.len(), 2);
         assert!(counted.warnings[0].starts_with("a: 2 scores outside [0, 1]"));
         assert!(counted.warnings[1].starts_with("b: 2 scores outside [0, 1]"));
-    }
-
-    /// A ranking table keyed by a user column makes the lists users' (the
-    /// page then says users and items), said among the file's details, not
-    /// as a warning, and kept through a session; one keyed by queries does not.
-    #[test]
-    fn lists_keyed_by_user_are_users() {
-        let mut ws = Workspace::default();
-        let s = ws
-            .load_bytes(
-                "recs.csv",
-                // (a relevant item no list holds: judgments beyond the lists)
-                b"user_id,item_id,score,relevance\nu1,a,0.9,1\nu1,b,0.5,0\nu2,a,0.4,1\nu2,c,,1\n",
-                &Default::default(),
-            )
-            .unwrap();
-        assert!(ws.ranking.as_ref().unwrap().by_user);
-        assert!(
-            s.details
-                .iter()
-                .any(|d| d.contains("'user_id'): users and items")),
-            "{:?}",
-            s.details
-        );
-        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
-        let (back, _, _) = crate::session::decode_session(&crate::session::encode_session(
-            &ws,
-            &Default::default(),
-        ))
-        .unwrap();
-        assert!(back.ranking.as_ref().unwrap().by_user, "a session keeps it");
-        let mut ir = Workspace::default();
-        ir.load_bytes(
-            "run.csv",
-            b"query_id,doc_id,score,relevance\nq1,a,0.9,1\n",
-            &Default::default(),
-        )
-        .unwrap();
-        assert!(!ir.ranking.as_ref().unwrap().by_user);
     }
 }

@@ -19,7 +19,6 @@ pub mod cfmt;
 pub mod input;
 pub mod measures;
 pub mod prefs;
-pub mod relations;
 pub mod rels;
 mod text;
 

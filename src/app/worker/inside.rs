@@ -477,7 +477,7 @@ pub(super) fn answer_values(data: &JsValue) -> [String; 3] {
 
 /// Evaluates the relation files of the request's workspace (a session's
 /// bytes) against its runs with
-/// `rankscope trec_eval` ([`crate::trec_eval::relations::evaluate`]), and
+/// `rankscope trec_eval` ([`crate::trec_relations::evaluate`]), and
 /// answers with one outcome per (file, run) pair: its values, or what
 /// trec_eval said.
 pub(super) fn answer_relations(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
@@ -493,7 +493,7 @@ pub(super) fn answer_relations(reply: &web_sys::DedicatedWorkerGlobalScope, data
     let msg = match crate::session::decode_session(&bytes) {
         Ok((ws, _, _)) => {
             let outcomes: Vec<(String, Outcome)> =
-                crate::trec_eval::relations::evaluate(&ws.to_files(), version)
+                crate::trec_relations::evaluate(&ws.to_files(), version)
                     .into_iter()
                     .map(|(name, result)| {
                         let outcome = result.map(|e| Parsed::Measures(e.values)).map_err(|why| {

@@ -688,7 +688,7 @@ fn emit(out: &mut std::io::StdoutLock, text: &str) {
 /// qrels_jg`, `-Z -m all_trec`): its lines with `--format trec_eval`, else a
 /// table (or JSON) of its `all` values per (run, file) pair.
 fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
-    use rankscope::trec_eval::relations;
+    use rankscope::trec_relations as relations;
     let results = relations::evaluate(&ws.to_files(), a.conv.trec_eval);
     if results.is_empty() {
         return fail("preferences, judgment groups and z-scores are evaluated against runs: give the run files too");

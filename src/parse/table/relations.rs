@@ -7,7 +7,7 @@ use super::*;
 
 /// A file of trec_eval's other relation formats (preferences, judgment
 /// groups, z-scores): each line checked, then kept as text for
-/// `rankscope trec_eval` (`crate::trec_eval::relations`), which evaluates them.
+/// `rankscope trec_eval` (`crate::trec_relations`), which evaluates them.
 pub struct RelationsState {
     pub(super) format: Format,
     pub(super) text: Vec<u8>,

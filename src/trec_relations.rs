@@ -5,8 +5,8 @@
 //! a trec_eval output file. The CLI's `eval` and the page's loading worker
 //! (the page's own wasm has no trec_eval) call [`evaluate`].
 
-use super::Version;
 use crate::parse::{relations_command, Format, LoadOptions, Parsed, Precomputed};
+use crate::trec_eval::Version;
 
 /// One pair's evaluation: trec_eval's standard output, and its values read back.
 pub struct Evaluated {
@@ -126,7 +126,7 @@ pub fn evaluate(
             ]);
             let files: [(&str, &[u8]); 3] =
                 [(judged, rel), (&results_name, results), (rel_name, &r.text)];
-            let result = super::in_memory(version, &args, &files).and_then(|stdout| {
+            let result = crate::trec_eval::in_memory(version, &args, &files).and_then(|stdout| {
                 let options = LoadOptions {
                     format: Some(Format::TrecEvalOutput),
                     ..Default::default()

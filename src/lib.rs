@@ -3,21 +3,20 @@
 //! Data flows one way: file -> [`parse`] -> [`core`] -> view ([`plot`], the
 //! CLI in `src/bin`, and the wasm app in [`app`]).
 
+// The layers below, under the paths they had in this crate.
+pub use rankscope_core as core;
+pub use rankscope_core::{named, text};
+pub use rankscope_io::{example, parse, trec_format, trec_relations};
+pub use rankscope_trec_eval as trec_eval;
+
 pub mod compare;
-pub mod core;
 pub mod diagnose;
-pub mod example;
 pub mod markup;
 pub mod math;
-pub mod parse;
 pub mod plot;
 pub mod report;
 pub mod robustness;
 pub mod session;
-pub mod text;
-pub mod trec_eval;
-pub mod trec_format;
-pub mod trec_relations;
 pub mod values;
 
 #[cfg(target_arch = "wasm32")]

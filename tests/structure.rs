@@ -1,7 +1,7 @@
 //! The code's shape, held: a metric id is written in the registry and
 //! nowhere else in the code: the app, the CLI, the Python module
 //! (ARCHITECTURE.md, "Add a metric"). Tests may name ids (they are the
-//! references); `src/trec_eval/` is trec_eval 10.0's own measure table,
+//! references); `crates/trec-eval/` is trec_eval 10.0's own measure table,
 //! keyed by trec_eval's names, byte for byte.
 
 use rankscope::core::registry::METRICS;
@@ -17,15 +17,15 @@ const NOT_METRICS: &[(&str, &str, usize, &str)] = &[
     ("src/app/classify.rs", "fn", 1, "a confusion cell's data key"),
     ("src/app/classify.rs", "fp", 1, "a confusion cell's data key"),
     ("src/app/classify.rs", "tn", 1, "a confusion cell's data key"),
-    ("src/core/binary.rs", "fn", 1, "the confusion matrix's JSON field"),
+    ("crates/core/src/binary.rs", "fn", 1, "the confusion matrix's JSON field"),
     ("src/plot/mod.rs", "recall", 1, "a precision-recall chart's axis title"),
     ("src/plot/mod.rs", "precision", 1, "a precision-recall chart's axis title"),
-    ("src/core/conventions.rs", "f1", 1, "the CLI's earlier flag --f1, an alias"),
-    ("src/core/curves.rs", "ndcg", 1, "the elbow chart's metric, its link name"),
-    ("src/core/curves.rs", "precision", 1, "the elbow chart's metric, its link name"),
-    ("src/core/curves.rs", "recall", 1, "the elbow chart's metric, its link name"),
-    ("src/core/curves.rs", "map", 1, "the elbow chart's metric, its link name"),
-    ("src/core/curves.rs", "hit_rate", 1, "the elbow chart's metric, its link name"),
+    ("crates/core/src/conventions.rs", "f1", 1, "the CLI's earlier flag --f1, an alias"),
+    ("crates/core/src/curves.rs", "ndcg", 1, "the elbow chart's metric, its link name"),
+    ("crates/core/src/curves.rs", "precision", 1, "the elbow chart's metric, its link name"),
+    ("crates/core/src/curves.rs", "recall", 1, "the elbow chart's metric, its link name"),
+    ("crates/core/src/curves.rs", "map", 1, "the elbow chart's metric, its link name"),
+    ("crates/core/src/curves.rs", "hit_rate", 1, "the elbow chart's metric, its link name"),
     ("src/diagnose/mod.rs", "recall", 2, "an operating point's option key (recall ≥ x)"),
     ("src/diagnose/mod.rs", "precision", 2, "an operating point's option key"),
     ("src/diagnose/html.rs", "recall", 1, "an operating point's option input"),
@@ -79,6 +79,7 @@ fn no_metric_id_is_written_outside_the_registry() {
     ids.dedup();
     let mut files = Vec::new();
     rust_files(&root.join("src"), &mut files);
+    rust_files(&root.join("crates"), &mut files);
     rust_files(&root.join("python/src"), &mut files);
     let mut found = Vec::new();
     let mut seen = vec![0; NOT_METRICS.len()];
@@ -88,7 +89,7 @@ fn no_metric_id_is_written_outside_the_registry() {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        if rel == "src/core/registry.rs" || rel.starts_with("src/trec_eval/") {
+        if rel == "crates/core/src/registry.rs" || rel.starts_with("crates/trec-eval/") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();

@@ -1,0 +1,1009 @@
+//! Ranking metric kernels over one prepared query ([`QueryView`]).
+//!
+//! Every kernel documents its formula and conventions; `k = None` means no cutoff.
+//! Positions are 1-based in formulas (rank i), 0-based in code.
+//!
+//! Ties: under [`TieRule::Average`](super::ranking::TieRule) each kernel returns
+//! the exact expected value over uniformly random orderings inside every group of
+//! equal scores. Metrics linear in per-position terms (DCG, P, R, F1, ARHR,
+//! R-precision) replace each term by its group mean; AP, RR and Hit use closed
+//! forms given beside them. With no ties (or another tie rule) every group has
+//! one member and the formulas reduce to the usual ones.
+
+use super::ranking::{QueryView, NOT_JUDGED};
+
+/// nDCG gain function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gain {
+    /// gain = rel (Järvelin & Kekäläinen; trec_eval, ranx `ndcg`, sklearn).
+    Linear,
+    /// gain = 2^rel - 1 (Burges et al. 2005; ranx `ndcg_burges`).
+    Exponential,
+}
+
+crate::named!(Gain { Linear = "linear", Exponential = "exponential" });
+
+/// nDCG position discount.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Discount {
+    /// 1 / log2(i + 1) (trec_eval, ranx, sklearn).
+    Log2,
+    /// The original Järvelin-Kekäläinen discount with b = 2: 1 / max(1, log2 i).
+    JarvelinB2,
+}
+
+crate::named!(Discount { Log2 = "log2", JarvelinB2 = "jarvelin_b2" });
+
+/// AP@k denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApDenominator {
+    /// |R|, all relevant documents of the query (trec_eval `map_cut`, ranx).
+    Relevant,
+    /// min(|R|, k) (Kaggle `apk`, seeds 002 and 004).
+    MinRelevantK,
+}
+
+crate::named!(ApDenominator { Relevant = "relevant", MinRelevantK = "min_relevant_k" });
+
+/// P@k denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrecisionDenominator {
+    /// k, even when fewer than k documents were retrieved (trec_eval, ranx).
+    K,
+    /// min(k, list length).
+    MinKLength,
+}
+
+crate::named!(PrecisionDenominator { K = "k", MinKLength = "min_k_length" });
+
+/// How F1@k is aggregated over queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum F1Aggregation {
+    /// Mean of per-query 2PR/(P+R) (ranx).
+    PerQuery,
+    /// 2PR/(P+R) of the mean P@k and mean R@k (LibCity, seed 003).
+    FromMeans,
+}
+
+crate::named!(F1Aggregation { PerQuery = "per_query", FromMeans = "from_means" });
+
+/// Which trec_eval's rule turns a recall point into a number of relevant
+/// documents (`iprec_at_recall`): its values changed in trec_eval 10.0.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum TrecEvalVersion {
+    /// trec_eval 10.0: `lround(level · |R|)`.
+    #[default]
+    #[serde(rename = "10.0")]
+    V10,
+    /// trec_eval 9.0.x and pytrec_eval: `(long)(level · |R| + 0.9)`.
+    #[serde(rename = "9.0.x")]
+    V9,
+}
+
+crate::named!(TrecEvalVersion { V10 = "10.0", V9 = "9.0.x" });
+
+/// Per-query context every kernel needs.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    pub relevance_level: i32,
+    pub gain: Gain,
+    pub discount: Discount,
+    pub ap_denominator: ApDenominator,
+    pub precision_denominator: PrecisionDenominator,
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx {
+            relevance_level: 1,
+            gain: Gain::Linear,
+            discount: Discount::Log2,
+            ap_denominator: ApDenominator::Relevant,
+            precision_denominator: PrecisionDenominator::K,
+        }
+    }
+}
+
+#[inline]
+fn cut(k: Option<usize>, len: usize) -> usize {
+    k.map_or(len, |k| k.min(len))
+}
+
+/// nDCG's per-position term: the gain of `grade` times the discount `d` of
+/// its position, gain(rel_i) · discount(i). The kernel ([`QueryView::dcg`],
+/// [`QueryView::idcg`]), the one-scan table ([`QueryView::scan_cutoffs`]),
+/// the curves (`curves.rs`) and the explanation (`explain.rs`) all add these.
+#[inline]
+pub fn dcg_term(grade: i32, gain: Gain, d: f64) -> f64 {
+    gain_of(grade, gain) * d
+}
+
+/// Gain of a grade: 0 for non-positive and unjudged grades.
+#[inline]
+pub fn gain_of(grade: i32, gain: Gain) -> f64 {
+    if grade <= 0 {
+        0.0
+    } else {
+        match gain {
+            Gain::Linear => grade as f64,
+            // 2^g - 1 of an integer grade, exact as an integer below 2^53
+            Gain::Exponential if grade < 53 => ((1u64 << grade) - 1) as f64,
+            Gain::Exponential => (grade as f64).exp2() - 1.0,
+        }
+    }
+}
+
+/// Discounts of the first positions, computed once (bit-identical to computing
+/// them each time: the same expression fills the table).
+const DISCOUNT_TABLE: usize = 4096;
+
+fn discount_table(discount: Discount) -> &'static [f64] {
+    static LOG2: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    static JK: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let cell = match discount {
+        Discount::Log2 => &LOG2,
+        Discount::JarvelinB2 => &JK,
+    };
+    cell.get_or_init(|| {
+        (0..DISCOUNT_TABLE)
+            .map(|i| compute_discount(i, discount))
+            .collect()
+    })
+}
+
+fn compute_discount(i: usize, discount: Discount) -> f64 {
+    let rank = (i + 1) as f64;
+    match discount {
+        Discount::Log2 => 1.0 / (rank + 1.0).log2(),
+        Discount::JarvelinB2 => 1.0 / rank.log2().max(1.0),
+    }
+}
+
+/// [`discount_at`] with the table looked up once, for a loop over positions.
+pub fn discounts(discount: Discount) -> impl Fn(usize) -> f64 {
+    let table = discount_table(discount);
+    move |i| match table.get(i) {
+        Some(&d) => d,
+        None => compute_discount(i, discount),
+    }
+}
+
+/// Discount of the 0-based position `i`: 1/log2(i + 2), or 1/max(1, log2(i + 1)).
+#[inline]
+pub fn discount_at(i: usize, discount: Discount) -> f64 {
+    if i < DISCOUNT_TABLE {
+        discount_table(discount)[i]
+    } else {
+        compute_discount(i, discount)
+    }
+}
+
+#[inline]
+fn is_rel(grade: i32, level: i32) -> bool {
+    grade != NOT_JUDGED && grade >= level
+}
+
+/// Sums over a prefix of one ranked list ([`QueryView::scan_cutoffs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Prefix {
+    /// Relevant documents in the prefix.
+    pub hits: usize,
+    /// Σ hits@i / i over relevant positions i (AP's numerator).
+    pub ap_sum: f64,
+    /// Σ 1 / i over relevant positions i (ARHR).
+    pub arhr: f64,
+    /// 1-based rank of the first relevant document in the prefix, 0 if none.
+    pub first_relevant: usize,
+    /// DCG with the context's gain, and with 2^rel - 1.
+    pub dcg: f64,
+    pub dcg_exp: f64,
+    /// IDCG at the same cutoff, with the context's gain and with 2^rel - 1.
+    pub idcg: f64,
+    pub idcg_exp: f64,
+}
+
+/// DCG / IDCG, 0 when the ideal list has no gain.
+#[inline]
+pub fn ndcg_of(dcg: f64, idcg: f64) -> f64 {
+    if idcg > 0.0 {
+        dcg / idcg
+    } else {
+        0.0
+    }
+}
+
+impl<'a> QueryView<'a> {
+    /// Number of relevant documents of the query: judged with grade >= level.
+    pub fn num_relevant(&self, level: i32) -> usize {
+        // judged_desc is descending: count the prefix >= level
+        self.judged_desc.partition_point(|&g| g >= level)
+    }
+
+    /// Judged non-relevant documents (0 <= grade < level), for bpref.
+    pub fn num_judged_nonrelevant(&self, level: i32) -> usize {
+        self.judged_desc.len() - self.num_relevant(level)
+    }
+
+    pub fn len(&self) -> usize {
+        self.grades.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.grades.is_empty()
+    }
+
+    /// Calls `f(start, end)` for every tie group (one per position unless ties are averaged).
+    #[inline]
+    fn for_each_group(&self, mut f: impl FnMut(usize, usize) -> bool) {
+        let n = self.grades.len();
+        if !self.average_ties {
+            for i in 0..n {
+                if !f(i, i + 1) {
+                    return;
+                }
+            }
+            return;
+        }
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && self.tied_with_prev[e] {
+                e += 1;
+            }
+            if !f(s, e) {
+                return;
+            }
+            s = e;
+        }
+    }
+
+    /// Σ_{i < k} w(i) · E[v(grade_i)]: the expectation of any metric linear in
+    /// per-position values, under the tie rule.
+    #[inline]
+    pub(crate) fn linear_sum(
+        &self,
+        k: usize,
+        v: impl Fn(i32) -> f64,
+        w: impl Fn(usize) -> f64,
+    ) -> f64 {
+        if !self.average_ties {
+            // no tie groups: a plain loop the compiler can vectorise
+            return self.grades[..k.min(self.grades.len())]
+                .iter()
+                .enumerate()
+                .map(|(i, &g)| w(i) * v(g))
+                .sum();
+        }
+        let mut total = 0.0;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            if e - s == 1 {
+                total += w(s) * v(self.grades[s]);
+            } else {
+                let mean = self.grades[s..e].iter().map(|&g| v(g)).sum::<f64>() / (e - s) as f64;
+                let weights: f64 = (s..e.min(k)).map(&w).sum();
+                total += mean * weights;
+            }
+            true
+        });
+        total
+    }
+
+    /// Expected number of relevant documents in the top k.
+    pub fn hits(&self, k: Option<usize>, level: i32) -> f64 {
+        if !self.average_ties {
+            let k = cut(k, self.len());
+            return self.grades[..k]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count() as f64;
+        }
+        let k = cut(k, self.len());
+        self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |_| 1.0)
+    }
+
+    /// DCG@k = Σ_{i=1}^{min(k,n)} gain(rel_i) · discount(i).
+    pub fn dcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
+        let k = cut(k, self.len());
+        let table = discount_table(discount);
+        if !self.average_ties && k <= table.len() {
+            return self.grades[..k]
+                .iter()
+                .zip(table)
+                .map(|(&g, &d)| dcg_term(g, gain, d))
+                .sum();
+        }
+        self.linear_sum(k, |g| gain_of(g, gain), |i| discount_at(i, discount))
+    }
+
+    /// IDCG@k: DCG@k of the ideal ranking of every judged document of the query.
+    pub fn idcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
+        let k = cut(k, self.judged_desc.len());
+        let table = discount_table(discount);
+        if k <= table.len() {
+            return self.judged_desc[..k]
+                .iter()
+                .zip(table)
+                .map(|(&g, &d)| dcg_term(g, gain, d))
+                .sum();
+        }
+        self.judged_desc[..k]
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| dcg_term(g, gain, discount_at(i, discount)))
+            .sum()
+    }
+
+    /// nDCG@k = DCG@k / IDCG@k; 0 when the query has no positive grade.
+    pub fn ndcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
+        ndcg_of(self.dcg(k, gain, discount), self.idcg(k, gain, discount))
+    }
+
+    /// P@k = hits@k / k (or / min(k, n)); P without cutoff = hits / n.
+    pub fn precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        self.precision_of(self.hits(k, ctx.relevance_level), k, ctx)
+    }
+
+    /// P@k from hits@k (shared with [`QueryView::scan_cutoffs`] users).
+    pub fn precision_of(&self, hits: f64, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let denom = match (k, ctx.precision_denominator) {
+            (Some(k), PrecisionDenominator::K) => k,
+            (Some(k), PrecisionDenominator::MinKLength) => k.min(self.len()),
+            (None, _) => self.len(),
+        };
+        if denom == 0 {
+            return 0.0;
+        }
+        hits / denom as f64
+    }
+
+    /// R@k = hits@k / |R|; 0 when |R| = 0.
+    pub fn recall(&self, k: Option<usize>, level: i32) -> f64 {
+        self.recall_of(self.hits(k, level), level)
+    }
+
+    /// R@k from hits@k.
+    pub fn recall_of(&self, hits: f64, level: i32) -> f64 {
+        let r = self.num_relevant(level);
+        if r == 0 {
+            0.0
+        } else {
+            hits / r as f64
+        }
+    }
+
+    /// F1@k = 2·P@k·R@k / (P@k + R@k), 0 when both are 0. With the default P
+    /// denominator this equals 2·hits / (k + |R|), linear in hits, so its tie
+    /// average is exact.
+    pub fn f1(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        self.f1_of(self.hits(k, ctx.relevance_level), k, ctx)
+    }
+
+    /// F1@k from hits@k.
+    pub fn f1_of(&self, hits: f64, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let p = self.precision_of(hits, k, ctx);
+        let r = self.recall_of(hits, ctx.relevance_level);
+        if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        }
+    }
+
+    /// Hit@k (trec_eval `success`): 1 if a relevant document is in the top k.
+    /// Tie average: a group straddling the cutoff with t of its n slots inside
+    /// and r relevant members contributes P(hit) = 1 - C(n-r, t) / C(n, t).
+    /// Judged@k = |judged documents in the top k| / min(k, list length): the
+    /// share of what the run shows that the qrels judge (any grade, 0
+    /// included). ir_measures' `Judged` (from OpenNIR); 0 for an empty list.
+    pub fn judged(&self, k: Option<usize>) -> f64 {
+        let k = cut(k, self.len());
+        if k == 0 {
+            return 0.0;
+        }
+        self.linear_sum(k, |g| (g != NOT_JUDGED) as u8 as f64, |_| 1.0) / k as f64
+    }
+
+    pub fn hit(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        let mut value = 0.0;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            let n = e - s;
+            let r = self.grades[s..e]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count();
+            if r == 0 {
+                return true;
+            }
+            let t = e.min(k) - s;
+            let mut miss = 1.0;
+            for j in 0..t {
+                miss *= (n - r).saturating_sub(j) as f64 / (n - j) as f64;
+            }
+            value = 1.0 - miss;
+            false
+        });
+        value
+    }
+
+    /// RR@k = 1 / rank of the first relevant document if it is within k, else 0
+    /// (trec_eval `recip_rank` has no cutoff). Tie average: the first relevant
+    /// member of a group of n with r relevant sits at offset j with probability
+    /// C(n-1-j, r-1) / C(n, r).
+    pub fn reciprocal_rank(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        let mut value = 0.0;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            let n = e - s;
+            let r = self.grades[s..e]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count();
+            if r == 0 {
+                return true;
+            }
+            let mut p = r as f64 / n as f64; // P(first relevant at offset 0)
+            for j in 0..=(n - r) {
+                if s + j >= k {
+                    break;
+                }
+                value += p / (s + j + 1) as f64;
+                // P(j+1) = P(j) · (n-j-r) / (n-j-1)
+                if n - j > 1 {
+                    p *= (n - j - r) as f64 / (n - j - 1) as f64;
+                }
+            }
+            false
+        });
+        value
+    }
+
+    /// First relevant rank (1-based), `None` when nothing relevant was retrieved.
+    /// Under the tie average this is the trec-order rank.
+    pub fn first_relevant_rank(&self, level: i32) -> Option<usize> {
+        self.grades
+            .iter()
+            .position(|&g| is_rel(g, level))
+            .map(|i| i + 1)
+    }
+
+    /// AP@k = Σ_{i ≤ k, rel_i} P@i / D, with D = |R| (trec_eval) or min(|R|, k).
+    /// Tie average: for the member at offset m of a group of n with r relevant
+    /// and B relevant above the group, E[rel_i · hits@i] = (r/n)(B + 1 + m(r-1)/(n-1)).
+    pub fn average_precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
+        let level = ctx.relevance_level;
+        let denom = self.ap_denominator(k, ctx);
+        if denom == 0 {
+            return 0.0;
+        }
+        let k = cut(k, self.len());
+        if !self.average_ties {
+            let (mut hits, mut total) = (0usize, 0.0);
+            for (i, &g) in self.grades[..k].iter().enumerate() {
+                if is_rel(g, level) {
+                    hits += 1;
+                    total += hits as f64 / (i + 1) as f64;
+                }
+            }
+            return total / denom as f64;
+        }
+        let mut total = 0.0;
+        let mut above = 0usize;
+        self.for_each_group(|s, e| {
+            if s >= k {
+                return false;
+            }
+            let n = e - s;
+            let r = self.grades[s..e]
+                .iter()
+                .filter(|&&g| is_rel(g, level))
+                .count();
+            if r > 0 {
+                let pr = r as f64 / n as f64;
+                for i in s..e.min(k) {
+                    let m = (i - s) as f64;
+                    let within = if n > 1 {
+                        m * (r - 1) as f64 / (n - 1) as f64
+                    } else {
+                        0.0
+                    };
+                    total += pr * (above as f64 + 1.0 + within) / (i + 1) as f64;
+                }
+            }
+            above += r;
+            true
+        });
+        total / denom as f64
+    }
+
+    /// The AP@k denominator: |R|, or min(|R|, k).
+    pub fn ap_denominator(&self, k: Option<usize>, ctx: &Ctx) -> usize {
+        let num_rel = self.num_relevant(ctx.relevance_level);
+        match (k, ctx.ap_denominator) {
+            (Some(k), ApDenominator::MinRelevantK) => num_rel.min(k),
+            _ => num_rel,
+        }
+    }
+
+    /// Running sums of the ranked list and of the ideal list, read at every
+    /// cutoff of `ks` (ascending, `None` = no cutoff, last) in one scan each:
+    /// `out[j]` holds the sums over the first `min(ks[j], n)` positions. Every
+    /// sum adds the same terms in the same order as the per-k kernels, so the
+    /// values derived from it are the kernels' values. Only valid when ties are
+    /// not averaged (each position is its own group).
+    pub fn scan_cutoffs(&self, ks: &[Option<usize>], ctx: &Ctx, out: &mut Vec<Prefix>) {
+        debug_assert!(!self.average_ties);
+        out.clear();
+        let table = discount_table(ctx.discount);
+        let disc = |i: usize| {
+            if i < table.len() {
+                table[i]
+            } else {
+                compute_discount(i, ctx.discount)
+            }
+        };
+        // a grade <= 0 adds a gain of +0.0, which leaves the sums as they
+        // are (they start at +0.0 and only grow): skipped, same bits
+        let n = self.grades.len();
+        let mut acc = Prefix::default();
+        let mut i = 0;
+        for &k in ks {
+            // cut(k, n) does not decrease along ks
+            let end = cut(k, n).max(i);
+            for (j, &g) in self.grades[i..end].iter().enumerate() {
+                let at = i + j;
+                if is_rel(g, ctx.relevance_level) {
+                    acc.hits += 1;
+                    acc.ap_sum += acc.hits as f64 / (at + 1) as f64;
+                    acc.arhr += 1.0 / (at + 1) as f64;
+                    if acc.first_relevant == 0 {
+                        acc.first_relevant = at + 1;
+                    }
+                }
+                if g > 0 {
+                    let d = disc(at);
+                    acc.dcg += dcg_term(g, ctx.gain, d);
+                    acc.dcg_exp += dcg_term(g, Gain::Exponential, d);
+                }
+            }
+            i = end;
+            out.push(acc);
+        }
+        let jn = self.judged_desc.len();
+        let (mut idcg, mut idcg_exp) = (0.0, 0.0);
+        let mut i = 0;
+        for (k, prefix) in ks.iter().zip(out.iter_mut()) {
+            let end = cut(*k, jn).max(i);
+            for (j, &g) in self.judged_desc[i..end].iter().enumerate() {
+                if g > 0 {
+                    let d = disc(i + j);
+                    idcg += dcg_term(g, ctx.gain, d);
+                    idcg_exp += dcg_term(g, Gain::Exponential, d);
+                }
+            }
+            i = end;
+            prefix.idcg = idcg;
+            prefix.idcg_exp = idcg_exp;
+        }
+    }
+
+    /// ARHR@k (Deshpande & Karypis; seed 004) = Σ_{i ≤ k, rel_i} 1/i.
+    pub fn arhr(&self, k: Option<usize>, level: i32) -> f64 {
+        let k = cut(k, self.len());
+        self.linear_sum(
+            k,
+            |g| is_rel(g, level) as u8 as f64,
+            |i| 1.0 / (i + 1) as f64,
+        )
+    }
+
+    /// R-precision = hits in the top |R| / |R|; 0 when |R| = 0.
+    pub fn r_precision(&self, level: i32) -> f64 {
+        let r = self.num_relevant(level);
+        if r == 0 {
+            return 0.0;
+        }
+        self.hits(Some(r), level) / r as f64
+    }
+
+    /// bpref (Buckley & Voorhees 2004, as trec_eval computes it):
+    /// (1/|R|) Σ_{retrieved relevant r} (1 - min(N_above(r), |R|) / min(|N|, |R|)),
+    /// N_above = judged non-relevant ranked above r, N = all judged non-relevant.
+    /// Documents absent from the qrels are skipped. Always in the trec order.
+    pub fn bpref(&self, level: i32) -> f64 {
+        let num_rel = self.num_relevant(level);
+        if num_rel == 0 {
+            return 0.0;
+        }
+        let num_nonrel = self.num_judged_nonrelevant(level);
+        let mut nonrel_so_far = 0usize;
+        let mut total = 0.0;
+        for &g in self.grades {
+            if g == NOT_JUDGED || g < 0 {
+                continue;
+            }
+            if g < level {
+                nonrel_so_far += 1;
+            } else if nonrel_so_far > 0 {
+                total += 1.0 - nonrel_so_far.min(num_rel) as f64 / num_nonrel.min(num_rel) as f64;
+            } else {
+                total += 1.0;
+            }
+        }
+        total / num_rel as f64
+    }
+
+    /// Interpolated precision at the 11 recall levels 0.0, 0.1, ..., 1.0
+    /// (trec_eval `iprec_at_recall`): max precision at any rank whose recall is
+    /// at least the level. A level is reached after `lround(level · |R|)`
+    /// relevant documents (trec_eval 10.0) or `(long)(level · |R| + 0.9)`
+    /// (9.0.x and pytrec_eval), in f64 as trec_eval computes it; the two
+    /// differ when level · |R| has a fraction in (0.1, 0.5).
+    pub fn interpolated_precision(&self, level: i32, version: TrecEvalVersion) -> [f64; 11] {
+        let mut out = [0.0; 11];
+        let num_rel = self.num_relevant(level);
+        let num_ret = self.len();
+        let num_rel_ret = self.grades.iter().filter(|&&g| is_rel(g, level)).count();
+        if num_ret == 0 {
+            return out;
+        }
+        const LEVELS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+        let cutoffs: Vec<usize> = LEVELS
+            .iter()
+            .map(|&l| match version {
+                TrecEvalVersion::V10 => (l * num_rel as f64).round() as usize,
+                TrecEvalVersion::V9 => (l * num_rel as f64 + 0.9) as usize,
+            })
+            .collect();
+        let mut current: isize = 10;
+        while current >= 0 && cutoffs[current as usize] > num_rel_ret {
+            current -= 1;
+        }
+        let mut int_precis = num_rel_ret as f64 / num_ret as f64;
+        let mut rel_so_far = num_rel_ret;
+        let mut i = num_ret;
+        while i > 0 && rel_so_far > 0 {
+            let precis = rel_so_far as f64 / i as f64;
+            if int_precis < precis {
+                int_precis = precis;
+            }
+            if is_rel(self.grades[i - 1], level) {
+                while current >= 0 && rel_so_far == cutoffs[current as usize] {
+                    out[current as usize] = int_precis;
+                    current -= 1;
+                }
+                rel_so_far -= 1;
+            }
+            i -= 1;
+        }
+        while current >= 0 {
+            out[current as usize] = int_precis;
+            current -= 1;
+        }
+        out
+    }
+
+    /// Relevant documents retrieved anywhere in the list.
+    pub fn num_relevant_retrieved(&self, level: i32) -> usize {
+        self.grades.iter().filter(|&&g| is_rel(g, level)).count()
+    }
+}
+
+/// Graded-relevance agreement of one ranked list (seed 004's FCP, seed 001's
+/// Spearman), computed over the retrieved documents with unjudged = grade 0.
+pub mod agreement {
+    /// The positions of `values` in ascending (or descending) order, equal
+    /// values in position order (a stable sort; one instance for both uses).
+    fn order_by(values: &[f64], descending: bool) -> Vec<usize> {
+        crate::order(values.len(), &|a, b| {
+            let ascending = values[a].total_cmp(&values[b]);
+            if descending {
+                ascending.reverse()
+            } else {
+                ascending
+            }
+        })
+    }
+
+    /// Concordant and discordant pairs between score order and grade order
+    /// (Koren's FCP terms): a pair tied in score or in grade counts as neither.
+    /// O(n log n) via a Fenwick tree over the query's distinct grades.
+    pub fn concordance(scores: &[f64], grades: &[i32]) -> (u64, u64) {
+        let n = scores.len();
+        if n < 2 {
+            return (0, 0);
+        }
+        let mut distinct: Vec<i32> = grades.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let index = |g: i32| distinct.binary_search(&g).unwrap_or(0);
+        let order = order_by(scores, true);
+        let mut tree = vec![0u64; distinct.len() + 1];
+        let add = |tree: &mut Vec<u64>, mut i: usize| {
+            i += 1;
+            while i < tree.len() {
+                tree[i] += 1;
+                i += i & i.wrapping_neg();
+            }
+        };
+        let prefix = |tree: &Vec<u64>, mut i: usize| {
+            // count of inserted grades with index < i
+            let mut s = 0;
+            while i > 0 {
+                s += tree[i];
+                i -= i & i.wrapping_neg();
+            }
+            s
+        };
+        let (mut concordant, mut discordant) = (0u64, 0u64);
+        let mut seen = 0u64;
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && scores[order[e]] == scores[order[s]] {
+                e += 1;
+            }
+            for &row in &order[s..e] {
+                let gi = index(grades[row]);
+                let lower = prefix(&tree, gi);
+                let lower_or_equal = prefix(&tree, gi + 1);
+                // seen docs scored higher: concordant if their grade is higher
+                concordant += seen - lower_or_equal;
+                discordant += lower;
+            }
+            for &row in &order[s..e] {
+                add(&mut tree, index(grades[row]));
+                seen += 1;
+            }
+            s = e;
+        }
+        (concordant, discordant)
+    }
+
+    /// Largest grade for which the counting versions below are used; a query
+    /// with a larger grade goes through the general (sorting) versions.
+    pub const SMALL_GRADES: i32 = 64;
+
+    /// [`concordance`] of a list already sorted by score, descending, whose
+    /// grades are all in 0..=[`SMALL_GRADES`]: one pass with a count per grade,
+    /// no sort. `counts` is scratch space.
+    pub fn concordance_sorted(scores: &[f64], grades: &[i32], counts: &mut Vec<u64>) -> (u64, u64) {
+        let top = grades.iter().copied().max().unwrap_or(0).max(0) as usize;
+        counts.clear();
+        counts.resize(top + 1, 0);
+        let (mut concordant, mut discordant, mut seen) = (0u64, 0u64, 0u64);
+        let n = scores.len();
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && scores[e] == scores[s] {
+                e += 1;
+            }
+            for &g in &grades[s..e] {
+                let g = g as usize;
+                let lower: u64 = counts[..g].iter().sum();
+                concordant += seen - lower - counts[g];
+                discordant += lower;
+            }
+            for &g in &grades[s..e] {
+                counts[g as usize] += 1;
+                seen += 1;
+            }
+            s = e;
+        }
+        (concordant, discordant)
+    }
+
+    /// [`spearman`] of a list already sorted by score, descending, whose grades
+    /// are all in 0..=[`SMALL_GRADES`]: ranks from the order and from grade
+    /// counts, no sort. The ranks are the same numbers [`average_ranks`] gives.
+    pub fn spearman_sorted(
+        scores: &[f64],
+        grades: &[i32],
+        scratch: &mut (Vec<f64>, Vec<f64>, Vec<usize>),
+    ) -> Option<f64> {
+        let n = scores.len();
+        let (x, y, counts) = scratch;
+        x.clear();
+        y.clear();
+        let mut s = 0;
+        while s < n {
+            let mut e = s + 1;
+            while e < n && scores[e] == scores[s] {
+                e += 1;
+            }
+            // positions s..e descending are ascending ranks n-e+1 ..= n-s
+            let avg = ((n - e) + (n - s) + 1) as f64 / 2.0;
+            x.extend(std::iter::repeat_n(avg, e - s));
+            s = e;
+        }
+        let top = grades.iter().copied().max().unwrap_or(0).max(0) as usize;
+        counts.clear();
+        counts.resize(top + 1, 0);
+        for &g in grades {
+            counts[g as usize] += 1;
+        }
+        // counts[g] becomes the mean rank of grade g
+        let mut below = 0;
+        let ranks: Vec<f64> = counts
+            .iter()
+            .map(|&c| {
+                let r = (below + below + c + 1) as f64 / 2.0;
+                below += c;
+                r
+            })
+            .collect();
+        y.extend(grades.iter().map(|&g| ranks[g as usize]));
+        pearson(x, y)
+    }
+
+    pub use crate::base::average_ranks;
+
+    /// Pearson correlation in f64 with compensated sums; `None` if either side is constant.
+    pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
+        let n = x.len();
+        if n < 2 || n != y.len() {
+            return None;
+        }
+        let mx = crate::sum::sum(x.iter().copied()) / n as f64;
+        let my = crate::sum::sum(y.iter().copied()) / n as f64;
+        let (mut sxy, mut sxx, mut syy) = (
+            crate::sum::Sum::new(),
+            crate::sum::Sum::new(),
+            crate::sum::Sum::new(),
+        );
+        for (&a, &b) in x.iter().zip(y) {
+            let (dx, dy) = (a - mx, b - my);
+            sxy.add(dx * dy);
+            sxx.add(dx * dx);
+            syy.add(dy * dy);
+        }
+        let denom = (sxx.value() * syy.value()).sqrt();
+        if denom == 0.0 || !denom.is_finite() {
+            None
+        } else {
+            Some((sxy.value() / denom).clamp(-1.0, 1.0))
+        }
+    }
+
+    /// Spearman's rho: Pearson correlation of average ranks (scipy `spearmanr`).
+    pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
+        pearson(&average_ranks(x), &average_ranks(y))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A query view of literal columns, for the kernels' tests.
+    pub(crate) fn view<'a>(
+        grades: &'a [i32],
+        ties: &'a [bool],
+        judged: &'a [i32],
+        avg: bool,
+    ) -> QueryView<'a> {
+        QueryView {
+            grades,
+            tied_with_prev: ties,
+            judged_desc: judged,
+            average_ties: avg,
+        }
+    }
+
+    #[test]
+    fn seed_004_worked_example() {
+        let g = [0, 5, 1, 4, 2];
+        let judged = [5, 4, 2, 1, 0];
+        let q = view(&g, &[false; 5], &judged, false);
+        assert!((q.dcg(Some(5), Gain::Linear, Discount::Log2) - 6.151060614619943).abs() < 1e-12);
+        assert!((q.idcg(Some(5), Gain::Linear, Discount::Log2) - 8.954395572359225).abs() < 1e-12);
+        assert!((q.ndcg(Some(5), Gain::Linear, Discount::Log2) - 0.6869319726735409).abs() < 1e-12);
+        assert!(
+            (q.dcg(Some(5), Gain::Exponential, Discount::Log2) - 27.679529153519702).abs() < 1e-9
+        );
+        assert!(
+            (q.ndcg(Some(5), Gain::Exponential, Discount::Log2) - 0.6529018843699065).abs() < 1e-12
+        );
+    }
+
+    #[test]
+    fn tie_average_matches_brute_force_over_permutations() {
+        // group of 4 tied docs with 2 relevant after one relevant doc
+        let grades = [1, 0, 1, 2, 0, 0];
+        let ties = [false, false, true, true, true, false];
+        let judged = [2, 1, 1, 0, 0, 0];
+        let q = view(&grades, &ties, &judged, true);
+        let ctx = Ctx::default();
+        // enumerate the 4! orderings of positions 1..5
+        let mut perms = vec![];
+        permute(&mut vec![0, 1, 2, 3], 0, &mut perms);
+        let mut sums = [0.0f64; 6];
+        for p in &perms {
+            let mut g = grades;
+            for (slot, &src) in p.iter().enumerate() {
+                g[1 + slot] = grades[1 + src];
+            }
+            let e = view(&g, &[false; 6], &judged, false);
+            sums[0] += e.average_precision(Some(4), &ctx);
+            sums[1] += e.reciprocal_rank(None, 1);
+            sums[2] += e.hit(Some(2), 2);
+            sums[3] += e.ndcg(Some(3), Gain::Linear, Discount::Log2);
+            sums[4] += e.precision(Some(3), &ctx);
+            sums[5] += e.reciprocal_rank(Some(2), 2);
+        }
+        let n = perms.len() as f64;
+        assert!((q.average_precision(Some(4), &ctx) - sums[0] / n).abs() < 1e-12);
+        assert!((q.reciprocal_rank(None, 1) - sums[1] / n).abs() < 1e-12);
+        assert!((q.hit(Some(2), 2) - sums[2] / n).abs() < 1e-12);
+        assert!((q.ndcg(Some(3), Gain::Linear, Discount::Log2) - sums[3] / n).abs() < 1e-12);
+        assert!((q.precision(Some(3), &ctx) - sums[4] / n).abs() < 1e-12);
+        assert!((q.reciprocal_rank(Some(2), 2) - sums[5] / n).abs() < 1e-12);
+    }
+
+    /// Every ordering of `v[i..]`, appended to `out`.
+    pub(crate) fn permute(v: &mut Vec<usize>, i: usize, out: &mut Vec<Vec<usize>>) {
+        if i == v.len() {
+            out.push(v.clone());
+            return;
+        }
+        for j in i..v.len() {
+            v.swap(i, j);
+            permute(v, i + 1, out);
+            v.swap(i, j);
+        }
+    }
+
+    #[test]
+    fn concordance_counts_ties_as_neither() {
+        // user0 of the FCP probe: r=[1,2,3] p=[1,1,2]
+        let (c, d) = agreement::concordance(&[1.0, 1.0, 2.0], &[1, 2, 3]);
+        assert_eq!((c, d), (2, 0));
+        let (c, d) = agreement::concordance(&[3.0, 2.0, 1.0], &[1, 2, 3]);
+        assert_eq!((c, d), (0, 3));
+    }
+
+    #[test]
+    fn spearman_uses_average_ranks() {
+        let x = [1.0, 2.0, 2.0, 3.0, 3.0, 3.0];
+        let y = [1.0, 3.0, 2.0, 2.0, 3.0, 3.0];
+        assert!((agreement::spearman(&x, &y).unwrap() - 0.5833333333333334).abs() < 1e-12);
+        assert_eq!(agreement::spearman(&[1.0, 1.0], &[1.0, 2.0]), None);
+    }
+
+    #[test]
+    fn k_beyond_the_list_and_empty_relevant_sets() {
+        let g = [1, NOT_JUDGED, 0];
+        let judged = [1, 0];
+        let q = view(&g, &[false; 3], &judged, false);
+        let ctx = Ctx::default();
+        assert_eq!(q.precision(Some(10), &ctx), 0.1);
+        let min_ctx = Ctx {
+            precision_denominator: PrecisionDenominator::MinKLength,
+            ..ctx
+        };
+        assert!((q.precision(Some(10), &min_ctx) - 1.0 / 3.0).abs() < 1e-15);
+        assert_eq!(q.ndcg(Some(10), Gain::Linear, Discount::Log2), 1.0);
+        let none = view(&[0, 0], &[false; 2], &[0, 0], false);
+        assert_eq!(none.average_precision(None, &ctx), 0.0);
+        assert_eq!(none.ndcg(None, Gain::Linear, Discount::Log2), 0.0);
+        assert_eq!(none.recall(Some(5), 1), 0.0);
+        assert_eq!(none.bpref(1), 0.0);
+    }
+}

@@ -1,0 +1,9 @@
+//! Rankscope's input and output below the views: files to the core's types
+//! ([`parse`]), the example data ([`example`]), trec_eval's output format
+//! ([`trec_format`]) and its relation files against a workspace's runs
+//! ([`trec_relations`]). No HTML.
+
+pub mod example;
+pub mod parse;
+pub mod trec_format;
+pub mod trec_relations;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Regenerate src/trec_eval/text.rs from a trec_eval 10.0 source tree.
+"""Regenerate crates/trec-eval/src/text.rs from a trec_eval 10.0 source tree.
 
-Usage: python3 scripts/trec_eval_text.py /path/to/trec_eval > src/trec_eval/text.rs
+Usage: python3 scripts/trec_eval_text.py /path/to/trec_eval > crates/trec-eval/src/text.rs
 
 It copies, verbatim, the help message, the input format descriptions and
 every measure's explanation: `rankscope trec_eval -h` prints what

@@ -1,4 +1,4 @@
-"""Reference values for Rankscope's classifier diagnostics (src/core/diagnostics.rs,
+"""Reference values for Rankscope's classifier diagnostics (crates/core/src/diagnostics.rs,
 core::multiclass's report and AUCs): writes tests/reference/extra/diagnostics.json.
 Run with scikit-learn >= 1.9, scipy and numpy:
 

@@ -1,4 +1,4 @@
-"""Reference values for Rankscope's statistics (src/core/stats.rs,
+"""Reference values for Rankscope's statistics (crates/core/src/stats.rs,
 src/compare/) from the peers other tools use, beside scipy's in
 stats_reference.py: writes tests/reference/extra/stats_peers.json. Run with
 numpy, scipy, statsmodels 0.15 and ranx 0.3.21:

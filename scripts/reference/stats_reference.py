@@ -1,4 +1,4 @@
-"""Reference values for Rankscope's paired tests (src/core/stats.rs), computed
+"""Reference values for Rankscope's paired tests (crates/core/src/stats.rs), computed
 with scipy: writes tests/reference/extra/stats.json. Run with scipy >= 1.17:
 
     python3 scripts/reference/stats_reference.py   (scipy and scikit-learn)

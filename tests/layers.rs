@@ -380,9 +380,13 @@ fn named_paths(code: &str, children: &BTreeSet<String>) -> Vec<Vec<String>> {
     out
 }
 
+/// A source file: its path, its code (comments and literals blanked) and
+/// its string literals with their line.
+type Source = (PathBuf, String, Vec<(usize, String)>);
+
 struct Crate {
-    /// module path ("" the root, "parse::table") -> (file, code, literals)
-    modules: BTreeMap<String, (PathBuf, String, Vec<(usize, String)>)>,
+    /// module path ("" the root, "parse::table") -> its file
+    modules: BTreeMap<String, Source>,
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -9,10 +9,13 @@
 use super::evaluate::Conventions;
 use super::ranking::{PreparedRun, QueryView};
 use super::ranking_metrics::{ndcg_of, ApDenominator, PrecisionDenominator};
+use super::registry::id;
 #[cfg(test)]
 use super::Named;
 
-/// Metrics that have a cutoff curve.
+/// Metrics that have a cutoff curve. Their names are the registry's ids
+/// (`registry::id`) and their labels its titles at cutoff p (a test holds
+/// both to the registry's rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CurveMetric {
@@ -23,15 +26,30 @@ pub enum CurveMetric {
     HitRate,
 }
 
-crate::named!(CurveMetric {
-    Ndcg = "ndcg",
-    Precision = "precision",
-    Recall = "recall",
-    Map = "map",
-    HitRate = "hit_rate",
-});
+impl super::Named for CurveMetric {
+    const ALL: &'static [Self] = &[
+        CurveMetric::Ndcg,
+        CurveMetric::Precision,
+        CurveMetric::Recall,
+        CurveMetric::Map,
+        CurveMetric::HitRate,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            CurveMetric::Ndcg => id::NDCG,
+            CurveMetric::Precision => id::PRECISION,
+            CurveMetric::Recall => id::RECALL,
+            CurveMetric::Map => id::MAP,
+            CurveMetric::HitRate => id::HIT_RATE,
+        }
+    }
+    fn named(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|m| m.name() == name)
+    }
+}
 
 impl CurveMetric {
+    /// The registry's title at cutoff p ("nDCG@p", "P@p").
     pub fn label(self) -> &'static str {
         match self {
             CurveMetric::Ndcg => "nDCG@p",
@@ -524,6 +542,20 @@ mod tests {
                 assert!((dcg[p - 1] - expected).abs() < 1e-12, "DCG@{p}");
             }
         }
+    }
+
+    #[test]
+    fn a_curve_metric_is_a_registry_ranking_metric_with_a_cutoff_titled_as_its_label() {
+        use crate::core::registry::{info, Cutoff, Kind};
+        for &metric in CurveMetric::ALL {
+            let row = info(metric.name(), Kind::Ranking)
+                .unwrap_or_else(|| panic!("{metric:?}: no ranking metric {}", metric.name()));
+            assert_ne!(row.cutoff, Cutoff::None, "{metric:?}");
+            let title = row.title.strip_suffix("@k").unwrap_or(row.title);
+            assert_eq!(metric.label(), format!("{title}@p"), "{metric:?}");
+            assert_eq!(CurveMetric::named(metric.name()), Some(metric));
+        }
+        assert_eq!(CurveMetric::named("mrr"), None);
     }
 
     #[test]

@@ -387,6 +387,7 @@ pub mod id {
     pub const MAP: &str = "map";
     pub const PRECISION: &str = "precision";
     pub const RECALL: &str = "recall";
+    pub const HIT_RATE: &str = "hit_rate";
     pub const MRR: &str = "mrr";
     pub const ARHR: &str = "arhr";
     pub const NUM_Q: &str = "num_q";
@@ -464,7 +465,7 @@ pub const METRICS: &[MetricInfo] = &[
         .query(|q, a| q.f1(a.k, &a.ctx))
         .scan(|f, q, k, ctx| q.f1_of(f.hits as f64, k, ctx))
         .average(Average::F1),
-    m("hit_rate", Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success", true, true, true)
+    m(id::HIT_RATE, Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success", true, true, true)
         .typeset(r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]")
         .depends(&["ties", "relevance_level", "query_set"])
         .query(|q, a| q.hit(a.k, a.ctx.relevance_level))
@@ -891,7 +892,7 @@ pub const TREC_MEASURES: &[TrecMeasure] = &[
     tm("ndcg_cut", "ndcg", Some(TREC_CUTS), true, 26),
     tm("map_cut", "map", Some(TREC_CUTS), true, 27),
     tm("relative_P", "relative_p", Some(TREC_CUTS), true, 28),
-    tm("success", "hit_rate", Some(&[1, 5, 10]), true, 29),
+    tm("success", id::HIT_RATE, Some(&[1, 5, 10]), true, 29),
     tm("set_P", "set_p", None, true, 30),
     tm("set_relative_P", "set_relative_p", None, true, 31),
     tm("set_recall", "set_recall", None, true, 32),

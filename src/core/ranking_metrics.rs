@@ -132,6 +132,15 @@ pub fn dcg_term(grade: i32, gain: Gain, d: f64) -> f64 {
 /// i = 1, 2, … (the first position first): what the explanation lists, and
 /// what [`running_sum`] adds for DCG and IDCG without tie groups
 /// ([`QueryView::dcg_each`], [`QueryView::idcg_each`]).
+///
+/// The trec_eval port (`trec_eval::measures`: `ndcg`, `ndcg_cut`, `ndcg_rel`,
+/// `Rndcg`, `G`) and the core's trec measures that follow it
+/// (`trec_measures.rs`) do not add these terms: trec_eval divides each gain
+/// by log2(i + 2) where these multiply by the discount 1/log2(i + 2), which
+/// rounds differently in the last bit, and its gains are its own (the
+/// measure's `level=gain` parameters, `setup_gains`). trec_eval's printed
+/// bits need its division; the oracle and property tests hold the two sums
+/// equal to 1e-12.
 #[inline]
 pub fn dcg_terms(grades: &[i32], gain: Gain, discount: Discount) -> impl Iterator<Item = f64> + '_ {
     let d = discounts(discount);
@@ -237,6 +246,69 @@ pub struct Prefix {
     /// IDCG at the same cutoff, with the context's gain and with 2^rel - 1.
     pub idcg: f64,
     pub idcg_exp: f64,
+}
+
+/// AP's numerator over a list's relevance in rank order, Σ_{relevant i}
+/// hits@i / i: `at(i, the sum so far)` at every rank, and (the sum, the
+/// relevant documents seen). The kernel without tie groups
+/// ([`QueryView::ap_sum_each`]) and the trec_eval port's `map`, `gm_map` and
+/// `yaAP` (`trec_eval::measures`, on its own relevance list) add it.
+#[inline]
+pub fn ap_running(
+    relevant: impl Iterator<Item = bool>,
+    mut at: impl FnMut(usize, f64),
+) -> (f64, usize) {
+    let (mut hits, mut total) = (0usize, 0.0);
+    for (i, rel) in relevant.enumerate() {
+        if rel {
+            hits += 1;
+            total += hits as f64 / (i + 1) as f64;
+        }
+        at(i, total);
+    }
+    (total, hits)
+}
+
+/// trec_eval's interpolated precision (`m_iprec_at_recall.c`), walked from
+/// the end of the list up: the highest precision at or below each rank,
+/// given to `hit(j, value)` for every recall cutoff `cutoffs[j]` (a number of
+/// relevant documents, ascending), from the last down. The core's
+/// [`QueryView::interpolated_precision`] and the trec_eval port's
+/// `iprec_at_recall` and `11pt_avg` (`trec_eval::measures`, with their own
+/// recall points and cutoff rounding) walk it.
+#[inline]
+pub fn interpolated_walk(
+    relevant_at: impl Fn(usize) -> bool,
+    num_ret: i64,
+    num_rel_ret: i64,
+    cutoffs: &[i64],
+    mut hit: impl FnMut(usize, f64),
+) {
+    let mut current = cutoffs.len() as i64 - 1;
+    while current >= 0 && cutoffs[current as usize] > num_rel_ret {
+        current -= 1;
+    }
+    let mut int_precis = num_rel_ret as f64 / num_ret as f64;
+    let mut rel_so_far = num_rel_ret;
+    let mut i = num_ret;
+    while i > 0 && rel_so_far > 0 {
+        let precis = rel_so_far as f64 / i as f64;
+        if int_precis < precis {
+            int_precis = precis;
+        }
+        if relevant_at((i - 1) as usize) {
+            while current >= 0 && rel_so_far == cutoffs[current as usize] {
+                hit(current as usize, int_precis);
+                current -= 1;
+            }
+            rel_so_far -= 1;
+        }
+        i -= 1;
+    }
+    while current >= 0 {
+        hit(current as usize, int_precis);
+        current -= 1;
+    }
 }
 
 /// DCG / IDCG, 0 when the ideal list has no gain.
@@ -589,15 +661,8 @@ impl<'a> QueryView<'a> {
     pub fn ap_sum_each(&self, k: usize, level: i32, mut at: impl FnMut(usize, f64)) -> f64 {
         let k = k.min(self.len());
         if !self.average_ties {
-            let (mut hits, mut total) = (0usize, 0.0);
-            for (i, &g) in self.grades[..k].iter().enumerate() {
-                if is_rel(g, level) {
-                    hits += 1;
-                    total += hits as f64 / (i + 1) as f64;
-                }
-                at(i, total);
-            }
-            return total;
+            let relevant = self.grades[..k].iter().map(|&g| is_rel(g, level));
+            return ap_running(relevant, at).0;
         }
         let mut total = 0.0;
         let mut above = 0usize;
@@ -758,38 +823,17 @@ impl<'a> QueryView<'a> {
             return out;
         }
         const LEVELS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-        let cutoffs: Vec<usize> = LEVELS
-            .iter()
-            .map(|&l| match version {
-                TrecEvalVersion::V10 => (l * num_rel as f64).round() as usize,
-                TrecEvalVersion::V9 => (l * num_rel as f64 + 0.9) as usize,
-            })
-            .collect();
-        let mut current: isize = 10;
-        while current >= 0 && cutoffs[current as usize] > num_rel_ret {
-            current -= 1;
-        }
-        let mut int_precis = num_rel_ret as f64 / num_ret as f64;
-        let mut rel_so_far = num_rel_ret;
-        let mut i = num_ret;
-        while i > 0 && rel_so_far > 0 {
-            let precis = rel_so_far as f64 / i as f64;
-            if int_precis < precis {
-                int_precis = precis;
-            }
-            if is_rel(self.grades[i - 1], level) {
-                while current >= 0 && rel_so_far == cutoffs[current as usize] {
-                    out[current as usize] = int_precis;
-                    current -= 1;
-                }
-                rel_so_far -= 1;
-            }
-            i -= 1;
-        }
-        while current >= 0 {
-            out[current as usize] = int_precis;
-            current -= 1;
-        }
+        let cutoffs = LEVELS.map(|l| match version {
+            TrecEvalVersion::V10 => (l * num_rel as f64).round() as i64,
+            TrecEvalVersion::V9 => (l * num_rel as f64 + 0.9) as i64,
+        });
+        interpolated_walk(
+            |i| is_rel(self.grades[i], level),
+            num_ret as i64,
+            num_rel_ret as i64,
+            &cutoffs,
+            |j, p| out[j] = p,
+        );
         out
     }
 

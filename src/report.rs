@@ -492,15 +492,15 @@ impl Table {
     }
 }
 
-/// `text` as one comment line of `format` (no line break of its own):
+/// `text` as one comment line of the export `format` (no line break of its own):
 /// LaTeX's `%`, an HTML comment for Markdown (every `--` broken, so no name
-/// in it ends the comment), else `#` (the terminal's table; trec_eval output
+/// in it ends the comment), else `#` (the terminal's table, no export; trec_eval output
 /// and CSV readers that skip comments).
-pub fn comment_line(text: &str, format: &str) -> String {
+pub fn comment_line(text: &str, format: Option<Export>) -> String {
     let text = text.replace(['\n', '\r'], " ");
     match format {
-        "latex" | "tex" => format!("% {text}"),
-        "markdown" | "md" => {
+        Some(Export::Latex) => format!("% {text}"),
+        Some(Export::Markdown) => {
             let mut text = text;
             while text.contains("--") {
                 text = text.replace("--", "- -");

@@ -85,12 +85,51 @@ pub struct Convention {
     pub switch: Option<(&'static str, &'static str)>,
 }
 
-/// Every convention, in the order links write them: the one list the
-/// CLI's flags and help, the Python package's keyword arguments ([`set`]),
-/// the links and sessions (`session`), the page's panel and its notes of
-/// changed conventions read.
-pub const TABLE: &[Convention] = &[
-    Convention {
+/// [`TABLE`] and its typed keys ([`Key`]) from one list of rows: each row
+/// is `Variant: Convention { key: "link_key", … }`, and `Key::Variant` is
+/// that row's key.
+macro_rules! table {
+    ($(#[$doc:meta])* $($variant:ident: Convention { key: $key:literal, $($field:ident: $value:expr),* $(,)? }),* $(,)?) => {
+        $(#[$doc])*
+        pub const TABLE: &[Convention] = &[$(Convention { key: $key, $($field: $value),* }),*];
+
+        /// A convention's link key, typed: one value per row of [`TABLE`], in
+        /// its order (what a metric's `depends` names, so a misspelled key does
+        /// not compile).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Key {
+            $($variant),*
+        }
+
+        impl Key {
+            /// Every key, in [`TABLE`]'s order.
+            pub const ALL: &'static [Key] = &[$(Key::$variant),*];
+
+            /// The link key (`TABLE[i].key`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Key::$variant => $key),*
+                }
+            }
+
+            /// The key of a link key (not an alias: see [`key_of`]).
+            pub fn named(name: &str) -> Option<Key> {
+                match name {
+                    $($key => Some(Key::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+table! {
+    /// Every convention, in the order links write them: the one list the
+    /// CLI's flags and help, the Python package's keyword arguments ([`set`]),
+    /// the links and sessions (`session`), the page's panel and its notes of
+    /// changed conventions read.
+
+    Ties: Convention {
         key: "ties",
         kind: Kind::Ranking,
         label: "Ties in score",
@@ -103,7 +142,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    RelevanceLevel: Convention {
         key: "relevance_level",
         kind: Kind::Ranking,
         label: "Relevant if grade ≥",
@@ -112,7 +151,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &["l"],
         switch: None,
     },
-    Convention {
+    Gain: Convention {
         key: "gain",
         kind: Kind::Ranking,
         label: "nDCG gain",
@@ -124,7 +163,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    Discount: Convention {
         key: "discount",
         kind: Kind::Ranking,
         label: "nDCG discount",
@@ -136,7 +175,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    ApDenominator: Convention {
         key: "ap_denominator",
         kind: Kind::Ranking,
         label: "AP@k denominator",
@@ -148,7 +187,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    PrecisionDenominator: Convention {
         key: "precision_denominator",
         kind: Kind::Ranking,
         label: "P@k denominator",
@@ -160,7 +199,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    F1Aggregation: Convention {
         key: "f1_aggregation",
         kind: Kind::Ranking,
         label: "F1@k",
@@ -172,7 +211,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &["f1"],
         switch: None,
     },
-    Convention {
+    QuerySet: Convention {
         key: "query_set",
         kind: Kind::Ranking,
         label: "Queries that count",
@@ -187,7 +226,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &["queries"],
         switch: None,
     },
-    Convention {
+    TrecEval: Convention {
         key: "trec_eval",
         kind: Kind::Ranking,
         label: "trec_eval version",
@@ -199,7 +238,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &["trec_eval_version"],
         switch: None,
     },
-    Convention {
+    Threshold: Convention {
         key: "threshold",
         kind: Kind::Binary,
         label: "Threshold, or MODEL=T for one model's own (repeat for more)",
@@ -208,7 +247,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    ThresholdRule: Convention {
         key: "threshold_rule",
         kind: Kind::Binary,
         label: "Threshold rule",
@@ -220,7 +259,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    ZeroDivision: Convention {
         key: "zero_division",
         kind: Kind::Binary,
         label: "Zero division",
@@ -233,7 +272,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    BinaryScoresAreLogits: Convention {
         key: "binary_scores_are_logits",
         kind: Kind::Binary,
         label: "Scores are",
@@ -242,7 +281,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &["logits"],
         switch: Some(("logits", "1")),
     },
-    Convention {
+    ClassTies: Convention {
         key: "class_ties",
         kind: Kind::Multiclass,
         label: "Tied classes",
@@ -256,7 +295,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &[],
         switch: None,
     },
-    Convention {
+    ClassScale: Convention {
         key: "class_scale",
         kind: Kind::Multiclass,
         label: "Matrix holds",
@@ -268,7 +307,7 @@ pub const TABLE: &[Convention] = &[
         aliases: &["class_logits", "scale"],
         switch: Some(("class-logits", "logits")),
     },
-];
+}
 
 /// The link key of the models' own thresholds ([`Conventions::thresholds`],
 /// beside `threshold`'s row: a list of names and numbers, not one value).
@@ -341,7 +380,7 @@ fn boolean(v: &str) -> Result<bool, String> {
 /// Sets the convention `key` (a link key or an alias, see [`key_of`]) to
 /// `value`; the error says what was expected (the caller names the key).
 pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String> {
-    let Some(key) = key_of(key) else {
+    let Some(key) = key_of(key).and_then(Key::named) else {
         return Err(format!(
             "not a convention (the conventions: {})",
             all_keys().join(", ")
@@ -349,25 +388,25 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
     };
     let v = value.trim();
     match key {
-        "ties" => conv.ties = named(v, &[])?,
-        "relevance_level" => {
+        Key::Ties => conv.ties = named(v, &[])?,
+        Key::RelevanceLevel => {
             conv.relevance_level = v
                 .parse()
                 .ok()
                 .filter(|&l: &i32| l >= 1)
                 .ok_or("expected a whole number >= 1")?
         }
-        "gain" => conv.gain = named(v, &[("rel", Gain::Linear), ("exp", Gain::Exponential)])?,
-        "discount" => conv.discount = named(v, &[("jarvelin", Discount::JarvelinB2)])?,
-        "ap_denominator" => {
+        Key::Gain => conv.gain = named(v, &[("rel", Gain::Linear), ("exp", Gain::Exponential)])?,
+        Key::Discount => conv.discount = named(v, &[("jarvelin", Discount::JarvelinB2)])?,
+        Key::ApDenominator => {
             conv.ap_denominator = named(v, &[("min", ApDenominator::MinRelevantK)])?
         }
-        "precision_denominator" => {
+        Key::PrecisionDenominator => {
             conv.precision_denominator = named(v, &[("min", PrecisionDenominator::MinKLength)])?
         }
-        "f1_aggregation" => conv.f1_aggregation = named(v, &[])?,
-        "query_set" => conv.query_set = named(v, &[])?,
-        "trec_eval" => {
+        Key::F1Aggregation => conv.f1_aggregation = named(v, &[])?,
+        Key::QuerySet => conv.query_set = named(v, &[])?,
+        Key::TrecEval => {
             conv.trec_eval = named(
                 v,
                 &[
@@ -377,7 +416,7 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
                 ],
             )?
         }
-        "threshold" => {
+        Key::Threshold => {
             // `NAME=T`: model NAME's own threshold (a name may hold `=`)
             let (name, v) = v
                 .rsplit_once('=')
@@ -387,10 +426,10 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
                 .ok_or("expected a number")?;
             conv.set_threshold(name, t)
         }
-        "threshold_rule" => conv.threshold_rule = named(v, &[])?,
-        "zero_division" => conv.zero_division = named(v, &[])?,
-        "binary_scores_are_logits" => conv.binary_scores_are_logits = boolean(v)?,
-        "class_ties" => {
+        Key::ThresholdRule => conv.threshold_rule = named(v, &[])?,
+        Key::ZeroDivision => conv.zero_division = named(v, &[])?,
+        Key::BinaryScoresAreLogits => conv.binary_scores_are_logits = boolean(v)?,
+        Key::ClassTies => {
             conv.class_ties = named(
                 v,
                 &[
@@ -399,8 +438,8 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
                 ],
             )?
         }
-        _ => {
-            // class_scale: its names, or a flag's true / false (logits or not)
+        Key::ClassScale => {
+            // its names, or a flag's true / false (logits or not)
             conv.class_scale = named(v, &[]).or_else(|e| match boolean(v) {
                 Ok(true) => Ok(ScoreScale::Logits),
                 Ok(false) => Ok(ScoreScale::Probabilities),
@@ -450,6 +489,16 @@ mod tests {
         assert_eq!(c.class_scale, ScoreScale::Probabilities);
         set(&mut c, "relevance_level", "2").unwrap();
         assert_eq!(c.relevance_level, 2);
+    }
+
+    #[test]
+    fn the_typed_keys_are_the_tables_rows() {
+        let names: Vec<&str> = Key::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(names, all_keys());
+        for c in TABLE {
+            assert_eq!(Key::named(c.key).map(Key::name), Some(c.key));
+        }
+        assert_eq!(Key::named("queries"), None, "an alias is not a key");
     }
 
     #[test]

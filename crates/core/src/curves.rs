@@ -8,13 +8,14 @@
 
 use super::evaluate::Conventions;
 use super::ranking::{PreparedRun, QueryView};
-use super::ranking_metrics::{
-    dcg_term, discounts, gain_of, ApDenominator, Gain, PrecisionDenominator,
-};
+use super::ranking_metrics::{ndcg_of, ApDenominator, PrecisionDenominator};
+use super::registry::id;
 #[cfg(test)]
 use super::Named;
 
-/// Metrics that have a cutoff curve.
+/// Metrics that have a cutoff curve. Their names are the registry's ids
+/// (`registry::id`) and their labels its titles at cutoff p (a test holds
+/// both to the registry's rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CurveMetric {
@@ -25,15 +26,30 @@ pub enum CurveMetric {
     HitRate,
 }
 
-crate::named!(CurveMetric {
-    Ndcg = "ndcg",
-    Precision = "precision",
-    Recall = "recall",
-    Map = "map",
-    HitRate = "hit_rate",
-});
+impl super::Named for CurveMetric {
+    const ALL: &'static [Self] = &[
+        CurveMetric::Ndcg,
+        CurveMetric::Precision,
+        CurveMetric::Recall,
+        CurveMetric::Map,
+        CurveMetric::HitRate,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            CurveMetric::Ndcg => id::NDCG,
+            CurveMetric::Precision => id::PRECISION,
+            CurveMetric::Recall => id::RECALL,
+            CurveMetric::Map => id::MAP,
+            CurveMetric::HitRate => id::HIT_RATE,
+        }
+    }
+    fn named(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|m| m.name() == name)
+    }
+}
 
 impl CurveMetric {
+    /// The registry's title at cutoff p ("nDCG@p", "P@p").
     pub fn label(self) -> &'static str {
         match self {
             CurveMetric::Ndcg => "nDCG@p",
@@ -45,96 +61,6 @@ impl CurveMetric {
     }
 }
 
-/// Expected per-position terms of one query under the tie rule, for
-/// positions < limit (buffers reused from query to query).
-#[derive(Default)]
-struct Terms {
-    gain: Vec<f64>,
-    rel: Vec<f64>,
-    ap: Vec<f64>,
-    hit: Vec<f64>,
-}
-
-/// Only the terms `metric` reads are filled into `t` (the others are left
-/// empty; nDCG without averaged ties reads the grades instead).
-fn position_terms(
-    q: &QueryView,
-    gain: Gain,
-    level: i32,
-    limit: usize,
-    metric: CurveMetric,
-    t: &mut Terms,
-) {
-    let n = q.grades.len().min(limit);
-    let (need_gain, need_rel, need_ap, need_hit) = (
-        metric == CurveMetric::Ndcg,
-        matches!(metric, CurveMetric::Precision | CurveMetric::Recall),
-        metric == CurveMetric::Map,
-        metric == CurveMetric::HitRate,
-    );
-    t.gain.clear();
-    t.rel.clear();
-    t.ap.clear();
-    t.hit.clear();
-    if need_gain && !q.average_ties {
-        // a group of one: its mean gain is the document's own, which the
-        // nDCG curve reads from the grades directly
-        return;
-    }
-    let is_rel = |g: i32| g != super::ranking::NOT_JUDGED && g >= level;
-    let mut s = 0;
-    let mut above = 0usize; // relevant docs in earlier groups
-    let mut miss_before = 1.0; // P(no relevant before this group)
-    while s < n {
-        let mut e = s + 1;
-        if q.average_ties {
-            while e < q.grades.len() && q.tied_with_prev[e] {
-                e += 1;
-            }
-        }
-        let group = &q.grades[s..e];
-        let size = group.len();
-        let r = group.iter().filter(|&&g| is_rel(g)).count();
-        let mean_gain = if need_gain {
-            group.iter().map(|&g| gain_of(g, gain)).sum::<f64>() / size as f64
-        } else {
-            0.0
-        };
-        let frac = r as f64 / size as f64;
-        let mut miss_in_group = 1.0;
-        for i in s..e.min(n) {
-            let m = i - s;
-            if need_gain {
-                t.gain.push(mean_gain);
-            }
-            if need_rel {
-                t.rel.push(frac);
-            }
-            if need_ap {
-                let within = if size > 1 {
-                    m as f64 * (r.saturating_sub(1)) as f64 / (size - 1) as f64
-                } else {
-                    0.0
-                };
-                t.ap.push(if r > 0 {
-                    frac * (above as f64 + 1.0 + within) / (i + 1) as f64
-                } else {
-                    0.0
-                });
-            }
-            if need_hit {
-                miss_in_group *= (size - r).saturating_sub(m) as f64 / (size - m) as f64;
-                t.hit.push(1.0 - miss_before * miss_in_group);
-            }
-        }
-        if r > 0 {
-            miss_before = 0.0;
-        }
-        above += r;
-        s = e;
-    }
-}
-
 /// metric@p of one query for p = 1..=max_p.
 pub fn query_curve(
     q: &QueryView,
@@ -143,9 +69,9 @@ pub fn query_curve(
     max_p: usize,
 ) -> Vec<f64> {
     let mut out = vec![0.0; max_p];
-    let (mut terms, mut head) = (Terms::default(), Vec::new());
+    let (mut ideal, mut head) = (Vec::new(), Vec::new());
     let (tail_const, tail_inv, m) =
-        query_curve_head(q, conv, metric, max_p, false, &mut terms, &mut head);
+        query_curve_head(q, conv, metric, max_p, false, &mut ideal, &mut head);
     out[..m].copy_from_slice(&head);
     for (p, v) in out.iter_mut().enumerate().skip(m) {
         *v = tail_const + tail_inv / (p + 1) as f64;
@@ -154,118 +80,82 @@ pub fn query_curve(
 }
 
 /// The exact values for p = 1..=m into `head`, and the tail `a + b/p` for
-/// p > m: `(a, b, m)`. `terms` and `head` are scratch space, reused.
+/// p > m: `(a, b, m)`. `ideal` and `head` are scratch space, reused.
 /// `cumulative`: the metric's running sum instead ([`elbow`]): DCG@p for
-/// nDCG, relevant retrieved for P@p, Σ P@i·rel_i for AP@p.
+/// nDCG, relevant retrieved for P@p, Σ P@i·rel_i for AP@p. Every value is
+/// the kernel's own ([`QueryView::dcg_each`], [`QueryView::hits_each`],
+/// [`QueryView::ap_sum_each`], [`QueryView::hit_each`]) read at each p.
 fn query_curve_head(
     q: &QueryView,
     conv: &Conventions,
     metric: CurveMetric,
     max_p: usize,
     cumulative: bool,
-    terms: &mut Terms,
+    ideal: &mut Vec<f64>,
     head: &mut Vec<f64>,
 ) -> (f64, f64, usize) {
+    let ctx = conv.ranking_ctx();
     let level = conv.relevance_level;
     let len = q.grades.len().min(max_p);
-    position_terms(q, conv.gain, level, max_p, metric, terms);
-    let t = &*terms;
-    let num_rel = q.num_relevant(level);
     head.clear();
+    let last = |head: &Vec<f64>| head.last().copied().unwrap_or(0.0);
     match metric {
         CurveMetric::Ndcg => {
             let ideal_len = q.judged_desc.len().min(max_p);
             let m = len.max(ideal_len);
-            let discount = discounts(conv.discount);
-            let (mut dcg, mut idcg) = (0.0, 0.0);
-            for i in 0..m {
-                let d = discount(i);
-                // a grade <= 0 adds +0.0: the sums (from +0.0, growing) keep their bits
-                if i < len {
-                    if q.average_ties {
-                        dcg += t.gain[i] * d;
-                    } else if q.grades[i] > 0 {
-                        dcg += dcg_term(q.grades[i], conv.gain, d);
-                    }
+            q.dcg_each(len, conv.gain, conv.discount, |_, v| head.push(v));
+            // past the list, DCG stays
+            head.resize(m, last(head));
+            if !cumulative {
+                ideal.clear();
+                q.idcg_each(ideal_len, conv.gain, conv.discount, |_, v| ideal.push(v));
+                let idcg_last = last(ideal);
+                for (i, v) in head.iter_mut().enumerate() {
+                    *v = ndcg_of(*v, ideal.get(i).copied().unwrap_or(idcg_last));
                 }
-                if i < ideal_len && q.judged_desc[i] > 0 {
-                    idcg += dcg_term(q.judged_desc[i], conv.gain, d);
-                }
-                head.push(if cumulative {
-                    dcg
-                } else if idcg > 0.0 {
-                    dcg / idcg
-                } else {
-                    0.0
-                });
             }
-            let last = head.last().copied().unwrap_or(0.0);
-            (last, 0.0, m)
+            (last(head), 0.0, m)
         }
         CurveMetric::Precision => {
-            let mut hits = 0.0;
-            for i in 0..len {
-                hits += t.rel[i];
+            let hits = q.hits_each(len, level, |i, hits| {
                 head.push(if cumulative {
                     hits
                 } else {
-                    hits / (i + 1) as f64
-                });
-            }
+                    q.precision_of(hits, Some(i + 1), &ctx)
+                })
+            });
+            let hits = if len > 0 { hits } else { 0.0 };
             if cumulative {
                 return (hits, 0.0, len);
             }
             match conv.precision_denominator {
                 PrecisionDenominator::K => (0.0, hits, len),
-                PrecisionDenominator::MinKLength => {
-                    let last = if len > 0 { hits / len as f64 } else { 0.0 };
-                    (last, 0.0, len)
-                }
+                PrecisionDenominator::MinKLength => (last(head), 0.0, len),
             }
         }
         CurveMetric::Recall => {
-            let mut hits = 0.0;
-            for i in 0..len {
-                hits += t.rel[i];
-                head.push(if num_rel > 0 {
-                    hits / num_rel as f64
-                } else {
-                    0.0
-                });
-            }
-            let last = head.last().copied().unwrap_or(0.0);
-            (last, 0.0, len)
+            q.hits_each(len, level, |_, hits| head.push(q.recall_of(hits, level)));
+            (last(head), 0.0, len)
         }
         CurveMetric::Map => {
             // with the min(|R|, p) denominator the tail still changes until p = |R|
             let m = match conv.ap_denominator {
                 ApDenominator::Relevant => len,
-                ApDenominator::MinRelevantK => len.max(num_rel.min(max_p)),
+                ApDenominator::MinRelevantK => len.max(q.num_relevant(level).min(max_p)),
             };
-            let mut acc = 0.0;
-            for i in 0..m {
-                if i < len {
-                    acc += t.ap[i];
+            q.ap_sum_each(len, level, |_, sum| head.push(sum));
+            head.resize(m, last(head));
+            if !cumulative {
+                for (i, v) in head.iter_mut().enumerate() {
+                    let denom = q.ap_denominator(Some(i + 1), &ctx);
+                    *v = if denom > 0 { *v / denom as f64 } else { 0.0 };
                 }
-                let denom = match conv.ap_denominator {
-                    ApDenominator::Relevant => num_rel,
-                    ApDenominator::MinRelevantK => num_rel.min(i + 1),
-                };
-                head.push(if cumulative {
-                    acc
-                } else if denom > 0 {
-                    acc / denom as f64
-                } else {
-                    0.0
-                });
             }
-            let last = head.last().copied().unwrap_or(0.0);
-            (last, 0.0, m)
+            (last(head), 0.0, m)
         }
         CurveMetric::HitRate => {
-            head.extend_from_slice(&t.hit[..len]);
-            let last = head.last().copied().unwrap_or(0.0);
-            (last, 0.0, len)
+            q.hit_each(len, level, |_, v| head.push(v));
+            (last(head), 0.0, len)
         }
     }
 }
@@ -363,7 +253,7 @@ fn mean_of(
     let mut const_diff = vec![0.0; max_p + 2];
     let mut inv_diff = vec![0.0; max_p + 2];
     let n = run.num_queries();
-    let (mut terms, mut head) = (Terms::default(), Vec::new());
+    let (mut ideal, mut head) = (Vec::new(), Vec::new());
     for i in 0..n {
         let (a, b, m) = query_curve_head(
             &run.query(i),
@@ -371,7 +261,7 @@ fn mean_of(
             metric,
             max_p,
             cumulative,
-            &mut terms,
+            &mut ideal,
             &mut head,
         );
         for (sum, v) in head_sum.iter_mut().zip(&head) {
@@ -517,6 +407,7 @@ pub fn group_lines(lines: &[CurveLine], groups: &[(String, String)]) -> Vec<Curv
 mod tests {
     use super::*;
     use crate::ranking::TieRule;
+    use crate::ranking_metrics::Gain;
     use std::sync::Arc;
 
     fn run_from(queries: &[(&[i32], &[i32])], tie_groups: bool) -> PreparedRun {
@@ -649,6 +540,65 @@ mod tests {
                     .sum::<f64>()
                     / run.num_queries() as f64;
                 assert!((dcg[p - 1] - expected).abs() < 1e-12, "DCG@{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_curve_metric_is_a_registry_ranking_metric_with_a_cutoff_titled_as_its_label() {
+        use crate::registry::{info, Cutoff, Kind};
+        for &metric in CurveMetric::ALL {
+            let row = info(metric.name(), Kind::Ranking)
+                .unwrap_or_else(|| panic!("{metric:?}: no ranking metric {}", metric.name()));
+            assert_ne!(row.cutoff, Cutoff::None, "{metric:?}");
+            let title = row.title.strip_suffix("@k").unwrap_or(row.title);
+            assert_eq!(metric.label(), format!("{title}@p"), "{metric:?}");
+            assert_eq!(CurveMetric::named(metric.name()), Some(metric));
+        }
+        assert_eq!(CurveMetric::named("mrr"), None);
+    }
+
+    #[test]
+    fn a_query_curve_is_the_kernels_value_at_every_p_to_the_bit() {
+        // tie groups whose mean gain times the sum of their discounts is not
+        // the sum of mean gain times each discount: one DCG sum for both
+        let mut conv = Conventions::default();
+        for (gain, ties) in [
+            (Gain::Linear, false),
+            (Gain::Linear, true),
+            (Gain::Exponential, true),
+        ] {
+            conv.gain = gain;
+            let run = run_from(
+                &[
+                    (&[0, 3, 1, 2, 0, 1, 1], &[3, 2, 1, 1, 1, 0]),
+                    (&[2, 0, 1, 3], &[3, 2, 1]),
+                    (&[0, 0, 1], &[1, 1, 1, 1, 1]),
+                ],
+                ties,
+            );
+            let ctx = conv.ranking_ctx();
+            for i in 0..run.num_queries() {
+                let q = run.query(i);
+                for &metric in CurveMetric::ALL {
+                    let curve = query_curve(&q, &conv, metric, 9);
+                    for p in 1..=9 {
+                        let k = Some(p);
+                        let want = match metric {
+                            CurveMetric::Ndcg => q.ndcg(k, ctx.gain, ctx.discount),
+                            CurveMetric::Precision => q.precision(k, &ctx),
+                            CurveMetric::Recall => q.recall(k, 1),
+                            CurveMetric::Map => q.average_precision(k, &ctx),
+                            CurveMetric::HitRate => q.hit(k, 1),
+                        };
+                        assert_eq!(
+                            curve[p - 1].to_bits(),
+                            want.to_bits(),
+                            "{metric:?} p={p} ties={ties} {gain:?}: {} vs {want}",
+                            curve[p - 1]
+                        );
+                    }
+                }
             }
         }
     }

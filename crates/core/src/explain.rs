@@ -8,7 +8,7 @@ use super::binary::{BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use super::evaluate::{Conventions, ModelReport, MulticlassData, RatingsData};
 use super::multiclass::MulticlassPredictions;
 use super::ranking::{QueryView, NOT_JUDGED};
-use super::ranking_metrics::{dcg_term, discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
+use super::ranking_metrics::{dcg_terms, discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
 use super::registry::{
     self, Average, Cells, ClassView, Compute, CurveTerms, Explain, Kind, MetricId, QueryTerms,
 };
@@ -249,12 +249,11 @@ fn gain_terms(
         Gain::Linear => "rel_i",
         Gain::Exponential => "2^{rel_i} - 1",
     };
-    let mut dcg = Sum::new();
-    let rows = (0..n)
-        .map(|i| {
+    // the trec order's terms (the value below is the kernel's, under the tie rule)
+    let rows = dcg_terms(&q.grades[..n], gain, ctx.discount)
+        .enumerate()
+        .map(|(i, t)| {
             let g = q.grades[i];
-            let t = dcg_term(g, gain, discount_at(i, ctx.discount));
-            dcg.add(t);
             Row {
                 cells: vec![
                     (i + 1).to_string(),

@@ -117,12 +117,51 @@ fn cut(k: Option<usize>, len: usize) -> usize {
 }
 
 /// nDCG's per-position term: the gain of `grade` times the discount `d` of
-/// its position, gain(rel_i) · discount(i). The kernel ([`QueryView::dcg`],
-/// [`QueryView::idcg`]), the one-scan table ([`QueryView::scan_cutoffs`]),
-/// the curves (`curves.rs`) and the explanation (`explain.rs`) all add these.
+/// its position, gain(rel_i) · discount(i); +0.0 for a grade without gain
+/// (0 · d, as every discount is finite and positive).
 #[inline]
 pub fn dcg_term(grade: i32, gain: Gain, d: f64) -> f64 {
-    gain_of(grade, gain) * d
+    if grade <= 0 {
+        0.0
+    } else {
+        gain_of(grade, gain) * d
+    }
+}
+
+/// DCG's terms of a list in its order, gain(rel_i) · discount(i) for
+/// i = 1, 2, … (the first position first): what the explanation lists, and
+/// what [`running_sum`] adds for DCG and IDCG without tie groups
+/// ([`QueryView::dcg_each`], [`QueryView::idcg_each`]).
+///
+/// The trec_eval port (`trec_eval::measures`: `ndcg`, `ndcg_cut`, `ndcg_rel`,
+/// `Rndcg`, `G`) and the core's trec measures that follow it
+/// (`trec_measures.rs`) do not add these terms: trec_eval divides each gain
+/// by log2(i + 2) where these multiply by the discount 1/log2(i + 2), which
+/// rounds differently in the last bit, and its gains are its own (the
+/// measure's `level=gain` parameters, `setup_gains`). trec_eval's printed
+/// bits need its division; the oracle and property tests hold the two sums
+/// equal to 1e-12.
+#[inline]
+pub fn dcg_terms(grades: &[i32], gain: Gain, discount: Discount) -> impl Iterator<Item = f64> + '_ {
+    let d = discounts(discount);
+    grades
+        .iter()
+        .enumerate()
+        // the discount is looked up only for a grade with gain
+        .map(move |(i, &g)| if g <= 0 { 0.0 } else { dcg_term(g, gain, d(i)) })
+}
+
+/// The one running sum of a list's terms: `at(i, t_0 + … + t_i)` for every
+/// term in order, and the whole sum, added left to right from -0.0 (as
+/// `Iterator::sum`, so an empty list sums to -0.0 as it always did).
+#[inline]
+pub fn running_sum(terms: impl Iterator<Item = f64>, mut at: impl FnMut(usize, f64)) -> f64 {
+    let mut acc = -0.0;
+    for (i, t) in terms.enumerate() {
+        acc += t;
+        at(i, acc);
+    }
+    acc
 }
 
 /// Gain of a grade: 0 for non-positive and unjudged grades.
@@ -209,6 +248,69 @@ pub struct Prefix {
     pub idcg_exp: f64,
 }
 
+/// AP's numerator over a list's relevance in rank order, Σ_{relevant i}
+/// hits@i / i: `at(i, the sum so far)` at every rank, and (the sum, the
+/// relevant documents seen). The kernel without tie groups
+/// ([`QueryView::ap_sum_each`]) and the trec_eval port's `map`, `gm_map` and
+/// `yaAP` (`trec_eval::measures`, on its own relevance list) add it.
+#[inline]
+pub fn ap_running(
+    relevant: impl Iterator<Item = bool>,
+    mut at: impl FnMut(usize, f64),
+) -> (f64, usize) {
+    let (mut hits, mut total) = (0usize, 0.0);
+    for (i, rel) in relevant.enumerate() {
+        if rel {
+            hits += 1;
+            total += hits as f64 / (i + 1) as f64;
+        }
+        at(i, total);
+    }
+    (total, hits)
+}
+
+/// trec_eval's interpolated precision (`m_iprec_at_recall.c`), walked from
+/// the end of the list up: the highest precision at or below each rank,
+/// given to `hit(j, value)` for every recall cutoff `cutoffs[j]` (a number of
+/// relevant documents, ascending), from the last down. The core's
+/// [`QueryView::interpolated_precision`] and the trec_eval port's
+/// `iprec_at_recall` and `11pt_avg` (`trec_eval::measures`, with their own
+/// recall points and cutoff rounding) walk it.
+#[inline]
+pub fn interpolated_walk(
+    relevant_at: impl Fn(usize) -> bool,
+    num_ret: i64,
+    num_rel_ret: i64,
+    cutoffs: &[i64],
+    mut hit: impl FnMut(usize, f64),
+) {
+    let mut current = cutoffs.len() as i64 - 1;
+    while current >= 0 && cutoffs[current as usize] > num_rel_ret {
+        current -= 1;
+    }
+    let mut int_precis = num_rel_ret as f64 / num_ret as f64;
+    let mut rel_so_far = num_rel_ret;
+    let mut i = num_ret;
+    while i > 0 && rel_so_far > 0 {
+        let precis = rel_so_far as f64 / i as f64;
+        if int_precis < precis {
+            int_precis = precis;
+        }
+        if relevant_at((i - 1) as usize) {
+            while current >= 0 && rel_so_far == cutoffs[current as usize] {
+                hit(current as usize, int_precis);
+                current -= 1;
+            }
+            rel_so_far -= 1;
+        }
+        i -= 1;
+    }
+    while current >= 0 {
+        hit(current as usize, int_precis);
+        current -= 1;
+    }
+}
+
 /// DCG / IDCG, 0 when the ideal list has no gain.
 #[inline]
 pub fn ndcg_of(dcg: f64, idcg: f64) -> f64 {
@@ -273,13 +375,32 @@ impl<'a> QueryView<'a> {
         v: impl Fn(i32) -> f64,
         w: impl Fn(usize) -> f64,
     ) -> f64 {
+        self.linear_each(k, v, w, |_, _| {})
+    }
+
+    /// [`QueryView::linear_sum`] read at every cutoff on the way: `at(i, sum
+    /// up to i + 1)` for i < min(k, n), and the sum up to k. The tie rule's
+    /// expectation lives here: a group of tied documents contributes its mean
+    /// value times the sum of its weights inside the cutoff (so a cutoff
+    /// inside a group reads the group's weights so far).
+    #[inline]
+    pub(crate) fn linear_each(
+        &self,
+        k: usize,
+        v: impl Fn(i32) -> f64,
+        w: impl Fn(usize) -> f64,
+        mut at: impl FnMut(usize, f64),
+    ) -> f64 {
         if !self.average_ties {
-            // no tie groups: a plain loop the compiler can vectorise
-            return self.grades[..k.min(self.grades.len())]
-                .iter()
-                .enumerate()
-                .map(|(i, &g)| w(i) * v(g))
-                .sum();
+            // no tie groups: a plain running sum
+            let k = k.min(self.grades.len());
+            return running_sum(
+                self.grades[..k]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &g)| w(i) * v(g)),
+                at,
+            );
         }
         let mut total = 0.0;
         self.for_each_group(|s, e| {
@@ -288,14 +409,27 @@ impl<'a> QueryView<'a> {
             }
             if e - s == 1 {
                 total += w(s) * v(self.grades[s]);
+                at(s, total);
             } else {
                 let mean = self.grades[s..e].iter().map(|&g| v(g)).sum::<f64>() / (e - s) as f64;
-                let weights: f64 = (s..e.min(k)).map(&w).sum();
+                // the weights summed from -0.0, as Iterator::sum
+                let mut weights = -0.0;
+                for i in s..e.min(k) {
+                    weights += w(i);
+                    at(i, total + mean * weights);
+                }
                 total += mean * weights;
             }
             true
         });
         total
+    }
+
+    /// Expected relevant documents in the top i + 1 for every i < min(k, n):
+    /// `at(i, hits@(i+1))`; returns hits@k.
+    #[inline]
+    pub fn hits_each(&self, k: usize, level: i32, at: impl FnMut(usize, f64)) -> f64 {
+        self.linear_each(k, |g| is_rel(g, level) as u8 as f64, |_| 1.0, at)
     }
 
     /// Expected number of relevant documents in the top k.
@@ -311,36 +445,50 @@ impl<'a> QueryView<'a> {
         self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |_| 1.0)
     }
 
+    /// The one DCG sum, under the tie rule: `at(i, DCG@(i+1))` for every
+    /// i < min(k, n), and DCG@k. The table ([`QueryView::dcg`]) and the
+    /// curves (`curves.rs`) read it; without tie groups it is the
+    /// [`running_sum`] of [`dcg_terms`], which the one-scan path
+    /// ([`QueryView::scan_cutoffs`], both gains in one pass) adds in the same
+    /// order and the explanation (`explain.rs`) lists. With tie groups it is
+    /// [`QueryView::linear_each`] of gain and discount.
+    #[inline]
+    pub fn dcg_each(
+        &self,
+        k: usize,
+        gain: Gain,
+        discount: Discount,
+        at: impl FnMut(usize, f64),
+    ) -> f64 {
+        if !self.average_ties {
+            let k = k.min(self.grades.len());
+            return running_sum(dcg_terms(&self.grades[..k], gain, discount), at);
+        }
+        self.linear_each(k, |g| gain_of(g, gain), discounts(discount), at)
+    }
+
+    /// IDCG@(i+1) for every i < min(k, judged): the same sum over the ideal
+    /// list (every judged document by grade, descending; no ties to average).
+    #[inline]
+    pub fn idcg_each(
+        &self,
+        k: usize,
+        gain: Gain,
+        discount: Discount,
+        at: impl FnMut(usize, f64),
+    ) -> f64 {
+        let k = k.min(self.judged_desc.len());
+        running_sum(dcg_terms(&self.judged_desc[..k], gain, discount), at)
+    }
+
     /// DCG@k = Σ_{i=1}^{min(k,n)} gain(rel_i) · discount(i).
     pub fn dcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
-        let k = cut(k, self.len());
-        let table = discount_table(discount);
-        if !self.average_ties && k <= table.len() {
-            return self.grades[..k]
-                .iter()
-                .zip(table)
-                .map(|(&g, &d)| dcg_term(g, gain, d))
-                .sum();
-        }
-        self.linear_sum(k, |g| gain_of(g, gain), |i| discount_at(i, discount))
+        self.dcg_each(cut(k, self.len()), gain, discount, |_, _| {})
     }
 
     /// IDCG@k: DCG@k of the ideal ranking of every judged document of the query.
     pub fn idcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
-        let k = cut(k, self.judged_desc.len());
-        let table = discount_table(discount);
-        if k <= table.len() {
-            return self.judged_desc[..k]
-                .iter()
-                .zip(table)
-                .map(|(&g, &d)| dcg_term(g, gain, d))
-                .sum();
-        }
-        self.judged_desc[..k]
-            .iter()
-            .enumerate()
-            .map(|(i, &g)| dcg_term(g, gain, discount_at(i, discount)))
-            .sum()
+        self.idcg_each(cut(k, self.judged_desc.len()), gain, discount, |_, _| {})
     }
 
     /// nDCG@k = DCG@k / IDCG@k; 0 when the query has no positive grade.
@@ -399,9 +547,6 @@ impl<'a> QueryView<'a> {
         }
     }
 
-    /// Hit@k (trec_eval `success`): 1 if a relevant document is in the top k.
-    /// Tie average: a group straddling the cutoff with t of its n slots inside
-    /// and r relevant members contributes P(hit) = 1 - C(n-r, t) / C(n, t).
     /// Judged@k = |judged documents in the top k| / min(k, list length): the
     /// share of what the run shows that the qrels judge (any grade, 0
     /// included). ir_measures' `Judged` (from OpenNIR); 0 for an empty list.
@@ -413,9 +558,19 @@ impl<'a> QueryView<'a> {
         self.linear_sum(k, |g| (g != NOT_JUDGED) as u8 as f64, |_| 1.0) / k as f64
     }
 
+    /// Hit@k (trec_eval `success`): 1 if a relevant document is in the top k.
+    /// Tie average: a group straddling the cutoff with t of its n slots inside
+    /// and r relevant members contributes P(hit) = 1 - C(n-r, t) / C(n, t).
     pub fn hit(&self, k: Option<usize>, level: i32) -> f64 {
-        let k = cut(k, self.len());
+        self.hit_each(cut(k, self.len()), level, |_, _| {})
+    }
+
+    /// Hit@(i+1) for every i < min(k, n): `at(i, value)`; returns Hit@k.
+    #[inline]
+    pub fn hit_each(&self, k: usize, level: i32, mut at: impl FnMut(usize, f64)) -> f64 {
+        let k = k.min(self.len());
         let mut value = 0.0;
+        let mut reached = 0; // positions given to `at`
         self.for_each_group(|s, e| {
             if s >= k {
                 return false;
@@ -425,17 +580,23 @@ impl<'a> QueryView<'a> {
                 .iter()
                 .filter(|&&g| is_rel(g, level))
                 .count();
+            let t = e.min(k) - s;
             if r == 0 {
+                (s..s + t).for_each(|i| at(i, 0.0));
+                reached = s + t;
                 return true;
             }
-            let t = e.min(k) - s;
             let mut miss = 1.0;
             for j in 0..t {
                 miss *= (n - r).saturating_sub(j) as f64 / (n - j) as f64;
+                at(s + j, 1.0 - miss);
             }
             value = 1.0 - miss;
+            reached = s + t;
             false
         });
+        // past the first group with a relevant document, every cutoff has a hit
+        (reached..k).for_each(|i| at(i, value));
         value
     }
 
@@ -487,21 +648,21 @@ impl<'a> QueryView<'a> {
     /// Tie average: for the member at offset m of a group of n with r relevant
     /// and B relevant above the group, E[rel_i · hits@i] = (r/n)(B + 1 + m(r-1)/(n-1)).
     pub fn average_precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
-        let level = ctx.relevance_level;
         let denom = self.ap_denominator(k, ctx);
         if denom == 0 {
             return 0.0;
         }
-        let k = cut(k, self.len());
+        self.ap_sum_each(cut(k, self.len()), ctx.relevance_level, |_, _| {}) / denom as f64
+    }
+
+    /// AP's numerator Σ_{j ≤ i+1, rel_j} P@j (its expectation under the tie
+    /// rule) for every i < min(k, n): `at(i, sum)`; returns the sum to k.
+    #[inline]
+    pub fn ap_sum_each(&self, k: usize, level: i32, mut at: impl FnMut(usize, f64)) -> f64 {
+        let k = k.min(self.len());
         if !self.average_ties {
-            let (mut hits, mut total) = (0usize, 0.0);
-            for (i, &g) in self.grades[..k].iter().enumerate() {
-                if is_rel(g, level) {
-                    hits += 1;
-                    total += hits as f64 / (i + 1) as f64;
-                }
-            }
-            return total / denom as f64;
+            let relevant = self.grades[..k].iter().map(|&g| is_rel(g, level));
+            return ap_running(relevant, at).0;
         }
         let mut total = 0.0;
         let mut above = 0usize;
@@ -514,9 +675,9 @@ impl<'a> QueryView<'a> {
                 .iter()
                 .filter(|&&g| is_rel(g, level))
                 .count();
-            if r > 0 {
-                let pr = r as f64 / n as f64;
-                for i in s..e.min(k) {
+            let pr = r as f64 / n as f64;
+            for i in s..e.min(k) {
+                if r > 0 {
                     let m = (i - s) as f64;
                     let within = if n > 1 {
                         m * (r - 1) as f64 / (n - 1) as f64
@@ -525,11 +686,12 @@ impl<'a> QueryView<'a> {
                     };
                     total += pr * (above as f64 + 1.0 + within) / (i + 1) as f64;
                 }
+                at(i, total);
             }
             above += r;
             true
         });
-        total / denom as f64
+        total
     }
 
     /// The AP@k denominator: |R|, or min(|R|, k).
@@ -550,17 +712,13 @@ impl<'a> QueryView<'a> {
     pub fn scan_cutoffs(&self, ks: &[Option<usize>], ctx: &Ctx, out: &mut Vec<Prefix>) {
         debug_assert!(!self.average_ties);
         out.clear();
-        let table = discount_table(ctx.discount);
-        let disc = |i: usize| {
-            if i < table.len() {
-                table[i]
-            } else {
-                compute_discount(i, ctx.discount)
-            }
-        };
-        // a grade <= 0 adds a gain of +0.0, which leaves the sums as they
-        // are (they start at +0.0 and only grow): skipped, same bits
+        let d = ctx.discount;
+        // DCG and IDCG add the one list of DCG terms (`dcg_terms`, as
+        // `dcg_each` does without tie groups), here both gains in one pass;
+        // the sums start at +0.0 and a zero term leaves their bits as they are
         let n = self.grades.len();
+        let mut terms =
+            dcg_terms(self.grades, ctx.gain, d).zip(dcg_terms(self.grades, Gain::Exponential, d));
         let mut acc = Prefix::default();
         let mut i = 0;
         for &k in ks {
@@ -576,26 +734,27 @@ impl<'a> QueryView<'a> {
                         acc.first_relevant = at + 1;
                     }
                 }
-                if g > 0 {
-                    let d = disc(at);
-                    acc.dcg += dcg_term(g, ctx.gain, d);
-                    acc.dcg_exp += dcg_term(g, Gain::Exponential, d);
+                if let Some((t, t_exp)) = terms.next() {
+                    acc.dcg += t;
+                    acc.dcg_exp += t_exp;
                 }
             }
             i = end;
             out.push(acc);
         }
         let jn = self.judged_desc.len();
+        let mut terms = dcg_terms(self.judged_desc, ctx.gain, d).zip(dcg_terms(
+            self.judged_desc,
+            Gain::Exponential,
+            d,
+        ));
         let (mut idcg, mut idcg_exp) = (0.0, 0.0);
         let mut i = 0;
         for (k, prefix) in ks.iter().zip(out.iter_mut()) {
             let end = cut(*k, jn).max(i);
-            for (j, &g) in self.judged_desc[i..end].iter().enumerate() {
-                if g > 0 {
-                    let d = disc(i + j);
-                    idcg += dcg_term(g, ctx.gain, d);
-                    idcg_exp += dcg_term(g, Gain::Exponential, d);
-                }
+            for (t, t_exp) in terms.by_ref().take(end - i) {
+                idcg += t;
+                idcg_exp += t_exp;
             }
             i = end;
             prefix.idcg = idcg;
@@ -664,38 +823,17 @@ impl<'a> QueryView<'a> {
             return out;
         }
         const LEVELS: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-        let cutoffs: Vec<usize> = LEVELS
-            .iter()
-            .map(|&l| match version {
-                TrecEvalVersion::V10 => (l * num_rel as f64).round() as usize,
-                TrecEvalVersion::V9 => (l * num_rel as f64 + 0.9) as usize,
-            })
-            .collect();
-        let mut current: isize = 10;
-        while current >= 0 && cutoffs[current as usize] > num_rel_ret {
-            current -= 1;
-        }
-        let mut int_precis = num_rel_ret as f64 / num_ret as f64;
-        let mut rel_so_far = num_rel_ret;
-        let mut i = num_ret;
-        while i > 0 && rel_so_far > 0 {
-            let precis = rel_so_far as f64 / i as f64;
-            if int_precis < precis {
-                int_precis = precis;
-            }
-            if is_rel(self.grades[i - 1], level) {
-                while current >= 0 && rel_so_far == cutoffs[current as usize] {
-                    out[current as usize] = int_precis;
-                    current -= 1;
-                }
-                rel_so_far -= 1;
-            }
-            i -= 1;
-        }
-        while current >= 0 {
-            out[current as usize] = int_precis;
-            current -= 1;
-        }
+        let cutoffs = LEVELS.map(|l| match version {
+            TrecEvalVersion::V10 => (l * num_rel as f64).round() as i64,
+            TrecEvalVersion::V9 => (l * num_rel as f64 + 0.9) as i64,
+        });
+        interpolated_walk(
+            |i| is_rel(self.grades[i], level),
+            num_ret as i64,
+            num_rel_ret as i64,
+            &cutoffs,
+            |j, p| out[j] = p,
+        );
         out
     }
 

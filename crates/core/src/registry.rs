@@ -2,6 +2,8 @@
 //! the explanations and the tests, so a metric is never listed by hand twice.
 
 use super::binary::{BinaryCurve, Confusion, ZeroDivision};
+use super::conventions::Key;
+use super::evaluate::RatingsData;
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;
@@ -40,7 +42,7 @@ pub struct MetricInfo {
     /// The link keys of the conventions that can change its value
     /// (`conventions::TABLE`; a test evaluates every non-default value and
     /// fails on a change of a metric that does not list it).
-    pub depends: &'static [&'static str],
+    pub depends: &'static [Key],
     /// One of trec_eval's less common measures (listed apart, computed when asked).
     pub trec_extra: bool,
     /// Its values are counts (printed without decimals).
@@ -303,7 +305,7 @@ impl MetricInfo {
         self.tex = tex;
         self
     }
-    const fn depends(mut self, keys: &'static [&'static str]) -> Self {
+    const fn depends(mut self, keys: &'static [Key]) -> Self {
         self.depends = keys;
         self
     }
@@ -352,6 +354,7 @@ pub mod id {
     pub const MAP: &str = "map";
     pub const PRECISION: &str = "precision";
     pub const RECALL: &str = "recall";
+    pub const HIT_RATE: &str = "hit_rate";
     pub const MRR: &str = "mrr";
     pub const ARHR: &str = "arhr";
     pub const NUM_Q: &str = "num_q";
@@ -378,222 +381,222 @@ pub const METRICS: &[MetricInfo] = &[
     // ranking
     m(id::NDCG, Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}")
-        .depends(&["ties", "gain", "discount", "query_set"])
+        .depends(&[Key::Ties, Key::Gain, Key::Discount, Key::QuerySet])
         .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg))
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: true })),
     m(id::NDCG_BURGES, Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
-        .depends(&["ties", "discount", "query_set"])
+        .depends(&[Key::Ties, Key::Discount, Key::QuerySet])
         .query(|q, a| q.ndcg(a.k, Gain::Exponential, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp))
         .explain(Explain::Query(QueryTerms::Gains { exponential: true, normalised: true })),
     m(id::DCG, Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)")
-        .depends(&["ties", "gain", "discount", "query_set"])
+        .depends(&[Key::Ties, Key::Gain, Key::Discount, Key::QuerySet])
         .query(|q, a| q.dcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| f.dcg)
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: false })),
     m(id::IDCG, Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}")
-        .depends(&["gain", "discount", "query_set"])
+        .depends(&[Key::Gain, Key::Discount, Key::QuerySet])
         .query(|q, a| q.idcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| f.idcg),
     m(id::MAP, Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut", true, true, true)
         .typeset(r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)")
-        .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::ApDenominator, Key::QuerySet])
         .query(|q, a| q.average_precision(a.k, &a.ctx))
         .scan(ap_of_prefix)
         .explain(Explain::Query(QueryTerms::Ap)),
     m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false)
         .typeset(r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)")
-        .depends(&["ties", "relevance_level", "ap_denominator", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::ApDenominator, Key::QuerySet])
         .query(|q, a| q.average_precision(a.k, &a.ctx))
         .scan(ap_of_prefix)
         .average(Average::Geometric),
     m(id::PRECISION, Ranking, K, "P@k", "P@k = |relevant in top k| / k", "denominator k (trec_eval) or min(k, list length); relevance level", "trec_eval P", true, true, true)
         .typeset(r"P@k = \frac{|\text{relevant in top } k|}{k}")
-        .depends(&["ties", "relevance_level", "precision_denominator", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::PrecisionDenominator, Key::QuerySet])
         .query(|q, a| q.precision(a.k, &a.ctx))
         .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx))
         .explain(Explain::Query(QueryTerms::Precision)),
     m(id::RECALL, Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
         .typeset(r"R@k = \frac{|\text{relevant in top } k|}{|R|}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.recall(a.k, a.ctx.relevance_level))
         .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level))
         .explain(Explain::Query(QueryTerms::Recall)),
     m(id::F1, Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
         .typeset(r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}")
-        .depends(&["ties", "relevance_level", "precision_denominator", "f1_aggregation", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::PrecisionDenominator, Key::F1Aggregation, Key::QuerySet])
         .query(|q, a| q.f1(a.k, &a.ctx))
         .scan(|f, q, k, ctx| q.f1_of(f.hits as f64, k, ctx))
         .average(Average::F1),
-    m("hit_rate", Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success", true, true, true)
+    m(id::HIT_RATE, Ranking, K, "Hit@k", "Hit@k = 1 if a relevant document is in the top k", "relevance level", "trec_eval success", true, true, true)
         .typeset(r"\text{Hit@}k = \mathbb{1}[\text{a relevant document is in the top } k]")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.hit(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64)
         .explain(Explain::Query(QueryTerms::Hit)),
     m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
         .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")
-        .depends(&["ties", "query_set"])
+        .depends(&[Key::Ties, Key::QuerySet])
         .query(|q, a| q.judged(a.k)),
     m(id::MRR, Ranking, OptK, "MRR", "RR = 1 / rank of the first relevant document (0 if none, or if below k)", "no cutoff by default (trec_eval recip_rank)", "Voorhees 1999", true, true, true)
         .typeset(r"\text{MRR} = \frac{1}{|Q|} \sum_{q} \frac{1}{rank_q}, \quad rank_q = \text{rank of the first relevant document}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.reciprocal_rank(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| rr_of_prefix(f.first_relevant))
         .explain(Explain::Query(QueryTerms::Rr)),
     m(id::ARHR, Ranking, K, "ARHR@k", "ARHR@k = Σ_{i≤k, rel_i} 1/i", "every relevant document in the top k counts", "Deshpande & Karypis 2004", true, false, true)
         .typeset(r"\text{ARHR@}k = \sum_{i \le k,\, rel_i} \frac{1}{i}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.arhr(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| f.arhr),
     m("r_precision", Ranking, NoK, "R-precision", "|relevant in top |R|| / |R|", "relevance level", "trec_eval Rprec", true, true, true)
         .typeset(r"\text{R-prec} = \frac{|\text{relevant in top } |R||}{|R|}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.r_precision(a.ctx.relevance_level)),
     m("bpref", Ranking, NoK, "bpref", "(1/|R|) Σ_{retrieved relevant r} (1 − min(N_above(r), |R|) / min(|N|, |R|))", "unjudged documents are skipped; trec order", "Buckley & Voorhees 2004; trec_eval bpref", true, true, true)
         .typeset(r"\text{bpref} = \frac{1}{|R|} \sum_{r} \left( 1 - \frac{\min(|n \text{ ranked above } r|, |R|)}{\min(|N|, |R|)} \right)")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.bpref(a.ctx.relevance_level)),
     m("iprec_at_recall", Ranking, NoK, "Interpolated precision", "iprec(r) = max{P@i : recall@i ≥ r}, r = 0.0, 0.1, …, 1.0", "recall point r reached after lround(r·|R|) relevant documents (trec_eval 10.0; 9.0.x and pytrec_eval: (long)(r·|R| + 0.9), the convention trec_eval)", "trec_eval iprec_at_recall", true, true, true)
         .typeset(r"iprec(r) = \max_{i:\, R@i \ge r} P@i, \quad r \in \{0, 0.1, \ldots, 1\}")
-        .depends(&["ties", "relevance_level", "query_set", "trec_eval"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet, Key::TrecEval])
         .compute(Compute::Columns(&IPREC_NAMES, |q, a| q.interpolated_precision(a.ctx.relevance_level, a.trec_eval).to_vec())),
     m(id::NUM_Q, Ranking, NoK, "Queries", "number of evaluated queries", "which queries count", "trec_eval num_q", true, false, false)
         .typeset(r"|Q|")
-        .depends(&["query_set"])
+        .depends(&[Key::QuerySet])
         .count()
         .query(|_, _| 1.0)
         .average(Average::Sum),
     m("num_ret", Ranking, NoK, "Retrieved", "Σ retrieved documents", "", "trec_eval num_ret", true, false, false)
         .typeset(r"\sum_{q} |\text{retrieved}_q|")
-        .depends(&["query_set"])
+        .depends(&[Key::QuerySet])
         .count()
         .query(|q, _| q.len() as f64)
         .average(Average::Sum),
     m(id::NUM_REL, Ranking, NoK, "Relevant", "Σ |R|", "relevance level", "trec_eval num_rel", true, false, false)
         .typeset(r"\sum_{q} |R_q|")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .count()
         .query(|q, a| q.num_relevant(a.ctx.relevance_level) as f64)
         .average(Average::Sum),
     m("num_rel_ret", Ranking, NoK, "Relevant retrieved", "Σ relevant documents retrieved", "relevance level", "trec_eval num_rel_ret", true, false, false)
         .typeset(r"\sum_{q} |R_q \cap \text{retrieved}_q|")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .count()
         .query(|q, a| q.num_relevant_retrieved(a.ctx.relevance_level) as f64)
         .average(Average::Sum),
     m("fcp", Ranking, NoK, "FCP", "Σ concordant / Σ (concordant + discordant) pairs of retrieved documents (score vs grade)", "a tie in score or grade counts as neither; unjudged = grade 0", "Koren 2008", true, true, false)
         .typeset(r"\text{FCP} = \frac{\sum n_c}{\sum (n_c + n_d)}")
-        .depends(&["query_set"])
+        .depends(&[Key::QuerySet])
         .compute(Compute::Agreement { pooled: true }),
     m("spearman", Ranking, NoK, "Spearman ρ", "Pearson correlation of the average ranks of score and grade, per query, averaged", "queries with a constant side are skipped", "Spearman 1904; scipy spearmanr", true, false, true)
         .typeset(r"\rho = \frac{\sum_i (r_i - \bar{r})(s_i - \bar{s})}{\sqrt{\sum_i (r_i - \bar{r})^2} \sqrt{\sum_i (s_i - \bar{s})^2}}")
-        .depends(&["query_set"])
+        .depends(&[Key::QuerySet])
         .compute(Compute::Agreement { pooled: false }),
     // ranking: trec_eval's other measures (core/trec_measures.rs)
     m("set_p", Ranking, NoK, "set P", "set_P = |relevant retrieved| / |retrieved|", "the retrieved list as a set; relevance level; 0 with nothing retrieved", "trec_eval set_P", true, true, true)
         .typeset(r"\text{set\_P} = \frac{|R \cap \text{retrieved}|}{|\text{retrieved}|}")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.set_precision(a.ctx.relevance_level)),
     m("set_recall", Ranking, NoK, "set recall", "set_recall = |relevant retrieved| / |R|", "the retrieved list as a set; relevance level; 0 when |R| = 0", "trec_eval set_recall", true, true, true)
         .typeset(r"\text{set\_recall} = \frac{|R \cap \text{retrieved}|}{|R|}")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.set_recall(a.ctx.relevance_level)),
     m("set_f", Ranking, NoK, "set F1", "set_F = 2·set_P·set_recall / (set_P + set_recall)", "β = 1 (trec_eval's default); 0 with no relevant document retrieved", "van Rijsbergen 1979; trec_eval set_F", true, true, true)
         .typeset(r"\text{set\_F} = \frac{2 \cdot \text{set\_P} \cdot \text{set\_recall}}{\text{set\_P} + \text{set\_recall}}")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.set_f(a.ctx.relevance_level)),
     m("set_relative_p", Ranking, NoK, "set relative P", "|relevant retrieved| / min(|retrieved|, |R|)", "relevance level; 0 when either is 0", "trec_eval set_relative_P", true, true, true)
         .typeset(r"\text{set\_relative\_P} = \frac{|R \cap \text{retrieved}|}{\min(|\text{retrieved}|, |R|)}")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.set_relative_precision(a.ctx.relevance_level)),
     m("set_map", Ranking, NoK, "set MAP", "set_P · set_recall = |relevant retrieved|² / (|retrieved|·|R|)", "relevance level; 0 when either is 0", "trec_eval set_map", true, true, true)
         .typeset(r"\text{set\_map} = \frac{|R \cap \text{retrieved}|^2}{|\text{retrieved}| \cdot |R|}")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.set_map(a.ctx.relevance_level)),
     m("relative_p", Ranking, K, "relative P@k", "relative_P@k = |relevant in top k| / min(k, |R|)", "relevance level; 0 when |R| = 0", "trec_eval relative_P", true, true, true)
         .typeset(r"\text{relative\_P@}k = \frac{|\text{relevant in top } k|}{\min(k, |R|)}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.relative_precision(a.k.unwrap_or(1), a.ctx.relevance_level)),
     m("rprec_mult", Ranking, NoK, "R-prec × m", "P@c, c = (long)(m·|R| + 0.9), m = 0.2, 0.4, …, 2.0", "documents past the list count as non-relevant; 0 when c = 0", "trec_eval Rprec_mult", true, true, true)
         .typeset(r"\text{Rprec\_mult}(m) = P@c, \quad c = \text{trunc}(m \cdot |R| + 0.9), \quad m \in \{0.2, 0.4, \ldots, 2\}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .compute(Compute::Columns(&RPREC_MULT_NAMES, |q, a| q.rprec_mult(a.ctx.relevance_level).to_vec())),
     m("11pt_avg", Ranking, NoK, "11-point average", "(1/11) Σ_{r = 0, 0.1, …, 1} iprec(r)", "iprec_at_recall's recall points (the convention trec_eval); trec order", "trec_eval 11pt_avg; Salton & McGill 1983", true, true, true)
         .typeset(r"\text{11pt\_avg} = \frac{1}{11} \sum_{r \in \{0, 0.1, \ldots, 1\}} iprec(r)")
-        .depends(&["ties", "relevance_level", "query_set", "trec_eval"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet, Key::TrecEval])
         .trec_extra()
         .query(|q, a| q.eleven_point_average(a.ctx.relevance_level, a.trec_eval)),
     m("infap", Ranking, NoK, "infAP", "(1/|R|) Σ_{relevant ranks j} E[P@j],  E[P@j] = 1/j + ((j−1)/j)·(d/(j−1))·((r + ε)/(r + n + 2ε))", "d, r, n: pooled, relevant and judged non-relevant documents above j (pooled = in the qrels, a negative grade being pooled but unjudged); documents absent from the qrels skipped; ε = 0.00001; trec order", "Yilmaz & Aslam 2006; trec_eval infAP", true, true, true)
         .typeset(r"\text{infAP} = \frac{1}{|R|} \sum_{j:\, rel_j} \left( \frac{1}{j} + \frac{j-1}{j} \cdot \frac{d_j}{j-1} \cdot \frac{r_j + \epsilon}{r_j + n_j + 2\epsilon} \right)")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.inferred_ap(a.ctx.relevance_level)),
     m("gm_bpref", Ranking, NoK, "GM-bpref", "exp(mean(ln max(bpref, 0.00001)))", "relevance level; trec order", "trec_eval gm_bpref", true, true, false)
         .typeset(r"\text{GM-bpref} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{bpref}(q), 10^{-5}) \right)")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.bpref(a.ctx.relevance_level))
         .average(Average::Geometric),
     m("bin_g", Ranking, NoK, "binG", "(1/|R|) Σ_{relevant ranks i} 1 / log2(2 + i − rel_i),  rel_i = relevant documents in the top i", "relevance level; trec order", "Kishida 2005; trec_eval binG", true, true, true)
         .typeset(r"\text{binG} = \frac{1}{|R|} \sum_{i:\, rel_i} \frac{1}{\log_2(2 + i - r_i)}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.bin_g(a.ctx.relevance_level)),
     m("g", Ranking, NoK, "G", "Σ_i gain_i / log2(2 + cost_i − cg_i) / Σ ideal gains,  cost_i = Σ_{j≤i} max(ideal gain_j, 1), cg_i = Σ_{j≤i} gain_j", "gain = grade (trec_eval's default gains); trec order", "Sakai 2004; trec_eval G", true, true, true)
         .typeset(r"G = \frac{1}{\sum_j g^{*}_j} \sum_{i} \frac{g_i}{\log_2(2 + c_i - cg_i)}, \quad c_i = \sum_{j \le i} \max(g^{*}_j, 1)")
-        .depends(&["ties", "query_set"])
+        .depends(&[Key::Ties, Key::QuerySet])
         .trec_extra()
         .query(|q, _| q.g()),
     m("ndcg_rel", Ranking, NoK, "nDCG_rel", "(1/|R|) Σ_{relevant d} nDCG@rank(d), nDCG of the whole list for a relevant document not retrieved", "gain = grade; log2 discount; trec order", "trec_eval ndcg_rel", true, true, true)
         .typeset(r"\text{nDCG\_rel} = \frac{1}{|R|} \sum_{d \in R} \text{nDCG@}rank(d)")
-        .depends(&["ties", "query_set"])
+        .depends(&[Key::Ties, Key::QuerySet])
         .trec_extra()
         .query(|q, _| q.ndcg_rel()),
     m("rndcg", Ranking, NoK, "Rndcg", "mean of nDCG@i at each rank i where the ideal ranking's gain changes (and at the end of a list longer than the ideal one)", "gain = grade; log2 discount; 0 when |R| = 0; trec order", "trec_eval Rndcg", true, true, true)
         .typeset(r"\text{Rndcg} = \frac{1}{|C|} \sum_{i \in C} \text{nDCG@}i, \quad C = \text{ranks where the ideal gain changes}")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.rndcg(a.ctx.relevance_level)),
     m("rbp", Ranking, NoK, "RBP", "RBP = (1 − p) Σ_{i≥1} gain_i · p^{i−1},  p = 0.9", "gain = grade, divided by the query's highest judged grade when that is above 1; unjudged documents gain 0", "Moffat & Zobel 2008; trec_eval rbp", true, true, true)
         .typeset(r"\text{RBP} = (1 - p) \sum_{i \ge 1} gain_i \, p^{i-1}, \quad p = 0.9")
-        .depends(&["ties", "query_set"])
+        .depends(&[Key::Ties, Key::QuerySet])
         .trec_extra()
         .query(|q, _| q.rbp()),
     m("rbp_resid", Ranking, NoK, "RBP residual", "p^n + (1 − p) Σ_{unjudged i} p^{i−1},  p = 0.9", "the most unjudged and unretrieved documents could add to RBP; 0 when every retrieved document is judged (trec_eval's rule)", "Moffat & Zobel 2008; trec_eval rbp_resid", false, true, true)
         .typeset(r"\text{RBP}_{resid} = p^{n} + (1 - p) \sum_{i:\, \text{unjudged}} p^{i-1}")
-        .depends(&["ties", "query_set"])
+        .depends(&[Key::Ties, Key::QuerySet])
         .trec_extra()
         .query(|q, _| q.rbp_residual()),
     m("unj", Ranking, K, "Unjudged@k", "unj@k = |documents in top k absent from the qrels or judged negative| / k", "denominator k even for shorter lists", "trec_eval unj", false, true, true)
         .typeset(r"\text{unj@}k = \frac{|\text{unjudged in top } k|}{k}")
-        .depends(&["ties", "query_set"])
+        .depends(&[Key::Ties, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.unjudged_at(a.k.unwrap_or(1))),
     m("utility", Ranking, NoK, "Utility", "|relevant retrieved| − |non-relevant retrieved|", "trec_eval's default coefficients (1, −1, 0, 0); relevance level", "Hull & Robertson 2000 (TREC filtering); trec_eval utility", true, false, true)
         .typeset(r"U = |R \cap \text{retrieved}| - |\text{retrieved non-relevant}|")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.utility(a.ctx.relevance_level)),
     m("yaap", Ranking, NoK, "yaAP", "ln((1 + S) / (1 + |R| − S)),  S = Σ_{relevant ranks i} P@i", "relevance level; trec order", "Robertson 2008; trec_eval yaap", true, false, true)
         .typeset(r"\text{yaAP} = \ln \frac{1 + S}{1 + |R| - S}, \quad S = \sum_{i:\, rel_i} P@i")
-        .depends(&["ties", "relevance_level", "query_set"])
+        .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .query(|q, a| q.yaap(a.ctx.relevance_level)),
     m("num_nonrel_judged_ret", Ranking, NoK, "Judged non-relevant retrieved", "Σ retrieved documents judged with 0 ≤ grade < level", "relevance level", "trec_eval num_nonrel_judged_ret", false, false, false)
         .typeset(r"\sum_{q} |\text{retrieved}_q \cap N_q|")
-        .depends(&["relevance_level", "query_set"])
+        .depends(&[Key::RelevanceLevel, Key::QuerySet])
         .trec_extra()
         .count()
         .query(|q, a| q.num_nonrelevant_judged_retrieved(a.ctx.relevance_level) as f64)
@@ -615,56 +618,56 @@ pub const METRICS: &[MetricInfo] = &[
         .compute(Compute::Curve(BinaryCurve::interpolated_average_precision)),
     m(id::LOG_LOSS, Binary, NoK, "Log loss", "−(1/N) Σ [y ln p + (1−y) ln(1−p)]", "p clipped to [ε, 1−ε], ε = 2.22e−16; scores must be probabilities unless marked as logits", "sklearn log_loss", false, false, true)
         .typeset(r"\text{LogLoss} = -\frac{1}{N} \sum_{i=1}^{N} \left[ y_i \ln \hat{p}_i + (1 - y_i) \ln(1 - \hat{p}_i) \right]")
-        .depends(&["binary_scores_are_logits"])
+        .depends(&[Key::BinaryScoresAreLogits])
         .compute(Compute::Loss { brier: false })
         .explain(Explain::Loss),
     m(id::BRIER, Binary, NoK, "Brier score", "(1/N) Σ (p − y)²", "scores must be probabilities", "Brier 1950", false, true, true)
         .typeset(r"\text{Brier} = \frac{1}{N} \sum_{i=1}^{N} (\hat{p}_i - y_i)^2")
-        .depends(&["binary_scores_are_logits"])
+        .depends(&[Key::BinaryScoresAreLogits])
         .compute(Compute::Loss { brier: true })
         .explain(Explain::Loss),
     m("accuracy", Binary, NoK, "Accuracy", "(TP + TN) / N", "threshold and rule (≥ or >)", "sklearn accuracy_score", true, true, false)
         .typeset(r"\text{Accuracy} = \frac{TP + TN}{TP + TN + FP + FN}")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .compute(Compute::Threshold(Confusion::accuracy, false))
         .explain(Explain::Threshold(Cells::Accuracy)),
     m(id::PRECISION, Binary, NoK, "Precision", "TP / (TP + FP)", "threshold; with no predicted positive, zero_division: 0 with a warning (default, scikit-learn's 'warn'), undefined or 1", "sklearn precision_score", true, true, false)
         .typeset(r"\text{Precision} = \frac{TP}{TP + FP}")
-        .depends(&["threshold", "threshold_rule", "zero_division"])
+        .depends(&[Key::Threshold, Key::ThresholdRule, Key::ZeroDivision])
         .compute(Compute::Threshold(Confusion::precision, true))
         .explain(Explain::Threshold(Cells::Precision)),
     m(id::RECALL, Binary, NoK, "Recall", "TP / (TP + FN)", "threshold; with no positive row, zero_division", "sklearn recall_score", true, true, false)
         .typeset(r"\text{Recall} = \frac{TP}{TP + FN}")
-        .depends(&["threshold", "threshold_rule", "zero_division"])
+        .depends(&[Key::Threshold, Key::ThresholdRule, Key::ZeroDivision])
         .compute(Compute::Threshold(Confusion::recall, true))
         .explain(Explain::Threshold(Cells::Recall)),
     m(id::F1, Binary, NoK, "F1", "2·P·R / (P + R) = 2TP / (2TP + FP + FN)", "threshold; with no row positive or predicted positive, zero_division", "sklearn f1_score", true, true, false)
         .typeset(r"F_1 = \frac{2 \cdot \text{Precision} \cdot \text{Recall}}{\text{Precision} + \text{Recall}}")
-        .depends(&["threshold", "threshold_rule", "zero_division"])
+        .depends(&[Key::Threshold, Key::ThresholdRule, Key::ZeroDivision])
         .compute(Compute::Threshold(Confusion::f1, true))
         .explain(Explain::Threshold(Cells::F1)),
     m(id::MCC, Binary, NoK, "MCC", "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "0 when a factor is 0", "Matthews 1975", true, false, false)
         .typeset(r"\text{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP + FP)(TP + FN)(TN + FP)(TN + FN)}}")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .compute(Compute::Threshold(|c| Some(c.mcc()), false))
         .explain(Explain::Threshold(Cells::Mcc)),
     m(id::F1_WEIGHTED, Binary, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N over both classes", "threshold; a class without support weighs 0", "sklearn average='weighted'", true, true, false)
         .typeset(r"F_1^{weighted} = \sum_{c} \frac{n_c}{N} F_{1,c}")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .compute(Compute::Threshold(Confusion::f1_weighted, false))
         .explain(Explain::F1Average { weighted: true }),
     m(id::F1_MACRO, Binary, NoK, "F1 (macro)", "mean of F1 over the classes present (as a label or a prediction)", "threshold; all-negative rows predicted negative give 1", "sklearn average='macro'", true, true, false)
         .typeset(r"F_1^{macro} = \frac{1}{C} \sum_{c} F_{1,c}")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .compute(Compute::Threshold(Confusion::f1_macro, false))
         .explain(Explain::F1Average { weighted: false }),
     m("balanced_accuracy", Binary, NoK, "Balanced accuracy", "(TP/(TP+FN) + TN/(TN+FP)) / 2", "threshold and rule; a class absent from the labels is left out of the mean (scikit-learn)", "Brodersen et al. 2010; sklearn balanced_accuracy_score", true, true, false)
         .typeset(r"\text{Balanced accuracy} = \frac{1}{2} \left( \frac{TP}{TP + FN} + \frac{TN}{TN + FP} \right)")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .compute(Compute::Threshold(Confusion::balanced_accuracy, false)),
     m(id::ECE, Binary, NoK, "Expected calibration error", "Σ_b (n_b / N) |fraction positive_b − mean p_b|", "10 bins of equal width on [0, 1] (as sklearn calibration_curve's uniform strategy), empty bins skipped; scores must be probabilities unless marked as logits", "Naeini et al. 2015", false, true, false)
         .typeset(r"\text{ECE} = \sum_{b} \frac{n_b}{N} \left| \bar{y}_b - \bar{p}_b \right|")
-        .depends(&["binary_scores_are_logits"])
+        .depends(&[Key::BinaryScoresAreLogits])
         .compute(Compute::Calibrated(|c, logits| {
             let p = |s| if logits { super::binary::sigmoid(s) } else { s };
             let cal = super::diagnostics::calibration(c, 10, super::diagnostics::BinStrategy::Uniform, p);
@@ -680,39 +683,39 @@ pub const METRICS: &[MetricInfo] = &[
     lift("lift_20", "Lift at the top 20%", r"\text{Lift}_{20\%} = \frac{\text{Gains}(0.2)}{0.2}", |c| super::diagnostics::lift_at(c, 0.2)),
     m("tp", Binary, NoK, "TP", "positives predicted positive", "threshold", "", true, false, false)
         .typeset(r"TP = |\{i : y_i = 1, \hat{y}_i = 1\}|")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .count()
         .compute(Compute::Threshold(|c| Some(c.tp as f64), false)),
     m("fp", Binary, NoK, "FP", "negatives predicted positive", "threshold", "", false, false, false)
         .typeset(r"FP = |\{i : y_i = 0, \hat{y}_i = 1\}|")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .count()
         .compute(Compute::Threshold(|c| Some(c.fp as f64), false)),
     m("tn", Binary, NoK, "TN", "negatives predicted negative", "threshold", "", true, false, false)
         .typeset(r"TN = |\{i : y_i = 0, \hat{y}_i = 0\}|")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .count()
         .compute(Compute::Threshold(|c| Some(c.tn as f64), false)),
     m("fn", Binary, NoK, "FN", "positives predicted negative", "threshold", "", false, false, false)
         .typeset(r"FN = |\{i : y_i = 1, \hat{y}_i = 0\}|")
-        .depends(&["threshold", "threshold_rule"])
+        .depends(&[Key::Threshold, Key::ThresholdRule])
         .count()
         .compute(Compute::Threshold(|c| Some(c.fn_ as f64), false)),
     // multi-class
     m(id::ACC, Multiclass, K, "Acc@k", "Acc@k = (1/N) Σ 1[rank(target) ≤ k]", "rank of the target under the class tie rule", "sklearn top_k_accuracy_score", true, true, true)
         .typeset(r"\text{Acc@}k = \frac{1}{N} \sum_{i=1}^{N} \mathbb{1}[rank_i \le k]")
-        .depends(&["class_ties"])
+        .depends(&[Key::ClassTies])
         .compute(Compute::Classes(top_k_accuracy))
         .explain(Explain::TargetRanks { per_row: |_| 1.0, per_row_text: "1 if the rank ≤ k", value: |r, k| multiclass::accuracy_at(r, k.unwrap_or(1)), default_k: Some(1) })
         .always_at(1),
     m(id::MRR, Multiclass, OptK, "MRR", "(1/N) Σ 1/rank(target)", "full ranking; @k: 0 beyond k", "Voorhees 1999", true, true, true)
         .typeset(r"\text{MRR} = \frac{1}{N} \sum_{i=1}^{N} \frac{1}{rank_i}")
-        .depends(&["class_ties"])
+        .depends(&[Key::ClassTies])
         .compute(Compute::Classes(|v| Ok(Some(multiclass::mrr(v.ranks, v.k)))))
         .explain(Explain::TargetRanks { per_row: |r| 1.0 / r as f64, per_row_text: "1 / rank", value: multiclass::mrr, default_k: None }),
     m(id::NDCG, Multiclass, K, "nDCG@k", "(1/N) Σ 1/log2(rank + 1) if rank ≤ k", "one relevant class, IDCG = 1", "Järvelin & Kekäläinen 2002 (one relevant item)", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{1}{N} \sum_{i=1}^{N} \frac{\mathbb{1}[rank_i \le k]}{\log_2(rank_i + 1)}")
-        .depends(&["class_ties"])
+        .depends(&[Key::ClassTies])
         .compute(Compute::Classes(|v| Ok(Some(multiclass::ndcg_at(v.ranks, v.k.unwrap_or(u32::MAX))))))
         .explain(Explain::TargetRanks { per_row: |r| 1.0 / ((r as f64) + 1.0).log2(), per_row_text: "1 / log₂(rank + 1)", value: |r, k| multiclass::ndcg_at(r, k.unwrap_or(u32::MAX)), default_k: None }),
     m(id::F1_WEIGHTED, Multiclass, NoK, "F1 (weighted)", "Σ_c support_c · F1_c / N of the argmax prediction", "argmax: lowest index among ties", "sklearn average='weighted'", true, true, false)
@@ -725,12 +728,12 @@ pub const METRICS: &[MetricInfo] = &[
         .explain(Explain::F1Average { weighted: false }),
     m("cross_entropy", Multiclass, NoK, "Cross-entropy", "−(1/N) Σ ln p(target)", "p clipped at ε; logits: log-softmax first; rows not renormalised", "sklearn log_loss (multi-class)", false, false, true)
         .typeset(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \ln p_i(y_i)")
-        .depends(&["class_scale"])
+        .depends(&[Key::ClassScale])
         .compute(Compute::Classes(|v| Ok(v.cross_entropy())))
         .explain(Explain::CrossEntropy { perplexity: false }),
     m("perplexity", Multiclass, NoK, "Perplexity", "exp(cross-entropy)", "", "Jelinek et al. 1977 (perplexity)", false, false, false)
         .typeset(r"\text{PPL} = e^{\mathcal{L}}")
-        .depends(&["class_scale"])
+        .depends(&[Key::ClassScale])
         .compute(Compute::Classes(|v| Ok(v.cross_entropy().map(f64::exp))))
         .explain(Explain::CrossEntropy { perplexity: true }),
     // ratings
@@ -856,7 +859,7 @@ pub const TREC_MEASURES: &[TrecMeasure] = &[
     tm("ndcg_cut", "ndcg", Some(TREC_CUTS), true, 26),
     tm("map_cut", "map", Some(TREC_CUTS), true, 27),
     tm("relative_P", "relative_p", Some(TREC_CUTS), true, 28),
-    tm("success", "hit_rate", Some(&[1, 5, 10]), true, 29),
+    tm("success", id::HIT_RATE, Some(&[1, 5, 10]), true, 29),
     tm("set_P", "set_p", None, true, 30),
     tm("set_relative_P", "set_relative_p", None, true, 31),
     tm("set_recall", "set_recall", None, true, 32),
@@ -1066,7 +1069,7 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     } else {
         key
     };
-    info(base, kind).is_some_and(|m| m.depends.contains(&key))
+    info(base, kind).is_some_and(|m| m.depends.iter().any(|k| k.name() == key))
 }
 
 /// The default metric list of a kind at the given cutoffs: every metric but
@@ -1175,8 +1178,8 @@ mod tests {
             );
             for key in m.depends {
                 assert!(
-                    keys.contains(key),
-                    "{} depends on {key}, not a convention",
+                    keys.contains(&key.name()),
+                    "{} depends on {key:?}, not a convention",
                     m.base
                 );
             }

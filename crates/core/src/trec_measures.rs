@@ -47,7 +47,9 @@ fn unjudged(grade: i32) -> bool {
     grade == NOT_JUDGED || grade < 0
 }
 
-/// `log2(i + 2)`, the discount trec_eval divides the gain of 0-based rank i by.
+/// `log2(i + 2)`, the discount trec_eval divides the gain of 0-based rank i by
+/// (a division, as trec_eval's bits need: not the core's DCG sum, which
+/// multiplies by its reciprocal; see `ranking_metrics::dcg_terms`).
 #[inline]
 fn log2_discount(i: usize) -> f64 {
     ((i + 2) as f64).log2()

@@ -6,6 +6,8 @@
 use super::cfmt::{atol, c_long, msort};
 use super::prefs::{self, ResultsPrefs, Scope};
 use super::rels::{ResRels, NONPOOL, UNJUDGED};
+use rankscope_core::ranking_metrics::{ap_running, interpolated_walk};
+use rankscope_core::trec_measures::MIN_GEO_MEAN;
 
 /// The parameters a measure was initialised with.
 #[derive(Clone, Debug)]
@@ -502,17 +504,13 @@ fn num_nonrel_judged_ret(_: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Re
     Ok(())
 }
 
-/// Σ precision at each relevant retrieved document, and how many there were.
+/// Σ precision at each relevant retrieved document, and how many there were:
+/// the core's AP sum ([`ap_running`], the same operations in m_map.c's
+/// order) over this run's relevance list.
 fn ap_sum(ctx: &Ctx, rr: &ResRels) -> (f64, i64) {
-    let mut rel_so_far = 0i64;
-    let mut sum = 0.0;
-    for (i, &r) in rr.rel_list.iter().enumerate() {
-        if r >= ctx.relevance_level {
-            rel_so_far += 1;
-            sum += rel_so_far as f64 / (i + 1) as f64;
-        }
-    }
-    (sum, rel_so_far)
+    let relevant = rr.rel_list.iter().map(|&r| r >= ctx.relevance_level);
+    let (sum, rel_so_far) = ap_running(relevant, |_, _| {});
+    (sum, rel_so_far as i64)
 }
 
 fn map(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
@@ -522,8 +520,6 @@ fn map(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String>
     }
     Ok(())
 }
-
-const MIN_GEO_MEAN: f64 = 0.00001;
 
 fn gm_map(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
     let (mut sum, rel_so_far) = ap_sum(ctx, rr);
@@ -638,8 +634,9 @@ fn lround(x: f64) -> i64 {
 }
 
 /// Interpolated precision at recall points (iprec_at_recall and 11pt_avg):
-/// calls `hit(cut, int_precis)` for every cutoff, from the last down.
-fn interpolated(ctx: &Ctx, rr: &ResRels, points: &[f64], mut hit: impl FnMut(usize, f64)) {
+/// calls `hit(cut, int_precis)` for every cutoff, from the last down (the
+/// core's walk, [`interpolated_walk`], at this run's cutoffs).
+fn interpolated(ctx: &Ctx, rr: &ResRels, points: &[f64], hit: impl FnMut(usize, f64)) {
     let cutoffs: Vec<i64> = points
         .iter()
         .map(|p| {
@@ -650,31 +647,8 @@ fn interpolated(ctx: &Ctx, rr: &ResRels, points: &[f64], mut hit: impl FnMut(usi
             }
         })
         .collect();
-    let mut current = cutoffs.len() as i64 - 1;
-    while current >= 0 && cutoffs[current as usize] > rr.num_rel_ret {
-        current -= 1;
-    }
-    let mut int_precis = rr.num_rel_ret as f64 / rr.num_ret as f64;
-    let mut rel_so_far = rr.num_rel_ret;
-    let mut i = rr.num_ret;
-    while i > 0 && rel_so_far > 0 {
-        let precis = rel_so_far as f64 / i as f64;
-        if int_precis < precis {
-            int_precis = precis;
-        }
-        if rr.rel_list[(i - 1) as usize] >= ctx.relevance_level {
-            while current >= 0 && rel_so_far == cutoffs[current as usize] {
-                hit(current as usize, int_precis);
-                current -= 1;
-            }
-            rel_so_far -= 1;
-        }
-        i -= 1;
-    }
-    while current >= 0 {
-        hit(current as usize, int_precis);
-        current -= 1;
-    }
+    let rel = |i: usize| rr.rel_list[i] >= ctx.relevance_level;
+    interpolated_walk(rel, rr.num_ret, rr.num_rel_ret, &cutoffs, hit);
 }
 
 fn iprec_at_recall(ctx: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), String> {
@@ -1056,6 +1030,13 @@ fn discount(i: usize) -> f64 {
 }
 
 /// m_ndcg.c's three values: (dcg, ideal dcg).
+///
+/// Not the core's DCG sum (`core::ranking_metrics::dcg_terms`): m_ndcg.c
+/// divides each gain by log2(i + 2) where the core multiplies by the
+/// discount 1/log2(i + 2), which rounds differently in the last bit, and its
+/// gains come from the measure's parameters ([`setup_gains`]), not the
+/// core's gain convention; trec_eval's printed bits need this division (the
+/// same holds for `ndcg_cut`, `ndcg_rel`, `Rndcg` and `G`).
 fn dcg_pair(rr: &ResRels, p: &Params) -> (f64, f64) {
     let gains = setup_gains(rr, p);
     let mut ideal = Ideal::new(&gains);

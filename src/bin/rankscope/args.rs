@@ -4,7 +4,7 @@
 //! with a fixed set of names are checked here, after clap, so that every
 //! message reads `FLAG VALUE: expected ...` as it always has.
 
-use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use rankscope::core::conventions::{self, Convention, TABLE};
 use rankscope::core::evaluate::Conventions;
@@ -12,6 +12,7 @@ use rankscope::core::registry::{self, Kind};
 use rankscope::core::stats::Correction;
 use rankscope::core::Named;
 use rankscope::parse::{Format, LoadOptions, RatingRelevance};
+use rankscope::report::Export;
 
 /// What every help page opens with, and how each is laid out (`USAGE:`).
 const TEMPLATE: &str = "{about-with-newline}\nUSAGE:\n    {usage}\n\n{all-args}{after-help}";
@@ -210,9 +211,7 @@ pub struct Input {
     /// compare's default: see above).
     #[arg(long, value_name = "ID,...")]
     pub metrics: Option<String>,
-    /// Output: table (default), json, trec_eval (trec_eval's lines), csv (with --per-query:
-    /// query_id,model,metric,value lines), markdown, latex.
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", help = format!("Output: {}", OutputFormat::help()))]
     pub format: Option<String>,
     #[arg(long = "input-format", value_name = "FMT", help = format!("Force one of: {} for the FILE arguments; trec_eval's relation formats (trec_prefs, trec_qrels_prefs, trec_qrels_jg, trec_zscores) name those of them that are not runs (runs are still read as runs). The --qrels files are TREC or ranx JSON qrels, or with trec_prefs, trec_qrels_prefs or trec_qrels_jg (trec_eval's -R) that format; z-scores go beside the qrels (trec_eval's -Z)", format_ids()))]
     pub input_format: Option<String>,
@@ -340,6 +339,61 @@ impl FromArgMatches for ConventionFlags {
     }
 }
 
+/// What `--format` prints: the table for people, or one of the table's
+/// exports ([`Export`]), or trec_eval's lines. Read after clap (as every
+/// value with a fixed set of names) so that its message reads `--format
+/// VALUE: expected ...`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// default
+    #[default]
+    Table,
+    Json,
+    /// trec_eval's lines
+    #[value(name = "trec_eval")]
+    TrecEval,
+    /// with --per-query: query_id,model,metric,value lines
+    Csv,
+    Markdown,
+    Latex,
+}
+
+impl OutputFormat {
+    /// The export of the metric table it writes, if it is one.
+    pub fn export(self) -> Option<Export> {
+        match self {
+            OutputFormat::Csv => Some(Export::Csv),
+            OutputFormat::Json => Some(Export::Json),
+            OutputFormat::Markdown => Some(Export::Markdown),
+            OutputFormat::Latex => Some(Export::Latex),
+            OutputFormat::Table | OutputFormat::TrecEval => None,
+        }
+    }
+
+    /// Each name, with its words in parentheses: `table (default), json, …`.
+    fn help() -> String {
+        let values: Vec<String> = Self::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| match v.get_help() {
+                Some(help) => format!("{} ({help})", v.get_name()),
+                None => v.get_name().to_string(),
+            })
+            .collect();
+        values.join(", ")
+    }
+
+    /// Every name, comma-separated.
+    fn names() -> String {
+        let names: Vec<String> = Self::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        names.join(", ")
+    }
+}
+
 /// The input formats' ids, from the one list of them.
 pub fn format_ids() -> String {
     Format::ALL.map(|f| f.id()).join(", ")
@@ -352,7 +406,7 @@ pub struct Args {
     pub qrels: Vec<String>,
     pub cutoffs: Vec<usize>,
     pub metrics: Option<Vec<String>>,
-    pub format: String,
+    pub format: OutputFormat,
     pub per_query: bool,
     pub conv: Conventions,
     pub options: LoadOptions,
@@ -420,7 +474,7 @@ impl Input {
             metrics: self
                 .metrics
                 .map(|m| m.split(',').map(|s| s.trim().to_string()).collect()),
-            format: self.format.unwrap_or_else(|| "table".into()),
+            format: OutputFormat::default(),
             per_query: self.per_query,
             conv: Conventions::default(),
             options: LoadOptions {
@@ -443,13 +497,13 @@ impl Input {
                 .collect::<Option<_>>()
                 .ok_or_else(|| format!("--cutoffs {v}: cutoffs are positive whole numbers"))?;
         }
-        const FORMATS: [&str; 6] = ["json", "table", "trec_eval", "markdown", "latex", "csv"];
-        if !FORMATS.contains(&a.format.as_str()) {
-            return Err(format!(
-                "--format {}: expected one of {}",
-                a.format,
-                FORMATS.join(", ")
-            ));
+        if let Some(format) = checked(
+            "--format",
+            &self.format,
+            |v| OutputFormat::from_str(v, false).ok(),
+            &format!("one of {}", OutputFormat::names()),
+        )? {
+            a.format = format;
         }
         a.options.format = checked(
             "--input-format",
@@ -630,6 +684,33 @@ mod tests {
         {
             Cmd::Eval(e) => e.args(),
             _ => unreachable!(),
+        }
+    }
+
+    /// `--format` takes each output format by its name, says every name
+    /// when given another, and each table export is one of them.
+    #[test]
+    fn every_output_format_is_read_by_its_name() {
+        let names: Vec<String> = OutputFormat::value_variants()
+            .iter()
+            .map(|f| f.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        for (&f, name) in OutputFormat::value_variants().iter().zip(&names) {
+            assert_eq!(eval(&["--format", name]).unwrap().format, f);
+        }
+        assert_eq!(eval(&[]).unwrap().format, OutputFormat::Table);
+        assert_eq!(
+            eval(&["--format", "xml"]).unwrap_err(),
+            format!("--format xml: expected one of {}", names.join(", "))
+        );
+        for name in ["table", "json", "trec_eval", "csv", "markdown", "latex"] {
+            assert!(names.iter().any(|n| n == name), "{name}");
+        }
+        for &e in Export::ALL {
+            let writes = OutputFormat::value_variants()
+                .iter()
+                .filter(|f| f.export() == Some(e));
+            assert_eq!(writes.count(), 1, "{e:?}");
         }
     }
 

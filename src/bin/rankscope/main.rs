@@ -13,7 +13,7 @@ use rankscope::text::terminal_safe;
 
 mod args;
 
-use args::{Args, Cli, Cmd};
+use args::{Args, Cli, Cmd, OutputFormat};
 use clap::Parser as _;
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -317,7 +317,7 @@ fn run_eval(mut a: Args) -> ExitCode {
         Err(_) if precomputed => None,
         Err(e) => return fail(e),
     };
-    if a.format == "trec_eval" {
+    if a.format == OutputFormat::TrecEval {
         return print_trec_eval(&a, data);
     }
     if a.complete && !a.queries_set_explicitly {
@@ -468,7 +468,7 @@ fn print_binary_comparison(
     };
     let out = std::io::stdout();
     let mut out = out.lock();
-    if a.format == "json" {
+    if a.format == OutputFormat::Json {
         let doc = serde_json::json!({ "kind": Kind::Binary, "comparisons": comparisons, "intervals": intervals, "warnings": warnings });
         let _ = writeln!(
             out,
@@ -508,10 +508,10 @@ fn print_comparison(
     let intervals = rankscope::compare::mean_intervals(&report, &columns, options);
     let out = std::io::stdout();
     let mut out = out.lock();
-    if matches!(a.format.as_str(), "markdown" | "latex") {
+    if matches!(a.format, OutputFormat::Markdown | OutputFormat::Latex) {
         let table = rankscope::compare::marked_table(&report, &comparisons, options);
-        let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));
-    } else if a.format == "json" {
+        let _ = write!(out, "{}", terminal_safe(&table_text(&table, a.format)));
+    } else if a.format == OutputFormat::Json {
         let doc = serde_json::json!({ "kind": kind, "conventions": conventions, "test": options.test, "alpha": options.alpha, "correction": options.correction, "comparisons": comparisons, "mean_intervals": intervals, "warnings": warnings });
         let _ = writeln!(
             out,
@@ -552,7 +552,7 @@ fn print_report(
     table.group(&a.groups);
     let out = std::io::stdout();
     let mut out = out.lock();
-    if a.format == "csv" {
+    if a.format == OutputFormat::Csv {
         // for programs: the per-query values (the interchange file) or the means
         let mut csv = if a.per_query {
             rankscope::report::per_query_csv(report)
@@ -566,7 +566,7 @@ fn print_report(
         warn(warnings);
         return Ok(());
     }
-    if a.format == "json" {
+    if a.format == OutputFormat::Json {
         let models: Vec<serde_json::Value> = report
             .models
             .iter()
@@ -605,13 +605,13 @@ fn print_report(
     let _ = writeln!(
         out,
         "{}",
-        terminal_safe(&rankscope::report::comment_line(&head, &a.format))
+        terminal_safe(&rankscope::report::comment_line(&head, a.format.export()))
     );
     // the table is for people: names from the files never act on a terminal
-    let _ = write!(out, "{}", terminal_safe(&table_text(&table, &a.format)));
+    let _ = write!(out, "{}", terminal_safe(&table_text(&table, a.format)));
     // the terminal's table lists its groups under it (Markdown and LaTeX
     // have them as rows)
-    if !matches!(a.format.as_str(), "markdown" | "latex") {
+    if !matches!(a.format, OutputFormat::Markdown | OutputFormat::Latex) {
         let groups = rankscope::diagnose::metric_groups_text(&groups);
         let _ = write!(out, "{}", terminal_safe(&groups));
     }
@@ -661,10 +661,10 @@ fn model_json(
 }
 
 /// A table as text in the chosen `--format` (markdown, latex, else plain).
-fn table_text(t: &Table, format: &str) -> String {
+fn table_text(t: &Table, format: OutputFormat) -> String {
     match format {
-        "markdown" => t.to_markdown(4),
-        "latex" => t.to_latex(4),
+        OutputFormat::Markdown => t.to_markdown(4),
+        OutputFormat::Latex => t.to_latex(4),
         _ => t.to_text(4),
     }
 }
@@ -700,12 +700,12 @@ fn eval_relations(a: &Args, ws: &Workspace, warnings: &[String]) -> ExitCode {
             Err(e) => return fail(format!("{name}: {e}")),
         }
     }
-    let text = match a.format.as_str() {
-        "trec_eval" => evaluated
+    let text = match a.format {
+        OutputFormat::TrecEval => evaluated
             .iter()
             .map(|e| String::from_utf8_lossy(&e.stdout).into_owned())
             .collect::<String>(),
-        "json" => {
+        OutputFormat::Json => {
             let models: Vec<serde_json::Value> = evaluated
                 .iter()
                 .map(|e| {
@@ -882,7 +882,7 @@ fn run_diagnose(a: Args) -> ExitCode {
         };
     let out = std::io::stdout();
     let mut out = out.lock();
-    if a.format == "json" {
+    if a.format == OutputFormat::Json {
         let mut doc =
             serde_json::json!({ "models": models.unwrap_or_default(), "warnings": warnings });
         if let Some(groups) = groups_json {

@@ -95,7 +95,7 @@ pub enum Format {
 /// and its label (load notices, help): the one list the CLI's help and
 /// errors, the sessions and the page read. Each format's reading is a file
 /// of this folder.
-const FORMATS: [(Format, &str, &str); 19] = [
+const FORMATS: &[(Format, &str, &str)] = &[
     (Format::TrecRun, "trec_run", "TREC run"),
     (Format::TrecQrels, "trec_qrels", "TREC qrels"),
     (
@@ -186,8 +186,8 @@ const FORMATS: [(Format, &str, &str); 19] = [
 ];
 
 impl Format {
-    pub const ALL: [Format; 19] = {
-        let mut all = [Format::TrecRun; 19];
+    pub const ALL: [Format; FORMATS.len()] = {
+        let mut all = [Format::TrecRun; FORMATS.len()];
         let mut i = 0;
         while i < FORMATS.len() {
             all[i] = FORMATS[i].0;

@@ -3,7 +3,6 @@
 
 use super::binary::{BinaryCurve, Confusion, ZeroDivision};
 use super::conventions::Key;
-use super::evaluate::RatingsData;
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;

@@ -82,8 +82,8 @@ async function openFile(file) {
 
 const foreign = (requests) => requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:') && !u.startsWith('blob:') && u !== 'about:srcdoc');
 
-// the live page's views, read once for both tests
-let live;
+// the live page's views, read once for both tests; the report it saved
+let live, saved;
 
 async function livePage() {
   if (live) return live;
@@ -114,6 +114,7 @@ test('a report saved from the live page, opened from file://, shows Compare, Dia
   fs.mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, 'report-every-view.html');
   await download.saveAs(file);
+  saved = file;
   assert.deepEqual(errors, []);
   // the report carries the worker and may start it from a blob: URL, nothing broader
   const html = fs.readFileSync(file, 'utf8');
@@ -135,6 +136,25 @@ test('a report saved from the live page, opened from file://, shows Compare, Dia
   await shot(report.page, 'report-every-view.png');
   assert.deepEqual(foreign(report.requests), [], 'a report requests nothing');
   assert.deepEqual(report.errors, []);
+  await report.context.close();
+});
+
+test('a report in a frame that allows no worker says so in each view instead of showing nothing', async () => {
+  assert.ok(saved, 'the report the test above saved');
+  // the same report under a policy that refuses every worker, as a sandboxing frame might
+  const file = path.join(outDir, 'report-no-worker.html');
+  fs.writeFileSync(file, fs.readFileSync(saved, 'utf8').replace('; worker-src blob:;', "; worker-src 'none';"));
+  const report = await openFile(file);
+  await report.page.waitForSelector('td[data-metric]', { timeout: 30000 });
+  const said = (title) => report.page.waitForFunction((t) => [...document.querySelectorAll('.msg.error')]
+    .some((m) => m.textContent.includes(t) && m.textContent.includes('the loading worker could not start')), title, { timeout: 20000 });
+  await said('The values could not be shown');
+  await tab(report.page, 'binary');
+  await said('The diagnostics failed');
+  await tab(report.page, 'ranking');
+  await said('The significance tests failed');
+  // the table itself is the page's: still there
+  assert.ok((await report.page.$$('td[data-metric]')).length > 0);
   await report.context.close();
 });
 

@@ -16,7 +16,8 @@ node scripts/csp.mjs dist/learn/index.html
 for wasm in dist/*_bg.wasm dist/learn/*_bg.wasm; do
   printf '[build] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c < "$wasm")" "$(gzip -9c "$wasm" | wc -c)"
 done
-# the Python package's report() and show() embed the built app (python/rankscope/_dist)
+# the Python package's report() and show() embed the built app and its loading worker (python/rankscope/_dist)
 rm -rf python/rankscope/_dist
 mkdir -p python/rankscope/_dist
-cp dist/index.html dist/main-*.css dist/rankscope-web-*.js dist/rankscope-web-*_bg.wasm python/rankscope/_dist/
+cp dist/index.html dist/main-*.css dist/rankscope-web-*.js dist/rankscope-web-*_bg.wasm \
+  dist/rankscope-worker.js dist/rankscope-worker_bg.wasm python/rankscope/_dist/

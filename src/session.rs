@@ -615,11 +615,40 @@ pub fn file_name_of_url(url: &str) -> String {
 pub const REPORT_DATA_ID: &str = "rankscope-data";
 
 /// What a saved report's one inline module runs after the app's glue (see
-/// [`report_script`]): the glue's start (`START`) on the wasm of the
+/// [`report_script`]): the page's `Worker` made to start the loading worker
+/// the report carries, then the glue's start (`START`) on the wasm of the
 /// report's `rankscope-wasm` block.
+///
+/// The worker: a `blob:` URL of the worker's glue (wasm-bindgen's
+/// `no-modules` output, block `rankscope-worker-js`) and its boot: its first
+/// message is its wasm (block `rankscope-worker-wasm`, compiled once, on the
+/// first worker, and posted to each as a `WebAssembly.Module`), which it
+/// starts; the worker's `main` then answers `ready` and takes its messages.
+/// Every worker the page starts is that one (a report starts no other), so
+/// the page's wasm is the one served. A worker that cannot start (a frame
+/// that refuses workers, wasm that does not compile) fails with an `error`
+/// event, as one whose script did not load, and the page says so per job.
 const REPORT_START: &str = r#"
 const rankscopeBlock = (id) => document.getElementById(id).textContent;
-await START({ module_or_path: Uint8Array.from(atob(rankscopeBlock("rankscope-wasm")), (c) => c.charCodeAt(0)) });
+const rankscopeBytes = (id) => Uint8Array.from(atob(rankscopeBlock(id)), (c) => c.charCodeAt(0));
+const rankscopeBoot = `
+self.onmessage = (e) => {
+  if (typeof e.data === "string") throw new Error(e.data);
+  wasm_bindgen({ module_or_path: e.data }).catch((e) => setTimeout(() => { throw e; }));
+};
+`;
+let rankscopeWorker;
+globalThis.Worker = class extends Worker {
+  constructor(url, options) {
+    rankscopeWorker ??= {
+      url: URL.createObjectURL(new Blob([rankscopeBytes("rankscope-worker-js"), rankscopeBoot], { type: "text/javascript" })),
+      wasm: WebAssembly.compile(rankscopeBytes("rankscope-worker-wasm")),
+    };
+    super(rankscopeWorker.url, options);
+    rankscopeWorker.wasm.then((m) => this.postMessage(m), (e) => this.postMessage(String(e)));
+  }
+};
+await START({ module_or_path: rankscopeBytes("rankscope-wasm") });
 "#;
 
 /// A saved report's one inline module: the app's JavaScript glue `js`
@@ -661,26 +690,30 @@ pub fn report_script(js: &str) -> Result<String, String> {
 /// The policy of a saved report: it runs only its own inline module, named
 /// by its SHA-256 (`script_sha256`, base64; no `'unsafe-inline'` and no
 /// `data:` or `blob:`: an injected script, inline or from a URL, would not
-/// run) and compiles its wasm (`'wasm-unsafe-eval'`), and makes no request
-/// at all (the app, its styles and its data are all in the file). Styles
-/// stay inline (the app sets style attributes).
+/// run) and compiles its wasm (`'wasm-unsafe-eval'`), starts workers only
+/// from `blob:` URLs (`worker-src blob:`: the loading worker the module makes
+/// from the report's blocks; a worker runs under this policy too), and
+/// makes no request at all (the app, its worker, its styles and its data
+/// are all in the file). Styles stay inline (the app sets style attributes).
 pub fn report_csp(script_sha256: &str) -> String {
     format!(
-        "default-src 'none'; script-src 'sha256-{script_sha256}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
+        "default-src 'none'; script-src 'sha256-{script_sha256}' 'wasm-unsafe-eval'; worker-src blob:; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
     )
 }
 
 /// A saved report: one HTML file holding the page's stylesheet, the app's
-/// wasm as a base64 block, a session (view + data), and its one inline
-/// module ([`report_script`]: the app's JavaScript glue `js` and its start),
-/// allowed by its hash; it opens from disk with no network. The page finds
-/// the session by [`REPORT_DATA_ID`]. Written in a loading worker (the page
-/// sends it the app's files), and by the Python package.
+/// wasm and the loading worker's glue and wasm (`worker`: its JavaScript and
+/// wasm) as base64 blocks, a session (view + data), and its one inline
+/// module ([`report_script`]: the app's JavaScript glue `js`, its start and
+/// the worker's), allowed by its hash; it opens from disk with no network.
+/// The page finds the session by [`REPORT_DATA_ID`]. Written in a loading
+/// worker (which fetches the app's files), and by the Python package.
 pub fn report_html(
     title: &str,
     css: &str,
     js: &str,
     wasm: &[u8],
+    worker: (&str, &[u8]),
     session: &[u8],
 ) -> Result<String, String> {
     let b64 = base64;
@@ -707,6 +740,8 @@ pub fn report_html(
 <noscript>This Rankscope report runs in your browser with WebAssembly: please enable JavaScript.</noscript>
 <script type="application/octet-stream" id="{REPORT_DATA_ID}">{data}</script>
 <script type="application/octet-stream" id="rankscope-wasm">{wasm}</script>
+<script type="application/octet-stream" id="rankscope-worker-js">{worker_js}</script>
+<script type="application/octet-stream" id="rankscope-worker-wasm">{worker_wasm}</script>
 <script type="module">{script}</script>
 </body>
 </html>
@@ -715,6 +750,8 @@ pub fn report_html(
         title = escape(title),
         data = b64(session),
         wasm = b64(wasm),
+        worker_js = b64(worker.0.as_bytes()),
+        worker_wasm = b64(worker.1),
     ))
 }
 
@@ -1308,21 +1345,29 @@ mod tests {
         }
     }
 
+    /// The end of wasm-bindgen's `no-modules` glue, as Trunk builds the
+    /// worker's: it defines `wasm_bindgen`, whose start runs the worker's `main`.
+    const WORKER_GLUE: &str = "let wasm_bindgen = (function(exports) {\n    async function __wbg_init(module_or_path) {\n        if (Object.getPrototypeOf(module_or_path) === Object.prototype) { ({ module_or_path } = module_or_path); }\n        self.started = module_or_path;\n        self.postMessage({ type: 'ready' });\n    }\n    return Object.assign(__wbg_init, { initSync: () => {} }, exports);\n})({});\n";
+
     /// A saved report's policy runs its one inline module by its hash and
     /// nothing else: `script-src` is exactly that hash and
     /// `'wasm-unsafe-eval'` (no `data:`, `blob:` or `'unsafe-inline'`, so
-    /// an injected `<script src="data:…">` does not run); the module is the
-    /// app's glue and its start, importing nothing.
+    /// an injected `<script src="data:…">` does not run), and workers start
+    /// only from `blob:` URLs; the module is the app's glue, its start and
+    /// the worker it carries, importing nothing.
     #[test]
     fn a_report_holds_the_app_and_the_session_and_allows_no_request() {
         use base64::Engine;
         use sha2::Digest;
         let session = encode_session(&Workspace::default(), &ViewState::default());
+        // the smallest wasm module: magic and version
+        let worker_wasm = b"\0asm\x01\0\0\0";
         let html = report_html(
             "a <b> report",
             "p{color:red}</style>",
             GLUE,
             b"\0asm",
+            (WORKER_GLUE, worker_wasm),
             &session,
         )
         .unwrap();
@@ -1350,7 +1395,7 @@ mod tests {
         );
         assert_eq!(
             csp,
-            format!("default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'")
+            format!("default-src 'none'; script-src 'sha256-{hash}' 'wasm-unsafe-eval'; worker-src blob:; style-src 'unsafe-inline'; img-src data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'")
         );
         // README's statement of it, read from README
         let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
@@ -1366,17 +1411,23 @@ mod tests {
             assert!(said.contains(&format!("`{refused}`")), "{said}");
             assert!(!script_src(csp).contains(&refused), "{refused}");
         }
+        assert!(
+            readme.contains("`worker-src blob:`"),
+            "README states the report's worker-src"
+        );
         // the glue, its default export bound to a name, then its start on the wasm block
         assert!(module.starts_with("let wasm;\n"), "{module}");
         assert!(module.contains("const rankscopeStart = __wbg_init;"));
         assert!(!module.contains("import(") && !module.contains("export default"));
-        assert!(module.contains("await rankscopeStart({ module_or_path: Uint8Array.from(atob(rankscopeBlock(\"rankscope-wasm\"))"));
+        assert!(module.contains(
+            "await rankscopeStart({ module_or_path: rankscopeBytes(\"rankscope-wasm\") });"
+        ));
         // every other script element is a data block
         let scripts = html.matches("<script").count();
         let blocks = html
             .matches("<script type=\"application/octet-stream\"")
             .count();
-        assert_eq!((scripts, blocks), (3, 2));
+        assert_eq!((scripts, blocks), (5, 4));
         let block = |id: &str| {
             let start = html.find(&format!("id=\"{id}\">")).unwrap() + id.len() + 6;
             let end = start + html[start..].find('<').unwrap();
@@ -1384,15 +1435,60 @@ mod tests {
         };
         assert_eq!(block(REPORT_DATA_ID), session);
         assert_eq!(block("rankscope-wasm"), b"\0asm");
+        assert_eq!(block("rankscope-worker-js"), WORKER_GLUE.as_bytes());
+        assert_eq!(block("rankscope-worker-wasm"), worker_wasm);
         assert!(report_session("not base64!").is_err());
-        // the module runs: node, with the page's blocks, starts the glue on the wasm's bytes
+        // the module runs: node, with the report's blocks, starts the glue on
+        // the wasm's bytes; a worker the page starts is the report's (a blob:
+        // URL of the worker's glue and boot, whatever URL the page names), and
+        // its first message, its compiled wasm, starts the worker's glue
         if std::path::Path::new("/usr/bin/node").exists() {
             let dir = std::env::temp_dir().join(format!("rankscope-report-{}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             let file = dir.join("module.mjs");
+            let blocks = [
+                ("rankscope-wasm", "AGFzbQ==".to_string()),
+                ("rankscope-worker-js", base64(WORKER_GLUE.as_bytes())),
+                ("rankscope-worker-wasm", base64(worker_wasm)),
+            ];
+            let blocks = blocks
+                .iter()
+                .map(|(id, text)| format!("'{id}': '{text}'"))
+                .collect::<Vec<_>>()
+                .join(", ");
             std::fs::write(
                 &file,
-                format!("globalThis.document = {{ getElementById: (id) => ({{ textContent: id === 'rankscope-wasm' ? 'AGFzbQ==' : '' }}) }};\n{module}\nconsole.log(JSON.stringify([...globalThis.started]));\n"),
+                format!(
+                    r#"const blocks = {{ {blocks} }};
+globalThis.document = {{ getElementById: (id) => ({{ textContent: blocks[id] ?? '' }}) }};
+const blobs = new Map();
+URL.createObjectURL = (blob) => {{ const url = `blob:report/${{blobs.size}}`; blobs.set(url, blob); return url; }};
+globalThis.Worker = class {{
+  constructor(url) {{ this.url = url; this.sent = []; }}
+  postMessage(m) {{ this.sent.push(m); }}
+}};
+{module}
+const page = [...globalThis.started];
+const a = new Worker('./rankscope-worker_loader.js');
+const b = new Worker('./rankscope-worker_loader.js');
+await new Promise((r) => setTimeout(r, 50));
+// the worker's script, run in a scope of its own
+const text = await blobs.get(a.url).text();
+const scope = {{ posted: [] }};
+scope.postMessage = (m) => scope.posted.push(m);
+new Function('self', text)(scope);
+scope.onmessage({{ data: a.sent[0] }});
+await new Promise((r) => setTimeout(r, 10));
+console.log(JSON.stringify({{
+  page,
+  url: a.url, same: a.url === b.url, blobs: blobs.size,
+  sent: [a.sent.length, a.sent[0] instanceof WebAssembly.Module, b.sent[0] === a.sent[0]],
+  glue: text.startsWith({glue:?}),
+  started: scope.started instanceof WebAssembly.Module, posted: scope.posted,
+}}));
+"#,
+                    glue = WORKER_GLUE,
+                ),
             )
             .unwrap();
             let out = std::process::Command::new("/usr/bin/node")
@@ -1402,7 +1498,7 @@ mod tests {
             std::fs::remove_dir_all(&dir).unwrap();
             assert_eq!(
                 String::from_utf8_lossy(&out.stdout),
-                "[0,97,115,109]\n",
+                "{\"page\":[0,97,115,109],\"url\":\"blob:report/0\",\"same\":true,\"blobs\":1,\"sent\":[1,true,true],\"glue\":true,\"started\":true,\"posted\":[{\"type\":\"ready\"}]}\n",
                 "{}",
                 String::from_utf8_lossy(&out.stderr)
             );

@@ -619,11 +619,13 @@ def means(per_query: Any) -> Dict[str, Dict[str, float]]:
 # the dashboard: a saved report, in a file or inline in Jupyter
 
 
-def _app_files(dist: Optional[PathLike]) -> Tuple[str, str, bytes]:
+def _app_files(dist: Optional[PathLike]) -> Tuple[str, str, bytes, str, bytes]:
     """The built app's stylesheet, module and wasm, found as the page finds
-    them (its index.html's stylesheet, modulepreload and preloaded wasm):
-    from ``dist``, else $RANKSCOPE_DIST, else the copy ``scripts/build.sh``
-    puts in the package (``rankscope/_dist``)."""
+    them (its index.html's stylesheet, modulepreload and preloaded wasm),
+    and its loading worker's glue and wasm (``rankscope-worker.js``,
+    ``rankscope-worker_bg.wasm``, as the page's worker loads them): from
+    ``dist``, else $RANKSCOPE_DIST, else the copy ``scripts/build.sh`` puts in
+    the package (``rankscope/_dist``)."""
     import re
 
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_dist")
@@ -645,8 +647,16 @@ def _app_files(dist: Optional[PathLike]) -> Tuple[str, str, bytes]:
     css = href(r'<link rel="stylesheet" href="([^"]+)"')
     js = href(r'<link rel="modulepreload" href="([^"]+)"')
     wasm = href(r'<link rel="preload" href="([^"]+\.wasm)"')
+    worker_js, worker_wasm = (os.path.join(root, name) for name in ("rankscope-worker.js", "rankscope-worker_bg.wasm"))
+    for path in (worker_js, worker_wasm):
+        if not os.path.exists(path):
+            raise FileNotFoundError(
+                f"{path}: the built app's loading worker is needed for a report (run `bash scripts/build.sh`, "
+                "which copies it into the package, or pass dist= the built dist/ folder)"
+            )
     with open(css, encoding="utf-8") as a, open(js, encoding="utf-8") as b, open(wasm, "rb") as c:
-        return a.read(), b.read(), c.read()
+        with open(worker_js, encoding="utf-8") as d, open(worker_wasm, "rb") as e:
+            return a.read(), b.read(), c.read(), d.read(), e.read()
 
 
 def report(
@@ -664,8 +674,8 @@ def report(
     (``metrics``, ``conventions``), opening offline with no request. Written
     to ``path`` when given; returned either way."""
     data = _data(run, qrels, columns)
-    css, js, wasm = _app_files(dist)
-    html = data.report_html(title, css, js, wasm, _metric_list(metrics), _conventions(conventions))
+    css, js, wasm, worker_js, worker_wasm = _app_files(dist)
+    html = data.report_html(title, css, js, wasm, worker_js, worker_wasm, _metric_list(metrics), _conventions(conventions))
     if path is not None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(html)

@@ -611,16 +611,20 @@ impl Data {
     }
 
     /// The self-contained HTML report the page saves ("Save report"): the
-    /// built app's stylesheet, module and wasm (`css`, `js`, `wasm`) with
+    /// built app's stylesheet, module and wasm (`css`, `js`, `wasm`) and its
+    /// loading worker's glue and wasm (`worker_js`, `worker_wasm`) with
     /// this data as its session, opened on `metrics` (ids: their columns
     /// and cutoffs) under `conventions`. It opens offline and asks for nothing.
-    #[pyo3(signature = (title, css, js, wasm, metrics=None, conventions=vec![]))]
+    #[pyo3(signature = (title, css, js, wasm, worker_js, worker_wasm, metrics=None, conventions=vec![]))]
+    #[allow(clippy::too_many_arguments)]
     fn report_html(
         &self,
         title: &str,
         css: &str,
         js: &str,
         wasm: &[u8],
+        worker_js: &str,
+        worker_wasm: &[u8],
         metrics: Option<Vec<String>>,
         conventions: Vec<(String, String)>,
     ) -> PyResult<String> {
@@ -650,7 +654,7 @@ impl Data {
             }
         }
         let session = encode_session(&self.ws, &view);
-        report_html(title, css, js, wasm, &session).map_err(error)
+        report_html(title, css, js, wasm, (worker_js, worker_wasm), &session).map_err(error)
     }
 
     /// The data's kind (`ranking`, `binary`, `multiclass`, `ratings`).

@@ -376,7 +376,7 @@ impl Diagnostics {
                         &html.clone(),
                         Box::new(move || state.diagnostics.set(html)),
                     ),
-                    Err(why) if !why.is_empty() && why != super::worker::NO_WORKER => {
+                    Err(why) if !why.is_empty() => {
                         state.say(Level::Error, "The diagnostics failed", vec![why])
                     }
                     Err(_) => {}

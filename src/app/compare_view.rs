@@ -135,7 +135,7 @@ pub fn ComparePanel(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl In
                 // cancelled or failed: no mark or panel of earlier values stays
                 Err(why) => {
                     state.tested.set(None);
-                    if !why.is_empty() && why != super::worker::NO_WORKER {
+                    if !why.is_empty() {
                         state.say(
                             super::state::Level::Error,
                             "The significance tests failed",

@@ -171,7 +171,7 @@ fn App() -> impl IntoView {
                 <button on:click=cycle_theme title="theme: system, dark or light">{move || match state.theme.get() { Theme::System => "◐ system", Theme::Dark => "● dark", Theme::Light => "○ light" }}</button>
             </header>
             <div class="dropzone" id="dropzone" aria-live="polite">
-                {move || if report { "A saved Rankscope report: the data and the view are inside this file, and it works offline. To add or change data, open Rankscope and import the session or drop the files. The significance tests, the Diagnostics panel and the table's exports run in a worker, which a page opened from a file cannot start: open the session in Rankscope for them." } else if state.example_loaded.get() { "Showing the bundled example. Drop your files anywhere on the page (TREC run + qrels, CSV, .gz): they replace it. Nothing is uploaded." } else { "Drop files anywhere on the page (TREC run + qrels, CSV, .gz). Nothing leaves your browser." }}
+                {move || if report { "A saved Rankscope report: the data and the view are inside this file, and it works offline. To add or change data, open Rankscope and import the session or drop the files." } else if state.example_loaded.get() { "Showing the bundled example. Drop your files anywhere on the page (TREC run + qrels, CSV, .gz): they replace it. Nothing is uploaded." } else { "Drop files anywhere on the page (TREC run + qrels, CSV, .gz). Nothing leaves your browser." }}
             </div>
             {move || state.progress.get().map(|p| view! {
                 <div class="progress" role="status">

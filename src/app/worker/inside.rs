@@ -279,7 +279,8 @@ pub(super) fn answer_trec_eval(data: &JsValue) -> Result<String, String> {
             .collect::<String>())
 }
 
-/// A saved report ([`super::report`]): the app's files fetched again here.
+/// A saved report ([`super::report`]): the app's files fetched again here,
+/// and this worker's own glue and wasm ([`WORKER_FILES`], beside its loader).
 pub(super) async fn answer_report(data: &JsValue) -> Result<String, String> {
     let text = |key: &str| get(data, key).as_string().unwrap_or_default();
     let session = (get(data, "data").dyn_into::<Uint8Array>())
@@ -290,14 +291,21 @@ pub(super) async fn answer_report(data: &JsValue) -> Result<String, String> {
         fetch_all(&text("js")).await?,
         fetch_all(&text("wasm")).await?,
     );
+    let [worker_js, worker_wasm] = WORKER_FILES;
+    let (worker_js, worker_wasm) = (fetch_all(worker_js).await?, fetch_all(worker_wasm).await?);
     crate::session::report_html(
         &text("title"),
         &String::from_utf8_lossy(&css),
         &String::from_utf8_lossy(&js),
         &wasm,
+        (&String::from_utf8_lossy(&worker_js), &worker_wasm),
         &session,
     )
 }
+
+/// The worker's glue (wasm-bindgen's `no-modules` output) and wasm, as Trunk
+/// names them beside [`SCRIPT`] (which loads them), relative to the worker.
+pub const WORKER_FILES: [&str; 2] = ["./rankscope-worker.js", "./rankscope-worker_bg.wasm"];
 
 /// The bytes at `url`, fetched from the worker.
 async fn fetch_all(url: &str) -> Result<Vec<u8>, String> {

@@ -86,16 +86,15 @@ pub(super) fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
     }
 }
 
-/// Why a job did not run in a page opened from a file (a saved report, a
-/// notebook's dashboard): the browser refuses such a page a worker. The jobs
-/// the page starts by itself (tests, diagnostics) stay quiet on it: the
-/// report's banner says what needs Rankscope served over http(s).
-pub const NO_WORKER: &str = "the loading worker could not start: a page opened from a file (a saved report, a notebook's dashboard) cannot start one; open the data in Rankscope served over http(s), or use the command line";
+/// Why a job did not run: the browser refused the page a worker (`dist/`
+/// opened from a file; a saved report or a notebook's dashboard, which start
+/// the worker they carry, in a frame that allows none). Each view says it.
+pub const NO_WORKER: &str = "the loading worker could not start: this browser or frame allows the page none (a page of dist/ opened from a file, a sandboxed notebook output); open the data in Rankscope served over http(s), or use the command line";
 
 /// Starts a worker (a spare, or a `fresh` one of its own), sends `request`,
 /// relays progress, returns its answer.
 ///
-/// A page opened from a file gets [`NO_WORKER`].
+/// A page the browser allows no worker gets [`NO_WORKER`].
 pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fresh: bool) -> Job {
     let worker = if fresh {
         web_sys::Worker::new(SCRIPT).map(|w| (w, false))
@@ -104,8 +103,8 @@ pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fr
     };
     let (worker, ready) = match worker {
         Ok(w) => w,
-        // the browser refuses one to a page opened from a file (a saved
-        // report, a notebook's dashboard): say what works instead
+        // the browser refuses one (a page of dist/ opened from a file, a
+        // sandboxed frame): say what works instead
         Err(_) => return Job::Broken(NO_WORKER.into()),
     };
     let (tx, mut rx) = mpsc::unbounded::<Event>();

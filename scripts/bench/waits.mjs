@@ -13,8 +13,14 @@
 //        [--data DIR] [--settle MS] [--json FILE]
 //   node scripts/bench/waits.mjs dist dist                  # the same build twice: the noise
 //
-// The files are served as a static host serves them: gzip when the browser
-// asks for it (every file but images), no cache headers.
+// The drops of the reference files take about 0.1 s, so a busy machine (other
+// builds: the load average is printed) moves their medians by a quarter; give
+// such a run more rounds and read the minimums too.
+//
+// The files are served as a static host (GitHub Pages) serves them: gzip when
+// the browser asks for it (every file but images), an ETag, Last-Modified and
+// `Cache-Control: max-age=600`, so that a file the page fetches twice in one
+// visit can come from the browser's cache.
 //
 // "Every card", by the DOM: the drop comes after Clear (so no card of the
 // example is left to count), and a calibration drop per build and workload
@@ -33,6 +39,7 @@
 // --settle ms (default 1500): a person who drops files a moment after the page
 // opens. Every page load also gives a sample of (a).
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -94,7 +101,11 @@ function host(dir) {
       cache.set(key, gzip ? zlib.gzipSync(raw, { level: 9 }) : raw);
     }
     const body = cache.get(key);
-    res.writeHead(200, { 'content-type': types[ext] || 'application/octet-stream', 'content-length': body.length, ...(gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}) });
+    const stat = fs.statSync(file);
+    const etag = `"${stat.size.toString(16)}-${Math.round(stat.mtimeMs).toString(16)}${gzip ? '-gz' : ''}"`;
+    const headers = { etag, 'last-modified': stat.mtime.toUTCString(), 'cache-control': 'max-age=600', ...(gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}) };
+    if (req.headers['if-none-match'] === etag) { res.writeHead(304, headers); return res.end(); }
+    res.writeHead(200, { ...headers, 'content-type': types[ext] || 'application/octet-stream', 'content-length': body.length });
     res.end(body);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
@@ -248,7 +259,8 @@ async function visit(url, network, workload, want) {
 const hosts = [];
 for (const d of dists) hosts.push(await host(d));
 const labels = dists.map((d, i) => `${'AB'[i]}: ${path.relative(process.cwd(), d) || '.'}`);
-log(labels.join(', '), `| data ${dataDir} | ${rounds} rounds | ${nets.join(', ')}`);
+const loadBefore = os.loadavg()[0];
+log(labels.join(', '), `| data ${dataDir} | ${rounds} rounds | ${nets.join(', ')} | load average ${loadBefore.toFixed(1)} on ${os.cpus().length} cores`);
 
 // calibration: what "every card" is for each build and workload
 const wants = hosts.map(() => ({}));
@@ -297,6 +309,6 @@ for (const m of measures) {
     console.log(`| ${m} | ${network === 'throttled' ? '10 Mbit/s, 40 ms' : 'loopback'} | ${fmt(Math.min(...a))} | ${fmt(median(a))} | ${fmt(Math.min(...b))} | ${fmt(median(b))} | ${(median(b) / median(a)).toFixed(3)} | ${a.length} / ${b.length} |`);
   }
 }
-console.log(`\n${labels.join('; ')}. Every card: ${workloads.map((w) => `${w.name}: ${wants[0][w.name].cards.length} (A), ${wants[1][w.name].cards.length} (B)`).join('; ')}.`);
+console.log(`\n${labels.join('; ')}; load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after, ${os.cpus().length} cores. Every card: ${workloads.map((w) => `${w.name}: ${wants[0][w.name].cards.length} (A), ${wants[1][w.name].cards.length} (B)`).join('; ')}.`);
 if (failures.length) console.log(`\n${failures.length} visit(s) with errors:\n${failures.map((f) => `- ${JSON.stringify(f)}`).join('\n')}`);
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ dists, dataDir, rounds, nets, settleMs, wants, samples, failures }, null, 1));

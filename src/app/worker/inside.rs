@@ -43,7 +43,7 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
             logits,
             rule,
             range,
-        } => diagnose(&models, &sides, &options, logits, &rule, range, &mut out).map(Reply::Html),
+        } => diagnose(&models, &sides, &options, logits, &rule, range, &mut out).map(Reply::Text),
         Job::ClassReport {
             files,
             example,
@@ -51,7 +51,7 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
             models,
         } => class_report(&files, &sides, &example, &zero_division, &models, &mut out)
             .await
-            .map(Reply::Html),
+            .map(Reply::Text),
         Job::Values {
             files,
             measure,
@@ -176,20 +176,18 @@ async fn parse(
     let per_query = many.is_some();
     let bytes = many.unwrap_or_else(|| transfer::encode_with(&outcome, Box::new(side.clone())).0);
     drop(outcome);
-    let data = out.side(Uint8Array::from(&bytes[..]));
+    // beside: the data, the curves, the columns (`protocol::Parsed`)
+    out.side(Uint8Array::from(&bytes[..]));
     drop(bytes);
     let (block, _) = transfer::encode_curves_with(&curves, Box::new(side.clone()));
     drop(curves);
-    let curves = out.side(Uint8Array::from(&block[..]));
+    out.side(Uint8Array::from(&block[..]));
     drop(block);
-    let columns = (side.columns.borrow().iter())
-        .map(|c| out.side(c.clone()))
-        .collect();
+    for c in side.columns.borrow().iter() {
+        out.side(c.clone());
+    }
     let t3 = js_sys::Date::now();
     Ok(Reply::Parsed(protocol::Parsed {
-        data,
-        curves,
-        columns,
         times: protocol::Times {
             parse_ms: t1 - t0,
             curves_ms: t2 - t1,
@@ -228,7 +226,8 @@ fn example(
         parsed.push((name, outcome));
     }
     let block = transfer::encode_many(&parsed);
-    Ok(Reply::Files(out.side(Uint8Array::from(&block[..]))))
+    out.side(Uint8Array::from(&block[..]));
+    Ok(Reply::Files)
 }
 
 /// [`Job::Compare`]: the page's significance tests (its wasm holds none),
@@ -494,7 +493,8 @@ fn relations(session: &[u8], version: &str, out: &mut Out) -> Result<Reply, Stri
             })
             .collect();
     let block = transfer::encode_many(&outcomes);
-    Ok(Reply::Files(out.side(Uint8Array::from(&block[..]))))
+    out.side(Uint8Array::from(&block[..]));
+    Ok(Reply::Files)
 }
 
 /// Runs a spare worker's hot code once on small files made up for it

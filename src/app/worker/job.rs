@@ -29,17 +29,19 @@ pub(super) fn decode(
     room: bool,
 ) -> (Result<Outcome, String>, Object) {
     let t0 = js_sys::Date::now();
-    let bytes = sides.bytes(p.data);
+    let bytes = sides.bytes(protocol::Parsed::DATA);
     if p.per_query {
         return (transfer::decode_per_query(&bytes), times_of(p, t0));
     }
-    let side = side_of(p, sides, room);
+    let side = side_of(sides, room);
     let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
     // the curves the worker built, their columns after the file's
     if let Ok(outcome) = &mut decoded {
-        if let Err(why) =
-            transfer::attach_curves_with(outcome, &sides.bytes(p.curves), Box::new(side))
-        {
+        if let Err(why) = transfer::attach_curves_with(
+            outcome,
+            &sides.bytes(protocol::Parsed::CURVES),
+            Box::new(side),
+        ) {
             decoded = Err(format!("the worker's curves do not fit its data ({why})"));
         }
     }
@@ -47,8 +49,10 @@ pub(super) fn decode(
 }
 
 /// The big columns of a parse's answer, as a side channel.
-pub(super) fn side_of(p: &protocol::Parsed, sides: &Sides, room: bool) -> JsSide {
-    let columns = p.columns.iter().filter_map(|&c| sides.array(c)).collect();
+pub(super) fn side_of(sides: &Sides, room: bool) -> JsSide {
+    let columns = (sides.0.iter().skip(protocol::Parsed::COLUMNS as usize))
+        .filter_map(|c| c.dyn_ref::<Uint8Array>().cloned())
+        .collect();
     JsSide {
         columns: std::rc::Rc::new(std::cell::RefCell::new(columns)),
         room,
@@ -98,17 +102,16 @@ pub(super) enum Ran {
     Broken(String),
 }
 
-/// A job's answer of the kind `take` reads; `cancelled` when it was
-/// cancelled, an error when the worker failed or answered something else.
-async fn ask<T>(
+/// A job's answer and what came beside it; `cancelled` when it was
+/// cancelled, an error when the worker failed.
+async fn ask(
     job: Job,
     sides: &[JsValue],
     lane: Lane,
     cancelled: &str,
-    take: impl FnOnce(Reply, Sides) -> Option<T>,
-) -> Result<T, String> {
+) -> Result<(Reply, Sides), String> {
     match run(&job, sides, lane, &mut |_| {}).await {
-        Ran::Done(reply, sides) => take(reply, sides).ok_or_else(unexpected),
+        Ran::Done(reply, sides) => Ok((reply, sides)),
         Ran::Cancelled => Err(cancelled.into()),
         Ran::Broken(why) => Err(why),
     }
@@ -273,9 +276,9 @@ pub(super) fn join_second(
         first,
         !is_head,
         (true, p.lines),
-        &sides.bytes(p.data),
-        &sides.bytes(p.curves),
-        Box::new(side_of(p, sides, false)),
+        &sides.bytes(protocol::Parsed::DATA),
+        &sides.bytes(protocol::Parsed::CURVES),
+        Box::new(side_of(sides, false)),
     );
     let second_times = times_of(p, t0);
     let (head_times, tail_times) = if is_head {
@@ -339,7 +342,7 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
         only: None,
         one_vs_rest: None,
     };
-    let files = ask(job, &[], Lane::Load, "cancelled", files_block).await?;
+    let files = files_block(ask(job, &[], Lane::Load, "cancelled").await?)?;
     transfer::decode_many(&files)
 }
 
@@ -372,7 +375,7 @@ pub async fn one_vs_rest(
             only: Some(example_files),
             one_vs_rest: Some(class),
         };
-        let block = ask(job, &[], Lane::Load, "cancelled", files_block).await?;
+        let block = files_block(ask(job, &[], Lane::Load, "cancelled").await?)?;
         outcomes.extend(transfer::decode_many(&block)?.into_iter().map(|(_, o)| o));
     }
     outcomes
@@ -412,23 +415,23 @@ pub async fn class_report(
         // the page's names (renamed ones) and colours, in the merged order
         models: (models.into_iter()).map(|(n, c)| (n, c as u32)).collect(),
     };
-    ask(job, &sides, Lane::Classes, "", html).await
+    text_of(ask(job, &sides, Lane::Classes, "").await?)
 }
 
 /// A block of parsed files (`transfer::encode_many`), the answer of the
 /// example and the relation files.
-fn files_block(reply: Reply, sides: Sides) -> Option<Vec<u8>> {
+fn files_block((reply, sides): (Reply, Sides)) -> Result<Vec<u8>, String> {
     match reply {
-        Reply::Files(block) => Some(sides.bytes(block)),
-        _ => None,
+        Reply::Files => Ok(sides.bytes(Side(0))),
+        _ => Err(unexpected()),
     }
 }
 
-/// A panel's HTML, the answer of the jobs that write one.
-fn html(reply: Reply, _: Sides) -> Option<String> {
+/// A text or a panel's HTML, the answer of the jobs that write one.
+fn text_of((reply, _): (Reply, Sides)) -> Result<String, String> {
     match reply {
-        Reply::Html(html) => Some(html),
-        _ => None,
+        Reply::Text(text) => Ok(text),
+        _ => Err(unexpected()),
     }
 }
 
@@ -461,7 +464,7 @@ pub async fn relations(session: &[u8], version: &str) -> Result<Vec<(String, Out
         session: Side(0),
         version: version.into(),
     };
-    let block = ask(job, &[bytes(session)], Lane::Relations, "", files_block).await?;
+    let block = files_block(ask(job, &[bytes(session)], Lane::Relations, "").await?)?;
     transfer::decode_many(&block)
 }
 
@@ -482,17 +485,10 @@ pub async fn values(
         view: view.into(),
         alone,
     };
-    ask(
-        job,
-        &[bytes(files)],
-        Lane::Values,
-        "",
-        |reply, _| match reply {
-            Reply::Values(parts) => Some(parts),
-            _ => None,
-        },
-    )
-    .await
+    match ask(job, &[bytes(files)], Lane::Values, "").await? {
+        (Reply::Values(parts), _) => Ok(parts),
+        _ => Err(unexpected()),
+    }
 }
 
 /// The Diagnostics panel of `models` (name, colour index, curve, its
@@ -535,7 +531,7 @@ pub async fn diagnose(
     };
     // a spare: after a drop the spares start as its parse ends, so one is
     // further along than a worker started now (it is not warmed up first)
-    ask(job, &sides, lane, "", html).await
+    text_of(ask(job, &sides, lane, "").await?)
 }
 
 /// Metric table `table` in export `format` ([`crate::report::Table::export`]),
@@ -553,17 +549,7 @@ pub async fn export(
 
 /// A text a worker writes.
 async fn text(job: Job, sides: &[JsValue]) -> Result<String, String> {
-    ask(
-        job,
-        sides,
-        Lane::Export,
-        "cancelled",
-        |reply, _| match reply {
-            Reply::Text(text) => Some(text),
-            _ => None,
-        },
-    )
-    .await
+    text_of(ask(job, sides, Lane::Export, "cancelled").await?)
 }
 
 /// trec_eval's `-q` output of a workspace sent as a session (its view's

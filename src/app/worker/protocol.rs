@@ -110,7 +110,7 @@ pub enum Job {
     /// The relation files of a session (beside) evaluated by trec_eval
     /// `version` → [`Reply::Files`].
     Relations { session: Side, version: String },
-    /// The Diagnostics panel of `models` → [`Reply::Html`].
+    /// The Diagnostics panel of `models` → [`Reply::Text`].
     Diagnose {
         models: Vec<Curve>,
         options: String,
@@ -120,7 +120,7 @@ pub enum Job {
     },
     /// The multi-class report of the matrices read again, and the bundled
     /// example's files named in `example`, the models named and coloured as
-    /// the page does → [`Reply::Html`].
+    /// the page does → [`Reply::Text`].
     ClassReport {
         files: Vec<Input>,
         example: Vec<String>,
@@ -173,19 +173,23 @@ pub struct Times {
     pub posted_at: f64,
 }
 
-/// A parse's answer: the outcome's block, its curves' block and its big
-/// columns, all beside (`parse::transfer`).
+/// A parse's answer. Beside it (`parse::transfer`): the outcome's block
+/// ([`Parsed::DATA`]), its curves' block ([`Parsed::CURVES`]), then its big
+/// columns ([`Parsed::COLUMNS`] on).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Parsed {
-    pub data: Side,
-    pub curves: Side,
-    pub columns: Vec<Side>,
     pub times: Times,
     /// `PartEnd::split` and `PartEnd::lines` of the part read.
     pub split: bool,
     pub lines: u64,
     /// `data` is a per-query values file's models, one by one.
     pub per_query: bool,
+}
+
+impl Parsed {
+    pub const DATA: Side = Side(0);
+    pub const CURVES: Side = Side(1);
+    pub const COLUMNS: u32 = 2;
 }
 
 /// What a worker answers: any number of `Progress`, then one of the others.
@@ -197,18 +201,18 @@ pub enum Reply {
     /// The job could not be done, and why.
     Failed(String),
     Parsed(Parsed),
-    /// A block of `transfer::encode_many` (beside).
-    Files(Side),
+    /// A block of `transfer::encode_many` (beside: side 0).
+    Files,
     /// The significance tests' cells and the Compare view's panel
     /// ([`crate::compare::page::Answer`]).
     Compared {
         cells: Vec<f64>,
         html: String,
     },
-    Html(String),
+    /// A text, or a panel's HTML.
+    Text(String),
     /// The values panel's parts ([`crate::values::panel`]).
     Values([String; 3]),
-    Text(String),
 }
 
 /// `body` as job `id`'s message.
@@ -220,7 +224,7 @@ pub fn encode<T: Serialize>(id: Id, body: &T) -> Vec<u8> {
 
 /// The id and body of a message [`encode`] wrote (any bytes are safe to read).
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<(Id, T), String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("a damaged message from the worker ({e})"))
+    postcard::from_bytes(bytes).map_err(|_| "a damaged message from the worker".into())
 }
 
 /// Which view a job answers. In an exclusive lane a newer job supersedes
@@ -420,9 +424,6 @@ mod tests {
             }),
             Reply::Failed("why".into()),
             Reply::Parsed(Parsed {
-                data: Side(0),
-                curves: Side(1),
-                columns: vec![Side(2), Side(3)],
                 times: Times {
                     parse_ms: 1.5,
                     ..Times::default()
@@ -431,12 +432,11 @@ mod tests {
                 lines: 7,
                 per_query: false,
             }),
-            Reply::Files(Side(0)),
+            Reply::Files,
             Reply::Compared {
                 cells: vec![0.5, f64::INFINITY],
                 html: "<p>".into(),
             },
-            Reply::Html("<div>".into()),
             Reply::Values(["a".into(), "b".into(), "c".into()]),
             Reply::Text("text".into()),
         ];

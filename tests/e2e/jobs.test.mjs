@@ -96,9 +96,9 @@ test('a Diagnostics job superseded by a newer one is stopped at once, and its la
 test('Cancel on a long load stops the load only: what was loaded stays, and a Diagnostics job in flight still answers', async () => {
   fs.mkdirSync(outDir, { recursive: true });
   const big = path.join(outDir, 'jobs-long.run');
-  // about 60 MB of run lines: parsed for well over the time Cancel takes
+  // about 130 MB of run lines: parsed for well over the time Cancel takes
   const fd = fs.openSync(big, 'w');
-  for (let q = 0; q < 8000; q++) {
+  for (let q = 0; q < 20000; q++) {
     let lines = '';
     for (let d = 0; d < 200; d++) lines += `q${q} Q0 doc${q}_${d} ${d + 1} ${(200 - d) / 10} long\n`;
     fs.writeSync(fd, lines);

@@ -19,5 +19,10 @@ pub mod robustness;
 pub mod session;
 pub mod values;
 
+/// The page↔worker messages (`app::worker`'s protocol), compiled natively
+/// too so that its tests run with the others.
+#[path = "app/worker/protocol.rs"]
+pub mod protocol;
+
 #[cfg(target_arch = "wasm32")]
 pub mod app;

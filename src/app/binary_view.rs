@@ -369,7 +369,15 @@ impl Diagnostics {
         self.last.set_value(key);
         let last = self.last;
         wasm_bindgen_futures::spawn_local(async move {
-            let html = super::worker::diagnose(&models, &options, logits, rule.name(), range).await;
+            let html = super::worker::diagnose(
+                &models,
+                &options,
+                logits,
+                rule.name(),
+                range,
+                super::worker::protocol::Lane::Diagnostics,
+            )
+            .await;
             if last.get_value() == key {
                 match html {
                     Ok(html) => super::util::keep_edit(

@@ -315,13 +315,23 @@ pub fn OneVsRest() -> impl IntoView {
                         let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
                         use crate::core::Named;
                         let rule = crate::core::binary::ThresholdRule::AtLeast.name();
-                        super::worker::diagnose(&models, &options, logits, rule, (0.0, 1.0)).await
+                        super::worker::diagnose(
+                            &models,
+                            &options,
+                            logits,
+                            rule,
+                            (0.0, 1.0),
+                            super::worker::protocol::Lane::Classes,
+                        )
+                        .await
                     }
                     Err(why) => Err(why),
                 }
             };
             match html {
                 Ok(html) => result.set(html),
+                // superseded by a newer one: that one answers
+                Err(why) if why.is_empty() => {}
                 Err(why) => status(format!(
                     "{} failed: {why}",
                     if report { "The report" } else { "One-vs-rest" }

@@ -71,7 +71,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                 // the others written by a worker ([`Table::export`]): the
                 // exporters' code stays out of the page
                 Some(format) => leptos::task::spawn_local(async move {
-                    match super::worker::export(&t, format).await {
+                    match super::worker::export(t, format).await {
                         Ok(text) => {
                             let file = format!("{name}.{}", format.name());
                             download(&file, format.mime(), &text)

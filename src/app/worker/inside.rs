@@ -3,265 +3,263 @@
 
 use super::*;
 
-/// Entry point of the worker binary.
+/// Entry point of the worker binary: each message is one [`Job`], answered
+/// by [`dispatch`].
 pub fn worker_main() {
     console_error_panic_hook::set_once();
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let data = e.data();
-            if get(&data, "type").as_string().as_deref() == Some("compare") {
-                answer_compare(&reply, &data);
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("relations") {
-                answer_relations(&reply, &data);
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("diagnose") {
-                let msg = match answer_diagnose(&data) {
-                    Ok(html) => message("done", &[("html", html.into())]),
-                    Err(why) => message("failed", &[("why", why.into())]),
-                };
-                let _ = reply.post_message(&msg);
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("export") {
-                let bytes = (get(&data, "table").dyn_into::<Uint8Array>())
-                    .map(|a| a.to_vec())
-                    .unwrap_or_default();
-                let format = get(&data, "format").as_string().unwrap_or_default();
-                let format = <crate::report::Export as crate::core::Named>::named(&format);
-                let msg = match (postcard::from_bytes::<crate::report::Table>(&bytes), format) {
-                    (Ok(t), Some(f)) => message("done", &[("text", t.export(f).into())]),
-                    _ => message(
-                        "failed",
-                        &[("why", "the table did not arrive whole".into())],
-                    ),
-                };
-                let _ = reply.post_message(&msg);
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("trec_eval") {
-                let msg = match answer_trec_eval(&data) {
-                    Ok(text) => message("done", &[("text", text.into())]),
-                    Err(why) => message("failed", &[("why", why.into())]),
-                };
-                let _ = reply.post_message(&msg);
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("report") {
-                let reply = reply.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let msg = match answer_report(&data).await {
-                        Ok(text) => message("done", &[("text", text.into())]),
-                        Err(why) => message("failed", &[("why", why.into())]),
-                    };
-                    let _ = reply.post_message(&msg);
-                });
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("class_report") {
-                let reply = reply.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let msg = match answer_class_report(&reply, &data).await {
-                        Ok(html) => message("done", &[("html", html.into())]),
-                        Err(why) => message("failed", &[("why", why.into())]),
-                    };
-                    let _ = reply.post_message(&msg);
-                });
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("values") {
-                let [top, bottom, compare] = answer_values(&data);
-                let msg = message(
-                    "done",
-                    &[
-                        ("top", top.into()),
-                        ("bottom", bottom.into()),
-                        ("compare", compare.into()),
-                    ],
-                );
-                let _ = reply.post_message(&msg);
-                return;
-            }
-            if get(&data, "type").as_string().as_deref() == Some("warm") {
-                warm_up();
-                // for the end-to-end tests: this spare met its job warm
-                let _ = Reflect::set(&js_sys::global(), &"rankscopeWarmedUp".into(), &true.into());
-                return;
-            }
-            if get(&data, "example").as_bool() == Some(true) {
-                // `only`: the file names wanted (a one-vs-rest re-read asks for the matrices)
-                let only: Option<Vec<String>> = get(&data, "only")
-                    .dyn_into::<js_sys::Array>()
-                    .ok()
-                    .map(|a| a.iter().filter_map(|v| v.as_string()).collect());
-                let options = options_of(&data);
-                let files: Vec<(String, Outcome)> = crate::example::example_files()
-                    .into_iter()
-                    .filter(|(name, _)| only.as_ref().is_none_or(|o| o.contains(name)))
-                    .map(|(name, bytes)| {
-                        let outcome = parse_bytes(&name, &bytes, &options);
-                        (name, outcome)
-                    })
-                    .collect();
-                let bytes = transfer::encode_many(&files);
-                let array = Uint8Array::from(&bytes[..]);
-                let msg = message("done", &[("data", array.clone().into())]);
-                let _ =
-                    reply.post_message_with_transfer(&msg, &js_sys::Array::of1(&array.buffer()));
-                return;
-            }
-            let reply = reply.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let name = get(&data, "name").as_string().unwrap_or_default();
-                let t0 = js_sys::Date::now();
-                let part = get(&data, "part")
-                    .as_string()
-                    .and_then(|p| Part::from_id(&p))
-                    .unwrap_or(Part::Whole);
-                let (
-                    PartEnd {
-                        outcome,
-                        split,
-                        lines,
-                    },
-                    read_ms,
-                ) = match (
-                    get(&data, "file").dyn_into::<web_sys::Blob>(),
-                    get(&data, "url").as_string(),
-                ) {
-                    (Ok(blob), _) => {
-                        parse_blob(&reply, &blob, &name, options_of(&data), part).await
-                    }
-                    (_, Some(url)) => (load_url(&reply, &url, &name, options_of(&data)).await, 0.0),
-                    _ => (
-                        PartEnd {
-                            outcome: Err(LoadError::single(
-                                &name,
-                                0,
-                                0,
-                                "a file",
-                                "no file in the request",
-                                None,
-                            )),
-                            split: false,
-                            lines: 0,
-                        },
-                        0.0,
-                    ),
-                };
-                let t1 = js_sys::Date::now();
-                // a binary file's curves are sorted or counted here, next to the other part's
-                // worker when the file was split, not on the page
-                let curves = curves_of(&outcome);
-                let t2 = js_sys::Date::now();
-                // big columns go straight into their own ArrayBuffers, the rest into one
-                // small block; a per-query values file as its models' values, one by one
-                let side = JsSide::default();
-                let many = transfer::encode_per_query(&outcome);
-                let per_query = many.is_some();
-                let bytes = many
-                    .unwrap_or_else(|| transfer::encode_with(&outcome, Box::new(side.clone())).0);
-                drop(outcome);
-                let array = Uint8Array::from(&bytes[..]);
-                drop(bytes);
-                let (block, _) = transfer::encode_curves_with(&curves, Box::new(side.clone()));
-                drop(curves);
-                let curves = Uint8Array::from(&block[..]);
-                drop(block);
-                let columns = js_sys::Array::new();
-                for c in side.columns.borrow().iter() {
-                    columns.push(c);
-                }
-                let t3 = js_sys::Date::now();
-                let msg = message(
-                    "done",
-                    &[
-                        ("data", array.clone().into()),
-                        ("curves", curves.clone().into()),
-                        ("columns", columns.clone().into()),
-                        ("parse_ms", (t1 - t0).into()),
-                        ("curves_ms", (t2 - t1).into()),
-                        ("encode_ms", (t3 - t2).into()),
-                        ("read_ms", read_ms.into()),
-                        // when the job began and ended here (ms since the epoch: the
-                        // benchmark places the worker's stages on the page's timeline)
-                        ("began_at", t0.into()),
-                        ("posted_at", js_sys::Date::now().into()),
-                        ("split", split.into()),
-                        ("lines", (lines as f64).into()),
-                        ("per_query", per_query.into()),
-                    ],
-                );
-                let transfer = js_sys::Array::of2(&array.buffer(), &curves.buffer());
-                for c in columns.iter() {
-                    transfer.push(&c.unchecked_into::<Uint8Array>().buffer());
-                }
-                let _ = reply.post_message_with_transfer(&msg, &transfer);
-            });
+            let (id, job, sides) = match unwire::<Job>(&e.data()) {
+                Ok(message) => message,
+                Err(why) => return Out::new(&reply, 0).finish(Err(why)),
+            };
+            let out = Out::new(&reply, id);
+            wasm_bindgen_futures::spawn_local(dispatch(job, sides, out));
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    let _ = scope.post_message(&message("ready", &[]));
+    let _ = scope.post_message(&wire(0, &Reply::Ready, &[]));
 }
 
-/// Runs the page's significance tests (off the page: its wasm holds none).
-pub(super) fn answer_compare(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
-    use crate::compare::page;
-    let bytes = get(data, "data")
-        .dyn_into::<Uint8Array>()
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    // binary models: ROC AUC by DeLong's test, at once; else the paired tests
-    let answer = if get(data, "auc").as_bool() == Some(true) {
-        page::AucRequest::decode(&bytes).map(|r| r.answer())
-    } else {
-        page::Request::decode(&bytes).map(|request| {
-            let mut last = 0.0;
-            page::answer(&request, &mut |done, total| {
-                let now = js_sys::Date::now();
-                if now - last >= 100.0 {
-                    last = now;
-                    let _ = reply.post_message(&message(
-                        "progress",
-                        &[("bytes", done.into()), ("rows", total.into())],
-                    ));
-                }
-            })
-        })
-    };
-    let msg = match answer {
-        Some(answer) => {
-            let cells = js_sys::Float64Array::from(&answer.cells[..]);
-            message(
-                "done",
-                &[("cells", cells.into()), ("html", answer.html.into())],
-            )
+/// The one dispatch: each job to its handler, its answer (or why there is
+/// none) posted back. A new job is a [`Job`] variant, its arm here and its
+/// handler below.
+async fn dispatch(job: Job, sides: Sides, mut out: Out) {
+    let reply = match job {
+        Job::Warm => return warm(),
+        Job::Parse {
+            input,
+            options,
+            part,
+        } => parse(input, options.into(), part, &sides, &mut out).await,
+        Job::Example { only, one_vs_rest } => example(only, one_vs_rest, &mut out),
+        Job::Compare { request, auc } => compare(&sides.bytes(request), auc, &mut out),
+        Job::Relations { session, version } => relations(&sides.bytes(session), &version, &mut out),
+        Job::Diagnose {
+            models,
+            options,
+            logits,
+            rule,
+            range,
+        } => diagnose(&models, &sides, &options, logits, &rule, range, &mut out).map(Reply::Text),
+        Job::ClassReport {
+            files,
+            example,
+            zero_division,
+            models,
+        } => class_report(&files, &sides, &example, &zero_division, &models, &mut out)
+            .await
+            .map(Reply::Text),
+        Job::Values {
+            files,
+            measure,
+            filter,
+            view,
+            alone,
+        } => Ok(Reply::Values(values(
+            &sides.bytes(files),
+            &measure,
+            &filter,
+            &view,
+            alone,
+        ))),
+        Job::Export { table, format } => export(&table, &format).map(Reply::Text),
+        Job::TrecEval { session, columns } => {
+            trec_eval(&sides.bytes(session), &columns).map(Reply::Text)
         }
-        None => message("failed", &[("why", "the test request is damaged".into())]),
+        Job::Report {
+            title,
+            urls,
+            session,
+        } => report(&title, &urls, &sides.bytes(session))
+            .await
+            .map(Reply::Text),
     };
-    let _ = reply.post_message(&msg);
+    out.finish(reply)
 }
 
-/// The Diagnostics panel ([`crate::diagnose::html`]) of the request's
-/// curves: each model as `[name, colour, thresholds, tps, fps, at]` (the
-/// columns as little-endian bytes; `at`: its threshold's place on the score
-/// axis), the options' text, the score scale, the threshold rule and the
-/// score axis.
-/// The page's trec_eval `-q` export ([`super::trec_eval_q`]): each run of
-/// the session's workspace its view does not hide, under its conventions,
-/// with trec_eval's official measures and the table's columns.
-pub(super) fn answer_trec_eval(data: &JsValue) -> Result<String, String> {
+/// Where a job's replies go: its id, the values to send beside its answer,
+/// and when it last posted progress.
+pub(super) struct Out {
+    scope: web_sys::DedicatedWorkerGlobalScope,
+    id: Id,
+    sides: Vec<JsValue>,
+    last: f64,
+}
+
+impl Out {
+    fn new(scope: &web_sys::DedicatedWorkerGlobalScope, id: Id) -> Self {
+        Out {
+            scope: scope.clone(),
+            id,
+            sides: Vec::new(),
+            last: 0.0,
+        }
+    }
+
+    /// `value` sent beside the answer (a byte array's buffer transferred).
+    fn side(&mut self, value: impl Into<JsValue>) -> Side {
+        self.sides.push(value.into());
+        Side(self.sides.len() as u32 - 1)
+    }
+
+    /// Posts the job's progress, at most every 100 ms.
+    fn progress(&mut self, progress: Progress) {
+        let now = js_sys::Date::now();
+        if now - self.last >= 100.0 {
+            self.last = now;
+            self.post(&Reply::Progress(progress), &[]);
+        }
+    }
+
+    /// [`Out::progress`] of a job of `total` steps.
+    fn step(&mut self, done: usize, total: usize) {
+        let (done, total) = (done as u64, total as u64);
+        self.progress(Progress {
+            done,
+            total,
+            rows: 0,
+        });
+    }
+
+    fn post(&self, reply: &Reply, sides: &[JsValue]) {
+        let message = wire(self.id, reply, sides);
+        let _ = (self.scope).post_message_with_transfer(&message, &transfers(&message));
+    }
+
+    /// Posts the job's answer with what goes beside it.
+    fn finish(self, reply: Result<Reply, String>) {
+        self.post(&reply.unwrap_or_else(Reply::Failed), &self.sides);
+    }
+}
+
+/// [`Job::Warm`]: [`warm_up`], and a flag the end-to-end tests read (this
+/// spare met its job warm).
+fn warm() {
+    warm_up();
+    let _ = Reflect::set(&js_sys::global(), &"rankscopeWarmedUp".into(), &true.into());
+}
+
+/// [`Job::Parse`]: a file or URL parsed, its outcome's block, its curves'
+/// block and its big columns sent beside ([`protocol::Parsed`]).
+async fn parse(
+    input: protocol::Input,
+    options: LoadOptions,
+    part: Part,
+    sides: &Sides,
+    out: &mut Out,
+) -> Result<Reply, String> {
+    let t0 = js_sys::Date::now();
+    let (end, read_ms) = match input {
+        protocol::Input::File(side) => {
+            let file = sides.file(side).ok_or("no file in the request")?;
+            parse_blob(out, &file, &file.name(), options, part).await
+        }
+        protocol::Input::Url { url, name } => (load_url(out, &url, &name, options).await, 0.0),
+    };
+    let PartEnd {
+        outcome,
+        split,
+        lines,
+    } = end;
+    let t1 = js_sys::Date::now();
+    // a binary file's curves are sorted or counted here, next to the other part's
+    // worker when the file was split, not on the page
+    let curves = curves_of(&outcome);
+    let t2 = js_sys::Date::now();
+    // big columns go straight into their own ArrayBuffers, the rest into one
+    // small block; a per-query values file as its models' values, one by one
+    let side = JsSide::default();
+    let many = transfer::encode_per_query(&outcome);
+    let per_query = many.is_some();
+    let bytes = many.unwrap_or_else(|| transfer::encode_with(&outcome, Box::new(side.clone())).0);
+    drop(outcome);
+    // beside: the data, the curves, the columns (`protocol::Parsed`)
+    out.side(Uint8Array::from(&bytes[..]));
+    drop(bytes);
+    let (block, _) = transfer::encode_curves_with(&curves, Box::new(side.clone()));
+    drop(curves);
+    out.side(Uint8Array::from(&block[..]));
+    drop(block);
+    for c in side.columns.borrow().iter() {
+        out.side(c.clone());
+    }
+    let t3 = js_sys::Date::now();
+    Ok(Reply::Parsed(protocol::Parsed {
+        times: protocol::Times {
+            parse_ms: t1 - t0,
+            curves_ms: t2 - t1,
+            encode_ms: t3 - t2,
+            read_ms,
+            // when the job began and ended here (ms since the epoch: the
+            // benchmark places the worker's stages on the page's timeline)
+            began_at: t0,
+            posted_at: js_sys::Date::now(),
+        },
+        split,
+        lines,
+        per_query,
+    }))
+}
+
+/// [`Job::Example`]: the bundled example's files generated and parsed (those
+/// named in `only`: a one-vs-rest re-read asks for the matrices), a step per file.
+fn example(
+    only: Option<Vec<String>>,
+    one_vs_rest: Option<u32>,
+    out: &mut Out,
+) -> Result<Reply, String> {
+    let options = LoadOptions {
+        one_vs_rest,
+        ..LoadOptions::default()
+    };
+    let files: Vec<(String, Vec<u8>)> = (crate::example::example_files().into_iter())
+        .filter(|(name, _)| only.as_ref().is_none_or(|o| o.contains(name)))
+        .collect();
+    let n = files.len();
+    let mut parsed = Vec::with_capacity(n);
+    for (i, (name, bytes)) in files.into_iter().enumerate() {
+        out.step(i, n);
+        let outcome = parse_bytes(&name, &bytes, &options);
+        parsed.push((name, outcome));
+    }
+    let block = transfer::encode_many(&parsed);
+    out.side(Uint8Array::from(&block[..]));
+    Ok(Reply::Files)
+}
+
+/// [`Job::Compare`]: the page's significance tests (its wasm holds none),
+/// a step per test. Binary models: ROC AUC by DeLong's test, at once.
+fn compare(request: &[u8], auc: bool, out: &mut Out) -> Result<Reply, String> {
+    use crate::compare::page;
+    let answer = if auc {
+        page::AucRequest::decode(request).map(|r| r.answer())
+    } else {
+        let request = page::Request::decode(request);
+        request.map(|r| page::answer(&r, &mut |done, total| out.step(done, total)))
+    };
+    let answer = answer.ok_or("the test request is damaged")?;
+    Ok(Reply::Compared {
+        cells: answer.cells,
+        html: answer.html,
+    })
+}
+
+/// [`Job::Export`]: metric table `table` in export `format`.
+fn export(table: &crate::report::Table, format: &str) -> Result<String, String> {
+    let format = <crate::report::Export as crate::core::Named>::named(format);
+    Ok(table.export(format.ok_or("no such export format")?))
+}
+
+/// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):
+/// each run of the session's workspace its view does not hide, under its
+/// conventions, with trec_eval's official measures and the table's `columns`.
+fn trec_eval(session: &[u8], columns: &str) -> Result<String, String> {
     use crate::core::registry::{Kind, MetricId};
-    let bytes = (get(data, "data").dyn_into::<Uint8Array>())
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    let (ws, view, _) = crate::session::decode_session(&bytes)?;
-    let columns: Vec<MetricId> = (get(data, "columns").as_string().unwrap_or_default())
-        .split(',')
+    let (ws, view, _) = crate::session::decode_session(session)?;
+    let columns: Vec<MetricId> = (columns.split(','))
         .filter_map(|c| MetricId::parse(c, Kind::Ranking).ok())
         .collect();
     let measures = crate::trec_format::official_and(&columns);
@@ -279,27 +277,25 @@ pub(super) fn answer_trec_eval(data: &JsValue) -> Result<String, String> {
             .collect::<String>())
 }
 
-/// A saved report ([`super::report`]): the app's files fetched again here,
-/// and this worker's own glue and wasm ([`WORKER_FILES`], beside its loader).
-pub(super) async fn answer_report(data: &JsValue) -> Result<String, String> {
-    let text = |key: &str| get(data, key).as_string().unwrap_or_default();
-    let session = (get(data, "data").dyn_into::<Uint8Array>())
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
+/// [`Job::Report`]: a saved report ([`super::report`]), the app's files
+/// (stylesheet, JavaScript, wasm) fetched again here, and this worker's own
+/// glue and wasm ([`WORKER_FILES`], beside its loader).
+async fn report(title: &str, urls: &[String; 3], session: &[u8]) -> Result<String, String> {
+    let [css, js, wasm] = urls;
     let (css, js, wasm) = (
-        fetch_all(&text("css")).await?,
-        fetch_all(&text("js")).await?,
-        fetch_all(&text("wasm")).await?,
+        fetch_all(css).await?,
+        fetch_all(js).await?,
+        fetch_all(wasm).await?,
     );
     let [worker_js, worker_wasm] = WORKER_FILES;
     let (worker_js, worker_wasm) = (fetch_all(worker_js).await?, fetch_all(worker_wasm).await?);
     crate::session::report_html(
-        &text("title"),
+        title,
         &String::from_utf8_lossy(&css),
         &String::from_utf8_lossy(&js),
         &wasm,
         (&String::from_utf8_lossy(&worker_js), &worker_wasm),
-        &session,
+        session,
     )
 }
 
@@ -325,47 +321,52 @@ async fn fetch_all(url: &str) -> Result<Vec<u8>, String> {
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
-pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
+/// [`Job::Diagnose`]: the Diagnostics panel ([`crate::diagnose::html`]) of
+/// the request's curves (each model's columns beside, `at`: its threshold's
+/// place on the score axis), the options' text, the score scale, the
+/// threshold rule and the score axis; a step per model.
+fn diagnose(
+    models: &[protocol::Curve],
+    sides: &Sides,
+    options: &str,
+    logits: bool,
+    rule: &str,
+    (lo, hi): (f64, f64),
+    out: &mut Out,
+) -> Result<String, String> {
     use crate::core::binary::BinaryCurve;
     use crate::core::Named;
     use crate::diagnose::{self, html};
-    let bytes = |v: JsValue| {
-        v.dyn_into::<Uint8Array>()
-            .map(|a| a.to_vec())
-            .unwrap_or_default()
-    };
     let mut curves = Vec::new();
     let mut colors = Vec::new();
     let mut ats = Vec::new();
-    for entry in js_sys::Array::from(&get(data, "curves")).iter() {
-        let entry = js_sys::Array::from(&entry);
-        let column = |i: u32| -> Vec<u8> { bytes(entry.get(i)) };
-        let (t, tp, fp) = (column(2), column(3), column(4));
+    for m in models {
+        let column = |side: Side| sides.bytes(side);
+        let (t, tp, fp) = (column(m.thresholds), column(m.tps), column(m.fps));
         let curve = BinaryCurve::from_parts(
             bytemuck::pod_collect_to_vec(&t[..t.len() / 8 * 8]),
             bytemuck::pod_collect_to_vec(&tp[..tp.len() / 8 * 8]),
             bytemuck::pod_collect_to_vec(&fp[..fp.len() / 8 * 8]),
         )?;
-        curves.push((
-            entry.get(0).as_string().unwrap_or_default(),
-            std::sync::Arc::new(curve),
-        ));
-        colors.push(entry.get(1).as_f64().unwrap_or(0.0) as usize);
-        let at = entry.get(5).as_f64().filter(|a| (0.0..=1.0).contains(a));
-        ats.push(at.unwrap_or(0.0));
+        curves.push((m.name.clone(), std::sync::Arc::new(curve)));
+        colors.push(m.color as usize);
+        ats.push(
+            Some(m.at)
+                .filter(|a| (0.0..=1.0).contains(a))
+                .unwrap_or(0.0),
+        );
     }
-    let mut options =
-        diagnose::Options::from_text(&get(data, "options").as_string().unwrap_or_default());
-    options.logits = get(data, "logits").as_bool().unwrap_or(false);
-    options.rule = crate::core::binary::ThresholdRule::named(
-        &get(data, "rule").as_string().unwrap_or_default(),
-    )
-    .unwrap_or(crate::core::binary::ThresholdRule::AtLeast);
-    let (lo, hi) = (
-        get(data, "lo").as_f64().unwrap_or(0.0),
-        get(data, "hi").as_f64().unwrap_or(1.0),
-    );
-    let models = diagnose::binary(&curves, &options);
+    let mut options = diagnose::Options::from_text(options);
+    options.logits = logits;
+    options.rule = crate::core::binary::ThresholdRule::named(rule)
+        .unwrap_or(crate::core::binary::ThresholdRule::AtLeast);
+    let n = curves.len();
+    let mut models = Vec::with_capacity(n);
+    for (i, (name, curve)) in curves.iter().enumerate() {
+        out.step(i, n + 1);
+        models.push(diagnose::binary_model(name, curve, &options));
+    }
+    out.step(n, n + 1);
     let groups = diagnose::groups(&curves, &models, &options);
     Ok(html::panel(&html::View {
         curves: &curves,
@@ -381,90 +382,83 @@ pub(super) fn answer_diagnose(data: &JsValue) -> Result<String, String> {
 /// Most bytes of matrices a report reads again into the worker's memory.
 const REPORT_BYTES: f64 = 512e6;
 
-/// The multi-class report ([`crate::diagnose::html::multiclass_report`]) of
-/// the request's matrices: `files` (each a `File`, or `[url, name]`) read
-/// again whole, and the bundled example's files named in `example_files`, under
-/// `zero_division`.
-pub(super) async fn answer_class_report(
-    scope: &web_sys::DedicatedWorkerGlobalScope,
-    data: &JsValue,
+/// [`Job::ClassReport`]: the multi-class report
+/// ([`crate::diagnose::html::multiclass_report`]) of the request's matrices,
+/// `files` read again whole (a step each), and the bundled example's files
+/// named in `example`, under `zero_division`, the models named and coloured
+/// as the page does.
+async fn class_report(
+    files: &[protocol::Input],
+    sides: &Sides,
+    example: &[String],
+    zero_division: &str,
+    names: &[(String, u32)],
+    out: &mut Out,
 ) -> Result<String, String> {
     use crate::core::binary::ZeroDivision;
     use crate::core::Named;
     use crate::diagnose::{self, html};
     use wasm_bindgen_futures::JsFuture;
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
     let mut total = 0.0;
-    for entry in js_sys::Array::from(&get(data, "files")).iter() {
-        let (name, bytes) = match entry.dyn_into::<web_sys::File>() {
-            Ok(file) => {
+    for (i, input) in files.iter().enumerate() {
+        out.step(i, files.len() + 1);
+        let (name, bytes) = match input {
+            protocol::Input::File(side) => {
+                let file = sides.file(*side).ok_or("no file in the request")?;
                 total += file.size();
                 if total > REPORT_BYTES {
                     return Err(format!("{} and the other matrices are more than the page reads again at once (512 MB); rankscope diagnose reads them a class at a time", file.name()));
                 }
                 (file.name(), JsFuture::from(file.array_buffer()).await)
             }
-            Err(entry) => {
-                let pair = js_sys::Array::from(&entry);
-                let url = pair.get(0).as_string().unwrap_or_default();
-                let response = JsFuture::from(scope.fetch_with_str(&url)).await;
+            protocol::Input::Url { url, name } => {
+                let response = JsFuture::from(out.scope.fetch_with_str(url)).await;
                 let body = match response
                     .map(|r| r.unchecked_into::<web_sys::Response>().array_buffer())
                 {
                     Ok(Ok(promise)) => JsFuture::from(promise).await,
                     _ => Err(JsValue::NULL),
                 };
-                (pair.get(1).as_string().unwrap_or(url), body)
+                (name.clone(), body)
             }
         };
         let bytes = bytes.map_err(|_| format!("{name} could not be read again"))?;
-        files.push((name, Uint8Array::new(&bytes).to_vec()));
+        read.push((name, Uint8Array::new(&bytes).to_vec()));
     }
-    let wanted: Vec<String> = (js_sys::Array::from(&get(data, "example_files")).iter())
-        .filter_map(|v| v.as_string())
-        .collect();
-    files.extend(
-        (crate::example::example_files().into_iter()).filter(|(name, _)| wanted.contains(name)),
+    out.step(files.len(), files.len() + 1);
+    read.extend(
+        (crate::example::example_files().into_iter()).filter(|(name, _)| example.contains(name)),
     );
     let options = diagnose::Options {
-        zero_division: ZeroDivision::named(
-            &get(data, "zero_division").as_string().unwrap_or_default(),
-        )
-        .unwrap_or_default(),
+        zero_division: ZeroDivision::named(zero_division).unwrap_or_default(),
         ..Default::default()
     };
-    let mut models = diagnose::multiclass_of_files(&files, &options)?;
+    let mut models = diagnose::multiclass_of_files(&read, &options)?;
     // the page's names (a model renamed there) and colours, given in the
     // order the page merged the files, the order read here
     // (else, a model count that differs: the files' names, colours by order)
-    let names = js_sys::Array::from(&get(data, "names"));
-    let colors = js_sys::Array::from(&get(data, "colors"));
-    let same = names.length() as usize == models.len() && colors.length() == names.length();
+    let same = names.len() == models.len();
     let mut shown = Vec::with_capacity(models.len());
     for (i, m) in models.iter_mut().enumerate() {
-        let at = i as u32;
-        match (same, names.get(at).as_string(), colors.get(at).as_f64()) {
-            (true, Some(name), Some(color)) => {
-                m.name = name;
-                shown.push(color as usize);
+        match names.get(i).filter(|_| same) {
+            Some((name, color)) => {
+                m.name = name.clone();
+                shown.push(*color as usize);
             }
-            _ => shown.push(i),
+            None => shown.push(i),
         }
     }
     Ok(html::multiclass_report(&models, &shown))
 }
 
-/// The panel of values computed elsewhere ([`crate::values::panel`]) of
-/// the request's files (a block of [`transfer::encode_many`], each a
-/// `Measures`), measure and filter; its Compare view when `alone`, under
-/// the tests' settings and baseline of the request's `view` (a link's
-/// fragment).
-pub(super) fn answer_values(data: &JsValue) -> [String; 3] {
-    let bytes = get(data, "files")
-        .dyn_into::<Uint8Array>()
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    let files: Vec<crate::parse::Precomputed> = transfer::decode_many(&bytes)
+/// [`Job::Values`]: the panel of values computed elsewhere
+/// ([`crate::values::panel`]) of `files` (a block of
+/// [`transfer::encode_many`], each a `Measures`), measure and filter; its
+/// Compare view when `alone`, under the tests' settings and baseline of
+/// `view` (a link's fragment).
+fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) -> [String; 3] {
+    let files: Vec<crate::parse::Precomputed> = transfer::decode_many(files)
         .unwrap_or_default()
         .into_iter()
         .filter_map(|(_, outcome)| match outcome.map(|p| p.into_parts().0) {
@@ -472,57 +466,43 @@ pub(super) fn answer_values(data: &JsValue) -> [String; 3] {
             _ => None,
         })
         .collect();
-    let text = |key: &str| get(data, key).as_string().unwrap_or_default();
-    let (view, _) = crate::session::ViewState::from_fragment(&text("view"));
-    let alone = get(data, "alone").as_bool() == Some(true);
+    let (view, _) = crate::session::ViewState::from_fragment(view);
     crate::values::panel(&crate::values::View {
         files: &files,
-        measure: &text("measure"),
-        filter: &text("filter"),
+        measure,
+        filter,
         compare: alone.then_some((view.baseline.as_deref(), &view.tests)),
     })
 }
 
-/// Evaluates the relation files of the request's workspace (a session's
-/// bytes) against its runs with
-/// `rankscope trec_eval` ([`crate::trec_relations::evaluate`]), and
-/// answers with one outcome per (file, run) pair: its values, or what
-/// trec_eval said.
-pub(super) fn answer_relations(reply: &web_sys::DedicatedWorkerGlobalScope, data: &JsValue) {
+/// [`Job::Relations`]: the relation files of a workspace (a session's
+/// bytes) evaluated against its runs with `rankscope trec_eval`
+/// ([`crate::trec_relations::evaluate`]): one outcome per (file, run)
+/// pair, its values or what trec_eval said.
+fn relations(session: &[u8], version: &str, out: &mut Out) -> Result<Reply, String> {
     use crate::core::Named;
-    let bytes = get(data, "data")
-        .dyn_into::<Uint8Array>()
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    let version = get(data, "version")
-        .as_string()
-        .and_then(|v| crate::core::ranking_metrics::TrecEvalVersion::named(&v))
-        .unwrap_or_default();
-    let msg = match crate::session::decode_session(&bytes) {
-        Ok((ws, _, _)) => {
-            let outcomes: Vec<(String, Outcome)> =
-                crate::trec_relations::evaluate(&ws.to_files(), version)
-                    .into_iter()
-                    .map(|(name, result)| {
-                        let outcome = result.map(|e| Parsed::Measures(e.values)).map_err(|why| {
-                            LoadError::single(
-                                &name,
-                                0,
-                                0,
-                                "trec_eval to evaluate it",
-                                why.trim_end().to_string(),
-                                None,
-                            )
-                        });
-                        (name, outcome)
-                    })
-                    .collect();
-            let array = Uint8Array::from(&transfer::encode_many(&outcomes)[..]);
-            message("done", &[("data", array.into())])
-        }
-        Err(why) => message("failed", &[("why", why.into())]),
-    };
-    let _ = reply.post_message(&msg);
+    let version = crate::core::ranking_metrics::TrecEvalVersion::named(version).unwrap_or_default();
+    let (ws, _, _) = crate::session::decode_session(session)?;
+    let outcomes: Vec<(String, Outcome)> =
+        crate::trec_relations::evaluate(&ws.to_files(), version)
+            .into_iter()
+            .map(|(name, result)| {
+                let outcome = result.map(|e| Parsed::Measures(e.values)).map_err(|why| {
+                    LoadError::single(
+                        &name,
+                        0,
+                        0,
+                        "trec_eval to evaluate it",
+                        why.trim_end().to_string(),
+                        None,
+                    )
+                });
+                (name, outcome)
+            })
+            .collect();
+    let block = transfer::encode_many(&outcomes);
+    out.side(Uint8Array::from(&block[..]));
+    Ok(Reply::Files)
 }
 
 /// Runs a spare worker's hot code once on small files made up for it
@@ -556,17 +536,6 @@ pub(super) fn curves_of(outcome: &Outcome) -> Vec<BinaryCurve> {
             .map(|(_, scores)| BinaryCurve::new(&b.labels, scores))
             .collect(),
         _ => Vec::new(),
-    }
-}
-
-pub(super) fn options_of(data: &JsValue) -> LoadOptions {
-    LoadOptions {
-        format: get(data, "format")
-            .as_string()
-            .and_then(|f| crate::parse::Format::from_id(&f)),
-        positive_label: get(data, "positive").as_string(),
-        one_vs_rest: get(data, "one_vs_rest").as_f64().map(|c| c as u32),
-        ..LoadOptions::default()
     }
 }
 
@@ -747,43 +716,19 @@ impl split::Source for BlobSource<'_> {
     }
 }
 
-/// Posts a job's progress to the page, at most every 100 ms.
-pub(super) struct Reporter<'a> {
-    scope: &'a web_sys::DedicatedWorkerGlobalScope,
-    last: f64,
-}
-
-impl<'a> Reporter<'a> {
-    fn new(scope: &'a web_sys::DedicatedWorkerGlobalScope) -> Self {
-        Reporter { scope, last: 0.0 }
-    }
-
-    fn report(&mut self, bytes: u64, rows: u64) {
-        let now = js_sys::Date::now();
-        if now - self.last >= 100.0 {
-            self.last = now;
-            let fields = [
-                ("bytes", (bytes as f64).into()),
-                ("rows", (rows as f64).into()),
-            ];
-            let _ = self.scope.post_message(&message("progress", &fields));
-        }
-    }
-}
-
 /// Parses `part` of `blob` ([`split::parse_part`]) in [`CHUNK`] steps from a
 /// [`BlobSource`], progress posted at most every 100 ms. Also gives the time
 /// spent waiting for the browser's reads (ms, for the benchmark).
 pub(super) async fn parse_blob(
-    scope: &web_sys::DedicatedWorkerGlobalScope,
+    out: &mut Out,
     blob: &web_sys::Blob,
     name: &str,
     options: LoadOptions,
     part: Part,
 ) -> (PartEnd, f64) {
     let mut source = BlobSource::new(blob, name);
-    let mut reporter = Reporter::new(scope);
-    let mut progress = |bytes: u64, rows: u64| reporter.report(bytes, rows);
+    let total = blob.size() as u64;
+    let mut progress = |done: u64, rows: u64| out.progress(Progress { done, total, rows });
     let end = split::parse_part(
         Parser::new(name, options),
         blob.size() as u64,
@@ -822,12 +767,12 @@ pub(super) fn sleep(ms: i32) -> js_sys::Promise {
 /// it is over [`URL_BYTES`], and when more than that arrives; given up when
 /// the server sends nothing for [`URL_STALL_MS`].
 pub(super) async fn load_url(
-    scope: &web_sys::DedicatedWorkerGlobalScope,
+    out: &mut Out,
     url: &str,
     name: &str,
     options: LoadOptions,
 ) -> PartEnd {
-    let outcome = download_and_parse(scope, url, name, options).await;
+    let outcome = download_and_parse(out, url, name, options).await;
     PartEnd {
         outcome,
         split: false,
@@ -836,7 +781,7 @@ pub(super) async fn load_url(
 }
 
 pub(super) async fn download_and_parse(
-    scope: &web_sys::DedicatedWorkerGlobalScope,
+    out: &mut Out,
     url: &str,
     name: &str,
     options: LoadOptions,
@@ -853,12 +798,13 @@ pub(super) async fn download_and_parse(
             "Check that the server is reachable; a file on another host must allow this page to read it (CORS: Access-Control-Allow-Origin).",
         )
     };
-    let fetch = Reflect::get(scope, &"fetch".into())
+    let scope = out.scope.clone();
+    let fetch = Reflect::get(&scope, &"fetch".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .ok_or_else(|| network("this browser's workers cannot download".into()))?;
     let promise: js_sys::Promise = fetch
-        .call1(scope, &url.into())
+        .call1(&scope, &url.into())
         .map_err(network)?
         .dyn_into()
         .map_err(network)?;
@@ -917,7 +863,7 @@ pub(super) async fn download_and_parse(
         return parser.finish();
     };
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let (mut bytes, mut reporter) = (0u64, Reporter::new(scope));
+    let (mut bytes, total) = (0u64, length.unwrap_or(0));
     loop {
         let step = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(
             &reader.read(),
@@ -947,7 +893,12 @@ pub(super) async fn download_and_parse(
             )));
         }
         parser.feed(&chunk.to_vec());
-        reporter.report(bytes, parser.rows_parsed());
+        let rows = parser.rows_parsed();
+        out.progress(Progress {
+            done: bytes,
+            total,
+            rows,
+        });
         if parser.stopped() {
             // refused already (too many values, a broken line): the rest is not needed
             let _ = reader.cancel();

@@ -3,97 +3,75 @@
 use super::*;
 
 /// What the page hears from a worker.
-pub enum Event {
-    Ready,
-    Progress {
-        bytes: u64,
-        rows: u64,
-    },
-    /// The worker's last message: the encoded outcome and its stage times.
-    Done(JsValue),
-    /// The worker could not start or died (the load fails and says why).
+pub(super) enum Event {
+    /// A reply of job `id` (0: `Ready`) and what came beside it.
+    Reply(Id, Reply, Sides),
+    /// The worker could not start or died, or sent something unreadable.
     Failed(String),
     Cancelled,
 }
 
-/// A running worker, the way to tell its reader it was cancelled, and an id.
-pub(super) type Running = (web_sys::Worker, mpsc::UnboundedSender<Event>, u64);
+/// A running worker, the way to tell its reader it was cancelled, and its job's id.
+pub(super) type Running = (web_sys::Worker, mpsc::UnboundedSender<Event>, Id);
 
 thread_local! {
-    /// The running workers (a drop parses its qrels next to its first run).
+    /// The running jobs' workers (a drop parses its qrels next to its first run).
     pub(super) static RUNNING: std::cell::RefCell<Vec<Running>> = const { std::cell::RefCell::new(Vec::new()) };
-    pub(super) static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Which jobs run, in which lane ([`protocol::Book`]).
+    pub(super) static BOOK: std::cell::RefCell<protocol::Book> = std::cell::RefCell::new(protocol::Book::default());
 }
 
-/// The main block of a worker's answer, copied into wasm memory.
-pub(super) fn answer_bytes(data: &JsValue) -> Result<Vec<u8>, String> {
-    get(data, "data")
-        .dyn_into::<Uint8Array>()
-        .map(|a| a.to_vec())
-        .map_err(|_| "no data in the worker's answer".to_string())
+/// The parse's answer `p` decoded, with its stage times (`room`: its
+/// score columns with room for as many rows again, see [`JsSide`]).
+pub(super) fn decode(
+    p: &protocol::Parsed,
+    sides: &Sides,
+    room: bool,
+) -> (Result<Outcome, String>, Object) {
+    let t0 = js_sys::Date::now();
+    let bytes = sides.bytes(protocol::Parsed::DATA);
+    if p.per_query {
+        return (transfer::decode_per_query(&bytes), times_of(p, t0));
+    }
+    let side = side_of(sides, room);
+    let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
+    // the curves the worker built, their columns after the file's
+    if let Ok(outcome) = &mut decoded {
+        if let Err(why) = transfer::attach_curves_with(
+            outcome,
+            &sides.bytes(protocol::Parsed::CURVES),
+            Box::new(side),
+        ) {
+            decoded = Err(format!("the worker's curves do not fit its data ({why})"));
+        }
+    }
+    (decoded, times_of(p, t0))
 }
 
-/// The columns of the worker's answer, as a side channel (`room`: its
-/// score columns with room for as many rows again).
-pub(super) fn side_of(data: &JsValue, room: bool) -> JsSide {
-    let columns: Vec<Uint8Array> = get(data, "columns")
-        .dyn_into::<js_sys::Array>()
-        .map(|a| {
-            a.iter()
-                .filter_map(|c| c.dyn_into::<Uint8Array>().ok())
-                .collect()
-        })
-        .unwrap_or_default();
+/// The big columns of a parse's answer, as a side channel.
+pub(super) fn side_of(sides: &Sides, room: bool) -> JsSide {
+    let columns = (sides.0.iter().skip(protocol::Parsed::COLUMNS as usize))
+        .filter_map(|c| c.dyn_ref::<Uint8Array>().cloned())
+        .collect();
     JsSide {
         columns: std::rc::Rc::new(std::cell::RefCell::new(columns)),
         room,
     }
 }
 
-/// The block of curves the worker built, if it sent one.
-pub(super) fn curves_block(data: &JsValue) -> Option<Vec<u8>> {
-    get(data, "curves")
-        .dyn_into::<Uint8Array>()
-        .ok()
-        .map(|c| c.to_vec())
-}
-
-/// Decodes the worker's result, with its stage times (`room`: see [`side_of`]).
-pub(super) fn decode(data: &JsValue, room: bool) -> (Result<Outcome, String>, Object) {
-    let t0 = js_sys::Date::now();
-    let bytes = match answer_bytes(data) {
-        Ok(b) => b,
-        Err(why) => return (Err(why), Object::new()),
-    };
-    if get(data, "per_query").as_bool() == Some(true) {
-        return (transfer::decode_per_query(&bytes), times_of(data, t0));
-    }
-    let side = side_of(data, room);
-    let mut decoded = transfer::decode_with(&bytes, Box::new(side.clone()));
-    // the curves the worker built, their columns after the file's
-    if let (Ok(outcome), Some(curves)) = (&mut decoded, curves_block(data)) {
-        if let Err(why) = transfer::attach_curves_with(outcome, &curves, Box::new(side)) {
-            decoded = Err(format!("the worker's curves do not fit its data ({why})"));
-        }
-    }
-    (decoded, times_of(data, t0))
-}
-
 /// The worker's stage times and the page's decode (begun at `t0`).
-pub(super) fn times_of(data: &JsValue, t0: f64) -> Object {
-    message(
-        "times",
-        &[
-            ("parse_ms", get(data, "parse_ms")),
-            ("curves_ms", get(data, "curves_ms")),
-            ("read_ms", get(data, "read_ms")),
-            ("encode_ms", get(data, "encode_ms")),
-            ("began_at", get(data, "began_at")),
-            ("posted_at", get(data, "posted_at")),
-            ("decode_began_at", t0.into()),
-            ("decode_ms", (js_sys::Date::now() - t0).into()),
-        ],
-    )
+pub(super) fn times_of(p: &protocol::Parsed, t0: f64) -> Object {
+    let t = &p.times;
+    object(&[
+        ("parse_ms", t.parse_ms.into()),
+        ("curves_ms", t.curves_ms.into()),
+        ("read_ms", t.read_ms.into()),
+        ("encode_ms", t.encode_ms.into()),
+        ("began_at", t.began_at.into()),
+        ("posted_at", t.posted_at.into()),
+        ("decode_began_at", t0.into()),
+        ("decode_ms", (js_sys::Date::now() - t0).into()),
+    ])
 }
 
 /// Leaves a load's stage times where the browser benchmark reads them
@@ -102,14 +80,10 @@ pub(super) fn keep_times(times: &Object) {
     let _ = Reflect::set(&js_sys::global(), &"rankscopeLastLoad".into(), times);
 }
 
-/// Stops every running load (nothing loaded before is touched).
+/// Stops every running load (nothing loaded before is touched; the views'
+/// jobs go on).
 pub fn cancel() {
-    RUNNING.with(|r| {
-        for (worker, tx, _) in r.borrow_mut().drain(..) {
-            worker.terminate();
-            let _ = tx.unbounded_send(Event::Cancelled);
-        }
-    });
+    stop(BOOK.with(|b| b.borrow_mut().cancel_loads()));
 }
 
 /// How a load in a worker ended.
@@ -120,11 +94,36 @@ pub enum Ended {
     Broken(String),
 }
 
-/// How a job in a worker ended: its answer, or why there is none.
-pub(super) enum Job {
-    Done(JsValue),
+/// How a job in a worker ended: its answer and what came beside it, or why
+/// there is none.
+pub(super) enum Ran {
+    Done(Reply, Sides),
     Cancelled,
     Broken(String),
+}
+
+/// A job's answer and what came beside it; `cancelled` when it was
+/// cancelled, an error when the worker failed.
+async fn ask(
+    job: Job,
+    sides: &[JsValue],
+    lane: Lane,
+    cancelled: &str,
+) -> Result<(Reply, Sides), String> {
+    match run(&job, sides, lane, &mut |_| {}).await {
+        Ran::Done(reply, sides) => Ok((reply, sides)),
+        Ran::Cancelled => Err(cancelled.into()),
+        Ran::Broken(why) => Err(why),
+    }
+}
+
+fn unexpected() -> String {
+    "an unexpected answer from the loading worker".into()
+}
+
+/// A byte array holding a copy of `bytes` (its buffer transferred to the worker).
+fn bytes(bytes: &[u8]) -> JsValue {
+    Uint8Array::from(bytes).into()
 }
 
 /// Parses `file` in a worker, calling `progress(bytes, rows)` as it goes; a
@@ -135,61 +134,48 @@ pub async fn parse_file(
     options: &LoadOptions,
     progress: impl FnMut(u64, u64),
 ) -> Ended {
-    let request = |part: Part| {
-        let request = message(
-            "load",
-            &[
-                ("file", file.into()),
-                ("name", file.name().into()),
-                ("part", part.id().into()),
-            ],
-        );
-        if let Some(f) = options.format {
-            let _ = Reflect::set(&request, &"format".into(), &f.id().into());
-        }
-        if let Some(p) = &options.positive_label {
-            let _ = Reflect::set(&request, &"positive".into(), &p.into());
-        }
-        if let Some(c) = options.one_vs_rest {
-            let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
-        }
-        request
+    let job = |part: Part| Job::Parse {
+        input: protocol::Input::File(Side(0)),
+        options: options.into(),
+        part,
     };
+    let sides = [JsValue::from(file)];
     if !may_split(file, options) {
         let mut progress = progress;
-        return whole(&request(Part::Whole), &mut progress).await;
+        return whole(&job(Part::Whole), &sides, &mut progress).await;
     }
     // both parts' progress, summed
     let shared = std::rc::Rc::new(std::cell::RefCell::new((progress, [(0u64, 0u64); 2])));
     let meter = |i: usize| {
         let shared = shared.clone();
-        move |bytes, rows| {
+        move |p: Progress| {
             let (progress, parts) = &mut *shared.borrow_mut();
-            parts[i] = (bytes, rows);
+            parts[i] = (p.done, p.rows);
             progress(parts[0].0 + parts[1].0, parts[0].1 + parts[1].1);
         }
     };
-    let (head, tail) = (request(Part::Head), request(Part::Tail));
+    let (head, tail) = (job(Part::Head), job(Part::Tail));
     // the part whose worker answers first is decoded at once, while the other
     // may still work; the second is read around the first's rows
     // (`split::join_around`), so the joined columns are written only once
-    let half = |job: Job, room: bool| match job {
-        Job::Done(data) => {
-            let (decoded, times) = decode(&data, room);
+    let half = |ran: Ran, room: bool| match ran {
+        Ran::Done(Reply::Parsed(p), sides) => {
+            let (decoded, times) = decode(&p, &sides, room);
             match decoded {
                 Ok(outcome) => Half::Decoded(
                     PartEnd {
                         outcome,
-                        split: get(&data, "split").as_bool() == Some(true),
-                        lines: get(&data, "lines").as_f64().unwrap_or(0.0) as u64,
+                        split: p.split,
+                        lines: p.lines,
                     },
                     times,
                 ),
                 Err(why) => Half::Broken(why),
             }
         }
-        Job::Cancelled => Half::Cancelled,
-        Job::Broken(why) => Half::Broken(why),
+        Ran::Done(..) => Half::Broken(unexpected()),
+        Ran::Cancelled => Half::Cancelled,
+        Ran::Broken(why) => Half::Broken(why),
     };
     let name = file.name();
     let both = |head: Half, tail: Half| match (head, tail) {
@@ -203,20 +189,19 @@ pub async fn parse_file(
         (Half::Broken(why), _) | (_, Half::Broken(why)) => Ended::Broken(why),
     };
     let first = std::cell::RefCell::new(None);
-    let answered = |is_head: bool, job: Job| {
+    let answered = |is_head: bool, ran: Ran| {
         let Some(other) = first.borrow_mut().take() else {
-            *first.borrow_mut() = Some(half(job, true));
+            *first.borrow_mut() = Some(half(ran, true));
             return None;
         };
-        Some(match (other, job) {
-            (Half::Decoded(end, first_times), Job::Done(data))
-                if split::can_join_around(&end, get(&data, "split").as_bool() == Some(true))
-                    && get(&data, "curves").is_object() =>
+        Some(match (other, ran) {
+            (Half::Decoded(end, first_times), Ran::Done(Reply::Parsed(p), sides))
+                if split::can_join_around(&end, p.split) =>
             {
-                join_second(&name, end, first_times, is_head, &data)
+                join_second(&name, end, first_times, is_head, &p, &sides)
             }
-            (other, job) => {
-                let this = half(job, false);
+            (other, ran) => {
+                let this = half(ran, false);
                 if is_head {
                     both(this, other)
                 } else {
@@ -226,8 +211,8 @@ pub async fn parse_file(
         })
     };
     let (a, b) = futures::join!(
-        async { answered(true, run(&head, &mut meter(0), false).await) },
-        async { answered(false, run(&tail, &mut meter(1), false).await) }
+        async { answered(true, run(&head, &sides, Lane::Load, &mut meter(0)).await) },
+        async { answered(false, run(&tail, &sides, Lane::Load, &mut meter(1)).await) }
     );
     a.or(b)
         .unwrap_or_else(|| Ended::Broken("a part of the file never answered".into()))
@@ -242,29 +227,35 @@ pub async fn parse_url(
     options: &LoadOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Ended {
-    let request = message("load", &[("url", url.into()), ("name", name.into())]);
-    if let Some(f) = options.format {
-        let _ = Reflect::set(&request, &"format".into(), &f.id().into());
-    }
-    if let Some(c) = options.one_vs_rest {
-        let _ = Reflect::set(&request, &"one_vs_rest".into(), &c.into());
-    }
-    whole(&request, progress).await
+    let job = Job::Parse {
+        input: protocol::Input::Url {
+            url: url.into(),
+            name: name.into(),
+        },
+        options: options.into(),
+        part: Part::Whole,
+    };
+    whole(&job, &[], progress).await
 }
 
 /// One worker's job of a whole file (a drop's file or a URL), decoded.
-pub(super) async fn whole(request: &Object, progress: &mut dyn FnMut(u64, u64)) -> Ended {
-    match run(request, progress, false).await {
-        Job::Done(data) => {
-            let (decoded, times) = decode(&data, false);
+pub(super) async fn whole(
+    job: &Job,
+    sides: &[JsValue],
+    progress: &mut dyn FnMut(u64, u64),
+) -> Ended {
+    match run(job, sides, Lane::Load, &mut |p| progress(p.done, p.rows)).await {
+        Ran::Done(Reply::Parsed(p), sides) => {
+            let (decoded, times) = decode(&p, &sides, false);
             keep_times(&times);
             match decoded {
                 Ok(outcome) => Ended::Loaded(outcome),
                 Err(why) => Ended::Broken(why),
             }
         }
-        Job::Cancelled => Ended::Cancelled,
-        Job::Broken(why) => Ended::Broken(why),
+        Ran::Done(..) => Ended::Broken(unexpected()),
+        Ran::Cancelled => Ended::Cancelled,
+        Ran::Broken(why) => Ended::Broken(why),
     }
 }
 
@@ -276,16 +267,20 @@ pub(super) fn join_second(
     first: PartEnd,
     first_times: Object,
     is_head: bool,
-    data: &JsValue,
+    p: &protocol::Parsed,
+    sides: &Sides,
 ) -> Ended {
     let t0 = js_sys::Date::now();
-    let lines = get(data, "lines").as_f64().unwrap_or(0.0) as u64;
-    let joined = answer_bytes(data).and_then(|bytes| {
-        let curves = curves_block(data).ok_or("no curves in the worker's answer")?;
-        let side = Box::new(side_of(data, false));
-        split::join_around(name, first, !is_head, (true, lines), &bytes, &curves, side)
-    });
-    let second_times = times_of(data, t0);
+    let joined = split::join_around(
+        name,
+        first,
+        !is_head,
+        (true, p.lines),
+        &sides.bytes(protocol::Parsed::DATA),
+        &sides.bytes(protocol::Parsed::CURVES),
+        Box::new(side_of(sides, false)),
+    );
+    let second_times = times_of(p, t0);
     let (head_times, tail_times) = if is_head {
         (&second_times, &first_times)
     } else {
@@ -343,17 +338,12 @@ pub async fn example() -> Result<Vec<(String, Outcome)>, String> {
             }
         }
     }
-    match run(
-        &message("example", &[("example", true.into())]),
-        &mut |_, _| {},
-        false,
-    )
-    .await
-    {
-        Job::Done(data) => transfer::decode_many(&answer_bytes(&data)?),
-        Job::Cancelled => Err("cancelled".into()),
-        Job::Broken(why) => Err(why),
-    }
+    let job = Job::Example {
+        only: None,
+        one_vs_rest: None,
+    };
+    let files = files_block(ask(job, &[], Lane::Load, "cancelled").await?)?;
+    transfer::decode_many(&files)
 }
 
 /// One-vs-rest binary data for `class` from every multi-class matrix loaded:
@@ -381,29 +371,12 @@ pub async fn one_vs_rest(
         }
     }
     if !example_files.is_empty() {
-        let only = js_sys::Array::new();
-        for f in &example_files {
-            only.push(&f.into());
-        }
-        let request = message(
-            "example",
-            &[
-                ("example", true.into()),
-                ("only", only.into()),
-                ("one_vs_rest", class.into()),
-            ],
-        );
-        match run(&request, &mut |_, _| {}, false).await {
-            Job::Done(data) => {
-                outcomes.extend(
-                    transfer::decode_many(&answer_bytes(&data)?)?
-                        .into_iter()
-                        .map(|(_, o)| o),
-                );
-            }
-            Job::Cancelled => return Err("cancelled".into()),
-            Job::Broken(why) => return Err(why),
-        }
+        let job = Job::Example {
+            only: Some(example_files),
+            one_vs_rest: Some(class),
+        };
+        let block = files_block(ask(job, &[], Lane::Load, "cancelled").await?)?;
+        outcomes.extend(transfer::decode_many(&block)?.into_iter().map(|(_, o)| o));
     }
     outcomes
         .into_iter()
@@ -418,124 +391,86 @@ pub async fn one_vs_rest(
 /// The multi-class report of every loaded matrix (classification report,
 /// confusion matrix, ROC AUCs, each class against the rest), from a worker
 /// that reads the files again, and the bundled example's files named in
-/// `example` ([`answer_class_report`]).
+/// `example`; `Err("")` when a newer job of the view superseded it.
 pub async fn class_report(
     files: Vec<Source>,
     example: Vec<String>,
     zero_division: &str,
     models: Vec<(String, usize)>,
 ) -> Result<String, String> {
-    let list = js_sys::Array::new();
-    for source in &files {
-        match source {
-            Source::File(file) => list.push(file),
-            Source::Url(url, name) => list.push(&js_sys::Array::of2(&url.into(), &name.into())),
-        };
-    }
-    let request = message(
-        "class_report",
-        &[
-            ("files", list.into()),
-            (
-                "example_files",
-                (example.iter())
-                    .map(JsValue::from)
-                    .collect::<js_sys::Array>()
-                    .into(),
-            ),
-            ("zero_division", zero_division.into()),
-            // the page's names (renamed ones) and colours, in the merged order
-            (
-                "names",
-                models
-                    .iter()
-                    .map(|m| JsValue::from(&m.0))
-                    .collect::<js_sys::Array>()
-                    .into(),
-            ),
-            (
-                "colors",
-                models
-                    .iter()
-                    .map(|m| JsValue::from(m.1 as u32))
-                    .collect::<js_sys::Array>()
-                    .into(),
-            ),
-        ],
-    );
-    match run(&request, &mut |_, _| {}, false).await {
-        Job::Done(data) => Ok(get(&data, "html").as_string().unwrap_or_default()),
-        Job::Broken(why) => Err(why),
-        Job::Cancelled => Err("cancelled".into()),
+    let mut sides = Vec::new();
+    let files = (files.into_iter())
+        .map(|source| match source {
+            Source::File(file) => {
+                sides.push(file.into());
+                protocol::Input::File(Side(sides.len() as u32 - 1))
+            }
+            Source::Url(url, name) => protocol::Input::Url { url, name },
+        })
+        .collect();
+    let job = Job::ClassReport {
+        files,
+        example,
+        zero_division: zero_division.into(),
+        // the page's names (renamed ones) and colours, in the merged order
+        models: (models.into_iter()).map(|(n, c)| (n, c as u32)).collect(),
+    };
+    text_of(ask(job, &sides, Lane::Classes, "").await?)
+}
+
+/// A block of parsed files (`transfer::encode_many`), the answer of the
+/// example and the relation files.
+fn files_block((reply, sides): (Reply, Sides)) -> Result<Vec<u8>, String> {
+    match reply {
+        Reply::Files => Ok(sides.bytes(Side(0))),
+        _ => Err(unexpected()),
     }
 }
 
-thread_local! {
-    /// The running significance job's cancel handle: replacing or dropping it
-    /// stops that job's worker.
-    pub(super) static COMPARING: std::cell::RefCell<Option<futures::channel::oneshot::Sender<()>>> =
-        const { std::cell::RefCell::new(None) };
+/// A text or a panel's HTML, the answer of the jobs that write one.
+fn text_of((reply, _): (Reply, Sides)) -> Result<String, String> {
+    match reply {
+        Reply::Text(text) => Ok(text),
+        _ => Err(unexpected()),
+    }
 }
 
 /// Runs the significance tests of `request` ([`crate::compare::page::ask`]'s
-/// bytes) in a worker: the answer's cells and
-/// panel, `Err("")` when cancelled (by [`cancel_compare`] or a newer request).
+/// bytes) in a worker: the answer's cells and panel, `Err("")` when
+/// cancelled (by [`cancel_compare`] or a newer request).
 pub async fn compare(
     request: &[u8],
     auc: bool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Vec<f64>, String), String> {
-    let (tx, rx) = futures::channel::oneshot::channel::<()>();
-    COMPARING.with(|c| c.replace(Some(tx)));
-    let request = message(
-        "compare",
-        &[
-            ("data", Uint8Array::from(request).into()),
-            ("auc", auc.into()),
-        ],
-    );
-    // a worker of its own: the spares stay for the next drop
-    let job = run(&request, progress, true);
-    futures::pin_mut!(job);
-    match futures::future::select(job, rx).await {
-        futures::future::Either::Left((Job::Done(data), _)) => Ok((
-            get(&data, "cells")
-                .dyn_into::<js_sys::Float64Array>()
-                .map(|a| a.to_vec())
-                .unwrap_or_default(),
-            get(&data, "html").as_string().unwrap_or_default(),
-        )),
-        futures::future::Either::Left((Job::Broken(why), _)) => Err(why),
-        _ => Err(String::new()),
+    let job = Job::Compare {
+        request: Side(0),
+        auc,
+    };
+    let progress = &mut |p: Progress| progress(p.done, p.total);
+    match run(&job, &[bytes(request)], Lane::Compare, progress).await {
+        Ran::Done(Reply::Compared { cells, html }, _) => Ok((cells, html)),
+        Ran::Done(..) => Err(unexpected()),
+        Ran::Broken(why) => Err(why),
+        Ran::Cancelled => Err(String::new()),
     }
 }
 
-/// Runs `rankscope trec_eval` on the relation files among `files`
-/// ([`transfer::encode_many`] bytes) against their runs in a worker of its
-/// own: one outcome per (file, run) pair.
-pub async fn relations(files: &[u8], version: &str) -> Result<Vec<(String, Outcome)>, String> {
-    let request = message(
-        "relations",
-        &[
-            ("data", Uint8Array::from(files).into()),
-            ("version", version.into()),
-        ],
-    );
-    match run(&request, &mut |_, _| {}, true).await {
-        Job::Done(data) => transfer::decode_many(
-            &get(&data, "data")
-                .dyn_into::<Uint8Array>()
-                .map(|a| a.to_vec())
-                .unwrap_or_default(),
-        ),
-        Job::Broken(why) => Err(why),
-        Job::Cancelled => Err(String::new()),
-    }
+/// Runs `rankscope trec_eval` on the relation files of a workspace (sent
+/// as a session's bytes) against its runs in a worker of its own: one
+/// outcome per (file, run) pair.
+pub async fn relations(session: &[u8], version: &str) -> Result<Vec<(String, Outcome)>, String> {
+    let job = Job::Relations {
+        session: Side(0),
+        version: version.into(),
+    };
+    let block = files_block(ask(job, &[bytes(session)], Lane::Relations, "").await?)?;
+    transfer::decode_many(&block)
 }
 
-/// The panel of values computed elsewhere from a worker of its own
-/// ([`answer_values`]): `files` a block of [`transfer::encode_many`], `view`
-/// a link's fragment with the tests' settings and the baseline.
+/// The panel of values computed elsewhere from a worker: `files` a block of
+/// [`transfer::encode_many`], `view` a link's fragment with the tests'
+/// settings and the baseline.
 pub async fn values(
     files: &[u8],
     measure: &str,
@@ -543,28 +478,22 @@ pub async fn values(
     view: &str,
     alone: bool,
 ) -> Result<[String; 3], String> {
-    let request = message(
-        "values",
-        &[
-            ("files", Uint8Array::from(files).into()),
-            ("measure", measure.into()),
-            ("filter", filter.into()),
-            ("view", view.into()),
-            ("alone", alone.into()),
-        ],
-    );
-    match run(&request, &mut |_, _| {}, false).await {
-        Job::Done(data) => {
-            Ok(["top", "bottom", "compare"].map(|k| get(&data, k).as_string().unwrap_or_default()))
-        }
-        Job::Broken(why) => Err(why),
-        Job::Cancelled => Err(String::new()),
+    let job = Job::Values {
+        files: Side(0),
+        measure: measure.into(),
+        filter: filter.into(),
+        view: view.into(),
+        alone,
+    };
+    match ask(job, &[bytes(files)], Lane::Values, "").await? {
+        (Reply::Values(parts), _) => Ok(parts),
+        _ => Err(unexpected()),
     }
 }
 
 /// The Diagnostics panel of `models` (name, colour index, curve, its
-/// threshold's place on the score axis) from a
-/// worker of its own ([`answer_diagnose`]); `Err("")` when it stopped.
+/// threshold's place on the score axis) from a worker, for the view of
+/// `lane`; `Err("")` when it stopped.
 pub async fn diagnose(
     models: &[(
         String,
@@ -575,101 +504,78 @@ pub async fn diagnose(
     options: &str,
     logits: bool,
     rule: &str,
-    (lo, hi): (f64, f64),
+    range: (f64, f64),
+    lane: Lane,
 ) -> Result<String, String> {
-    let curves = js_sys::Array::new();
-    for (name, color, c, at) in models {
-        let entry = js_sys::Array::new();
-        entry.push(&name.into());
-        entry.push(&(*color as f64).into());
-        entry.push(&Uint8Array::from(bytemuck::cast_slice::<f64, u8>(
-            &c.thresholds,
-        )));
-        entry.push(&Uint8Array::from(bytemuck::cast_slice::<u64, u8>(&c.tps)));
-        entry.push(&Uint8Array::from(bytemuck::cast_slice::<u64, u8>(&c.fps)));
-        entry.push(&(*at).into());
-        curves.push(&entry);
-    }
-    let request = message(
-        "diagnose",
-        &[
-            ("curves", curves.into()),
-            ("options", options.into()),
-            ("logits", logits.into()),
-            ("rule", rule.into()),
-            ("lo", lo.into()),
-            ("hi", hi.into()),
-        ],
-    );
+    let mut sides = Vec::new();
+    let mut side = |b: &[u8]| {
+        sides.push(bytes(b));
+        Side(sides.len() as u32 - 1)
+    };
+    let models = (models.iter())
+        .map(|(name, color, c, at)| protocol::Curve {
+            name: name.clone(),
+            color: *color as u32,
+            thresholds: side(bytemuck::cast_slice(&c.thresholds)),
+            tps: side(bytemuck::cast_slice(&c.tps)),
+            fps: side(bytemuck::cast_slice(&c.fps)),
+            at: *at,
+        })
+        .collect();
+    let job = Job::Diagnose {
+        models,
+        options: options.into(),
+        logits,
+        rule: rule.into(),
+        range,
+    };
     // a spare: after a drop the spares start as its parse ends, so one is
     // further along than a worker started now (it is not warmed up first)
-    match run(&request, &mut |_, _| {}, false).await {
-        Job::Done(data) => Ok(get(&data, "html").as_string().unwrap_or_default()),
-        Job::Broken(why) => Err(why),
-        Job::Cancelled => Err(String::new()),
-    }
+    text_of(ask(job, &sides, lane, "").await?)
 }
 
 /// Metric table `table` in export `format` ([`crate::report::Table::export`]),
 /// written by a spare worker.
 pub async fn export(
-    table: &crate::report::Table,
+    table: crate::report::Table,
     format: crate::report::Export,
 ) -> Result<String, String> {
-    let bytes = postcard::to_allocvec(table).map_err(|_| "the table could not be sent")?;
-    let request = message(
-        "export",
-        &[
-            ("table", Uint8Array::from(&bytes[..]).into()),
-            ("format", crate::core::Named::name(format).into()),
-        ],
-    );
-    text(request).await
+    let job = Job::Export {
+        table,
+        format: crate::core::Named::name(format).into(),
+    };
+    text(job, &[]).await
 }
 
-/// A text a worker writes (its answer's `text`).
-async fn text(request: Object) -> Result<String, String> {
-    match run(&request, &mut |_, _| {}, false).await {
-        Job::Done(data) => Ok(get(&data, "text").as_string().unwrap_or_default()),
-        Job::Broken(why) => Err(why),
-        Job::Cancelled => Err("cancelled".into()),
-    }
+/// A text a worker writes.
+async fn text(job: Job, sides: &[JsValue]) -> Result<String, String> {
+    text_of(ask(job, sides, Lane::Export, "cancelled").await?)
 }
 
 /// trec_eval's `-q` output of a workspace sent as a session (its view's
 /// conventions and hidden runs): trec_eval's official measures and the
-/// table's `columns` (ids, comma-separated), written in a worker
-/// ([`answer_trec_eval`]).
+/// table's `columns` (ids, comma-separated), written in a worker.
 pub async fn trec_eval_q(session: &[u8], columns: &str) -> Result<String, String> {
-    let request = message(
-        "trec_eval",
-        &[
-            ("data", Uint8Array::from(session).into()),
-            ("columns", columns.into()),
-        ],
-    );
-    text(request).await
+    let job = Job::TrecEval {
+        session: Side(0),
+        columns: columns.into(),
+    };
+    text(job, &[bytes(session)]).await
 }
 
 /// A saved report's HTML ([`crate::session::report_html`]): the session
 /// and the app's files at `urls` (stylesheet, JavaScript, wasm), fetched
-/// again and written in a worker ([`answer_report`]).
+/// again and written in a worker.
 pub async fn report(title: &str, urls: [String; 3], session: &[u8]) -> Result<String, String> {
-    let [css, js, wasm] = urls;
-    let request = message(
-        "report",
-        &[
-            ("title", title.into()),
-            ("css", css.into()),
-            ("js", js.into()),
-            ("wasm", wasm.into()),
-            ("data", Uint8Array::from(session).into()),
-        ],
-    );
-    text(request).await
+    let job = Job::Report {
+        title: title.into(),
+        urls,
+        session: Side(0),
+    };
+    text(job, &[bytes(session)]).await
 }
 
 /// Stops the running significance job, if any.
 pub fn cancel_compare() {
-    COMPARING.with(|c| c.take());
+    stop(BOOK.with(|b| b.borrow_mut().cancel(Lane::Compare)));
 }

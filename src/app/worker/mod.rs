@@ -1,39 +1,32 @@
-//! Parsing off the main thread: a dedicated Web Worker runs the same wasm
-//! parser on the dropped file and hands back the compact parsed form.
+//! Work off the main thread: dedicated Web Workers run the same wasm on the
+//! page's jobs (parse a dropped file or URL, the example, the tests, the
+//! diagnostics, the panels of values, the exports) and hand back the answer.
 //!
-//! Protocol (structured-clone messages):
-//! - worker -> page `{type: "ready"}` once its wasm is running;
-//! - page -> worker `{file: Blob, name: string, format: string?, positive: string?}`;
-//! - worker -> page `{type: "progress", bytes, rows}` at most every 100 ms;
-//! - worker -> page `{type: "done", data: Uint8Array}`: [`transfer::encode`] of
-//!   the outcome (parsed columns or the load errors), its buffer transferred, not copied.
+//! The protocol is typed ([`protocol`]): the page sends one [`Job`], the
+//! worker answers [`Reply`]s (`Ready` once its wasm runs, `Progress`, then
+//! one answer), each as postcard bytes after the job's id, big buffers and
+//! files beside ([`wire`]). `inside` is what a worker runs (its one dispatch,
+//! a handler per job), `job` the page's side of each job, `pool` the workers
+//! started ahead of need and [`run`], the one call that runs a job.
 //!
-//! - page -> worker `{type: "compare", data: Uint8Array}`: a
-//!   [`crate::compare::page::Request`] as [`crate::compare::page::ask`] writes it; the worker posts progress (`bytes`:
-//!   steps done, `rows`: steps in all) and `{type: "done", cells: Float64Array,
-//!   html: string}` ([`crate::compare::page::answer`]).
-//!
-//! The module: the protocol's helpers here; `inside` is what a worker runs
-//! (its message loop, the parse, the jobs' answers), `job` the page's side of
-//! each job (parse a file or URL, the example, one-vs-rest, the tests, the
-//! relation files, the values panel, the diagnostics), `pool` the workers
-//! started ahead of need and the one call that runs a job on one.
-//!
-//! One worker per file: terminating it is how Cancel stops a load, and it gives
-//! the parser's memory back at once. The bundled example is generated and parsed
-//! in a worker too (`{example: true}`), so the page's own wasm carries no parser.
+//! One worker per job: terminating it is how a job is cancelled (the
+//! loader's Cancel, a job superseded by a newer one of its view:
+//! [`protocol::Book`]), and it gives the worker's memory back at once.
 
 use futures::channel::mpsc;
 use futures::StreamExt;
 use js_sys::{Object, Reflect, Uint8Array};
+use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::core::binary::BinaryCurve;
-use crate::core::raw::{Column, Side};
+use crate::core::raw::{Column, Side as RawSide};
 use crate::parse::split::{self, Part, PartEnd};
 use crate::parse::transfer::{self, Outcome};
 use crate::parse::{parse_bytes, Format, LoadError, LoadOptions, Parsed, Parser};
+pub use crate::protocol;
+use crate::protocol::{Id, Job, Lane, Progress, Reply, Side};
 
 /// Bytes fed to the parser per step inside the worker: small enough that the
 /// stream keeps reading ahead while the parser works (8 MiB steps left it
@@ -42,17 +35,75 @@ const CHUNK: f64 = 1024.0 * 1024.0;
 /// The worker's loader script, next to index.html (built by Trunk from `rankscope-worker`).
 pub const SCRIPT: &str = "./rankscope-worker_loader.js";
 
+/// A field of a browser API's object (a stream's read result, a global).
 fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn message(kind: &str, fields: &[(&str, JsValue)]) -> Object {
+/// A plain object of `fields` (the load times the benchmark reads).
+fn object(fields: &[(&str, JsValue)]) -> Object {
     let m = Object::new();
-    let _ = Reflect::set(&m, &"type".into(), &kind.into());
     for (k, v) in fields {
         let _ = Reflect::set(&m, &JsValue::from_str(k), v);
     }
     m
+}
+
+/// A message on the wire: `body` of job `id` encoded, then its `sides`.
+pub(super) fn wire(id: Id, body: &impl Serialize, sides: &[JsValue]) -> js_sys::Array {
+    let message = js_sys::Array::of1(&Uint8Array::from(&protocol::encode(id, body)[..]));
+    for side in sides {
+        message.push(side);
+    }
+    message
+}
+
+/// The buffers of a message [`wire`] wrote, to transfer (not copy) with it:
+/// its byte arrays' (a file is sent as a handle).
+pub(super) fn transfers(message: &js_sys::Array) -> js_sys::Array {
+    (message.iter())
+        .filter_map(|v| v.dyn_into::<Uint8Array>().ok())
+        .map(|a| JsValue::from(a.buffer()))
+        .collect()
+}
+
+/// The id, body and sides of a message [`wire`] wrote.
+pub(super) fn unwire<T: DeserializeOwned>(data: &JsValue) -> Result<(Id, T, Sides), String> {
+    let parts = data
+        .dyn_ref::<js_sys::Array>()
+        .ok_or("an unreadable message from the worker")?;
+    let head = parts.get(0).dyn_into::<Uint8Array>();
+    let head = head.map_err(|_| "an unreadable message from the worker")?;
+    let (id, body) = protocol::decode(&head.to_vec())?;
+    Ok((id, body, Sides(parts.iter().skip(1).collect())))
+}
+
+/// The values sent beside a message.
+#[derive(Default)]
+pub(super) struct Sides(Vec<JsValue>);
+
+impl Sides {
+    fn at(&self, side: Side) -> JsValue {
+        self.0
+            .get(side.0 as usize)
+            .cloned()
+            .unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// Side `side` as a byte array (`None` when it is not one).
+    pub(super) fn array(&self, side: Side) -> Option<Uint8Array> {
+        self.at(side).dyn_into().ok()
+    }
+
+    /// Side `side`'s bytes copied into wasm memory (empty when it is not a byte array).
+    pub(super) fn bytes(&self, side: Side) -> Vec<u8> {
+        self.array(side).map(|a| a.to_vec()).unwrap_or_default()
+    }
+
+    /// Side `side` as a file (`None` when it is not one).
+    pub(super) fn file(&self, side: Side) -> Option<web_sys::File> {
+        self.at(side).dyn_into().ok()
+    }
 }
 
 /// The side channel of the transfer ([`crate::core::raw::Side`]): on the
@@ -78,7 +129,7 @@ fn append(a: &js_sys::Float64Array, v: &mut Vec<f64>) {
     unsafe { v.set_len(at + n) };
 }
 
-impl Side for JsSide {
+impl RawSide for JsSide {
     fn put(&mut self, bytes: &[u8]) -> u32 {
         let mut arrays = self.columns.borrow_mut();
         arrays.push(Uint8Array::from(bytes));

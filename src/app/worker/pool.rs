@@ -27,7 +27,7 @@ thread_local! {
 /// parse and the page's decode slowed a 10M-line run's load by 0.1-0.5 s;
 /// the last job to end starts them.
 pub fn warm() {
-    if RUNNING.with(|r| !r.borrow().is_empty()) {
+    if BOOK.with(|b| b.borrow().busy()) {
         return;
     }
     SPARE.with(|s| {
@@ -50,9 +50,9 @@ pub fn warm() {
             // is lost (most spares then met their first job cold)
             let on_message =
                 Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                    if get(&e.data(), "type").as_string().as_deref() == Some("ready") {
+                    if let Ok((_, Reply::Ready, _)) = unwire(&e.data()) {
                         r.set(true);
-                        let _ = w.post_message(&message("warm", &[]));
+                        let _ = w.post_message(&wire(0, &Job::Warm, &[]));
                     }
                 });
             let f = failed.clone();
@@ -91,12 +91,20 @@ pub(super) fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
 /// the worker they carry, in a frame that allows none). Each view says it.
 pub const NO_WORKER: &str = "the loading worker could not start: this browser or frame allows the page none (a page of dist/ opened from a file, a sandboxed notebook output); open the data in Rankscope served over http(s), or use the command line";
 
-/// Starts a worker (a spare, or a `fresh` one of its own), sends `request`,
-/// relays progress, returns its answer.
+/// Runs `job` (its `sides` beside it) on a worker: a spare, or one of its
+/// own when its `lane` says so ([`Lane::fresh`]). Relays its progress,
+/// returns its answer. A newer job of an exclusive lane cancels this one
+/// ([`protocol::Book`]): its worker is terminated, and a reply that arrived
+/// meanwhile is not returned.
 ///
 /// A page the browser allows no worker gets [`NO_WORKER`].
-pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fresh: bool) -> Job {
-    let worker = if fresh {
+pub(super) async fn run(
+    job: &Job,
+    sides: &[JsValue],
+    lane: Lane,
+    progress: &mut dyn FnMut(Progress),
+) -> Ran {
+    let worker = if lane.fresh() {
         web_sys::Worker::new(SCRIPT).map(|w| (w, false))
     } else {
         take_worker()
@@ -105,25 +113,18 @@ pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fr
         Ok(w) => w,
         // the browser refuses one (a page of dist/ opened from a file, a
         // sandboxed frame): say what works instead
-        Err(_) => return Job::Broken(NO_WORKER.into()),
+        Err(_) => return Ran::Broken(NO_WORKER.into()),
     };
     let (tx, mut rx) = mpsc::unbounded::<Event>();
     if ready {
-        let _ = tx.unbounded_send(Event::Ready);
+        let _ = tx.unbounded_send(Event::Reply(0, Reply::Ready, Sides::default()));
     }
     let on_tx = tx.clone();
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let data = e.data();
-            let event = match get(&data, "type").as_string().as_deref() {
-                Some("ready") => Event::Ready,
-                Some("progress") => Event::Progress {
-                    bytes: get(&data, "bytes").as_f64().unwrap_or(0.0) as u64,
-                    rows: get(&data, "rows").as_f64().unwrap_or(0.0) as u64,
-                },
-                Some("done") => Event::Done(data),
-                Some("failed") => Event::Failed(get(&data, "why").as_string().unwrap_or_default()),
-                _ => Event::Failed("unexpected message from the loading worker".into()),
+            let event = match unwire(&e.data()) {
+                Ok((id, reply, sides)) => Event::Reply(id, reply, sides),
+                Err(why) => Event::Failed(why),
             };
             let _ = on_tx.unbounded_send(event);
         });
@@ -141,18 +142,12 @@ pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fr
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let id = NEXT_ID.with(|n| {
-        n.set(n.get() + 1);
-        n.get()
-    });
-    // a job of its own (the tests) is no load: the loader's Cancel leaves it,
-    // and it keeps no spare from starting
-    if !fresh {
-        RUNNING.with(|r| r.borrow_mut().push((worker.clone(), tx, id)));
-    }
+    let (id, superseded) = BOOK.with(|b| b.borrow_mut().start(lane));
+    stop(superseded);
+    RUNNING.with(|r| r.borrow_mut().push((worker.clone(), tx, id)));
     // the worker stops when this job ends, however it ends (a load dropped
     // half-way by the page too)
-    struct Finish(web_sys::Worker, u64);
+    struct Finish(web_sys::Worker, Id);
     impl Drop for Finish {
         fn drop(&mut self) {
             // a message already queued (a progress report) must find no
@@ -161,26 +156,37 @@ pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fr
             self.0.set_onerror(None);
             self.0.terminate();
             let id = self.1;
+            BOOK.with(|b| b.borrow_mut().end(id));
             RUNNING.with(|r| r.borrow_mut().retain(|x| x.2 != id));
         }
     }
     let finish = Finish(worker.clone(), id);
     let mut sent = false;
     let result = loop {
-        match rx.next().await {
-            // the worker's wasm runs: now it can take the request
-            Some(Event::Ready) if !sent => {
+        let event = rx.next().await;
+        // cancelled meanwhile: what the worker sent is not wanted
+        if !BOOK.with(|b| b.borrow().wants(id)) {
+            break Ran::Cancelled;
+        }
+        match event {
+            // the worker's wasm runs: now it can take the job
+            Some(Event::Reply(_, Reply::Ready, _)) if !sent => {
                 sent = true;
-                if let Err(e) = worker.post_message(request) {
-                    break Job::Broken(format!("the request could not be sent ({e:?})"));
+                let message = wire(id, job, sides);
+                if let Err(e) = worker.post_message_with_transfer(&message, &transfers(&message)) {
+                    break Ran::Broken(format!("the request could not be sent ({e:?})"));
                 }
             }
-            Some(Event::Ready) => {}
-            Some(Event::Progress { bytes, rows }) => progress(bytes, rows),
+            Some(Event::Reply(_, Reply::Ready, _)) => {}
+            // another job's reply (none should reach this worker's
+            // listener); 0: a message the worker could not read
+            Some(Event::Reply(from, _, _)) if from != id && from != 0 => {}
+            Some(Event::Reply(_, Reply::Progress(p), _)) => progress(p),
+            Some(Event::Reply(_, Reply::Failed(why), _)) => break Ran::Broken(why),
             // the worker's memory goes back before the page's grows
-            Some(Event::Done(data)) => break Job::Done(data),
-            Some(Event::Cancelled) | None => break Job::Cancelled,
-            Some(Event::Failed(why)) => break Job::Broken(why),
+            Some(Event::Reply(_, reply, sides)) => break Ran::Done(reply, sides),
+            Some(Event::Cancelled) | None => break Ran::Cancelled,
+            Some(Event::Failed(why)) => break Ran::Broken(why),
         }
     };
     drop(finish);
@@ -189,4 +195,19 @@ pub(super) async fn run(request: &Object, progress: &mut dyn FnMut(u64, u64), fr
     // first render of the example would slow it)
     crate::app::util::later(50, warm);
     result
+}
+
+/// Terminates the workers of jobs `ids` (no longer in the book); their
+/// callers hear they were cancelled.
+pub(super) fn stop(ids: Vec<Id>) {
+    RUNNING.with(|r| {
+        r.borrow_mut().retain(|(worker, tx, id)| {
+            if !ids.contains(id) {
+                return true;
+            }
+            worker.terminate();
+            let _ = tx.unbounded_send(Event::Cancelled);
+            false
+        })
+    });
 }

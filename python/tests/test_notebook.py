@@ -8,6 +8,7 @@ Needs the built app in the package (scripts/build.sh copies it).
 """
 
 import base64
+import gzip
 import html
 import os
 import re
@@ -49,7 +50,7 @@ def test_the_dashboard_notebook_renders_every_view_with_its_worker(tmp_path):
         assert m, frame[:200]
         report = html.unescape(m.group(1))
         # the report carries the loading worker and lets it start from a blob: URL, nothing broader
-        assert _block(report, "rankscope-worker-wasm") == worker_wasm
+        assert gzip.decompress(_block(report, "rankscope-worker-wasm")) == worker_wasm
         assert _block(report, "rankscope-worker-js").startswith(b"let wasm_bindgen")
         csp = re.search(r'Content-Security-Policy" content="([^"]+)"', report).group(1)
         assert "; worker-src blob:;" in csp and "default-src 'none'" in csp

@@ -339,8 +339,9 @@ fn asset(selector: &str) -> Option<String> {
     Some(el.dyn_into::<web_sys::HtmlLinkElement>().ok()?.href())
 }
 
-/// Writes one HTML file with the app, the data and the view: it opens
-/// offline (written in a worker, which fetches the app's files again).
+/// Writes one HTML file with the app, its loading worker, the data and the
+/// view: it opens offline and every view works in it (written in a worker,
+/// which fetches the app's files and its own again).
 pub async fn save_report(state: AppState) {
     let assets = (
         asset("link[rel=stylesheet]"),

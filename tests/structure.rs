@@ -2,7 +2,8 @@
 //! nowhere else in the code: the app, the CLI, the Python module
 //! (ARCHITECTURE.md, "Add a metric"). Tests may name ids (they are the
 //! references); `crates/trec-eval/` is trec_eval 10.0's own measure table,
-//! keyed by trec_eval's names, byte for byte.
+//! keyed by trec_eval's names, byte for byte. Every Rust file opens with a
+//! module doc line, and ARCHITECTURE.md names only paths that exist.
 
 use rankscope::core::registry::METRICS;
 use std::path::{Path, PathBuf};
@@ -111,5 +112,104 @@ fn no_metric_id_is_written_outside_the_registry() {
         found.is_empty(),
         "metric ids written outside the registry (use registry::id, or a registry hook):\n{}",
         found.join("\n")
+    );
+}
+
+/// Every Rust file opens with a `//!` line saying what it is (a generated
+/// file too: its generator writes the line).
+#[test]
+fn every_rust_file_opens_with_a_module_doc_line() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "crates",
+        "src",
+        "tests",
+        "benches",
+        "python/src",
+        "fuzz/fuzz_targets",
+    ] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "target"))
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            !text.lines().next().is_some_and(|l| l.starts_with("//!"))
+        })
+        .map(|p| p.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    assert!(files.len() > 100, "{} Rust files found", files.len());
+    assert!(
+        missing.is_empty(),
+        "files without a `//!` first line:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The paths a Markdown text names in backticks that do not exist: a token
+/// is a path when it holds a `/` or ends in a file extension, and is looked
+/// up from the repository's root or, under a `###` heading that names a
+/// folder (`` ### `crates/core/src/` ``), from that folder. Patterns (`*`,
+/// `<name>`) and code blocks are left out.
+fn missing_paths(text: &str, root: &Path) -> Vec<String> {
+    const EXTENSIONS: &[&str] = &[
+        ".rs", ".md", ".toml", ".sh", ".mjs", ".py", ".html", ".ipynb", ".in", ".json",
+    ];
+    let (mut base, mut in_code, mut missing) = (String::new(), false, Vec::new());
+    for (no, line) in text.lines().enumerate() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let tokens: Vec<&str> = line.split('`').skip(1).step_by(2).collect();
+        if line.starts_with("## ") {
+            base.clear();
+        } else if line.starts_with("### ") {
+            base = tokens
+                .iter()
+                .find(|t| t.ends_with('/'))
+                .map_or(String::new(), |t| t.to_string());
+        }
+        for token in tokens {
+            let is_path = token.contains('/') || EXTENSIONS.iter().any(|e| token.ends_with(e));
+            if !is_path || token.contains(['*', '<', '{', ' ', '…', '(']) || token.contains("://")
+            {
+                continue;
+            }
+            let path = token.trim_end_matches('/');
+            if !root.join(path).exists() && !root.join(&base).join(path).exists() {
+                missing.push(format!("line {}: `{token}`", no + 1));
+            }
+        }
+    }
+    missing
+}
+
+/// ARCHITECTURE.md names only paths that exist, and stays a short reference.
+#[test]
+fn architecture_names_only_paths_that_exist() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let missing = missing_paths(&text, &root);
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+    assert!(
+        text.len() < 15_000,
+        "ARCHITECTURE.md is {} bytes; it is a reference of at most 15 KB",
+        text.len()
+    );
+    // the check sees a path that is not there, under a heading's folder too
+    let probe = "`src/nowhere.rs`\n### `crates/core/src/`\n- `sum.rs`, `gone.rs`\n";
+    assert_eq!(
+        missing_paths(probe, &root),
+        ["line 1: `src/nowhere.rs`", "line 3: `gone.rs`"]
     );
 }

@@ -45,7 +45,7 @@ __all__ = [
 #: are also accepted: ``queries``, ``f1``, ``logits``, ``trec_eval_version``).
 CONVENTIONS: Tuple[str, ...] = tuple(_rankscope.conventions_help())
 
-# Column names, as the CLI's long CSV reader takes them (src/parse/table.rs).
+# Column names, as the CLI's long CSV reader takes them (crates/io/src/parse/table/mod.rs).
 QUERY_COLUMNS = ("query_id", "qid", "q_id", "query", "topic", "topic_id", "user_id", "user", "uid", "session_id")
 DOC_COLUMNS = ("doc_id", "docid", "docno", "doc", "document", "document_id", "item_id", "item", "iid", "product_id")
 SCORE_COLUMNS = ("score", "scores", "prediction", "pred", "y_score")

@@ -84,6 +84,17 @@ struct Summaries {
 /// The number of `true` flags, eight at a time: a bool is one byte, 0 or 1,
 /// so words of them add lane by lane (255 words at most before a lane could
 /// carry), then the eight lanes of the sum add up.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::binary::count_true;
+///
+/// assert_eq!(count_true(&[true, false, true, true]), 3);
+/// // every third of 10,000 flags: positions 0, 3, …, 9999
+/// let flags: Vec<bool> = (0..10_000).map(|i| i % 3 == 0).collect();
+/// assert_eq!(count_true(&flags), 3334);
+/// ```
 pub fn count_true(flags: &[bool]) -> usize {
     let bytes: &[u8] = bytemuck::cast_slice(flags);
     let (head, words, tail) = bytemuck::pod_align_to::<u8, u64>(bytes);
@@ -441,6 +452,21 @@ impl BinaryCurve {
     /// the Mann-Whitney U / (P·N) with a tied positive/negative pair counting 1/2
     /// (sklearn `roc_auc_score`). `None` when only one class is present.
     /// Computed in exact integer arithmetic, then divided once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::binary::BinaryCurve;
+    ///
+    /// let labels = [false, false, true, true, false, true];
+    /// let scores = [0.1, 0.4, 0.35, 0.8, 0.5, 0.7];
+    /// let curve = BinaryCurve::new(&labels, &scores);
+    ///
+    /// // scikit-learn 1.9: roc_auc_score(labels, scores); 7 of the 9
+    /// // positive-negative pairs are ordered right
+    /// assert!((curve.roc_auc().unwrap() - 0.7777777777777778).abs() < 1e-12);
+    /// assert_eq!(BinaryCurve::new(&[true, true], &[0.3, 0.6]).roc_auc(), None);
+    /// ```
     pub fn roc_auc(&self) -> Option<f64> {
         *self
             .summaries
@@ -493,6 +519,19 @@ impl BinaryCurve {
     /// Average precision, the step sum over distinct thresholds:
     /// AP = Σ_n (R_n - R_{n-1}) P_n (sklearn `average_precision_score`).
     /// 0 without positive rows (sklearn, which warns); `None` without rows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::binary::BinaryCurve;
+    ///
+    /// let labels = [false, false, true, true, false, true];
+    /// let scores = [0.1, 0.4, 0.35, 0.8, 0.5, 0.7];
+    /// let curve = BinaryCurve::new(&labels, &scores);
+    ///
+    /// // scikit-learn 1.9: average_precision_score(labels, scores)
+    /// assert!((curve.average_precision().unwrap() - 0.8666666666666667).abs() < 1e-12);
+    /// ```
     pub fn average_precision(&self) -> Option<f64> {
         *self
             .summaries
@@ -617,6 +656,22 @@ impl BinaryCurve {
     }
 
     /// Confusion matrix at threshold `t` by binary search: O(log n).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::binary::{BinaryCurve, Confusion, ThresholdRule};
+    ///
+    /// let labels = [false, false, true, true, false, true];
+    /// let scores = [0.1, 0.4, 0.35, 0.8, 0.5, 0.7];
+    /// let curve = BinaryCurve::new(&labels, &scores);
+    ///
+    /// // scores >= 0.5: 0.8 and 0.7 (positives), 0.5 (a negative)
+    /// let at_least = curve.confusion_at(0.5, ThresholdRule::AtLeast);
+    /// assert_eq!(at_least, Confusion { tp: 2, fp: 1, fn_: 1, tn: 2 });
+    /// let above = curve.confusion_at(0.5, ThresholdRule::Above);
+    /// assert_eq!(above, Confusion { tp: 2, fp: 0, fn_: 1, tn: 3 });
+    /// ```
     pub fn confusion_at(&self, t: f64, rule: ThresholdRule) -> Confusion {
         // thresholds are descending; count those predicted positive
         let count = match rule {
@@ -751,6 +806,16 @@ impl Confusion {
     /// labels, (TP/(TP+FN) + TN/(TN+FP)) / 2 with both (scikit-learn's
     /// `balanced_accuracy_score`, which leaves out a class absent from the
     /// labels); undefined with no row.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::binary::Confusion;
+    ///
+    /// // scikit-learn 1.9: balanced_accuracy_score of these four cells, (2/3 + 2/3) / 2
+    /// let m = Confusion { tp: 2, fp: 1, fn_: 1, tn: 2 };
+    /// assert!((m.balanced_accuracy().unwrap() - 0.6666666666666666).abs() < 1e-12);
+    /// ```
     pub fn balanced_accuracy(&self) -> Option<f64> {
         let recalls = [
             defined(self.tn, self.tn + self.fp),
@@ -769,6 +834,16 @@ impl Confusion {
     }
     /// 2TP / (2TP + FP + FN) (= 2PR/(P+R)); undefined when no row is positive
     /// or predicted positive (scikit-learn >= 1.3).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::binary::Confusion;
+    ///
+    /// let m = Confusion { tp: 2, fp: 1, fn_: 1, tn: 2 };
+    /// assert_eq!(m.f1(), Some(4.0 / 6.0)); // 2·2 / (2·2 + 1 + 1)
+    /// assert_eq!(Confusion { tp: 0, fp: 0, fn_: 0, tn: 3 }.f1(), None);
+    /// ```
     pub fn f1(&self) -> Option<f64> {
         defined(2 * self.tp, 2 * self.tp + self.fp + self.fn_)
     }
@@ -777,6 +852,17 @@ impl Confusion {
         defined(2 * self.tn, 2 * self.tn + self.fn_ + self.fp)
     }
     /// (TP·TN - FP·FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)); 0 if a factor is 0 (sklearn).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::binary::Confusion;
+    ///
+    /// // scikit-learn 1.9: matthews_corrcoef([0, 0, 1, 1, 0, 1], [0, 0, 0, 1, 1, 1]);
+    /// // by hand (2·2 − 1·1) / √(3·3·3·3) = 1/3
+    /// let m = Confusion { tp: 2, fp: 1, fn_: 1, tn: 2 };
+    /// assert!((m.mcc() - 0.3333333333333333).abs() < 1e-12);
+    /// ```
     pub fn mcc(&self) -> f64 {
         let (tp, fp, fn_, tn) = (
             self.tp as f64,
@@ -808,8 +894,6 @@ impl Confusion {
     }
 }
 
-/// Log loss -mean(y ln p + (1-y) ln(1-p)) with p clipped to [eps, 1-eps].
-/// `Err(index)` names the first score outside [0, 1] (probabilities required).
 /// Where a click at (x, y) lands on a ROC chart (`by_recall` false) or a
 /// precision–recall chart (true) of several curves: on each curve the
 /// operating point nearest x ([`BinaryCurve::point_near`]), of these the
@@ -833,6 +917,20 @@ pub fn nearest_point<'a>(
         .map(|(_, i, t)| (i, t))
 }
 
+/// Log loss -mean(y ln p + (1-y) ln(1-p)) with p clipped to [eps, 1-eps].
+/// `Err(index)` names the first score outside [0, 1] (probabilities required).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::binary::log_loss;
+///
+/// let labels = [false, false, true, true, false, true];
+/// let probs = [0.1, 0.4, 0.35, 0.8, 0.5, 0.7];
+/// // scikit-learn 1.9: log_loss(labels, probs)
+/// assert!((log_loss(&labels, &probs).unwrap() - 0.489828989955897).abs() < 1e-12);
+/// assert_eq!(log_loss(&[true, false], &[0.9, 1.2]), Err(1)); // not a probability
+/// ```
 pub fn log_loss(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
     let mut s = Sum::new();
     for (i, (&y, &p)) in labels.iter().zip(probs).enumerate() {
@@ -861,6 +959,17 @@ pub fn brier_term(y: bool, p: f64) -> f64 {
 }
 
 /// Brier score mean((p - y)^2). `Err(index)` for a score outside [0, 1].
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::binary::brier;
+///
+/// let labels = [false, false, true, true, false, true];
+/// let probs = [0.1, 0.4, 0.35, 0.8, 0.5, 0.7];
+/// // scikit-learn 1.9: brier_score_loss(labels, probs)
+/// assert!((brier(&labels, &probs).unwrap() - 0.16208333333333336).abs() < 1e-12);
+/// ```
 pub fn brier(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
     let mut s = Sum::new();
     for (i, (&y, &p)) in labels.iter().zip(probs).enumerate() {
@@ -873,6 +982,17 @@ pub fn brier(labels: &[bool], probs: &[f64]) -> Result<f64, usize> {
 }
 
 /// The logistic sigmoid, for scores that are logits.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::binary::sigmoid;
+///
+/// // scipy 1.17: scipy.special.expit
+/// assert!((sigmoid(2.0) - 0.8807970779778823).abs() < 1e-15);
+/// assert!((sigmoid(-1.5) - 0.18242552380635635).abs() < 1e-15);
+/// assert_eq!(sigmoid(0.0), 0.5);
+/// ```
 pub fn sigmoid(z: f64) -> f64 {
     if z >= 0.0 {
         1.0 / (1.0 + (-z).exp())

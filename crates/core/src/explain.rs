@@ -33,7 +33,7 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explanation {
     pub title: String,
-    /// The formula as TeX, typeset by [`crate::math::to_mathml`].
+    /// The formula as TeX, typeset by `rankscope::math::to_mathml` (the root crate).
     pub formula: String,
     pub notes: Vec<String>,
     pub headers: Vec<String>,

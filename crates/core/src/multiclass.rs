@@ -99,6 +99,19 @@ impl RowSummary {
     }
 
     /// 1-based rank of the target under the tie rule.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::multiclass::{ClassTieRule, RowSummary};
+    ///
+    /// // target class 2 scores 0.2: one class above it (0.5), one tied at a lower index (0)
+    /// let row = RowSummary::from_row(&[0.2, 0.5, 0.2, 0.1], 2);
+    /// assert_eq!(row.rank(ClassTieRule::Optimistic), 2);
+    /// assert_eq!(row.rank(ClassTieRule::HigherIndexFirst), 2);
+    /// assert_eq!(row.rank(ClassTieRule::LowerIndexFirst), 3);
+    /// assert_eq!(row.rank(ClassTieRule::Pessimistic), 3);
+    /// ```
     pub fn rank(&self, rule: ClassTieRule) -> u32 {
         1 + self.greater
             + match rule {
@@ -177,11 +190,33 @@ impl MulticlassPredictions {
 }
 
 /// Acc@k = share of rows whose target rank <= k.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::accuracy_at;
+///
+/// // the target's rank in each row; None: not in the row's top-k list
+/// let ranks = [Some(1), Some(3), None, Some(2)];
+/// assert_eq!(accuracy_at(&ranks, 1), 0.25);
+/// assert_eq!(accuracy_at(&ranks, 2), 0.5);
+/// ```
 pub fn accuracy_at(ranks: &[Option<u32>], k: u32) -> f64 {
     ranks.iter().filter(|r| r.is_some_and(|r| r <= k)).count() as f64 / ranks.len().max(1) as f64
 }
 
 /// MRR@k = mean of 1/rank (0 beyond k or unranked); `k = None`: no cutoff.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::mrr;
+///
+/// // the target's rank in each row; None: not in the row's top-k list
+/// let ranks = [Some(1), Some(3), None, Some(2)];
+/// assert!((mrr(&ranks, None) - (1.0 + 1.0 / 3.0 + 0.0 + 0.5) / 4.0).abs() < 1e-15);
+/// assert_eq!(mrr(&ranks, Some(2)), 0.375); // (1 + 1/2) / 4
+/// ```
 pub fn mrr(ranks: &[Option<u32>], k: Option<u32>) -> f64 {
     let mut s = Sum::new();
     for r in ranks.iter().flatten() {
@@ -193,6 +228,18 @@ pub fn mrr(ranks: &[Option<u32>], k: Option<u32>) -> f64 {
 }
 
 /// nDCG@k with one relevant class: 1/log2(rank + 1) if rank <= k else 0 (IDCG = 1).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::ndcg_at;
+///
+/// // the target's rank in each row; None: not in the row's top-k list
+/// let ranks = [Some(1), Some(3), None, Some(2)];
+/// // (1/log2(2) + 1/log2(4) + 0 + 1/log2(3)) / 4
+/// let hand = (1.0 + 0.5 + 1.0 / 3f64.log2()) / 4.0;
+/// assert!((ndcg_at(&ranks, 3) - hand).abs() < 1e-15);
+/// ```
 pub fn ndcg_at(ranks: &[Option<u32>], k: u32) -> f64 {
     let mut s = Sum::new();
     for r in ranks.iter().flatten() {
@@ -204,6 +251,23 @@ pub fn ndcg_at(ranks: &[Option<u32>], k: u32) -> f64 {
 }
 
 /// Cross-entropy -mean ln p(target).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::{cross_entropy, RowSummary, ScoreScale};
+///
+/// let probs = [
+///     [0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.3, 0.3, 0.4],
+///     [0.2, 0.3, 0.5], [0.5, 0.4, 0.1], [0.4, 0.2, 0.4],
+/// ];
+/// let targets = [0, 1, 2, 2, 1, 0, 2];
+/// let rows: Vec<RowSummary> =
+///     probs.iter().zip(targets).map(|(p, t)| RowSummary::from_row(p, t)).collect();
+/// // scikit-learn 1.9: log_loss(targets, probs)
+/// let ce = cross_entropy(&rows, ScoreScale::Probabilities);
+/// assert!((ce - 0.7777856966751597).abs() < 1e-12);
+/// ```
 pub fn cross_entropy(rows: &[RowSummary], scale: ScoreScale) -> f64 {
     let mut s = Sum::new();
     for r in rows {
@@ -234,6 +298,15 @@ pub fn class_counts(targets: &[u32], predicted: &[u32]) -> Vec<(u32, (u64, u64, 
 }
 
 /// F1 from (TP, FP, FN): 2TP / (2TP + FP + FN), 0 when undefined.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::f1_of;
+///
+/// assert_eq!(f1_of((2, 1, 1)), 4.0 / 6.0); // 2·2 / (2·2 + 1 + 1)
+/// assert_eq!(f1_of((0, 0, 0)), 0.0);
+/// ```
 pub fn f1_of((tp, fp, fn_): (u64, u64, u64)) -> f64 {
     let denom = 2 * tp + fp + fn_;
     if denom > 0 {
@@ -246,6 +319,18 @@ pub fn f1_of((tp, fp, fn_): (u64, u64, u64)) -> f64 {
 /// Per-class F1 of predicted vs true classes, averaged weighted by support
 /// (`weighted = true`, sklearn `average='weighted'`) or unweighted over the
 /// classes present in either (sklearn `average='macro'`).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::f1_average;
+///
+/// let targets = [0, 1, 2, 2, 1, 0, 2];
+/// let predicted = [0, 2, 2, 2, 1, 1, 0];
+/// // scikit-learn 1.9: f1_score(targets, predicted, average="macro" | "weighted")
+/// assert!((f1_average(&targets, &predicted, false) - 0.5555555555555555).abs() < 1e-12);
+/// assert!((f1_average(&targets, &predicted, true) - 0.5714285714285714).abs() < 1e-12);
+/// ```
 pub fn f1_average(targets: &[u32], predicted: &[u32], weighted: bool) -> f64 {
     let mut total = Sum::new();
     let mut weight_sum = 0.0;
@@ -287,6 +372,23 @@ pub struct ClassReport {
     pub rows: u64,
 }
 
+/// # Examples
+///
+/// ```
+/// use rankscope_core::binary::ZeroDivision;
+/// use rankscope_core::multiclass::classification_report;
+///
+/// let targets = [0, 1, 2, 2, 1, 0, 2];
+/// let predicted = [0, 2, 2, 2, 1, 1, 0];
+/// // scikit-learn 1.9: classification_report(targets, predicted, output_dict=True)
+/// let report = classification_report(&targets, &predicted, ZeroDivision::Zero);
+/// assert!((report.accuracy - 0.5714285714285714).abs() < 1e-12);
+/// let two = &report.classes[2];
+/// assert_eq!((two.class, two.support), (2, 3));
+/// assert!((two.precision.unwrap() - 0.6666666666666666).abs() < 1e-12);
+/// assert!((report.macro_avg[2].unwrap() - 0.5555555555555555).abs() < 1e-12);
+/// assert!((report.weighted_avg[0].unwrap() - 0.5714285714285714).abs() < 1e-12);
+/// ```
 pub fn classification_report(
     targets: &[u32],
     predicted: &[u32],
@@ -333,6 +435,18 @@ pub fn classification_report(
 /// The confusion matrix over `classes` (ascending): row = true class,
 /// column = predicted class (scikit-learn's `confusion_matrix`); a row whose
 /// true or predicted class is not listed is left out.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::confusion_matrix;
+///
+/// let targets = [0, 1, 2, 2, 1, 0, 2];
+/// let predicted = [0, 2, 2, 2, 1, 1, 0];
+/// // scikit-learn 1.9: confusion_matrix(targets, predicted)
+/// let m = confusion_matrix(&targets, &predicted, &[0, 1, 2]);
+/// assert_eq!(m, vec![vec![1, 1, 0], vec![0, 1, 1], vec![1, 0, 2]]);
+/// ```
 pub fn confusion_matrix(targets: &[u32], predicted: &[u32], classes: &[u32]) -> Vec<Vec<u64>> {
     let k = classes.len();
     let mut m = vec![vec![0u64; k]; k];
@@ -360,6 +474,26 @@ pub fn present_classes(targets: &[u32]) -> Vec<u32> {
 /// directions), averaged unweighted (macro) or weighted by support
 /// (one-vs-rest) or by the pair's share of the rows (one-vs-one). The
 /// classes are those present in `targets`; `None` with fewer than two.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::multiclass::multiclass_roc_auc;
+///
+/// let targets = [0, 1, 2, 2, 1, 0, 2];
+/// // one score column per class (rows: 0.6 0.3 0.1, 0.2 0.5 0.3, …)
+/// let scores = vec![
+///     vec![0.6, 0.2, 0.1, 0.3, 0.2, 0.5, 0.4],
+///     vec![0.3, 0.5, 0.3, 0.3, 0.3, 0.4, 0.2],
+///     vec![0.1, 0.3, 0.6, 0.4, 0.5, 0.1, 0.4],
+/// ];
+/// // scikit-learn 1.9: roc_auc_score(targets, probs, multi_class=..., average=...)
+/// let auc = |ovo, weighted| multiclass_roc_auc(&targets, &scores, ovo, weighted).unwrap();
+/// assert!((auc(false, false) - 0.861111111111111).abs() < 1e-12); // "ovr", "macro"
+/// assert!((auc(false, true) - 0.8571428571428571).abs() < 1e-12); // "ovr", "weighted"
+/// assert!((auc(true, false) - 0.8541666666666666).abs() < 1e-12); // "ovo", "macro"
+/// assert!((auc(true, true) - 0.8571428571428572).abs() < 1e-12); // "ovo", "weighted"
+/// ```
 pub fn multiclass_roc_auc(
     targets: &[u32],
     scores: &[Vec<f64>],

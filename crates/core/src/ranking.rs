@@ -79,7 +79,7 @@ fn group_by_query(
 /// The first row (in file order) whose document an earlier row already has
 /// for the same query, with that earlier row: `(query, earlier, later)`.
 /// trec_eval stops on such a run or qrels ("duplicate docs"), and so do the
-/// parsers ([`crate::parse`]).
+/// parsers (`rankscope_io::parse`).
 pub fn first_duplicate(q: &[u32], names: &Names, num_queries: usize) -> Option<(u32, u32, u32)> {
     let (counts, by_query) = group_by_query(
         q.iter()
@@ -388,7 +388,7 @@ pub struct RankingData {
     pub qrels: Qrels,
     pub runs: Vec<Run>,
     /// The lists are users' (a file keyed them by a user column:
-    /// [`crate::parse::BY_USER`]): users and items, not queries and documents.
+    /// `rankscope_io::parse::BY_USER`): users and items, not queries and documents.
     pub by_user: bool,
 }
 

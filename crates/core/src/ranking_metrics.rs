@@ -119,6 +119,18 @@ fn cut(k: Option<usize>, len: usize) -> usize {
 /// nDCG's per-position term: the gain of `grade` times the discount `d` of
 /// its position, gain(rel_i) · discount(i); +0.0 for a grade without gain
 /// (0 · d, as every discount is finite and positive).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ranking_metrics::{dcg_term, discount_at, Discount, Gain};
+///
+/// // grade 3 at the second position, discount 1/log2(3)
+/// let d = discount_at(1, Discount::Log2);
+/// assert!((dcg_term(3, Gain::Linear, d) - 3.0 / 3f64.log2()).abs() < 1e-15);
+/// assert!((dcg_term(3, Gain::Exponential, d) - 7.0 / 3f64.log2()).abs() < 1e-15);
+/// assert_eq!(dcg_term(0, Gain::Linear, d), 0.0);
+/// ```
 #[inline]
 pub fn dcg_term(grade: i32, gain: Gain, d: f64) -> f64 {
     if grade <= 0 {
@@ -141,6 +153,20 @@ pub fn dcg_term(grade: i32, gain: Gain, d: f64) -> f64 {
 /// measure's `level=gain` parameters, `setup_gains`). trec_eval's printed
 /// bits need its division; the oracle and property tests hold the two sums
 /// equal to 1e-12.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ranking_metrics::{dcg_terms, Discount, Gain};
+///
+/// let terms: Vec<f64> = dcg_terms(&[3, 2, 0, 1], Gain::Linear, Discount::Log2).collect();
+/// // 3/log2(2), 2/log2(3), 0, 1/log2(5)
+/// let hand = [3.0, 2.0 / 3f64.log2(), 0.0, 1.0 / 5f64.log2()];
+/// assert_eq!(terms.len(), 4);
+/// for (t, h) in terms.iter().zip(hand) {
+///     assert!((t - h).abs() < 1e-15);
+/// }
+/// ```
 #[inline]
 pub fn dcg_terms(grades: &[i32], gain: Gain, discount: Discount) -> impl Iterator<Item = f64> + '_ {
     let d = discounts(discount);
@@ -165,6 +191,18 @@ pub fn running_sum(terms: impl Iterator<Item = f64>, mut at: impl FnMut(usize, f
 }
 
 /// Gain of a grade: 0 for non-positive and unjudged grades.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ranking::NOT_JUDGED;
+/// use rankscope_core::ranking_metrics::{gain_of, Gain};
+///
+/// assert_eq!(gain_of(3, Gain::Linear), 3.0);
+/// assert_eq!(gain_of(3, Gain::Exponential), 7.0); // 2^3 - 1
+/// assert_eq!(gain_of(0, Gain::Exponential), 0.0);
+/// assert_eq!(gain_of(NOT_JUDGED, Gain::Linear), 0.0);
+/// ```
 #[inline]
 pub fn gain_of(grade: i32, gain: Gain) -> f64 {
     if grade <= 0 {
@@ -215,6 +253,19 @@ pub fn discounts(discount: Discount) -> impl Fn(usize) -> f64 {
 }
 
 /// Discount of the 0-based position `i`: 1/log2(i + 2), or 1/max(1, log2(i + 1)).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ranking_metrics::{discount_at, Discount};
+///
+/// // rank 1 and rank 3 (0-based positions 0 and 2): 1/log2(2), 1/log2(4)
+/// assert_eq!(discount_at(0, Discount::Log2), 1.0);
+/// assert_eq!(discount_at(2, Discount::Log2), 0.5);
+/// // Järvelin-Kekäläinen, b = 2: ranks 1 and 2 undiscounted, rank 4 1/log2(4)
+/// assert_eq!(discount_at(1, Discount::JarvelinB2), 1.0);
+/// assert_eq!(discount_at(3, Discount::JarvelinB2), 0.5);
+/// ```
 #[inline]
 pub fn discount_at(i: usize, discount: Discount) -> f64 {
     if i < DISCOUNT_TABLE {
@@ -312,6 +363,15 @@ pub fn interpolated_walk(
 }
 
 /// DCG / IDCG, 0 when the ideal list has no gain.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ranking_metrics::ndcg_of;
+///
+/// assert_eq!(ndcg_of(2.0, 4.0), 0.5);
+/// assert_eq!(ndcg_of(0.0, 0.0), 0.0); // no relevant document: 0, not NaN
+/// ```
 #[inline]
 pub fn ndcg_of(dcg: f64, idcg: f64) -> f64 {
     if idcg > 0.0 {
@@ -482,21 +542,105 @@ impl<'a> QueryView<'a> {
     }
 
     /// DCG@k = Σ_{i=1}^{min(k,n)} gain(rel_i) · discount(i).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::{Discount, Gain};
+    ///
+    /// // grades in ranked order; every judged grade of the query, descending
+    /// let q = QueryView {
+    ///     grades: &[3, 2, 0, 1],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[3, 2, 1, 0],
+    ///     average_ties: false,
+    /// };
+    ///
+    /// // scikit-learn 1.9: dcg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]])
+    /// let dcg = q.dcg(None, Gain::Linear, Discount::Log2);
+    /// assert!((dcg - 4.6925360652163075).abs() < 1e-12);
+    /// // by hand: (2^3 - 1)/log2(2) + (2^2 - 1)/log2(3) + 0 + (2^1 - 1)/log2(5)
+    /// let hand = 7.0 + 3.0 / 3f64.log2() + 1.0 / 5f64.log2();
+    /// assert!((q.dcg(None, Gain::Exponential, Discount::Log2) - hand).abs() < 1e-12);
+    /// ```
     pub fn dcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
         self.dcg_each(cut(k, self.len()), gain, discount, |_, _| {})
     }
 
     /// IDCG@k: DCG@k of the ideal ranking of every judged document of the query.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::{Discount, Gain};
+    ///
+    /// // grades in ranked order; every judged grade of the query, descending
+    /// let q = QueryView {
+    ///     grades: &[3, 2, 0, 1],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[3, 2, 1, 0],
+    ///     average_ties: false,
+    /// };
+    ///
+    /// // the judged grades in their best order, 3, 2, 1, 0: 3/log2(2) + 2/log2(3) + 1/log2(4)
+    /// let hand = 3.0 + 2.0 / 3f64.log2() + 0.5;
+    /// assert!((q.idcg(None, Gain::Linear, Discount::Log2) - hand).abs() < 1e-12);
+    /// ```
     pub fn idcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
         self.idcg_each(cut(k, self.judged_desc.len()), gain, discount, |_, _| {})
     }
 
     /// nDCG@k = DCG@k / IDCG@k; 0 when the query has no positive grade.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::{Discount, Gain};
+    ///
+    /// // grades in ranked order; every judged grade of the query, descending
+    /// let q = QueryView {
+    ///     grades: &[3, 2, 0, 1],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[3, 2, 1, 0],
+    ///     average_ties: false,
+    /// };
+    ///
+    /// // scikit-learn 1.9: ndcg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]]), and with k=3
+    /// let ndcg = q.ndcg(None, Gain::Linear, Discount::Log2);
+    /// assert!((ndcg - 0.9854419388428785).abs() < 1e-12);
+    /// let ndcg_3 = q.ndcg(Some(3), Gain::Linear, Discount::Log2);
+    /// assert!((ndcg_3 - 0.894999002123018).abs() < 1e-12);
+    /// ```
     pub fn ndcg(&self, k: Option<usize>, gain: Gain, discount: Discount) -> f64 {
         ndcg_of(self.dcg(k, gain, discount), self.idcg(k, gain, discount))
     }
 
     /// P@k = hits@k / k (or / min(k, n)); P without cutoff = hits / n.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::{Ctx, PrecisionDenominator};
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// assert_eq!(q.precision(Some(2), &ctx), 0.5); // 1 relevant in the top 2
+    /// assert_eq!(q.precision(Some(10), &ctx), 0.2); // 2 / 10: k, as trec_eval
+    /// let short = Ctx { precision_denominator: PrecisionDenominator::MinKLength, ..ctx };
+    /// assert_eq!(q.precision(Some(10), &short), 0.5); // 2 / min(10, 4)
+    /// ```
     pub fn precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
         self.precision_of(self.hits(k, ctx.relevance_level), k, ctx)
     }
@@ -515,6 +659,26 @@ impl<'a> QueryView<'a> {
     }
 
     /// R@k = hits@k / |R|; 0 when |R| = 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::Ctx;
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// assert_eq!(q.recall(Some(2), ctx.relevance_level), 1.0 / 3.0);
+    /// assert_eq!(q.recall(None, ctx.relevance_level), 2.0 / 3.0);
+    /// ```
     pub fn recall(&self, k: Option<usize>, level: i32) -> f64 {
         self.recall_of(self.hits(k, level), level)
     }
@@ -532,6 +696,26 @@ impl<'a> QueryView<'a> {
     /// F1@k = 2·P@k·R@k / (P@k + R@k), 0 when both are 0. With the default P
     /// denominator this equals 2·hits / (k + |R|), linear in hits, so its tie
     /// average is exact.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::Ctx;
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// // P@2 = 1/2, R@2 = 1/3: 2PR / (P + R) = 2 · hits / (k + |R|) = 2/5
+    /// assert!((q.f1(Some(2), &ctx) - 0.4).abs() < 1e-15);
+    /// ```
     pub fn f1(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
         self.f1_of(self.hits(k, ctx.relevance_level), k, ctx)
     }
@@ -550,6 +734,21 @@ impl<'a> QueryView<'a> {
     /// Judged@k = |judged documents in the top k| / min(k, list length): the
     /// share of what the run shows that the qrels judge (any grade, 0
     /// included). ir_measures' `Judged` (from OpenNIR); 0 for an empty list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::{QueryView, NOT_JUDGED};
+    ///
+    /// let q = QueryView {
+    ///     grades: &[1, NOT_JUDGED, 0, 2],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[2, 1, 0],
+    ///     average_ties: false,
+    /// };
+    /// assert_eq!(q.judged(Some(2)), 0.5);
+    /// assert_eq!(q.judged(None), 0.75);
+    /// ```
     pub fn judged(&self, k: Option<usize>) -> f64 {
         let k = cut(k, self.len());
         if k == 0 {
@@ -561,6 +760,24 @@ impl<'a> QueryView<'a> {
     /// Hit@k (trec_eval `success`): 1 if a relevant document is in the top k.
     /// Tie average: a group straddling the cutoff with t of its n slots inside
     /// and r relevant members contributes P(hit) = 1 - C(n-r, t) / C(n, t).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    ///
+    /// // three documents with equal scores, the last one relevant
+    /// let tied = |average_ties| QueryView {
+    ///     grades: &[0, 0, 1],
+    ///     tied_with_prev: &[false, true, true],
+    ///     judged_desc: &[1, 0, 0],
+    ///     average_ties,
+    /// };
+    /// assert_eq!(tied(false).hit(Some(1), 1), 0.0); // in the file's order
+    /// // averaged: 1 - C(2, 1) / C(3, 1) = 1/3 for k = 1, 1 - C(2, 2) / C(3, 2) = 2/3 for k = 2
+    /// assert!((tied(true).hit(Some(1), 1) - 1.0 / 3.0).abs() < 1e-15);
+    /// assert!((tied(true).hit(Some(2), 1) - 2.0 / 3.0).abs() < 1e-15);
+    /// ```
     pub fn hit(&self, k: Option<usize>, level: i32) -> f64 {
         self.hit_each(cut(k, self.len()), level, |_, _| {})
     }
@@ -604,6 +821,30 @@ impl<'a> QueryView<'a> {
     /// (trec_eval `recip_rank` has no cutoff). Tie average: the first relevant
     /// member of a group of n with r relevant sits at offset j with probability
     /// C(n-1-j, r-1) / C(n, r).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    ///
+    /// let q = QueryView {
+    ///     grades: &[0, 0, 2, 1],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[2, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// assert_eq!(q.reciprocal_rank(None, 1), 1.0 / 3.0);
+    /// assert_eq!(q.reciprocal_rank(Some(2), 1), 0.0);
+    ///
+    /// // two documents with equal scores, one relevant: first with probability 1/2
+    /// let tied = QueryView {
+    ///     grades: &[0, 1],
+    ///     tied_with_prev: &[false, true],
+    ///     judged_desc: &[1, 0],
+    ///     average_ties: true,
+    /// };
+    /// assert_eq!(tied.reciprocal_rank(None, 1), 0.75); // (1 + 1/2) / 2
+    /// ```
     pub fn reciprocal_rank(&self, k: Option<usize>, level: i32) -> f64 {
         let k = cut(k, self.len());
         let mut value = 0.0;
@@ -647,6 +888,34 @@ impl<'a> QueryView<'a> {
     /// AP@k = Σ_{i ≤ k, rel_i} P@i / D, with D = |R| (trec_eval) or min(|R|, k).
     /// Tie average: for the member at offset m of a group of n with r relevant
     /// and B relevant above the group, E[rel_i · hits@i] = (r/n)(B + 1 + m(r-1)/(n-1)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::{ApDenominator, Ctx};
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// // (P@1 + P@3) / |R| = (1 + 2/3) / 3, as trec_eval's map
+    /// assert!((q.average_precision(None, &ctx) - 5.0 / 9.0).abs() < 1e-15);
+    /// // AP@2 over min(|R|, 2) = P@1 / 2
+    /// let kaggle = Ctx { ap_denominator: ApDenominator::MinRelevantK, ..ctx };
+    /// assert_eq!(q.average_precision(Some(2), &kaggle), 0.5);
+    ///
+    /// // every relevant document retrieved: scikit-learn 1.9's
+    /// // average_precision_score([1, 0, 1, 0], [4, 3, 2, 1])
+    /// let all = QueryView { judged_desc: &[1, 1, 0, 0], ..q };
+    /// assert!((all.average_precision(None, &ctx) - 0.8333333333333333).abs() < 1e-12);
+    /// ```
     pub fn average_precision(&self, k: Option<usize>, ctx: &Ctx) -> f64 {
         let denom = self.ap_denominator(k, ctx);
         if denom == 0 {
@@ -763,6 +1032,25 @@ impl<'a> QueryView<'a> {
     }
 
     /// ARHR@k (Deshpande & Karypis; seed 004) = Σ_{i ≤ k, rel_i} 1/i.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::Ctx;
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// assert_eq!(q.arhr(None, ctx.relevance_level), 1.0 + 1.0 / 3.0); // 1/1 + 1/3
+    /// ```
     pub fn arhr(&self, k: Option<usize>, level: i32) -> f64 {
         let k = cut(k, self.len());
         self.linear_sum(
@@ -773,6 +1061,26 @@ impl<'a> QueryView<'a> {
     }
 
     /// R-precision = hits in the top |R| / |R|; 0 when |R| = 0.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::Ctx;
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// // |R| = 3: two relevant documents in the top 3
+    /// assert_eq!(q.r_precision(ctx.relevance_level), 2.0 / 3.0);
+    /// ```
     pub fn r_precision(&self, level: i32) -> f64 {
         let r = self.num_relevant(level);
         if r == 0 {
@@ -785,6 +1093,27 @@ impl<'a> QueryView<'a> {
     /// (1/|R|) Σ_{retrieved relevant r} (1 - min(N_above(r), |R|) / min(|N|, |R|)),
     /// N_above = judged non-relevant ranked above r, N = all judged non-relevant.
     /// Documents absent from the qrels are skipped. Always in the trec order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::Ctx;
+    ///
+    /// // relevant, not, relevant, not; a third relevant document was not
+    /// // retrieved, and two judged non-relevant documents were
+    /// let q = QueryView {
+    ///     grades: &[1, 0, 1, 0],
+    ///     tied_with_prev: &[false; 4],
+    ///     judged_desc: &[1, 1, 1, 0, 0],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default(); // relevance level 1
+    ///
+    /// // |R| = 3, N = 2. Rank 1: no non-relevant above, 1. Rank 3: one above,
+    /// // 1 - min(1, 3) / min(2, 3) = 1/2. bpref = (1 + 1/2) / 3
+    /// assert_eq!(q.bpref(ctx.relevance_level), 0.5);
+    /// ```
     pub fn bpref(&self, level: i32) -> f64 {
         let num_rel = self.num_relevant(level);
         if num_rel == 0 {
@@ -862,6 +1191,15 @@ pub mod agreement {
     /// Concordant and discordant pairs between score order and grade order
     /// (Koren's FCP terms): a pair tied in score or in grade counts as neither.
     /// O(n log n) via a Fenwick tree over the query's distinct grades.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking_metrics::agreement::concordance;
+    ///
+    /// // pairs (0,1), (0,2), (0,3) concordant; (1,2), (1,3) discordant; (2,3) tied in grade
+    /// assert_eq!(concordance(&[0.9, 0.8, 0.7, 0.6], &[2, 0, 1, 1]), (3, 2));
+    /// ```
     pub fn concordance(scores: &[f64], grades: &[i32]) -> (u64, u64) {
         let n = scores.len();
         if n < 2 {
@@ -994,6 +1332,17 @@ pub mod agreement {
     pub use crate::base::average_ranks;
 
     /// Pearson correlation in f64 with compensated sums; `None` if either side is constant.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking_metrics::agreement::pearson;
+    ///
+    /// // scipy 1.17: pearsonr([1, 2, 3, 4, 5], [2, 1, 4, 3, 5]).statistic
+    /// let r = pearson(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.0, 1.0, 4.0, 3.0, 5.0]).unwrap();
+    /// assert!((r - 0.8).abs() < 1e-12);
+    /// assert_eq!(pearson(&[1.0, 2.0], &[3.0, 3.0]), None); // one side constant
+    /// ```
     pub fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
         let n = x.len();
         if n < 2 || n != y.len() {
@@ -1021,6 +1370,16 @@ pub mod agreement {
     }
 
     /// Spearman's rho: Pearson correlation of average ranks (scipy `spearmanr`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking_metrics::agreement::spearman;
+    ///
+    /// // scipy 1.17: spearmanr([1, 2, 2, 4], [1, 3, 2, 4]).statistic (a tie: average ranks)
+    /// let rho = spearman(&[1.0, 2.0, 2.0, 4.0], &[1.0, 3.0, 2.0, 4.0]).unwrap();
+    /// assert!((rho - 0.9486832980505139).abs() < 1e-12);
+    /// ```
     pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
         pearson(&average_ranks(x), &average_ranks(y))
     }

@@ -29,6 +29,17 @@ pub struct RatingsColumns<'a> {
 }
 
 /// MAE = Σ|P - R| / n.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ratings::mae;
+///
+/// let ratings = [4.0, 3.0, 5.0, 2.0];
+/// let predictions = [3.5, 3.0, 4.0, 2.5];
+/// // scikit-learn 1.9: mean_absolute_error; (0.5 + 0 + 1 + 0.5) / 4
+/// assert_eq!(mae(&ratings, &predictions), 0.5);
+/// ```
 pub fn mae(r: &[f64], p: &[f64]) -> f64 {
     let mut s = Sum::new();
     for (a, b) in r.iter().zip(p) {
@@ -38,6 +49,17 @@ pub fn mae(r: &[f64], p: &[f64]) -> f64 {
 }
 
 /// MSE = Σ(P - R)² / n.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ratings::mse;
+///
+/// let ratings = [4.0, 3.0, 5.0, 2.0];
+/// let predictions = [3.5, 3.0, 4.0, 2.5];
+/// // scikit-learn 1.9: mean_squared_error; (0.25 + 0 + 1 + 0.25) / 4
+/// assert_eq!(mse(&ratings, &predictions), 0.375);
+/// ```
 pub fn mse(r: &[f64], p: &[f64]) -> f64 {
     let mut s = Sum::new();
     for (a, b) in r.iter().zip(p) {
@@ -47,6 +69,17 @@ pub fn mse(r: &[f64], p: &[f64]) -> f64 {
 }
 
 /// RMSE = sqrt(MSE).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ratings::rmse;
+///
+/// let ratings = [4.0, 3.0, 5.0, 2.0];
+/// let predictions = [3.5, 3.0, 4.0, 2.5];
+/// // scikit-learn 1.9: root_mean_squared_error
+/// assert!((rmse(&ratings, &predictions) - 0.6123724356957945).abs() < 1e-15);
+/// ```
 pub fn rmse(r: &[f64], p: &[f64]) -> f64 {
     mse(r, p).sqrt()
 }
@@ -93,6 +126,21 @@ pub fn spearman_per_group(keys: &[u32], r: &[f64], p: &[f64]) -> Vec<(u32, f64)>
 /// Koren's FCP: per user, concordant and discordant item pairs (a tie in the
 /// rating or in the prediction counts as neither); FCP = Σ nc / Σ (nc + nd).
 /// Returns (fcp, per-user (user, nc, nd)). `None` if there is no comparable pair.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::ratings::fcp;
+///
+/// let users = [0, 0, 0, 1, 1];
+/// let ratings = [5.0, 3.0, 1.0, 4.0, 2.0];
+/// let predictions = [4.5, 2.0, 3.0, 3.0, 3.0];
+/// // user 0: items (0, 1) and (0, 2) in the ratings' order, (1, 2) not;
+/// // user 1: its two predictions are equal, neither
+/// let (value, per_user) = fcp(&users, &ratings, &predictions);
+/// assert_eq!(value, Some(2.0 / 3.0));
+/// assert_eq!(per_user, vec![(0, 2, 1), (1, 0, 0)]);
+/// ```
 pub fn fcp(users: &[u32], r: &[f64], p: &[f64]) -> (Option<f64>, Vec<(u32, u64, u64)>) {
     let mut per_user = Vec::new();
     let (mut nc, mut nd) = (0u64, 0u64);

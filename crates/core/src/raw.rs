@@ -1,6 +1,6 @@
 //! Numeric columns serialised as one byte string each (little-endian), for
 //! `#[serde(with = "raw")]`: a 10M-row column is one copy, not 10M serde
-//! calls. Used by the worker -> page transfer ([`crate::parse::transfer`]).
+//! calls. Used by the worker -> page transfer (`rankscope_io::parse::transfer`).
 //!
 //! With a [`Side`] channel installed ([`with_side`]), the big columns do not go
 //! into the serialised bytes at all: each is handed to the channel (the worker

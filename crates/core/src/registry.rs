@@ -35,7 +35,7 @@ pub struct MetricInfo {
     pub unit_interval: bool,
     /// Averaged over queries / rows (false: a count, or a pooled ratio).
     pub is_mean: bool,
-    /// The formula as TeX (the subset [`crate::math`] typesets; empty: the
+    /// The formula as TeX (the subset `rankscope::math` typesets; empty: the
     /// plain-text formula serves).
     pub tex: &'static str,
     /// The link keys of the conventions that can change its value
@@ -766,7 +766,7 @@ pub const METRICS: &[MetricInfo] = &[
 ];
 
 impl MetricInfo {
-    /// The formula as TeX (the subset [`crate::math`] typesets), for the
+    /// The formula as TeX (the subset `rankscope::math` typesets), for the
     /// explanations and the lessons; [`MetricInfo::formula`] is its plain-text form.
     pub fn tex(&self) -> &'static str {
         if self.tex.is_empty() {

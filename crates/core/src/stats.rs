@@ -27,6 +27,17 @@ pub struct Paired {
 }
 
 impl Paired {
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::stats::Paired;
+    ///
+    /// let a = [0.2, 0.35, 0.5, 0.41, 0.6, 0.33, 0.48]; // baseline, per query
+    /// let b = [0.25, 0.45, 0.52, 0.40, 0.71, 0.39, 0.57]; // model
+    /// let p = Paired::new(&a, &b);
+    /// assert_eq!((p.n, p.wins, p.losses, p.ties), (7, 6, 1, 0));
+    /// assert!((p.mean_diff - 0.06).abs() < 1e-12); // (0.05 + 0.1 + 0.02 − 0.01 + 0.11 + 0.06 + 0.09) / 7
+    /// ```
     pub fn new(a: &[f64], b: &[f64]) -> Paired {
         let n = a.len().min(b.len());
         let d: Vec<f64> = (0..n).map(|i| b[i] - a[i]).collect();
@@ -70,6 +81,23 @@ pub struct TTest {
 
 /// `None` with fewer than 2 units or differences that are all equal (no
 /// spread: scipy returns NaN there).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::stats::{paired_t, Paired};
+///
+/// let a = [0.2, 0.35, 0.5, 0.41, 0.6, 0.33, 0.48]; // baseline, per query
+/// let b = [0.25, 0.45, 0.52, 0.40, 0.71, 0.39, 0.57]; // model
+/// let t = paired_t(&Paired::new(&a, &b)).unwrap();
+/// // scipy 1.17: ttest_rel(b, a) and its confidence_interval(); the p-value and
+/// // the interval go through Student's t distribution (statrs), hence 1e-9
+/// assert!((t.t - 3.610330006885894).abs() < 1e-12);
+/// assert_eq!(t.df, 6.0);
+/// assert!((t.p - 0.011226502400368283).abs() < 1e-9);
+/// assert!((t.ci_low - 0.019334822360093783).abs() < 1e-9);
+/// assert!((t.ci_high - 0.10066517763990623).abs() < 1e-9);
+/// ```
 pub fn paired_t(p: &Paired) -> Option<TTest> {
     if p.n < 2 || p.sd_diff.is_nan() || p.sd_diff <= 0.0 {
         return None;
@@ -115,6 +143,21 @@ pub struct Wilcoxon {
 }
 
 /// `None` when every difference is 0.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::stats::{wilcoxon, WilcoxonMethod};
+///
+/// let a = [0.2, 0.35, 0.5, 0.41, 0.6, 0.33, 0.48]; // baseline, per query
+/// let b = [0.25, 0.45, 0.52, 0.40, 0.71, 0.39, 0.57]; // model
+/// // scipy 1.17: wilcoxon(b, a). The one negative difference, −0.01, has the
+/// // smallest |d|: W− = 1; P(W+ >= 27) = P(W+ <= 1) = 2/128, so p = 2 · 2/128
+/// let w = wilcoxon(&a, &b).unwrap();
+/// assert_eq!(w.statistic, 1.0);
+/// assert_eq!(w.method, WilcoxonMethod::Exact);
+/// assert!((w.p - 0.03125).abs() < 1e-15);
+/// ```
 pub fn wilcoxon(a: &[f64], b: &[f64]) -> Option<Wilcoxon> {
     let n_all = a.len().min(b.len());
     let d: Vec<f64> = (0..n_all).map(|i| b[i] - a[i]).collect();
@@ -209,6 +252,18 @@ fn normal_cdf(z: f64) -> f64 {
 /// Sign test: an exact two-sided binomial test of wins against losses, ties
 /// dropped (scipy `binomtest(wins, wins + losses, 0.5)`). `None` without a
 /// win or a loss.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::stats::{sign_test, Paired};
+///
+/// let a = [0.2, 0.35, 0.5, 0.41, 0.6, 0.33, 0.48]; // baseline, per query
+/// let b = [0.25, 0.45, 0.52, 0.40, 0.71, 0.39, 0.57]; // model
+/// // 6 wins, 1 loss. scipy 1.17: binomtest(6, 7, 0.5).pvalue,
+/// // by hand 2 · (C(7, 0) + C(7, 1)) / 2^7 = 16/128
+/// assert!((sign_test(&Paired::new(&a, &b)).unwrap() - 0.125).abs() < 1e-15);
+/// ```
 pub fn sign_test(p: &Paired) -> Option<f64> {
     let n = p.wins + p.losses;
     if n == 0 {
@@ -473,6 +528,18 @@ pub fn tukey_hsd(columns: &[&[f64]], resamples: u64, seed: u64) -> Option<TukeyH
 
 /// Student's t 95% interval of the mean of `x`: x̄ ± t_{0.975, n−1} · s/√n
 /// (`None` below 2 values).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::stats::t_interval;
+///
+/// // scipy 1.17: t.interval(0.95, 4, loc=mean(x), scale=sem(x))
+/// let (lo, hi) = t_interval(&[0.2, 0.35, 0.5, 0.41, 0.6]).unwrap();
+/// assert!((lo - 0.22381518058706185).abs() < 1e-9);
+/// assert!((hi - 0.6001848194129382).abs() < 1e-9);
+/// assert_eq!(t_interval(&[0.5]), None);
+/// ```
 pub fn t_interval(x: &[f64]) -> Option<(f64, f64)> {
     let n = x.len();
     if n < 2 {
@@ -524,6 +591,17 @@ pub fn percentiles_95(x: &mut [f64]) -> (f64, f64) {
 /// `trials` (scipy's `binomtest(...).proportion_ci(method="wilson")`):
 /// (p̂ + z²/2k ± z √(p̂(1 − p̂)/k + z²/4k²)) / (1 + z²/k), clipped to [0, 1];
 /// `None` without trials.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::stats::wilson;
+///
+/// // scipy 1.17: binomtest(3, 4).proportion_ci(method="wilson")
+/// let (lo, hi) = wilson(3, 4).unwrap();
+/// assert!((lo - 0.30064184258240184).abs() < 1e-12);
+/// assert!((hi - 0.9544127391902995).abs() < 1e-12);
+/// ```
 pub fn wilson(successes: u64, trials: u64) -> Option<(f64, f64)> {
     if trials == 0 {
         return None;
@@ -735,6 +813,20 @@ crate::named!(Correction {
 
 /// `p` adjusted under `correction` (statsmodels `multipletests`: adjusted
 /// values are monotone in the raw ones and at most 1).
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::stats::{adjust, Correction};
+///
+/// let p = [0.01, 0.04, 0.03, 0.2];
+/// let close = |got: Vec<f64>, want: [f64; 4]| got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-12);
+/// // statsmodels 0.15: multipletests(p, method=...)[1]
+/// assert!(close(adjust(&p, Correction::Holm), [0.04, 0.09, 0.09, 0.2]));
+/// assert!(close(adjust(&p, Correction::Bonferroni), [0.04, 0.16, 0.12, 0.8]));
+/// let bh = [0.04, 0.05333333333333334, 0.05333333333333334, 0.2]; // "fdr_bh"
+/// assert!(close(adjust(&p, Correction::BenjaminiHochberg), bh));
+/// ```
 pub fn adjust(p: &[f64], correction: Correction) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();

@@ -5,6 +5,18 @@
 //! last digits (a plain `f64` running sum can lose ~7 of them).
 
 /// A running Neumaier-compensated sum.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::sum::Sum;
+///
+/// let mut s = Sum::new();
+/// for x in [1e16, 1.0, -1e16] {
+///     s.add(x);
+/// }
+/// assert_eq!(s.value(), 1.0); // Python's math.fsum; a plain f64 sum gives 0
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sum {
     total: f64,
@@ -33,6 +45,15 @@ impl Sum {
 }
 
 /// Compensated sum of an iterator of values.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::sum::sum;
+///
+/// // Python's math.fsum([0.1] * 10); adding left to right gives 0.9999999999999999
+/// assert_eq!(sum([0.1; 10]), 1.0);
+/// ```
 pub fn sum(values: impl IntoIterator<Item = f64>) -> f64 {
     let mut s = Sum::new();
     for v in values {
@@ -42,6 +63,15 @@ pub fn sum(values: impl IntoIterator<Item = f64>) -> f64 {
 }
 
 /// Compensated mean; `None` for an empty input.
+///
+/// # Examples
+///
+/// ```
+/// use rankscope_core::sum::mean;
+///
+/// assert_eq!(mean([1.0, 2.0, 4.0]), Some(7.0 / 3.0));
+/// assert_eq!(mean([]), None);
+/// ```
 pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     let mut s = Sum::new();
     let mut n = 0usize;

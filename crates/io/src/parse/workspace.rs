@@ -1014,7 +1014,7 @@ impl Workspace {
 /// the core orders them; the last value of a query as written) and its
 /// value: the file's `all` line when it has one (trec_eval's), else the
 /// per-query values aggregated as the core aggregates them
-/// ([`aggregate`]); none for a measure some query lacks, or FCP and
+/// ([`rankscope_core::evaluate::aggregate`]); none for a measure some query lacks, or FCP and
 /// Spearman (ratios over pairs, not means). Measures some query lacks
 /// have no per-query column (nothing to pair).
 pub fn values_report<'a>(

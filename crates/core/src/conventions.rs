@@ -91,7 +91,7 @@ pub struct Convention {
 macro_rules! table {
     ($(#[$doc:meta])* $($variant:ident: Convention { key: $key:literal, $($field:ident: $value:expr),* $(,)? }),* $(,)?) => {
         $(#[$doc])*
-        pub const TABLE: &[Convention] = &[$(Convention { key: $key, $($field: $value),* }),*];
+        pub static TABLE: &[Convention] = &[$(Convention { key: $key, $($field: $value),* }),*];
 
         /// A convention's link key, typed: one value per row of [`TABLE`], in
         /// its order (what a metric's `depends` names, so a misspelled key does

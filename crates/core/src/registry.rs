@@ -376,7 +376,7 @@ pub mod id {
 use Cutoff::{None as NoK, Optional as OptK, Required as K};
 use Kind::*;
 
-pub const METRICS: &[MetricInfo] = &[
+pub static METRICS: &[MetricInfo] = &[
     // ranking
     m(id::NDCG, Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}")
@@ -831,7 +831,7 @@ pub const TREC_CUTS: &[usize] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
 /// `runid`, `num_q` and `relstring` are output, not metrics; its preference
 /// and judgment-group measures need their own relation formats: both are
 /// `rankscope trec_eval`'s).
-pub const TREC_MEASURES: &[TrecMeasure] = &[
+pub static TREC_MEASURES: &[TrecMeasure] = &[
     tm("num_ret", "num_ret", None, true, 2),
     tm("num_rel", "num_rel", None, true, 3),
     tm("num_rel_ret", "num_rel_ret", None, true, 4),

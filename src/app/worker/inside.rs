@@ -483,23 +483,22 @@ fn relations(session: &[u8], version: &str, out: &mut Out) -> Result<Reply, Stri
     use crate::core::Named;
     let version = crate::core::ranking_metrics::TrecEvalVersion::named(version).unwrap_or_default();
     let (ws, _, _) = crate::session::decode_session(session)?;
-    let outcomes: Vec<(String, Outcome)> =
-        crate::trec_relations::evaluate(&ws.to_files(), version)
-            .into_iter()
-            .map(|(name, result)| {
-                let outcome = result.map(|e| Parsed::Measures(e.values)).map_err(|why| {
-                    LoadError::single(
-                        &name,
-                        0,
-                        0,
-                        "trec_eval to evaluate it",
-                        why.trim_end().to_string(),
-                        None,
-                    )
-                });
-                (name, outcome)
-            })
-            .collect();
+    let outcomes: Vec<(String, Outcome)> = crate::trec_relations::evaluate(&ws.to_files(), version)
+        .into_iter()
+        .map(|(name, result)| {
+            let outcome = result.map(|e| Parsed::Measures(e.values)).map_err(|why| {
+                LoadError::single(
+                    &name,
+                    0,
+                    0,
+                    "trec_eval to evaluate it",
+                    why.trim_end().to_string(),
+                    None,
+                )
+            });
+            (name, outcome)
+        })
+        .collect();
     let block = transfer::encode_many(&outcomes);
     out.side(Uint8Array::from(&block[..]));
     Ok(Reply::Files)

@@ -8,7 +8,9 @@ use super::binary::{BinaryCurve, Confusion, ThresholdRule, ZeroDivision};
 use super::evaluate::{Conventions, ModelReport, MulticlassData, RatingsData};
 use super::multiclass::MulticlassPredictions;
 use super::ranking::{QueryView, NOT_JUDGED};
-use super::ranking_metrics::{dcg_terms, discount_at, gain_of, ApDenominator, Ctx, Discount, Gain};
+use super::ranking_metrics::{
+    dcg_terms, discount_at, gain_of, ApDenominator, ApRun, Ctx, Discount, Gain,
+};
 use super::registry::{
     self, Average, Cells, ClassView, Compute, CurveTerms, Explain, Kind, MetricId, QueryTerms,
 };
@@ -330,15 +332,14 @@ fn ap(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
     let (k, n, kt, level) = (l.k, l.n, l.kt.clone(), l.level);
     let (rel, doc) = (|g| l.rel(g), |i| l.doc(i));
     let denom = q.ap_denominator(k, ctx);
-    let mut hits = 0usize;
+    let mut run = ApRun::default();
     let mut total = Sum::new();
     let rows = (0..n)
         .map(|i| {
             let g = q.grades[i];
             let r = rel(g);
-            hits += r as usize;
-            let p = hits as f64 / (i + 1) as f64;
-            if r {
+            let p = run.step(i, r);
+            if let Some(p) = p {
                 total.add(p);
             }
             Row {
@@ -347,13 +348,12 @@ fn ap(q: &QueryView, docs: &[String], id: &MetricId, ctx: &Ctx) -> Explanation {
                     doc(i),
                     grade_text(g),
                     if r { "relevant".into() } else { "".into() },
-                    if r {
-                        format!("{hits}/{} = {}", i + 1, f(p))
-                    } else {
-                        "".into()
+                    match p {
+                        Some(p) => format!("{}/{} = {}", run.hits, i + 1, f(p)),
+                        None => "".into(),
                     },
                 ],
-                term: r.then_some(p),
+                term: p,
                 unit: None,
             }
         })

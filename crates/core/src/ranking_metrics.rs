@@ -309,15 +309,37 @@ pub fn ap_running(
     relevant: impl Iterator<Item = bool>,
     mut at: impl FnMut(usize, f64),
 ) -> (f64, usize) {
-    let (mut hits, mut total) = (0usize, 0.0);
+    let mut run = ApRun::default();
     for (i, rel) in relevant.enumerate() {
-        if rel {
-            hits += 1;
-            total += hits as f64 / (i + 1) as f64;
-        }
-        at(i, total);
+        run.step(i, rel);
+        at(i, run.sum);
     }
-    (total, hits)
+    (run.sum, run.hits)
+}
+
+/// [`ap_running`]'s state, one rank at a time, for loops that read other sums
+/// in the same pass: [`QueryView::scan_cutoffs`], the explanation of AP, the
+/// core's yaAP and the trec_eval port's `map_cut`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ApRun {
+    /// Relevant documents seen.
+    pub hits: usize,
+    /// Σ hits@i / i over the relevant ranks seen.
+    pub sum: f64,
+}
+
+impl ApRun {
+    /// Rank `i` (0-based): if `relevant`, adds P@(i+1) to the sum and returns it.
+    #[inline]
+    pub fn step(&mut self, i: usize, relevant: bool) -> Option<f64> {
+        if !relevant {
+            return None;
+        }
+        self.hits += 1;
+        let p = self.hits as f64 / (i + 1) as f64;
+        self.sum += p;
+        Some(p)
+    }
 }
 
 /// trec_eval's interpolated precision (`m_iprec_at_recall.c`), walked from
@@ -989,15 +1011,14 @@ impl<'a> QueryView<'a> {
         let mut terms =
             dcg_terms(self.grades, ctx.gain, d).zip(dcg_terms(self.grades, Gain::Exponential, d));
         let mut acc = Prefix::default();
+        let mut ap = ApRun::default();
         let mut i = 0;
         for &k in ks {
             // cut(k, n) does not decrease along ks
             let end = cut(k, n).max(i);
             for (j, &g) in self.grades[i..end].iter().enumerate() {
                 let at = i + j;
-                if is_rel(g, ctx.relevance_level) {
-                    acc.hits += 1;
-                    acc.ap_sum += acc.hits as f64 / (at + 1) as f64;
+                if ap.step(at, is_rel(g, ctx.relevance_level)).is_some() {
                     acc.arhr += 1.0 / (at + 1) as f64;
                     if acc.first_relevant == 0 {
                         acc.first_relevant = at + 1;
@@ -1009,6 +1030,7 @@ impl<'a> QueryView<'a> {
                 }
             }
             i = end;
+            (acc.hits, acc.ap_sum) = (ap.hits, ap.sum);
             out.push(acc);
         }
         let jn = self.judged_desc.len();

@@ -17,7 +17,7 @@
 //! keeps that order when ties are averaged).
 
 use super::ranking::{QueryView, NOT_JUDGED};
-use super::ranking_metrics::TrecEvalVersion;
+use super::ranking_metrics::{ap_running, TrecEvalVersion};
 
 /// The multiples of |R| of `Rprec_mult` (trec_eval's defaults).
 pub const RPREC_MULTS: [f64; 10] = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
@@ -416,13 +416,7 @@ impl QueryView<'_> {
     /// ln((1 + S) / (1 + |R| − S)), S = Σ_{relevant ranks i} P@i (AP · |R|).
     pub fn yaap(&self, level: i32) -> f64 {
         let rel = self.rel(level);
-        let (mut rel_so_far, mut sum) = (0i64, 0.0);
-        for (i, &g) in self.grades.iter().enumerate() {
-            if rel(g) {
-                rel_so_far += 1;
-                sum += rel_so_far as f64 / (i + 1) as f64;
-            }
-        }
+        let (sum, _) = ap_running(self.grades.iter().map(|&g| rel(g)), |_, _| {});
         ((1.0 + sum) / (1.0 + self.num_relevant(level) as f64 - sum)).ln()
     }
 }

@@ -6,7 +6,7 @@
 use super::cfmt::{atol, c_long, msort};
 use super::prefs::{self, ResultsPrefs, Scope};
 use super::rels::{ResRels, NONPOOL, UNJUDGED};
-use rankscope_core::ranking_metrics::{ap_running, interpolated_walk};
+use rankscope_core::ranking_metrics::{ap_running, interpolated_walk, ApRun};
 use rankscope_core::trec_measures::MIN_GEO_MEAN;
 
 /// The parameters a measure was initialised with.
@@ -762,14 +762,11 @@ fn map_cut(ctx: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), Str
         rr,
         p.cuts(),
         v,
-        (0i64, 0.0f64),
+        ApRun::default(),
         |i, r, s| {
-            if r >= lvl {
-                s.0 += 1;
-                s.1 += s.0 as f64 / (i + 1) as f64;
-            }
+            s.step(i, r >= lvl);
         },
-        |_, s| s.1 / num_rel,
+        |_, s| s.sum / num_rel,
     );
     Ok(())
 }

@@ -55,6 +55,162 @@ fn log2_discount(i: usize) -> f64 {
     ((i + 2) as f64).log2()
 }
 
+/// set_P over counts: |relevant retrieved| / |retrieved| (0 with nothing
+/// retrieved). The core's [`QueryView::set_precision`] and the port's `set_P`.
+#[inline]
+pub fn set_p_of(rel_ret: i64, ret: i64) -> f64 {
+    match ret {
+        0 => 0.0,
+        n => rel_ret as f64 / n as f64,
+    }
+}
+
+/// set_recall over counts (0 when |R| = 0); the core's and the port's.
+#[inline]
+pub fn set_recall_of(rel_ret: i64, rel: i64) -> f64 {
+    match rel {
+        0 => 0.0,
+        r => rel_ret as f64 / r as f64,
+    }
+}
+
+/// set_relative_P over counts (0 when nothing is retrieved or |R| = 0); the
+/// core's and the port's.
+#[inline]
+pub fn set_relative_p_of(rel_ret: i64, ret: i64, rel: i64) -> f64 {
+    if ret == 0 || rel == 0 {
+        return 0.0;
+    }
+    rel_ret as f64 / ret.min(rel) as f64
+}
+
+/// set_map over counts, |relevant retrieved|² / (|retrieved| · |R|); the
+/// core's and the port's.
+#[inline]
+pub fn set_map_of(rel_ret: i64, ret: i64, rel: i64) -> f64 {
+    if ret == 0 || rel == 0 {
+        return 0.0;
+    }
+    (rel_ret as f64 * rel_ret as f64) / (ret as f64 * rel as f64)
+}
+
+/// set_F over counts with trec_eval's β parameter (0 with no relevant
+/// document retrieved); the core's (β = 1) and the port's.
+#[inline]
+pub fn set_f_of(rel_ret: i64, ret: i64, rel: i64, beta: f64) -> f64 {
+    if rel_ret == 0 {
+        return 0.0;
+    }
+    let precision = rel_ret as f64 / ret as f64;
+    let recall = rel_ret as f64 / rel as f64;
+    (beta + 1.0) * precision * recall / (beta * precision + recall)
+}
+
+/// utility over counts with coefficients `c` and -N `docs` (C's long
+/// arithmetic, which wraps on x86-64 for a -N near `i64::MAX`); the core's
+/// (defaults, -N = 0) and the port's.
+#[inline]
+pub fn utility_of(c: [f64; 4], rel_ret: i64, ret: i64, rel: i64, docs: i64) -> f64 {
+    c[0] * rel_ret as f64
+        + c[1] * (ret - rel_ret) as f64
+        + c[2] * (rel - rel_ret) as f64
+        + c[3]
+            * docs
+                .wrapping_add(rel_ret)
+                .wrapping_sub(ret)
+                .wrapping_sub(rel) as f64
+}
+
+/// binG's sum over a list's relevance in rank order: (Σ over relevant ranks
+/// i of 1 / log2(3 + i − rel_so_far), the relevant documents seen). The
+/// core's [`QueryView::bin_g`] and the port's `binG` add it.
+#[inline]
+pub fn bin_g_sum(relevant: impl Iterator<Item = bool>) -> (f64, i64) {
+    let (mut rel_so_far, mut sum) = (0i64, 0.0);
+    for (i, rel) in relevant.enumerate() {
+        if rel {
+            rel_so_far += 1;
+            sum += 1.0 / ((3 + i as i64 - rel_so_far) as f64).log2();
+        }
+    }
+    (sum, rel_so_far)
+}
+
+/// How infAP reads one retrieved document ([`inferred_ap_sum`]); each side
+/// maps its own grades (the core's and the port's unjudged values differ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pooled {
+    /// Not in the pool: skipped.
+    NotInPool,
+    /// In the pool, unjudged.
+    Unjudged,
+    /// Judged non-relevant.
+    NonRelevant,
+    /// Judged relevant.
+    Relevant,
+}
+
+/// infAP's sum (m_infAP.c) over the documents in rank order, before the
+/// division by |R|: the core's [`QueryView::inferred_ap`] and the port's
+/// `infAP` add it.
+pub fn inferred_ap_sum(docs: impl Iterator<Item = Pooled>) -> f64 {
+    let (mut nonrel, mut rel, mut pool_unjudged) = (0i64, 0i64, 0i64);
+    let mut inf_ap = 0.0;
+    for (j, d) in docs.enumerate() {
+        match d {
+            Pooled::NotInPool => {}
+            Pooled::Unjudged => pool_unjudged += 1,
+            Pooled::NonRelevant => nonrel += 1,
+            Pooled::Relevant => {
+                rel += 1;
+                if j == 0 {
+                    inf_ap += 1.0;
+                } else {
+                    let fj = j as f64;
+                    inf_ap += 1.0 / (fj + 1.0)
+                        + (fj / (fj + 1.0))
+                            * ((rel - 1 + nonrel + pool_unjudged) as f64 / fj)
+                            * (((rel - 1) as f64 + INFAP_EPSILON)
+                                / ((rel - 1 + nonrel) as f64 + 2.0 * INFAP_EPSILON));
+                }
+            }
+        }
+    }
+    inf_ap
+}
+
+/// RBP's sum Σ_i gain_i p^i with trec_eval's running product p^i, over the
+/// gains in rank order (each side scales its own gains); the core's
+/// [`QueryView::rbp`] without tie groups and the port's `RBP` add it.
+#[inline]
+pub fn rbp_sum(gains: impl Iterator<Item = f64>, p: f64) -> f64 {
+    let (mut sum, mut cur_p) = (0.0, 1.0);
+    for gain in gains {
+        if gain != 0.0 {
+            sum += gain * cur_p;
+        }
+        cur_p *= p;
+    }
+    sum
+}
+
+/// rbp_resid over the unjudged flags in rank order: p^n + (1 − p) Σ_{i
+/// unjudged} p^i, `None` when no retrieved document is unjudged (trec_eval
+/// then prints 0); the core's [`QueryView::rbp_residual`] without tie groups
+/// and the port's `rbp_resid`.
+#[inline]
+pub fn rbp_residual_of(unjudged: impl Iterator<Item = bool>, p: f64) -> Option<f64> {
+    let (mut unj, mut sum, mut cur_p) = (0usize, 0.0, 1.0);
+    for u in unjudged {
+        if u {
+            unj += 1;
+            sum += cur_p;
+        }
+        cur_p *= p;
+    }
+    (unj != 0).then_some(cur_p + (1.0 - p) * sum)
+}
+
 impl QueryView<'_> {
     fn rel(&self, level: i32) -> impl Fn(i32) -> bool {
         move |g| g != NOT_JUDGED && g >= level
@@ -70,53 +226,55 @@ impl QueryView<'_> {
 
     /// set_P = |relevant retrieved| / |retrieved| (0 with nothing retrieved).
     pub fn set_precision(&self, level: i32) -> f64 {
-        match self.len() {
-            0 => 0.0,
-            n => self.num_relevant_retrieved(level) as f64 / n as f64,
-        }
+        set_p_of(self.num_relevant_retrieved(level) as i64, self.len() as i64)
     }
 
     /// set_recall = |relevant retrieved| / |R| (0 when |R| = 0).
     pub fn set_recall(&self, level: i32) -> f64 {
-        match self.num_relevant(level) {
-            0 => 0.0,
-            r => self.num_relevant_retrieved(level) as f64 / r as f64,
-        }
+        set_recall_of(
+            self.num_relevant_retrieved(level) as i64,
+            self.num_relevant(level) as i64,
+        )
     }
 
     /// set_relative_P = |relevant retrieved| / min(|retrieved|, |R|).
     pub fn set_relative_precision(&self, level: i32) -> f64 {
-        let (ret, r) = (self.len(), self.num_relevant(level));
-        if ret == 0 || r == 0 {
-            return 0.0;
-        }
-        self.num_relevant_retrieved(level) as f64 / ret.min(r) as f64
+        let (rr, ret, r) = self.counts(level);
+        set_relative_p_of(rr, ret, r)
     }
 
     /// set_map = set_P · set_recall = |relevant retrieved|² / (|retrieved| · |R|).
     pub fn set_map(&self, level: i32) -> f64 {
-        let (ret, r) = (self.len(), self.num_relevant(level));
-        if ret == 0 || r == 0 {
-            return 0.0;
-        }
-        let rr = self.num_relevant_retrieved(level) as f64;
-        (rr * rr) / (ret as f64 * r as f64)
+        let (rr, ret, r) = self.counts(level);
+        set_map_of(rr, ret, r)
     }
 
     /// set_F (β = 1) = 2 · set_P · set_recall / (set_P + set_recall), 0 with no
     /// relevant document retrieved.
     pub fn set_f(&self, level: i32) -> f64 {
-        let rr = self.num_relevant_retrieved(level);
-        if rr == 0 {
-            return 0.0;
-        }
-        let precision = rr as f64 / self.len() as f64;
-        let recall = rr as f64 / self.num_relevant(level) as f64;
-        let beta = 1.0;
-        (beta + 1.0) * precision * recall / (beta * precision + recall)
+        let (rr, ret, r) = self.counts(level);
+        set_f_of(rr, ret, r, 1.0)
+    }
+
+    /// (|relevant retrieved|, |retrieved|, |R|), as trec_eval's longs.
+    fn counts(&self, level: i32) -> (i64, i64, i64) {
+        (
+            self.num_relevant_retrieved(level) as i64,
+            self.len() as i64,
+            self.num_relevant(level) as i64,
+        )
     }
 
     /// relative_P@k = |relevant in top k| / min(k, |R|); 0 when |R| = 0.
+    ///
+    /// Not shared with the port's `relative_P`, nor are [`Self::unjudged_at`]
+    /// and [`Self::rprec_mult`] with `unj` and `Rprec_mult`: these read the
+    /// counts through the core's tie rule (an expectation over tie groups,
+    /// `hits`/`linear_sum`), which the port, reading trec_eval's order only,
+    /// has no use for; the port reads every cutoff in one scan (`scan`) or, for
+    /// Rprec_mult, walks m_Rprec_mult.c's list from the end. Both end in one
+    /// count over one integer division, so the bits agree
+    /// (tests/properties.rs keeps them equal).
     pub fn relative_precision(&self, k: usize, level: i32) -> f64 {
         match self.num_relevant(level) {
             0 => 0.0,
@@ -155,32 +313,12 @@ impl QueryView<'_> {
     /// E[P@j+1] = 1/(j+1) + (j/(j+1)) · ((rel + nonrel + unj)/j) · ((rel + ε)/(rel + nonrel + 2ε)),
     /// summed and divided by |R|; documents not in the pool are skipped.
     pub fn inferred_ap(&self, level: i32) -> f64 {
-        let (mut nonrel, mut rel, mut pool_unjudged) = (0i64, 0i64, 0i64);
-        let mut inf_ap = 0.0;
-        for (j, &g) in self.grades.iter().enumerate() {
-            if g == NOT_JUDGED {
-                continue;
-            }
-            if g < 0 {
-                pool_unjudged += 1;
-                continue;
-            }
-            if g < level {
-                nonrel += 1;
-            } else {
-                rel += 1;
-                if j == 0 {
-                    inf_ap += 1.0;
-                } else {
-                    let fj = j as f64;
-                    inf_ap += 1.0 / (fj + 1.0)
-                        + (fj / (fj + 1.0))
-                            * ((rel - 1 + nonrel + pool_unjudged) as f64 / fj)
-                            * (((rel - 1) as f64 + INFAP_EPSILON)
-                                / ((rel - 1 + nonrel) as f64 + 2.0 * INFAP_EPSILON));
-                }
-            }
-        }
+        let inf_ap = inferred_ap_sum(self.grades.iter().map(|&g| match g {
+            NOT_JUDGED => Pooled::NotInPool,
+            g if g < 0 => Pooled::Unjudged,
+            g if g < level => Pooled::NonRelevant,
+            _ => Pooled::Relevant,
+        }));
         match self.num_relevant(level) {
             0 => inf_ap,
             r => inf_ap / r as f64,
@@ -192,19 +330,22 @@ impl QueryView<'_> {
     /// with the non-relevant documents above.
     pub fn bin_g(&self, level: i32) -> f64 {
         let rel = self.rel(level);
-        let (mut rel_so_far, mut sum) = (0i64, 0.0);
-        for (i, &g) in self.grades.iter().enumerate() {
-            if rel(g) {
-                rel_so_far += 1;
-                sum += 1.0 / ((3 + i as i64 - rel_so_far) as f64).log2();
-            }
-        }
+        let (sum, rel_so_far) = bin_g_sum(self.grades.iter().map(|&g| rel(g)));
         if rel_so_far == 0 {
             return 0.0;
         }
         sum / self.num_relevant(level) as f64
     }
 
+    /// Not shared with the port's `G`, nor are [`Self::ndcg_rel`] and
+    /// [`Self::rndcg`] with `ndcg_rel` and `Rndcg`: the port's gains and its
+    /// ideal ranking come from the measure's parameters (`setup_gains`, a
+    /// gain per judged level and a count per level, walked by `Ideal`), the
+    /// core's from the grades (`ideal_gains` over `judged_desc`), and the
+    /// loops follow each m_*.c's walk over those; a shared form would take
+    /// two gain iterators and cost the port a list per query. Both divide by
+    /// the same `log2(i + 2)` in the same order (tests/properties.rs).
+    ///
     /// G (trec_eval `m_G.c`, Sakai's normalised cumulative gain with a cost of
     /// at least 1 per document): Σ_i gain_i / log2(2 + cost_i − gains_i), with
     /// cost_i = Σ_{j ≤ i} max(ideal gain_j, 1) and gains_i the ranking's
@@ -346,15 +487,7 @@ impl QueryView<'_> {
         };
         let p = RBP_PERSISTENCE;
         if !self.average_ties {
-            let (mut sum, mut cur_p) = (0.0, 1.0);
-            for &g in self.grades {
-                let gain = scale(g);
-                if gain != 0.0 {
-                    sum += gain * cur_p;
-                }
-                cur_p *= p;
-            }
-            return (1.0 - p) * sum;
+            return (1.0 - p) * rbp_sum(self.grades.iter().map(|&g| scale(g)), p);
         }
         let weights = persistence_weights(self.len(), p);
         (1.0 - p) * self.linear_sum(self.len(), scale, |i| weights[i])
@@ -366,19 +499,7 @@ impl QueryView<'_> {
     pub fn rbp_residual(&self) -> f64 {
         let p = RBP_PERSISTENCE;
         if !self.average_ties {
-            let (mut unj, mut sum, mut cur_p) = (0usize, 0.0, 1.0);
-            for &g in self.grades {
-                if unjudged(g) {
-                    unj += 1;
-                    sum += cur_p;
-                }
-                cur_p *= p;
-            }
-            return if unj == 0 {
-                0.0
-            } else {
-                cur_p + (1.0 - p) * sum
-            };
+            return rbp_residual_of(self.grades.iter().map(|&g| unjudged(g)), p).unwrap_or(0.0);
         }
         if !self.grades.iter().any(|&g| unjudged(g)) {
             return 0.0;
@@ -391,17 +512,9 @@ impl QueryView<'_> {
     /// utility with trec_eval's default coefficients (1, −1, 0, 0):
     /// |relevant retrieved| − |non-relevant retrieved|.
     pub fn utility(&self, level: i32) -> f64 {
-        let (ret, rr, r) = (
-            self.len() as i64,
-            self.num_relevant_retrieved(level) as i64,
-            self.num_relevant(level) as i64,
-        );
-        let c = [1.0, -1.0, 0.0, 0.0];
+        let (rr, ret, r) = self.counts(level);
         // trec_eval's -N (documents in the collection) is 0 here
-        c[0] * rr as f64
-            + c[1] * (ret - rr) as f64
-            + c[2] * (r - rr) as f64
-            + c[3] * (rr - ret - r) as f64
+        utility_of([1.0, -1.0, 0.0, 0.0], rr, ret, r, 0)
     }
 
     /// Judged non-relevant documents retrieved (grade in [0, level)).

@@ -7,7 +7,10 @@ use super::cfmt::{atol, c_long, msort};
 use super::prefs::{self, ResultsPrefs, Scope};
 use super::rels::{ResRels, NONPOOL, UNJUDGED};
 use rankscope_core::ranking_metrics::{ap_running, interpolated_walk, ApRun};
-use rankscope_core::trec_measures::MIN_GEO_MEAN;
+use rankscope_core::trec_measures::{
+    bin_g_sum, inferred_ap_sum, rbp_residual_of, rbp_sum, set_f_of, set_map_of, set_p_of,
+    set_recall_of, set_relative_p_of, utility_of, Pooled, MIN_GEO_MEAN,
+};
 
 /// The parameters a measure was initialised with.
 #[derive(Clone, Debug)]
@@ -592,35 +595,15 @@ fn recip_rank(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), 
     Ok(())
 }
 
-const INFAP_EPSILON: f64 = 0.00001;
-
 fn inf_ap(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
-    let (mut nonrel_so_far, mut rel_so_far, mut pool_unjudged_so_far) = (0i64, 0i64, 0i64);
-    let mut inf_ap = 0.0;
-    for (j, &r) in rr.rel_list.iter().enumerate() {
-        if r == NONPOOL {
-            continue;
-        }
-        if r == UNJUDGED {
-            pool_unjudged_so_far += 1;
-            continue;
-        }
-        if r >= 0 && r < ctx.relevance_level {
-            nonrel_so_far += 1;
-        } else {
-            rel_so_far += 1;
-            if j == 0 {
-                inf_ap += 1.0;
-            } else {
-                let fj = j as f64;
-                inf_ap += 1.0 / (fj + 1.0)
-                    + (fj / (fj + 1.0))
-                        * ((rel_so_far - 1 + nonrel_so_far + pool_unjudged_so_far) as f64 / fj)
-                        * (((rel_so_far - 1) as f64 + INFAP_EPSILON)
-                            / ((rel_so_far - 1 + nonrel_so_far) as f64 + 2.0 * INFAP_EPSILON));
-            }
-        }
-    }
+    // m_infAP.c's classes: every other value, negative ones included, counts
+    // as relevant
+    let mut inf_ap = inferred_ap_sum(rr.rel_list.iter().map(|&r| match r {
+        NONPOOL => Pooled::NotInPool,
+        UNJUDGED => Pooled::Unjudged,
+        r if r >= 0 && r < ctx.relevance_level => Pooled::NonRelevant,
+        _ => Pooled::Relevant,
+    }));
     if rr.num_rel != 0 {
         inf_ap /= rr.num_rel as f64;
     }
@@ -722,6 +705,10 @@ fn recall(ctx: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), Stri
     Ok(())
 }
 
+/// Not the core's kernel (`QueryView::relative_precision`, nor `unj` and
+/// `Rprec_mult` theirs): the core's read counts under its tie rule (an
+/// expectation over tie groups), this reads trec_eval's order only, every
+/// cutoff in one [`scan`]; both end in one count over one integer division.
 fn relative_p(ctx: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), String> {
     if rr.num_rel == 0 {
         return Ok(());
@@ -844,67 +831,45 @@ fn utility(ctx: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), Str
     if c.len() != 4 {
         return Err("trec_eval.calc_utility: improper number of coefficients\n".into());
     }
-    v[0] = c[0] * rr.num_rel_ret as f64
-        + c[1] * (rr.num_ret - rr.num_rel_ret) as f64
-        + c[2] * (rr.num_rel - rr.num_rel_ret) as f64
-        // C's long arithmetic, which wraps on x86-64 for a -N near LONG_MAX
-        + c[3]
-            * ctx
-                .num_docs_in_coll
-                .wrapping_add(rr.num_rel_ret)
-                .wrapping_sub(rr.num_ret)
-                .wrapping_sub(rr.num_rel) as f64;
+    let c = [c[0], c[1], c[2], c[3]];
+    v[0] = utility_of(
+        c,
+        rr.num_rel_ret,
+        rr.num_ret,
+        rr.num_rel,
+        ctx.num_docs_in_coll,
+    );
     Ok(())
 }
 
 fn set_p(_: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
-    if rr.num_ret != 0 {
-        v[0] = rr.num_rel_ret as f64 / rr.num_ret as f64;
-    }
+    v[0] = set_p_of(rr.num_rel_ret, rr.num_ret);
     Ok(())
 }
 
 fn set_recall(_: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
-    if rr.num_rel != 0 {
-        v[0] = rr.num_rel_ret as f64 / rr.num_rel as f64;
-    }
+    v[0] = set_recall_of(rr.num_rel_ret, rr.num_rel);
     Ok(())
 }
 
 fn set_relative_p(_: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
-    if rr.num_ret != 0 && rr.num_rel != 0 {
-        v[0] = rr.num_rel_ret as f64 / rr.num_ret.min(rr.num_rel) as f64;
-    }
+    v[0] = set_relative_p_of(rr.num_rel_ret, rr.num_ret, rr.num_rel);
     Ok(())
 }
 
 fn set_map(_: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
-    if rr.num_ret != 0 && rr.num_rel != 0 {
-        v[0] = (rr.num_rel_ret as f64 * rr.num_rel_ret as f64)
-            / (rr.num_ret as f64 * rr.num_rel as f64);
-    }
+    v[0] = set_map_of(rr.num_rel_ret, rr.num_ret, rr.num_rel);
     Ok(())
 }
 
 fn set_f(_: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), String> {
-    if rr.num_rel_ret != 0 {
-        let precision = rr.num_rel_ret as f64 / rr.num_ret as f64;
-        let recall = rr.num_rel_ret as f64 / rr.num_rel as f64;
-        let x = p.floats().first().copied().unwrap_or(0.0);
-        v[0] = (x + 1.0) * precision * recall / (x * precision + recall);
-    }
+    let beta = p.floats().first().copied().unwrap_or(0.0);
+    v[0] = set_f_of(rr.num_rel_ret, rr.num_ret, rr.num_rel, beta);
     Ok(())
 }
 
 fn bin_g(ctx: &Ctx, rr: &ResRels, _: &Params, v: &mut [f64]) -> Result<(), String> {
-    let mut rel_so_far = 0i64;
-    let mut sum = 0.0;
-    for (i, &r) in rr.rel_list.iter().enumerate() {
-        if r >= ctx.relevance_level {
-            rel_so_far += 1;
-            sum += 1.0 / log2_int(3 + i as i64 - rel_so_far);
-        }
-    }
+    let (sum, rel_so_far) = bin_g_sum(rr.rel_list.iter().map(|&r| r >= ctx.relevance_level));
     if rel_so_far != 0 {
         v[0] = sum / rr.num_rel as f64;
     }
@@ -1086,6 +1051,11 @@ fn ideal_dcg(_: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), Str
     Ok(())
 }
 
+/// Not the core's kernel (`QueryView::ndcg_rel`, nor `Rndcg` and `G`
+/// theirs): here the gains and the ideal ranking come from the measure's
+/// parameters ([`setup_gains`], walked level by level by `Ideal`), there
+/// from the grades, and each loop follows m_*.c's walk over its own input;
+/// both divide by the same `log2(i + 2)` in the same order.
 fn ndcg_rel(_: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), String> {
     let gains = setup_gains(rr, p);
     let mut ideal = Ideal::new(&gains);
@@ -1319,33 +1289,18 @@ fn rbp(_: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), String> {
             g.gain = (g.gain - min) / (max - min);
         }
     }
-    let mut sum = 0.0;
-    let mut cur_p = 1.0;
-    for &r in &rr.rel_list {
-        let gain = get_gain(r, &gains);
-        if gain != 0.0 {
-            sum += gain * cur_p;
-        }
-        cur_p *= persistence;
-    }
+    let sum = rbp_sum(
+        rr.rel_list.iter().map(|&r| get_gain(r, &gains)),
+        persistence,
+    );
     v[0] = (1.0 - persistence) * sum;
     Ok(())
 }
 
 fn rbp_resid(_: &Ctx, rr: &ResRels, p: &Params, v: &mut [f64]) -> Result<(), String> {
     let persistence = rbp_p(p);
-    let mut unj_so_far = 0i64;
-    let mut sum = 0.0;
-    let mut cur_p = 1.0;
-    for &r in &rr.rel_list {
-        if r < 0 {
-            unj_so_far += 1;
-            sum += cur_p;
-        }
-        cur_p *= persistence;
-    }
-    if unj_so_far != 0 {
-        v[0] = cur_p + (1.0 - persistence) * sum;
+    if let Some(resid) = rbp_residual_of(rr.rel_list.iter().map(|&r| r < 0), persistence) {
+        v[0] = resid;
     }
     Ok(())
 }

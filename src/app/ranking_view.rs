@@ -71,7 +71,7 @@ pub fn ElbowPanel() -> impl IntoView {
     let chart = Signal::derive(move || {
         let groups = groups();
         let (m, p) = (metric.get(), max_p());
-        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), m.label(), p, ink()))
+        lines.with(|ls| elbow_chart(ls, &groups, faint(), bands(), &m.label(), p, ink()))
     });
     // hover: the cutoff under the pointer and every model's value there
     let hover_p = RwSignal::new(None::<usize>);

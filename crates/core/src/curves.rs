@@ -9,23 +9,19 @@
 use super::evaluate::Conventions;
 use super::ranking::{PreparedRun, QueryView};
 use super::ranking_metrics::{ndcg_of, ApDenominator, PrecisionDenominator};
-use super::registry::id;
-#[cfg(test)]
+use super::registry::{Kind, MetricInfo, METRICS};
 use super::Named;
 
-/// Metrics that have a cutoff curve. Their names are the registry's ids
-/// (`registry::id`) and their labels its titles at cutoff p (a test holds
-/// both to the registry's rows).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CurveMetric {
-    Ndcg,
-    Precision,
-    Recall,
-    Map,
-    HitRate,
+pub use super::ranking_metrics::CurveMetric;
+
+/// The registry's row of a curve metric (a test holds every variant to one).
+fn row(metric: CurveMetric) -> Option<&'static MetricInfo> {
+    METRICS.iter().find(|m| m.curve == Some(metric))
 }
 
+/// Metrics that have a cutoff curve: the registry's rows with a `curve` (a
+/// test holds `ALL`, the kernels in the page's menu order, to them). Their
+/// names are the rows' ids, their labels the rows' titles at cutoff p.
 impl super::Named for CurveMetric {
     const ALL: &'static [Self] = &[
         CurveMetric::Ndcg,
@@ -35,29 +31,36 @@ impl super::Named for CurveMetric {
         CurveMetric::HitRate,
     ];
     fn name(self) -> &'static str {
-        match self {
-            CurveMetric::Ndcg => id::NDCG,
-            CurveMetric::Precision => id::PRECISION,
-            CurveMetric::Recall => id::RECALL,
-            CurveMetric::Map => id::MAP,
-            CurveMetric::HitRate => id::HIT_RATE,
-        }
+        row(self).map_or("", |m| m.base)
     }
     fn named(name: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|m| m.name() == name)
+        METRICS
+            .iter()
+            .find(|m| m.kind == Kind::Ranking && m.base == name)
+            .and_then(|m| m.curve)
     }
 }
 
 impl CurveMetric {
     /// The registry's title at cutoff p ("nDCG@p", "P@p").
-    pub fn label(self) -> &'static str {
-        match self {
-            CurveMetric::Ndcg => "nDCG@p",
-            CurveMetric::Precision => "P@p",
-            CurveMetric::Recall => "R@p",
-            CurveMetric::Map => "MAP@p",
-            CurveMetric::HitRate => "Hit@p",
-        }
+    pub fn label(self) -> String {
+        let title = row(self).map_or("", |m| m.title);
+        format!("{}@p", title.strip_suffix("@k").unwrap_or(title))
+    }
+}
+
+/// Serialised by its registry name (sessions and links keep it).
+impl serde::Serialize for CurveMetric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CurveMetric {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        CurveMetric::named(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a curve metric: {name}")))
     }
 }
 
@@ -556,6 +559,23 @@ mod tests {
             assert_eq!(CurveMetric::named(metric.name()), Some(metric));
         }
         assert_eq!(CurveMetric::named("mrr"), None);
+    }
+
+    #[test]
+    fn the_curve_metrics_are_the_registry_rows_with_a_curve() {
+        let rows: Vec<_> = METRICS.iter().filter(|m| m.curve.is_some()).collect();
+        assert_eq!(rows.len(), CurveMetric::ALL.len());
+        for m in rows {
+            assert_eq!(m.kind, Kind::Ranking, "{}", m.base);
+            let curve = m.curve.unwrap();
+            assert!(CurveMetric::ALL.contains(&curve), "{}", m.base);
+            assert_eq!(curve.name(), m.base);
+        }
+        // the names sessions and links saved before
+        let names: Vec<_> = CurveMetric::ALL.iter().map(|m| m.name()).collect();
+        assert_eq!(names, ["ndcg", "precision", "recall", "map", "hit_rate"]);
+        let labels: Vec<_> = CurveMetric::ALL.iter().map(|m| m.label()).collect();
+        assert_eq!(labels, ["nDCG@p", "P@p", "R@p", "MAP@p", "Hit@p"]);
     }
 
     #[test]

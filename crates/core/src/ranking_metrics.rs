@@ -280,6 +280,18 @@ fn is_rel(grade: i32, level: i32) -> bool {
     grade != NOT_JUDGED && grade >= level
 }
 
+/// The kernels of the metric@p curves ([`super::curves`]). A registry row
+/// names its curve (`MetricInfo::curve`); the curves' names and labels are
+/// read from those rows, not written here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CurveMetric {
+    Ndcg,
+    Precision,
+    Recall,
+    Map,
+    HitRate,
+}
+
 /// Sums over a prefix of one ranked list ([`QueryView::scan_cutoffs`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Prefix {

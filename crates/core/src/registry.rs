@@ -6,7 +6,7 @@ use super::conventions::Key;
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;
-use super::ranking_metrics::{ndcg_of, Ctx, Gain, Prefix, TrecEvalVersion};
+use super::ranking_metrics::{ndcg_of, Ctx, CurveMetric, Gain, Prefix, TrecEvalVersion};
 use super::ratings::{self, RatingsData};
 use super::sum;
 
@@ -57,6 +57,9 @@ pub struct MetricInfo {
     /// A cutoff its table always shows, whatever the cutoffs chosen (top-1
     /// accuracy, scikit-learn's accuracy_score, leads a multi-class table).
     pub always_at: Option<usize>,
+    /// Its metric@p curve ([`super::curves`]), for a ranking metric that has
+    /// one: the curves' list, names and labels are these rows'.
+    pub curve: Option<CurveMetric>,
 }
 
 /// A metric's explanation with its own terms, beyond the mean of its
@@ -295,11 +298,16 @@ const fn m(
         average: Average::Mean,
         explain: Explain::None,
         always_at: None,
+        curve: None,
     }
 }
 
 /// The rows' other parts, written after `m(...)`.
 impl MetricInfo {
+    const fn curve(mut self, curve: CurveMetric) -> Self {
+        self.curve = Some(curve);
+        self
+    }
     const fn typeset(mut self, tex: &'static str) -> Self {
         self.tex = tex;
         self
@@ -383,6 +391,7 @@ pub static METRICS: &[MetricInfo] = &[
         .depends(&[Key::Ties, Key::Gain, Key::Discount, Key::QuerySet])
         .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
         .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg))
+        .curve(CurveMetric::Ndcg)
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: true })),
     m(id::NDCG_BURGES, Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
@@ -406,6 +415,7 @@ pub static METRICS: &[MetricInfo] = &[
         .depends(&[Key::Ties, Key::RelevanceLevel, Key::ApDenominator, Key::QuerySet])
         .query(|q, a| q.average_precision(a.k, &a.ctx))
         .scan(ap_of_prefix)
+        .curve(CurveMetric::Map)
         .explain(Explain::Query(QueryTerms::Ap)),
     m("gm_map", Ranking, NoK, "GM-MAP", "exp(mean(ln max(AP, 0.00001)))", "relevance level; tie order", "trec_eval gm_map", true, true, false)
         .typeset(r"\text{GM-MAP} = \exp\left( \frac{1}{|Q|} \sum_{q} \ln \max(\text{AP}(q), 10^{-5}) \right)")
@@ -418,12 +428,14 @@ pub static METRICS: &[MetricInfo] = &[
         .depends(&[Key::Ties, Key::RelevanceLevel, Key::PrecisionDenominator, Key::QuerySet])
         .query(|q, a| q.precision(a.k, &a.ctx))
         .scan(|f, q, k, ctx| q.precision_of(f.hits as f64, k, ctx))
+        .curve(CurveMetric::Precision)
         .explain(Explain::Query(QueryTerms::Precision)),
     m(id::RECALL, Ranking, K, "R@k", "R@k = |relevant in top k| / |R|", "relevance level; 0 when |R| = 0", "trec_eval recall", true, true, true)
         .typeset(r"R@k = \frac{|\text{relevant in top } k|}{|R|}")
         .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.recall(a.k, a.ctx.relevance_level))
         .scan(|f, q, _, ctx| q.recall_of(f.hits as f64, ctx.relevance_level))
+        .curve(CurveMetric::Recall)
         .explain(Explain::Query(QueryTerms::Recall)),
     m(id::F1, Ranking, K, "F1@k", "F1@k = 2·P@k·R@k / (P@k + R@k)", "per-query mean (ranx) or from the mean P and R (LibCity)", "van Rijsbergen 1979 (F-measure); ranx f1", true, true, true)
         .typeset(r"F_1@k = \frac{2 \cdot P@k \cdot R@k}{P@k + R@k}")
@@ -436,6 +448,7 @@ pub static METRICS: &[MetricInfo] = &[
         .depends(&[Key::Ties, Key::RelevanceLevel, Key::QuerySet])
         .query(|q, a| q.hit(a.k, a.ctx.relevance_level))
         .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64)
+        .curve(CurveMetric::HitRate)
         .explain(Explain::Query(QueryTerms::Hit)),
     m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
         .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")

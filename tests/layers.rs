@@ -400,6 +400,30 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// A module file's `#[path = "file"] mod name;` declarations: (name, file
+/// relative to the declaring file's directory).
+fn path_modules(src: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = src.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        let Some(attr) = line.strip_prefix("#[path") else {
+            continue;
+        };
+        let file = attr.split('"').nth(1).unwrap_or_default().to_string();
+        // the item, after any other attributes
+        let item = lines.by_ref().find(|l| !l.starts_with("#[")).unwrap_or("");
+        let name = item
+            .trim_start_matches("pub ")
+            .trim_start_matches("pub(crate) ")
+            .strip_prefix("mod ")
+            .map(|n| n.trim_end_matches(';').trim().to_string());
+        if let Some(name) = name {
+            out.push((name, file));
+        }
+    }
+    out
+}
+
 fn read_crate(root: &Path, dir: &str, root_file: &str) -> Crate {
     let dir = root.join(dir);
     let mut files = Vec::new();
@@ -423,6 +447,30 @@ fn read_crate(root: &Path, dir: &str, root_file: &str) -> Crate {
         };
         let (code, literals) = lex(&std::fs::read_to_string(&path).unwrap());
         modules.insert(module, (path, code, literals));
+    }
+    // a `#[path]` module is named where it is declared, not by its folder
+    let declared: Vec<(String, PathBuf)> = (modules.iter())
+        .flat_map(|(module, (path, _, _))| {
+            let src = std::fs::read_to_string(path).unwrap();
+            let parent = path.parent().unwrap().to_path_buf();
+            path_modules(&src).into_iter().map(move |(name, file)| {
+                let at = if module.is_empty() {
+                    name
+                } else {
+                    format!("{module}::{name}")
+                };
+                (at, parent.join(file))
+            })
+        })
+        .collect();
+    for (at, file) in declared {
+        let file = std::fs::canonicalize(&file).unwrap();
+        let old = (modules.iter())
+            .find(|(_, (p, _, _))| std::fs::canonicalize(p).unwrap() == file)
+            .map(|(m, _)| m.clone())
+            .unwrap_or_else(|| panic!("{}: no such module file", file.display()));
+        let source = modules.remove(&old).unwrap();
+        modules.insert(at, source);
     }
     Crate { modules }
 }
@@ -580,7 +628,9 @@ fn no_import_goes_up_a_layer() {
         let krate = read_crate(&root(), dir, root_file);
         for (module, (path, code, _)) in &krate.modules {
             let file = rel(path);
-            let view = file.starts_with("src/app/") || file.starts_with("src/bin/");
+            // by module, not folder: `#[path]` puts app/worker/protocol.rs at `protocol`
+            let in_app = name == "rankscope" && (module == "app" || module.starts_with("app::"));
+            let view = in_app || file.starts_with("src/bin/");
             for p in named_paths(code, &BTreeSet::new()) {
                 let first = p[0].as_str();
                 if PROJECT.contains(&first) && !allowed.contains(&first) {
@@ -720,4 +770,24 @@ fn the_checks_see_cycles_paths_and_tags() {
     .map(|(m, to)| (m.to_string(), to.into_iter().map(String::from).collect()))
     .collect();
     assert_eq!(cycles(&g), [vec!["a", "b", "c"]]);
+    assert_eq!(
+        path_modules("// x\n#[path = \"app/worker/protocol.rs\"]\npub mod protocol;\nmod other;\n"),
+        [("protocol".to_string(), "app/worker/protocol.rs".to_string())]
+    );
+}
+
+/// `src/app/worker/protocol.rs` is compiled as `crate::protocol`
+/// (`#[path]` in src/lib.rs): the checks read it there.
+#[test]
+fn a_path_module_is_read_where_it_is_declared() {
+    let krate = read_crate(&root(), "src", "lib.rs");
+    let (path, _, _) = &krate.modules["protocol"];
+    assert_eq!(rel(path), "src/app/worker/protocol.rs");
+    assert!(!krate.modules.contains_key("app::worker::protocol"));
+    let g = graph(&krate, false);
+    assert!(
+        g["app::worker"].contains("protocol"),
+        "{:?}",
+        g["app::worker"]
+    );
 }

@@ -5,7 +5,8 @@
 //! modules of a crate (one module per file; a module's own submodules are
 //! its contents, not its imports; test modules left out), and no HTML
 //! written as strings below the views (crates/core, crates/io,
-//! crates/trec-eval).
+//! crates/trec-eval, the CLI, and the root crate's modules outside the
+//! view layer named in `VIEWS`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -146,10 +147,29 @@ const TAGS: &[&str] = &[
     "ul",
 ];
 
+/// The view layer of the root crate: the files (or folders, ending in `/`)
+/// that write HTML, and why. Every other file of the lower crates, the root
+/// crate and the CLI writes none (MARKUP_ALLOWED aside). The wasm entry
+/// points (src/bin/rankscope-*.rs) are the app's and are not read.
+#[rustfmt::skip]
+const VIEWS: &[(&str, &str)] = &[
+    ("src/markup.rs", "the shared HTML pieces and escaping of the views"),
+    ("src/compare/html.rs", "the Compare view's panel and controls"),
+    ("src/diagnose/html.rs", "the Diagnose view's panels"),
+    ("src/values.rs", "the metric and per-query tables"),
+    ("src/math.rs", "the formulas as MathML"),
+    ("src/plot/", "the charts as SVG"),
+    ("src/app/", "the browser app"),
+    ("src/session.rs", "the saved report's HTML document (report_html, report_script)"),
+];
+
 /// Markup allowed below the views: (file, tag as written, how many times,
 /// why). A count that no longer matches fails too, so the list stays true.
 #[rustfmt::skip]
-const MARKUP_ALLOWED: &[(&str, &str, usize, &str)] = &[];
+const MARKUP_ALLOWED: &[(&str, &str, usize, &str)] = &[
+    ("src/compare/page.rs", "section", 2, "the worker's answer wraps compare/html.rs's panel in its card"),
+    ("src/compare/page.rs", "h2", 2, "the card's heading"),
+];
 
 /// A file's code with comments and the contents of string and character
 /// literals blanked (lines kept), and its string literals with their line.
@@ -690,10 +710,18 @@ fn no_cycle_between_the_modules_of_a_crate() {
 fn no_html_is_written_below_the_views() {
     let mut found = Vec::new();
     let mut seen = vec![0; MARKUP_ALLOWED.len()];
-    for &(_, dir, root_file, _) in &CRATES[..3] {
+    let mut named = vec![false; VIEWS.len()];
+    // the lower crates, the root crate and the CLI (not the Python binding)
+    for &(_, dir, root_file, _) in &CRATES[..5] {
         let krate = read_crate(&root(), dir, root_file);
         for (path, code, literals) in krate.modules.values() {
             let file = rel(path);
+            let view =
+                |&(v, _): &(&str, &str)| file == v || (v.ends_with('/') && file.starts_with(v));
+            if let Some(i) = VIEWS.iter().position(view) {
+                named[i] = true;
+                continue;
+            }
             // the literals of the code outside test modules
             let kept: BTreeSet<usize> = {
                 let code = without_tests(code);
@@ -725,6 +753,11 @@ fn no_html_is_written_below_the_views() {
                     }
                 }
             }
+        }
+    }
+    for (&(file, why), named) in VIEWS.iter().zip(named) {
+        if !named {
+            found.push(format!("{file} ({why}): listed as a view, no such file"));
         }
     }
     for (&(file, tag, times, why), n) in MARKUP_ALLOWED.iter().zip(seen) {

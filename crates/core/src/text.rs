@@ -229,6 +229,10 @@ pub fn markdown(text: &str) -> String {
 
 /// HTML text (an element's content or a quoted attribute value): `&`, `<`,
 /// `>`, `"` and `'` as entities, hidden characters visible.
+///
+/// Used only by the root crate's view layer (markup, values, compare/html,
+/// diagnose/html, app); no lower crate calls it, which is fine: it writes
+/// no markup itself (tests/layers.rs).
 pub fn html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in visible(text).chars() {
@@ -248,6 +252,9 @@ pub fn html(text: &str) -> String {
 /// controls' ids are the page's own) in `doc` (HTML a worker wrote), as
 /// written (escaped); `None` without such an element or attribute. The page compares it with what someone is typing into that
 /// control (`app/util.rs`).
+///
+/// Used only by the app (`app/util.rs`); no lower crate calls it, which is
+/// fine: it reads markup, writes none.
 pub fn input_value<'a>(doc: &'a str, id: &str) -> Option<&'a str> {
     let at = doc.find(&format!(r#" id="{id}""#))?;
     let start = doc[..at].rfind('<')?;

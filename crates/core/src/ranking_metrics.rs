@@ -435,6 +435,16 @@ impl<'a> QueryView<'a> {
         self.grades.is_empty()
     }
 
+    /// How many of the positions `start..end` are relevant at `level`
+    /// (a tie group's, or the first k's).
+    #[inline]
+    fn relevant_in(&self, start: usize, end: usize, level: i32) -> usize {
+        self.grades[start..end]
+            .iter()
+            .filter(|&&g| is_rel(g, level))
+            .count()
+    }
+
     /// Calls `f(start, end)` for every tie group (one per position unless ties are averaged).
     #[inline]
     fn for_each_group(&self, mut f: impl FnMut(usize, usize) -> bool) {
@@ -530,10 +540,7 @@ impl<'a> QueryView<'a> {
     pub fn hits(&self, k: Option<usize>, level: i32) -> f64 {
         if !self.average_ties {
             let k = cut(k, self.len());
-            return self.grades[..k]
-                .iter()
-                .filter(|&&g| is_rel(g, level))
-                .count() as f64;
+            return self.relevant_in(0, k, level) as f64;
         }
         let k = cut(k, self.len());
         self.linear_sum(k, |g| is_rel(g, level) as u8 as f64, |_| 1.0)
@@ -827,10 +834,7 @@ impl<'a> QueryView<'a> {
                 return false;
             }
             let n = e - s;
-            let r = self.grades[s..e]
-                .iter()
-                .filter(|&&g| is_rel(g, level))
-                .count();
+            let r = self.relevant_in(s, e, level);
             let t = e.min(k) - s;
             if r == 0 {
                 (s..s + t).for_each(|i| at(i, 0.0));
@@ -887,10 +891,7 @@ impl<'a> QueryView<'a> {
                 return false;
             }
             let n = e - s;
-            let r = self.grades[s..e]
-                .iter()
-                .filter(|&&g| is_rel(g, level))
-                .count();
+            let r = self.relevant_in(s, e, level);
             if r == 0 {
                 return true;
             }
@@ -974,10 +975,7 @@ impl<'a> QueryView<'a> {
                 return false;
             }
             let n = e - s;
-            let r = self.grades[s..e]
-                .iter()
-                .filter(|&&g| is_rel(g, level))
-                .count();
+            let r = self.relevant_in(s, e, level);
             let pr = r as f64 / n as f64;
             for i in s..e.min(k) {
                 if r > 0 {

@@ -2,7 +2,7 @@
 // offline once it has been opened. Network first (a new deployment is picked up
 // at once), the cached copy when the network is not there. Only the app's files
 // are cached (each page's index.html and the files it names: the dashboard, its
-// loading worker, the teaching page in learn/); data the user loads from URLs
+// loading worker, the teaching page in learn/, the leaderboard in board/); data the user loads from URLs
 // never is.
 const CACHE = 'rankscope-app';
 const WORKER_FILES = ['rankscope-worker_loader.js', 'rankscope-worker.js', 'rankscope-worker_bg.wasm'];
@@ -20,9 +20,10 @@ async function pageFiles(dir) {
 async function appFiles() {
   const main = await pageFiles('');
   const learn = await pageFiles('learn/');
+  const board = await pageFiles('board/');
   return {
-    indexes: [['./index.html', main.index], ['./learn/index.html', learn.index]],
-    files: [...new Set([...main.files, ...WORKER_FILES.map((f) => `./${f}`), ...learn.files])],
+    indexes: [['./index.html', main.index], ['./learn/index.html', learn.index], ['./board/index.html', board.index]],
+    files: [...new Set([...main.files, ...WORKER_FILES.map((f) => `./${f}`), ...learn.files, ...board.files])],
   };
 }
 
@@ -43,18 +44,20 @@ function isAppFile(url) {
   const scope = new URL(self.registration.scope);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return false;
   const rel = url.pathname.slice(scope.pathname.length);
-  return /^(learn\/)?(index\.html)?$/.test(rel) || rel === 'sw.js' || rel === EXAMPLE
+  return /^((learn|board)\/)?(index\.html)?$/.test(rel) || rel === 'sw.js' || rel === EXAMPLE
     || /^(main|rankscope-web)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel) || WORKER_FILES.includes(rel)
-    || /^learn\/(main|rankscope-learn)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel);
+    || /^learn\/(main|rankscope-learn)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel)
+    || /^board\/(main|rankscope-board)-[0-9a-f]+(_bg)?\.(css|js|wasm)$/.test(rel);
 }
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== 'GET' || !(request.mode === 'navigate' && url.origin === self.location.origin || isAppFile(url))) return;
-  // a navigation is answered by its page's index.html (the dashboard, or the teaching page)
+  // a navigation is answered by its page's index.html (the dashboard, the teaching page, the leaderboard)
   const scope = new URL(self.registration.scope).pathname;
-  const page = url.pathname.startsWith(`${scope}learn/`) ? './learn/index.html' : './index.html';
+  const sub = ['learn/', 'board/'].find((d) => url.pathname.startsWith(`${scope}${d}`));
+  const page = sub ? `./${sub}index.html` : './index.html';
   const key = request.mode === 'navigate' ? page : request;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);

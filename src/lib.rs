@@ -9,6 +9,7 @@ pub use rankscope_core::{named, text};
 pub use rankscope_io::{example, parse, trec_format, trec_relations};
 pub use rankscope_trec_eval as trec_eval;
 
+pub mod board;
 pub mod compare;
 pub mod diagnose;
 pub mod markup;

@@ -2,6 +2,8 @@
 //! and tests. The page and the export call the same functions, so an exported
 //! SVG is exactly what the page shows.
 
+pub mod heatmap;
+
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;

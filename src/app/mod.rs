@@ -2,6 +2,7 @@
 //! dropped file -> [`loader`] (chunked parse) -> workspace signal -> memos
 //! (prepared runs, curves, reports) -> views.
 
+pub mod board;
 mod binary_view;
 mod chart;
 mod classify;

@@ -76,6 +76,13 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
         } => report(&title, &urls, &sides.bytes(session))
             .await
             .map(Reply::Text),
+        Job::Leaderboard {
+            values,
+            runs,
+            queries,
+            settings,
+            baseline,
+        } => leaderboard(&sides.bytes(values), runs, queries, &settings, baseline),
     };
     out.finish(reply)
 }
@@ -251,6 +258,25 @@ fn compare(request: &[u8], auc: bool, out: &mut Out) -> Result<Reply, String> {
 fn export(table: &crate::report::Table, format: &str) -> Result<String, String> {
     let format = <crate::report::Export as crate::core::Named>::named(format);
     Ok(table.export(format.ok_or("no such export format")?))
+}
+
+/// [`Job::Leaderboard`]: one metric's column of the leaderboard (tie group,
+/// rank intervals, each run against the baseline) from its matrix's bytes.
+fn leaderboard(
+    bytes: &[u8],
+    runs: u32,
+    queries: u32,
+    settings: &crate::core::leaderboard::Settings,
+    baseline: Option<u32>,
+) -> Result<Reply, String> {
+    use crate::core::leaderboard::{column, Matrix};
+    let values: Vec<f64> = (bytes.chunks_exact(8))
+        .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect();
+    let m = Matrix::new(runs as usize, queries as usize, &values)
+        .ok_or("the leaderboard's values do not fill its runs × queries")?;
+    let c = column(&m, settings, baseline.map(|b| b as usize)).ok_or("a leaderboard without runs")?;
+    Ok(Reply::Ranked((&c).into()))
 }
 
 /// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):

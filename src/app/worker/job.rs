@@ -579,3 +579,28 @@ pub async fn report(title: &str, urls: [String; 3], session: &[u8]) -> Result<St
 pub fn cancel_compare() {
     stop(BOOK.with(|b| b.borrow_mut().cancel(Lane::Compare)));
 }
+
+/// The leaderboard's tests of one metric's runs × queries `matrix` (the
+/// board's lane: a newer request stops this one, which then returns `None`).
+pub async fn leaderboard(
+    matrix: &[f64],
+    runs: usize,
+    queries: usize,
+    settings: crate::core::leaderboard::Settings,
+    baseline: Option<usize>,
+) -> Option<Result<protocol::Ranked, String>> {
+    let bytes: Vec<u8> = matrix.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let job = Job::Leaderboard {
+        values: Side(0),
+        runs: runs as u32,
+        queries: queries as u32,
+        settings,
+        baseline: baseline.map(|b| b as u32),
+    };
+    match run(&job, &[Uint8Array::from(&bytes[..]).into()], Lane::Board, &mut |_| {}).await {
+        Ran::Done(Reply::Ranked(r), _) => Some(Ok(r)),
+        Ran::Done(..) => Some(Err(unexpected())),
+        Ran::Broken(why) => Some(Err(why)),
+        Ran::Cancelled => None,
+    }
+}

@@ -35,6 +35,22 @@ const CHUNK: f64 = 1024.0 * 1024.0;
 /// The worker's loader script, next to index.html (built by Trunk from `rankscope-worker`).
 pub const SCRIPT: &str = "./rankscope-worker_loader.js";
 
+thread_local! {
+    /// Where this page finds [`SCRIPT`] (a page in a folder of dist/, the
+    /// leaderboard, finds it one folder up).
+    static SCRIPT_AT: std::cell::Cell<&'static str> = const { std::cell::Cell::new(SCRIPT) };
+}
+
+/// The worker's loader script as this page reaches it.
+pub fn script() -> &'static str {
+    SCRIPT_AT.with(|s| s.get())
+}
+
+/// Sets where this page finds the worker's loader script (before any job).
+pub fn set_script(path: &'static str) {
+    SCRIPT_AT.with(|s| s.set(path));
+}
+
 /// A field of a browser API's object (a stream's read result, a global).
 fn get(obj: &JsValue, key: &str) -> JsValue {
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)

@@ -39,7 +39,7 @@ pub fn warm() {
             !w.failed.get()
         });
         while spares.len() < SPARES {
-            let Ok(worker) = web_sys::Worker::new(SCRIPT) else {
+            let Ok(worker) = web_sys::Worker::new(script()) else {
                 return;
             };
             let ready = std::rc::Rc::new(std::cell::Cell::new(false));
@@ -82,7 +82,7 @@ pub(super) fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
     });
     match spare {
         Some(spare) => Ok((spare.worker.clone(), spare.ready.get())),
-        None => web_sys::Worker::new(SCRIPT).map(|w| (w, false)),
+        None => web_sys::Worker::new(script()).map(|w| (w, false)),
     }
 }
 
@@ -105,7 +105,7 @@ pub(super) async fn run(
     progress: &mut dyn FnMut(Progress),
 ) -> Ran {
     let worker = if lane.fresh() {
-        web_sys::Worker::new(SCRIPT).map(|w| (w, false))
+        web_sys::Worker::new(script()).map(|w| (w, false))
     } else {
         take_worker()
     };
@@ -136,7 +136,7 @@ pub(super) async fn run(
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| {
-                format!("the loading worker could not start ({SCRIPT} did not load)")
+                format!("the loading worker could not start ({} did not load)", script())
             });
         let _ = err_tx.unbounded_send(Event::Failed(what));
     });

@@ -150,6 +150,66 @@ pub enum Job {
         urls: [String; 3],
         session: Side,
     },
+    /// The leaderboard's tests of one metric: its runs × queries matrix
+    /// beside (little-endian `f64`, run-major), the tie group and rank
+    /// intervals under `settings`, each run against `baseline` if one →
+    /// [`Reply::Ranked`].
+    Leaderboard {
+        values: Side,
+        runs: u32,
+        queries: u32,
+        settings: crate::core::leaderboard::Settings,
+        baseline: Option<u32>,
+    },
+}
+
+/// One run tested against a reference run ([`crate::core::leaderboard::Comparison`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Versus {
+    pub run: u32,
+    pub mean_diff: f64,
+    pub p: f64,
+    pub adjusted: f64,
+    pub significant: bool,
+}
+
+/// A leaderboard column's tests ([`crate::core::leaderboard::Column`] but
+/// the means, which the page has).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ranked {
+    pub best: u32,
+    /// Per run: in the best run's tie group.
+    pub members: Vec<bool>,
+    /// Each other run against the best.
+    pub against_best: Vec<Versus>,
+    /// Per run: (rank, low, high) of its 95% rank interval.
+    pub ranks: Vec<(u32, u32, u32)>,
+    pub versus: Option<Vec<Versus>>,
+}
+
+impl From<&crate::core::leaderboard::Column> for Ranked {
+    fn from(c: &crate::core::leaderboard::Column) -> Ranked {
+        let versus = |v: &[crate::core::leaderboard::Comparison]| {
+            v.iter()
+                .map(|c| Versus {
+                    run: c.run as u32,
+                    mean_diff: c.mean_diff,
+                    p: c.p,
+                    adjusted: c.adjusted,
+                    significant: c.significant,
+                })
+                .collect()
+        };
+        Ranked {
+            best: c.best as u32,
+            members: c.ties.members.clone(),
+            against_best: versus(&c.ties.comparisons),
+            ranks: (c.ranks.iter())
+                .map(|r| (r.rank as u32, r.low as u32, r.high as u32))
+                .collect(),
+            versus: c.versus.as_deref().map(versus),
+        }
+    }
 }
 
 /// A job's progress: `done` of `total` steps (bytes for a parse; `total` 0
@@ -213,6 +273,8 @@ pub enum Reply {
     Text(String),
     /// The values panel's parts ([`crate::values::panel`]).
     Values([String; 3]),
+    /// A leaderboard column's tests.
+    Ranked(Ranked),
 }
 
 /// `body` as job `id`'s message.
@@ -242,6 +304,8 @@ pub enum Lane {
     Relations,
     /// Exports and saved reports, each a file of its own.
     Export,
+    /// The leaderboard's tests of one metric.
+    Board,
 }
 
 impl Lane {
@@ -254,7 +318,7 @@ impl Lane {
     /// spares start next to it: the tests and relation files, which may
     /// run for long next to a drop.
     pub fn fresh(self) -> bool {
-        matches!(self, Lane::Compare | Lane::Relations)
+        matches!(self, Lane::Compare | Lane::Relations | Lane::Board)
     }
 }
 
@@ -411,6 +475,19 @@ mod tests {
                 urls: ["a.css".into(), "b.js".into(), "c.wasm".into()],
                 session: Side(0),
             },
+            Job::Leaderboard {
+                values: Side(0),
+                runs: 200,
+                queries: 10_000,
+                settings: crate::core::leaderboard::Settings {
+                    test: crate::core::leaderboard::Test::Wilcoxon,
+                    correction: crate::core::stats::Correction::BenjaminiHochberg,
+                    alpha: 0.01,
+                    resamples: 1000,
+                    seed: u64::MAX,
+                },
+                baseline: Some(3),
+            },
         ];
         for (i, job) in jobs.into_iter().enumerate() {
             round(i as Id + 1, job);
@@ -439,6 +516,19 @@ mod tests {
             },
             Reply::Values(["a".into(), "b".into(), "c".into()]),
             Reply::Text("text".into()),
+            Reply::Ranked(Ranked {
+                best: 1,
+                members: vec![true, true, false],
+                against_best: vec![Versus {
+                    run: 0,
+                    mean_diff: -0.25,
+                    p: 0.5,
+                    adjusted: 1.0,
+                    significant: false,
+                }],
+                ranks: vec![(2, 1, 3), (1, 1, 2), (3, 3, 3)],
+                versus: Some(vec![]),
+            }),
         ];
         for (i, reply) in replies.into_iter().enumerate() {
             round(u32::MAX - i as Id, reply);

@@ -124,6 +124,60 @@ pub fn board(
     })
 }
 
+/// A catalog's manifest (a file, or a folder holding
+/// [`catalog::MANIFEST`]) and every run's values, read (several at once)
+/// and checked: a damaged manifest, a missing or damaged values file is an
+/// error naming the file.
+pub fn load(path: &str) -> Result<(Manifest, Vec<RunValues>), String> {
+    let p = std::path::Path::new(path);
+    let file = if p.is_dir() {
+        p.join(catalog::MANIFEST)
+    } else {
+        p.to_path_buf()
+    };
+    let shown = file.display().to_string();
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("{shown}: cannot read the manifest ({e})"))?;
+    let manifest = catalog::parse_manifest(&shown, &text).map_err(|e| e.to_string())?;
+    let dir = file.parent().unwrap_or(std::path::Path::new("."));
+    let values = crate::core::par_map(&manifest.runs, |r| {
+        let path = dir.join(&r.values);
+        let bytes = std::fs::read(&path).map_err(|e| {
+            format!(
+                "{}: the values of run '{}' cannot be read ({e}); rebuild the catalog (rankscope catalog build)",
+                path.display(),
+                r.id
+            )
+        })?;
+        catalog::read_values(&r.values, &bytes).map_err(|e| e.to_string())
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, _>>()?;
+    Ok((manifest, values))
+}
+
+/// One run on one metric: a line of the CSV, a row of Python's DataFrame.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Row {
+    pub run: String,
+    pub name: String,
+    pub metric: String,
+    pub mean: f64,
+    pub rank: usize,
+    pub rank_low: usize,
+    pub rank_high: usize,
+    pub tie_group: bool,
+    pub best: bool,
+    pub p_vs_best: Option<f64>,
+    pub adjusted_vs_best: Option<f64>,
+    /// 1 significantly above the baseline, −1 below, 0 neither; `None`: the
+    /// baseline itself, or no baseline.
+    pub vs_baseline: Option<i8>,
+    pub p_vs_baseline: Option<f64>,
+    pub adjusted_vs_baseline: Option<f64>,
+    pub queries: usize,
+}
+
 /// Digits of a mean in the tables.
 const DIGITS: usize = 4;
 
@@ -326,46 +380,68 @@ impl Board {
         s
     }
 
-    /// One line per (run, metric): `run,name,metric,mean,rank,rank_low,
-    /// rank_high,tie_group,best,p_vs_best,adjusted_vs_best,vs_baseline,
-    /// p_vs_baseline,adjusted_vs_baseline,queries`; rows in the board's
-    /// order, then the metrics'. Numbers in full (they read back exactly).
-    pub fn to_csv(&self) -> String {
-        let mut out = String::from("run,name,metric,mean,rank,rank_low,rank_high,tie_group,best,p_vs_best,adjusted_vs_best,vs_baseline,p_vs_baseline,adjusted_vs_baseline,queries\n");
-        let num = |v: Option<f64>| v.map_or(String::new(), report::full);
+    /// One row per (run, metric), runs in the board's order.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut out = Vec::new();
         for r in self.order() {
             for (c, mc) in self.columns.iter().enumerate() {
                 let col = &mc.column;
-                for cell in [&self.runs[r].0, &self.runs[r].1, &mc.metric] {
-                    text::push_csv_field(&mut out, &text::csv_cell(cell));
-                    out.push(',');
-                }
                 let vb = self.versus_best(c, r);
                 let vs = col
                     .versus
                     .as_ref()
                     .and_then(|v| v.iter().find(|v| v.run == r));
                 let i = col.ranks[r];
-                let fields = [
-                    report::full(col.means[r]),
-                    i.rank.to_string(),
-                    i.low.to_string(),
-                    i.high.to_string(),
-                    col.ties.members[r].to_string(),
-                    (col.best == r).to_string(),
-                    num(vb.map(|v| v.p)),
-                    num(vb.map(|v| v.adjusted)),
-                    match (self.baseline, vs) {
-                        (Some(_), Some(_)) => self.mark(c, r).to_string(),
-                        _ => String::new(),
-                    },
-                    num(vs.map(|v| v.p)),
-                    num(vs.map(|v| v.adjusted)),
-                    mc.queries.to_string(),
-                ];
-                out.push_str(&fields.join(","));
-                out.push('\n');
+                out.push(Row {
+                    run: self.runs[r].0.clone(),
+                    name: self.runs[r].1.clone(),
+                    metric: mc.metric.clone(),
+                    mean: col.means[r],
+                    rank: i.rank,
+                    rank_low: i.low,
+                    rank_high: i.high,
+                    tie_group: col.ties.members[r],
+                    best: col.best == r,
+                    p_vs_best: vb.map(|v| v.p),
+                    adjusted_vs_best: vb.map(|v| v.adjusted),
+                    vs_baseline: vs.map(|_| self.mark(c, r)),
+                    p_vs_baseline: vs.map(|v| v.p),
+                    adjusted_vs_baseline: vs.map(|v| v.adjusted),
+                    queries: mc.queries,
+                });
             }
+        }
+        out
+    }
+
+    /// [`Board::rows`] as CSV: `run,name,metric,mean,rank,rank_low,
+    /// rank_high,tie_group,best,p_vs_best,adjusted_vs_best,vs_baseline,
+    /// p_vs_baseline,adjusted_vs_baseline,queries`, numbers in full (they
+    /// read back exactly), empty where a comparison does not apply.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("run,name,metric,mean,rank,rank_low,rank_high,tie_group,best,p_vs_best,adjusted_vs_best,vs_baseline,p_vs_baseline,adjusted_vs_baseline,queries\n");
+        let num = |v: Option<f64>| v.map_or(String::new(), report::full);
+        for row in self.rows() {
+            for cell in [&row.run, &row.name, &row.metric] {
+                text::push_csv_field(&mut out, &text::csv_cell(cell));
+                out.push(',');
+            }
+            let fields = [
+                report::full(row.mean),
+                row.rank.to_string(),
+                row.rank_low.to_string(),
+                row.rank_high.to_string(),
+                row.tie_group.to_string(),
+                row.best.to_string(),
+                num(row.p_vs_best),
+                num(row.adjusted_vs_best),
+                row.vs_baseline.map_or(String::new(), |m| m.to_string()),
+                num(row.p_vs_baseline),
+                num(row.adjusted_vs_baseline),
+                row.queries.to_string(),
+            ];
+            out.push_str(&fields.join(","));
+            out.push('\n');
         }
         out
     }

@@ -3,10 +3,8 @@
 //! (`rankscope::leaderboard`), as text, JSON, CSV, Markdown or LaTeX.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
-use rankscope::catalog::{self, RunValues};
 use rankscope::core::leaderboard::{Settings, Test};
 use rankscope::core::stats::Correction;
 use rankscope::core::Named;
@@ -106,31 +104,6 @@ pub fn settings(l: &Leaderboard) -> Result<Settings, String> {
     Ok(s)
 }
 
-/// The manifest and every run's values, checked.
-pub fn load(path: &str) -> Result<(catalog::Manifest, Vec<RunValues>), String> {
-    let p = Path::new(path);
-    let file = if p.is_dir() {
-        p.join(catalog::MANIFEST)
-    } else {
-        p.to_path_buf()
-    };
-    let shown = file.display().to_string();
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| format!("{shown}: cannot read the manifest ({e})"))?;
-    let manifest = catalog::parse_manifest(&shown, &text).map_err(|e| e.to_string())?;
-    let dir = file.parent().unwrap_or(Path::new("."));
-    let values = rankscope::core::par_map(&manifest.runs, |r| {
-        let path = dir.join(&r.values);
-        let bytes = std::fs::read(&path).map_err(|e| {
-            format!("{}: the values of run '{}' cannot be read ({e}); rebuild the catalog (rankscope catalog build)", path.display(), r.id)
-        })?;
-        catalog::read_values(&r.values, &bytes).map_err(|e| e.to_string())
-    })
-    .into_iter()
-    .collect::<Result<Vec<_>, _>>()?;
-    Ok((manifest, values))
-}
-
 pub fn run(l: Leaderboard) -> ExitCode {
     let format = match l.format.as_deref().unwrap_or("text") {
         "text" | "table" => None,
@@ -148,7 +121,7 @@ pub fn run(l: Leaderboard) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let (manifest, values) = match load(&l.manifest) {
+    let (manifest, values) = match rankscope::leaderboard::load(&l.manifest) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };

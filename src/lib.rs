@@ -6,12 +6,13 @@
 // The layers below, under the paths they had in this crate.
 pub use rankscope_core as core;
 pub use rankscope_core::{named, text};
-pub use rankscope_io::{example, parse, trec_format, trec_relations};
+pub use rankscope_io::{catalog, example, parse, trec_format, trec_relations};
 pub use rankscope_trec_eval as trec_eval;
 
 pub mod board;
 pub mod compare;
 pub mod diagnose;
+pub mod leaderboard;
 pub mod markup;
 pub mod math;
 pub mod plot;

@@ -39,6 +39,7 @@ __all__ = [
     "metrics",
     "CONVENTIONS",
     "__version__",
+    "leaderboard",
 ]
 
 #: The convention keys (as in links, sessions and the CLI's flags, which
@@ -705,3 +706,50 @@ def show(run: Any, qrels: Any = None, metrics=None, height: int = 900, dist=None
     """The dashboard with this data inline in Jupyter (the value of the cell
     shows it): ``report``'s HTML in an iframe."""
     return Dashboard(report(run, qrels, metrics=metrics, dist=dist, columns=columns, **conventions), height)
+
+
+def leaderboard(
+    manifest: PathLike,
+    metrics=None,
+    baseline: Optional[str] = None,
+    test: str = "t",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    resamples: int = 1000,
+    seed: int = 42,
+):
+    """A catalog's leaderboard (``rankscope leaderboard``) as a pandas
+    DataFrame: one row per run and metric, runs by the first metric's mean,
+    with columns ``run, name, metric, mean, rank, rank_low, rank_high,
+    tie_group, best, p_vs_best, adjusted_vs_best, vs_baseline,
+    p_vs_baseline, adjusted_vs_baseline, queries``. ``manifest``: the
+    catalog's folder or its ``rankscope-catalog.json``; ``metrics``: some of
+    the catalog's (default: every one); ``test``: ``t``, ``wilcoxon`` or
+    ``sign``; ``correction``: ``holm``, ``bh``, ``bonferroni`` or ``none``;
+    ``resamples`` and ``seed``: the rank intervals' paired bootstrap. The
+    tie group: the runs not significantly worse than the best at ``alpha``;
+    ``vs_baseline``: 1 / -1 significantly above / below ``baseline``, 0
+    neither (missing for the baseline itself or without one)."""
+    import pandas as pd
+
+    rows = json.loads(
+        _rankscope.leaderboard(
+            os.fspath(manifest),
+            _metric_list(metrics) or [],
+            baseline,
+            test,
+            correction,
+            float(alpha),
+            int(resamples),
+            int(seed),
+        )
+    )
+    columns = [
+        "run", "name", "metric", "mean", "rank", "rank_low", "rank_high", "tie_group", "best",
+        "p_vs_best", "adjusted_vs_best", "vs_baseline", "p_vs_baseline", "adjusted_vs_baseline", "queries",
+    ]
+    frame = pd.DataFrame(rows, columns=columns)
+    for c in ["p_vs_best", "adjusted_vs_best", "p_vs_baseline", "adjusted_vs_baseline"]:
+        frame[c] = frame[c].astype("float64")
+    frame["vs_baseline"] = frame["vs_baseline"].astype("Int8")
+    return frame

@@ -874,11 +874,50 @@ fn conventions_help() -> Vec<&'static str> {
     rankscope::core::conventions::all_keys()
 }
 
+/// A catalog's leaderboard (`rankscope leaderboard`): its rows as JSON.
+#[pyfunction]
+#[pyo3(signature = (manifest, metrics, baseline, test, correction, alpha, resamples, seed))]
+#[allow(clippy::too_many_arguments)]
+fn leaderboard(
+    manifest: &str,
+    metrics: Vec<String>,
+    baseline: Option<String>,
+    test: &str,
+    correction: &str,
+    alpha: f64,
+    resamples: usize,
+    seed: u64,
+) -> PyResult<String> {
+    use rankscope::core::leaderboard::{Settings, Test};
+    use rankscope::core::stats::Correction;
+    let settings = Settings {
+        test: Test::named(test)
+            .ok_or_else(|| error(format!("test={test}: expected one of {}", Test::names())))?,
+        correction: Correction::named(correction).ok_or_else(|| {
+            error(format!(
+                "correction={correction}: expected one of {}",
+                Correction::names()
+            ))
+        })?,
+        alpha: Some(alpha)
+            .filter(|a| *a > 0.0 && *a < 1.0)
+            .ok_or_else(|| error(format!("alpha={alpha}: expected a number between 0 and 1")))?,
+        resamples,
+        seed,
+    };
+    let (m, values) = rankscope::leaderboard::load(manifest).map_err(error)?;
+    let board =
+        rankscope::leaderboard::board(&m, &values, &metrics, &settings, baseline.as_deref())
+            .map_err(error)?;
+    serde_json::to_string(&board.rows()).map_err(|e| error(e.to_string()))
+}
+
 #[pymodule]
 fn _rankscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Data>()?;
     m.add_function(wrap_pyfunction!(metrics, m)?)?;
     m.add_function(wrap_pyfunction!(conventions_help, m)?)?;
+    m.add_function(wrap_pyfunction!(leaderboard, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

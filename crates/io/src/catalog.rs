@@ -545,6 +545,66 @@ pub fn read_values(file: &str, bytes: &[u8]) -> Result<RunValues, LoadError> {
     })
 }
 
+/// Whether `values` (read from `entry.values`) belongs to `entry` of
+/// `manifest`: the same run, judgment set and conventions, and every
+/// metric of the manifest; the message says which differs.
+pub fn check_values(
+    manifest: &Manifest,
+    entry: &RunEntry,
+    values: &RunValues,
+) -> Result<(), String> {
+    let file = &entry.values;
+    if values.run != entry.id {
+        return Err(format!(
+            "{file}: the values of run '{}', not of '{}'",
+            values.run, entry.id
+        ));
+    }
+    if values.judgments != entry.judgments {
+        return Err(format!(
+            "{file}: run '{}' was scored against other judgments ('{}', the manifest says '{}'); rebuild it with rankscope catalog build",
+            entry.id, values.judgments, entry.judgments
+        ));
+    }
+    if values.conventions != manifest.conventions {
+        let ours = rankscope_core::conventions::describe(
+            &manifest.conventions,
+            rankscope_core::registry::Kind::Ranking,
+        );
+        let theirs = rankscope_core::conventions::describe(
+            &values.conventions,
+            rankscope_core::registry::Kind::Ranking,
+        );
+        let diff: Vec<String> = ours
+            .iter()
+            .zip(&theirs)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, b)| format!("{} {} (the catalog: {})", a.0, b.1, a.1))
+            .collect();
+        return Err(format!(
+            "{file}: run '{}' was computed under other conventions than the catalog's: {}",
+            entry.id,
+            if diff.is_empty() {
+                "thresholds".to_string()
+            } else {
+                diff.join(", ")
+            }
+        ));
+    }
+    if let Some(m) = manifest
+        .metrics
+        .iter()
+        .find(|m| !values.metrics.contains(m))
+    {
+        return Err(format!(
+            "{file}: run '{}' has no values of {m} (it holds: {})",
+            entry.id,
+            values.metrics.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// One metric's runs × queries matrix over the queries every run has a
 /// value for (run-major: run `r`'s values are `values[r * queries.len()..]`),
 /// queries in the first run's order.
@@ -796,6 +856,29 @@ mod tests {
         v2[8] = 2;
         let e = read_values("v.rsv", &v2).unwrap_err().to_string();
         assert!(e.contains("found version 2"), "{e}");
+    }
+
+    #[test]
+    fn values_of_other_judgments_or_conventions_are_refused() {
+        let m = sample();
+        let mut v = values();
+        assert_eq!(check_values(&m, &m.runs[0], &v), Ok(()));
+        v.judgments = "other".into();
+        let e = check_values(&m, &m.runs[0], &v).unwrap_err();
+        assert!(e.contains("scored against other judgments ('other'"), "{e}");
+        v = values();
+        v.conventions.gain = rankscope_core::ranking_metrics::Gain::Exponential;
+        let e = check_values(&m, &m.runs[0], &v).unwrap_err();
+        assert!(
+            e.contains(
+                "other conventions than the catalog's: gain exponential (the catalog: linear)"
+            ),
+            "{e}"
+        );
+        v = values();
+        v.metrics[1] = "p@5".into();
+        let e = check_values(&m, &m.runs[0], &v).unwrap_err();
+        assert!(e.contains("no values of ap"), "{e}");
     }
 
     #[test]

@@ -89,6 +89,12 @@ pub enum Cmd {
     /// Lists every metric id with its formula.
     #[command(help_template = TEMPLATE)]
     Metrics,
+    /// A team's catalog of runs: build it from a folder, add a run.
+    #[command(subcommand)]
+    Catalog(crate::catalog::CatalogCmd),
+    /// A catalog's leaderboard: runs × metrics, tie groups, rank intervals, marks against a baseline.
+    #[command(help_template = TEMPLATE)]
+    Leaderboard(crate::leaderboard::Leaderboard),
 }
 
 #[derive(clap::Args)]

@@ -12,6 +12,8 @@ use rankscope::report::Table;
 use rankscope::text::terminal_safe;
 
 mod args;
+mod catalog;
+mod leaderboard;
 
 use args::{Args, Cli, Cmd, OutputFormat};
 use clap::Parser as _;
@@ -86,6 +88,8 @@ fn main() -> ExitCode {
         Cmd::Compare(c) => c.args().map_or_else(fail, run_eval),
         Cmd::Diagnose(d) => d.args().map_or_else(fail, run_diagnose),
         Cmd::Generate(g) => generate(g),
+        Cmd::Catalog(c) => catalog::run(c),
+        Cmd::Leaderboard(l) => leaderboard::run(l),
         Cmd::Metrics => {
             let mut list = String::new();
             for m in registry::METRICS {

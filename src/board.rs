@@ -33,6 +33,8 @@ pub struct Board {
     pub metrics: Vec<String>,
     pub queries: Vec<Vec<String>>,
     pub values: Vec<Vec<f64>>,
+    /// Each metric's means, once [`Board::keep_means`] computed them.
+    pub kept_means: Vec<Vec<f64>>,
 }
 
 impl Board {
@@ -45,9 +47,19 @@ impl Board {
             .unwrap_or(&[])
     }
 
+    /// Computes every metric's means once (the table, its order and the
+    /// history read them at every change).
+    pub fn keep_means(&mut self) {
+        self.kept_means = Vec::new();
+        self.kept_means = (0..self.metrics.len()).map(|m| self.means(m)).collect();
+    }
+
     /// Each run's mean of metric `m` over the queries it has a value for
     /// (compensated sum, as every mean of the core).
     pub fn means(&self, m: usize) -> Vec<f64> {
+        if let Some(kept) = self.kept_means.get(m) {
+            return kept.clone();
+        }
         (0..self.runs.len())
             .map(|r| {
                 let row = self.row(m, r);
@@ -434,78 +446,6 @@ pub fn dashboard_link(app: &str, qrels: Option<&str>, runs: &[&str], fragment: &
     link
 }
 
-/// The leaderboard as a metric table for the exports (CSV, JSON, Markdown,
-/// LaTeX through [`crate::report::Table`]): `rows` in order, every metric's
-/// mean, then the ranking metric `m`'s rank, 95% rank interval (`rank_low`,
-/// `rank_high`) and tie-group membership (1 or 0) from `ranked`, ▲/▼ against
-/// the baseline on `m`'s column, and a note stating the test, correction, α,
-/// resamples and seed. `conventions`: the catalog's, as `key=value` that
-/// differ from the defaults.
-pub fn export_table(
-    board: &Board,
-    rows: &[usize],
-    m: usize,
-    ranked: &crate::protocol::Ranked,
-    settings: &crate::core::leaderboard::Settings,
-    baseline: Option<usize>,
-    conventions: Vec<String>,
-) -> crate::report::Table {
-    use crate::core::Named;
-    let means: Vec<Vec<f64>> = (0..board.metrics.len()).map(|c| board.means(c)).collect();
-    let mut columns = board.metrics.clone();
-    columns.extend(["rank", "rank_low", "rank_high", "tie_group"].map(String::from));
-    let finite = |v: f64| v.is_finite().then_some(v);
-    let table_rows = rows
-        .iter()
-        .map(|&r| {
-            let mut cells: Vec<Option<f64>> = means.iter().map(|col| finite(col[r])).collect();
-            let interval = ranked.ranks.get(r);
-            cells.push(interval.map(|i| i.0 as f64));
-            cells.push(interval.map(|i| i.1 as f64));
-            cells.push(interval.map(|i| i.2 as f64));
-            cells.push(ranked.members.get(r).map(|&g| if g { 1.0 } else { 0.0 }));
-            (board.runs[r].name.clone(), cells)
-        })
-        .collect();
-    let marks = match (baseline, &ranked.versus) {
-        (Some(_), Some(versus)) => rows
-            .iter()
-            .map(|&r| {
-                let mut row = vec![0i8; columns.len()];
-                if let Some(c) = versus.iter().find(|c| c.run as usize == r) {
-                    if c.significant {
-                        row[m] = if c.mean_diff > 0.0 { 1 } else { -1 };
-                    }
-                }
-                row
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let metric = board.metrics.get(m).map_or("", String::as_str);
-    let mut note = format!(
-        "ranked by {metric}; tie group: the runs not significantly worse than the best ({} test, {} correction, alpha {}); rank interval: 95% of {} paired bootstrap resamples of the queries (seed {})",
-        settings.test.name(),
-        settings.correction.name(),
-        settings.alpha,
-        settings.resamples,
-        settings.seed
-    );
-    if let Some(b) = baseline.and_then(|b| board.runs.get(b)) {
-        note.push_str(&format!("; marks against the baseline {} on {metric}", b.name));
-    }
-    crate::report::Table {
-        columns,
-        rows: table_rows,
-        conventions,
-        marks,
-        marks_note: note,
-        kind: Some(Kind::Ranking),
-        baseline: None,
-        groups: Vec::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,15 +472,19 @@ mod tests {
                 vec![0.1, 0.5, 0.9, 0.2, 0.6, 0.9, 0.3, 0.7, 0.95, 0.0, 0.1, f64::NAN],
                 vec![0.4, 0.4, 0.4, 0.1, 0.1, 0.1, 0.3, 0.3, 0.3, 0.2, 0.2, 0.2],
             ],
+            kept_means: vec![],
         }
     }
 
     #[test]
     fn means_skip_missing_values() {
-        let b = board();
+        let mut b = board();
         let m = b.means(0);
         assert!((m[0] - 0.5).abs() < 1e-15);
         assert!((m[3] - 0.05).abs() < 1e-15, "{m:?}");
+        b.keep_means();
+        assert_eq!(b.means(0), m);
+        assert_eq!(b.kept_means.len(), 2);
     }
 
     #[test]
@@ -597,35 +541,6 @@ mod tests {
         let by_author = history(&b, 1, &[0, 1, 2], HistoryBy::Author);
         // map: bm25 0.4, dense 0.1, hybrid 0.3 → best so far stays 0.4
         assert!(by_author.series[0].points.iter().all(|p| (p.1 - 0.4).abs() < 1e-12));
-    }
-
-    #[test]
-    fn export_table_writes_the_chosen_metric_s_ranks_groups_and_marks() {
-        use crate::protocol::{Ranked, Versus};
-        let b = board();
-        let ranked = Ranked {
-            best: 2,
-            members: vec![false, true, true, false],
-            against_best: vec![],
-            ranks: vec![(3, 2, 3), (2, 1, 3), (1, 1, 2), (4, 4, 4)],
-            versus: Some(vec![Versus {
-                run: 2,
-                mean_diff: 0.15,
-                p: 0.01,
-                adjusted: 0.02,
-                significant: true,
-            }]),
-        };
-        let settings = crate::core::leaderboard::Settings::default();
-        let t = export_table(&b, &[2, 0], 0, &ranked, &settings, Some(0), vec![]);
-        assert_eq!(t.columns, ["ndcg@10", "map", "rank", "rank_low", "rank_high", "tie_group"]);
-        assert_eq!(t.rows[0].0, "hybrid");
-        assert_eq!(t.rows[0].1[2..], [Some(1.0), Some(1.0), Some(2.0), Some(1.0)]);
-        assert_eq!(t.rows[1].1[2..], [Some(3.0), Some(2.0), Some(3.0), Some(0.0)]);
-        assert_eq!(t.marks, vec![vec![1, 0, 0, 0, 0, 0], vec![0; 6]]);
-        assert!(t.marks_note.contains("t test, holm correction, alpha 0.05"), "{}", t.marks_note);
-        let csv = t.export(crate::report::Export::Csv);
-        assert!(csv.contains("hybrid,"), "{csv}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::core::leaderboard::{Settings, Test};
 use crate::core::stats::Correction;
 use crate::core::Named;
 use crate::plot::heatmap::Heatmap;
-use crate::protocol::Ranked;
+use crate::protocol::{self, Ranked};
 use rankscope_io::catalog::{self, Manifest, RunValues};
 
 pub fn main() {
@@ -32,11 +32,15 @@ pub fn main() {
 struct Loaded {
     manifest: Manifest,
     board: Board,
-    /// Each metric's mean per run.
-    means: Vec<Vec<f64>>,
     /// The judgment set the board shows (its id) and its file's URL.
     judgments: String,
     qrels: Option<String>,
+    /// The ids of the runs shown (manifest order), and where the exports
+    /// read the manifest and their values files again.
+    kept: Vec<String>,
+    export_from: (protocol::Input, Vec<protocol::Input>),
+    /// A dropped catalog's files (the exports' `Input::File` sides).
+    dropped: Vec<Vec<u8>>,
 }
 
 /// Whatever went wrong, one line each (file, line, column where there is one).
@@ -210,6 +214,34 @@ impl Source {
         }
     }
 
+    /// Where a worker reads `path` (relative to the manifest; `""`: the
+    /// manifest itself) again: its URL, or its bytes beside (added to `files`).
+    fn input(&self, manifest: &str, path: &str, files: &mut Vec<Vec<u8>>) -> protocol::Input {
+        match self {
+            Source::Url(_) => {
+                let url = if path.is_empty() {
+                    manifest.to_string()
+                } else {
+                    logic::resolve(manifest, path).unwrap_or_default()
+                };
+                let name = if path.is_empty() { manifest.to_string() } else { path.to_string() };
+                protocol::Input::Url { url, name }
+            }
+            Source::Files(all) => {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                let found = all.iter().find(|(n, _)| {
+                    if path.is_empty() {
+                        n.ends_with(".json")
+                    } else {
+                        n == path || n == name || n.ends_with(&format!("/{path}"))
+                    }
+                });
+                files.push(found.map(|f| f.1.clone()).unwrap_or_default());
+                protocol::Input::File(protocol::Side(files.len() as u32 - 1))
+            }
+        }
+    }
+
     /// The URL a run's own file is reached at (dropped files: none).
     fn url(&self, manifest: &str, path: &str) -> Option<String> {
         match self {
@@ -231,17 +263,8 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     })?;
     let manifest = catalog::parse_manifest(&name, &text).map_err(|e| e.to_string())?;
     let mut problems = Problems::new();
-    // the board shows one judgment set: the one most runs were scored against
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for r in &manifest.runs {
-        match counts.iter_mut().find(|c| c.0 == r.judgments) {
-            Some(c) => c.1 += 1,
-            None => counts.push((&r.judgments, 1)),
-        }
-    }
-    let judgments = (counts.iter())
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
-        .map_or(String::new(), |c| c.0.to_string());
+    // the board shows one judgment set: the first run's (as the CLI)
+    let judgments = manifest.runs.first().map_or(String::new(), |r| r.judgments.clone());
     let qrels = (manifest.judgments.iter())
         .find(|j| j.id == judgments)
         .and_then(|j| source.url(&name, &j.file));
@@ -266,9 +289,14 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     }
     let mut runs = Vec::new();
     let mut kept: Vec<&RunValues> = Vec::new();
+    let mut kept_ids = Vec::new();
+    let mut inputs = Vec::new();
+    let mut dropped = Vec::new();
     for (entry, v) in manifest.runs.iter().zip(&values) {
         let Some(v) = v else { continue };
         kept.push(v);
+        kept_ids.push(entry.id.clone());
+        inputs.push(source.input(&name, &entry.values, &mut dropped));
         let meta = (entry.metadata.iter())
             .map(|(k, v)| (k.clone(), meta_text(v)))
             .collect();
@@ -288,6 +316,7 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
         metrics: Vec::new(),
         queries: Vec::new(),
         values: Vec::new(),
+        kept_means: Vec::new(),
     };
     for metric in &manifest.metrics {
         match catalog::metric_matrix(&kept, metric) {
@@ -301,15 +330,18 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     }
     drop(kept);
     drop(values);
-    let means = (0..board.metrics.len()).map(|m| board.means(m)).collect();
+    let manifest_input = source.input(&name, "", &mut dropped);
+    board.keep_means();
     mark("board-loaded", t0);
     Ok((
         Loaded {
             manifest,
             board,
-            means,
             judgments,
             qrels,
+            kept: kept_ids,
+            export_from: (manifest_input, inputs),
+            dropped,
         },
         problems,
     ))
@@ -324,46 +356,13 @@ fn check(
     v: &RunValues,
     judgments: &str,
 ) -> Result<(), String> {
-    if v.run != entry.id {
+    if entry.judgments != judgments {
         return Err(format!(
-            "{file}: the values of run {}, but the manifest lists it for run {}",
-            v.run, entry.id
+            "{file}: run '{}' was scored against the judgments '{}', not '{judgments}' as the first run: left out (a leaderboard compares runs on the same judgments)",
+            entry.id, entry.judgments
         ));
     }
-    if entry.judgments != judgments || v.judgments != judgments {
-        let other = if entry.judgments != judgments {
-            &entry.judgments
-        } else {
-            &v.judgments
-        };
-        return Err(format!(
-            "{file}: run {} was scored against the judgments {other}, not {judgments} as the other runs: left out (a leaderboard compares runs on the same judgments)",
-            entry.id
-        ));
-    }
-    if v.conventions != manifest.conventions {
-        let differ: Vec<String> = TABLE
-            .iter()
-            .filter(|c| (c.get)(&v.conventions) != (c.get)(&manifest.conventions))
-            .map(|c| {
-                format!(
-                    "{} {} (the catalog's: {})",
-                    c.key,
-                    (c.get)(&v.conventions),
-                    (c.get)(&manifest.conventions)
-                )
-            })
-            .collect();
-        return Err(format!(
-            "{file}: run {}'s values were computed under other conventions ({}): left out; rebuild it with rankscope catalog add",
-            entry.id,
-            differ.join(", ")
-        ));
-    }
-    if v.metrics.is_empty() || v.queries.is_empty() {
-        return Err(format!("{file}: run {} has no values", entry.id));
-    }
-    Ok(())
+    catalog::check_values(manifest, entry, v).map_err(|why| format!("{why}: left out"))
 }
 
 /// A metadata value as text (strings as they are, anything else as JSON).
@@ -589,15 +588,14 @@ fn BoardPage() -> impl IntoView {
         let l = loaded.get()?;
         let v = view_state.get();
         let b = &l.board;
-        let (by, descending) = sort.get().unwrap_or_else(|| {
-            (
-                b.metrics
-                    .iter()
-                    .position(|m| *m == v.metric)
-                    .map_or(Sort::Catalog, Sort::Metric),
-                false,
-            )
-        });
+        let default = (
+            b.metrics
+                .iter()
+                .position(|m| *m == v.metric)
+                .map_or(Sort::Catalog, Sort::Metric),
+            false,
+        );
+        let (by, descending) = sort.get().unwrap_or(default);
         let rows = logic::rows(b, &Filter(v.filter.clone()), by, descending);
         let best = logic::best(b, &rows);
         let m = b.metrics.iter().position(|x| *x == v.metric);
@@ -611,8 +609,8 @@ fn BoardPage() -> impl IntoView {
         let head_click = move |s: Sort| {
             move |_| {
                 sort.update(|cur| {
-                    *cur = Some(match *cur {
-                        Some((old, d)) if old == s => (s, !d),
+                    *cur = Some(match cur.unwrap_or(default) {
+                        (old, d) if old == s => (s, !d),
                         _ => (s, false),
                     })
                 })
@@ -643,7 +641,7 @@ fn BoardPage() -> impl IntoView {
                 });
                 let cells = (0..metrics.len())
                     .map(|c| {
-                        let mean = l.means[c][r];
+                        let mean = b.kept_means[c][r];
                         let is_best = best[c] == Some(r);
                         let text = if mean.is_finite() { format!("{mean:.4}") } else { "–".into() };
                         let value = if mean.is_finite() { crate::report::full(mean) } else { String::new() };
@@ -688,8 +686,8 @@ fn BoardPage() -> impl IntoView {
                 }
             })
             .collect_view();
-        let arrow = move |s: Sort| match sort.get() {
-            Some((x, d)) if x == s => if d { " ▲" } else { " ▼" },
+        let arrow = move |s: Sort| match sort.get().unwrap_or(default) {
+            (x, d) if x == s => if d { " ▲" } else { " ▼" },
             _ => "",
         };
         Some(view! {
@@ -794,7 +792,7 @@ fn BoardPage() -> impl IntoView {
                     <p class="small" id="board-method">{method}</p>
                     {table}
                     {compare}
-                    {move || loaded.get().map(|l| view! { <Exports loaded=l view=view_state ranked=ranked/> })}
+                    {move || loaded.get().map(|l| view! { <Exports loaded=l view=view_state/> })}
                 </section>
                 {move || loaded.get().map(|l| view! { <HeatmapCard loaded=l view=view_state sort=sort/> })}
                 {move || loaded.get().map(|l| view! { <HistoryCard loaded=l view=view_state/> })}
@@ -806,38 +804,43 @@ fn BoardPage() -> impl IntoView {
 /// The exports: the leaderboard as CSV, JSON, Markdown, LaTeX (the ranking
 /// metric's tie group and rank intervals written), and the link to this view.
 #[component]
-fn Exports(
-    loaded: Arc<Loaded>,
-    view: RwSignal<View>,
-    ranked: RwSignal<Option<(String, View, Result<Ranked, String>)>>,
-) -> impl IntoView {
-    let table = {
-        let l = loaded.clone();
-        move || {
-            let v = view.get();
-            let r = ranked.get().filter(|(m, old, _)| *m == v.metric && *old == v);
-            let stats = r.and_then(|x| x.2.ok())?;
-            let m = l.board.metrics.iter().position(|x| *x == v.metric)?;
-            let rows = logic::rows(&l.board, &Filter(v.filter.clone()), Sort::Metric(m), false);
-            let baseline = l.board.runs.iter().position(|r| r.name == v.baseline);
-            Some(logic::export_table(
-                &l.board,
-                &rows,
-                m,
-                &stats,
-                &v.settings(),
-                baseline,
-                crate::session::non_default_conventions(&l.manifest.conventions, crate::core::registry::Kind::Ranking),
-            ))
-        }
-    };
-    let table = Memo::new(move |_| table());
+fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
     let link = RwSignal::new(String::new());
+    let running = RwSignal::new(false);
+    let failed = RwSignal::new(String::new());
+    // the CLI's writers (`rankscope leaderboard --format`) on the runs shown,
+    // every metric, the chosen one first (it orders the rows), in a worker
     let export = move |format: crate::report::Export| {
+        let l = loaded.clone();
         move |_| {
-            if let Some(t) = table.get_untracked() {
-                download(&format!("leaderboard.{}", format.name()), format.mime(), &t.export(format));
-            }
+            let l = l.clone();
+            let v = view.get_untracked();
+            running.set(true);
+            failed.set(String::new());
+            leptos::task::spawn_local(async move {
+                let mut metrics = vec![v.metric.clone()];
+                metrics.extend(l.board.metrics.iter().filter(|m| **m != v.metric).cloned());
+                let files: Vec<&[u8]> = l.dropped.iter().map(Vec::as_slice).collect();
+                let baseline = (!v.baseline.is_empty()).then(|| {
+                    l.board.runs.iter().position(|r| r.name == v.baseline).map_or(v.baseline.clone(), |i| l.kept[i].clone())
+                });
+                let text = worker::board_export(
+                    l.export_from.0.clone(),
+                    l.export_from.1.clone(),
+                    &files,
+                    l.kept.clone(),
+                    metrics,
+                    v.settings(),
+                    baseline,
+                    format.name(),
+                )
+                .await;
+                running.set(false);
+                match text {
+                    Ok(t) => download(&format!("leaderboard.{}", format.name()), format.mime(), &t),
+                    Err(why) => failed.set(format!("The export failed: {why}")),
+                }
+            });
         }
     };
     let copy_link = move |_| {
@@ -852,10 +855,11 @@ fn Exports(
         <div class="board-exports card-head">
             <span class="small">"Export the leaderboard:"</span>
             {[E::Csv, E::Json, E::Markdown, E::Latex].into_iter().map(|f| view! {
-                <button class="small" data-export=f.name() disabled=move || table.with(Option::is_none) on:click=export(f)>{match f { E::Csv => "CSV", E::Json => "JSON", E::Markdown => "Markdown", E::Latex => "LaTeX" }}</button>
+                <button class="small" data-export=f.name() disabled=move || running.get() on:click=export(f)>{match f { E::Csv => "CSV", E::Json => "JSON", E::Markdown => "Markdown", E::Latex => "LaTeX" }}</button>
             }).collect_view()}
             <button class="small" id="board-link" on:click=copy_link>"Copy link to this view"</button>
             <code class="small" id="board-link-text">{move || link.get()}</code>
+            {move || (!failed.get().is_empty()).then(|| view! { <p class="msg error" role="alert" id="board-export-error">{failed.get()}</p> })}
         </div>
     }
 }
@@ -889,7 +893,18 @@ fn HeatmapCard(
         let rows = logic::rows(b, &Filter(v.filter.clone()), by, desc);
         let cols = logic::query_order(b, m, &rows, order.get());
         let baseline = b.runs.iter().position(|r| r.name == v.baseline).filter(|_| diff.get());
-        Some((m, rows, cols, baseline))
+        let mut map = Heatmap {
+            values: &b.values[m],
+            queries: b.queries[m].len(),
+            rows: &rows,
+            cols: &cols,
+            baseline,
+            range: (0.0, 1.0),
+            higher_is_better: b.higher_is_better(m),
+        };
+        map.fit_range();
+        let range = map.range;
+        Some((m, rows, cols, baseline, range))
     });
     let l = loaded.clone();
     let width_of = move |cols: usize| {
@@ -904,7 +919,7 @@ fn HeatmapCard(
     let paint = {
         let l = l.clone();
         move || {
-            let (Some((m, rows, cols, baseline)), Some(div), Some(c)) =
+            let (Some((m, rows, cols, baseline, range)), Some(div), Some(c)) =
                 (layout.get_untracked(), scroller.get_untracked(), canvas.get_untracked())
             else {
                 return;
@@ -912,16 +927,15 @@ fn HeatmapCard(
             let t0 = now();
             let b = &l.board;
             let cw = width_of(cols.len());
-            let mut map = Heatmap {
+            let map = Heatmap {
                 values: &b.values[m],
                 queries: b.queries[m].len(),
                 rows: &rows,
                 cols: &cols,
                 baseline,
-                range: (0.0, 1.0),
+                range,
                 higher_is_better: b.higher_is_better(m),
             };
-            map.fit_range();
             let c: web_sys::HtmlCanvasElement = c;
             let (w, h) = (c.width(), c.height());
             let pixels = map.paint(div.scroll_left().max(0) as u32, div.scroll_top().max(0) as u32, cw, CELL_H, w, h);
@@ -945,7 +959,7 @@ fn HeatmapCard(
     };
     let paint = Arc::new(paint);
     let sized = Memo::new(move |_| {
-        let Some((_, rows, cols, _)) = layout.get() else { return (0, 0) };
+        let Some((_, rows, cols, _, _)) = layout.get() else { return (0, 0) };
         let cw = width_of(cols.len());
         (cols.len() as u32 * cw, rows.len() as u32 * CELL_H)
     });
@@ -965,7 +979,7 @@ fn HeatmapCard(
     };
     let l = loaded.clone();
     let at = move |e: &web_sys::MouseEvent| -> Option<(usize, usize)> {
-        let Some((_, rows, cols, _)) = layout.get_untracked() else { return None };
+        let Some((_, rows, cols, _, _)) = layout.get_untracked() else { return None };
         let div = scroller.get_untracked()?;
         let rect = div.get_bounding_client_rect();
         let x = e.client_x() as f64 - rect.left() + div.scroll_left() as f64;
@@ -977,7 +991,7 @@ fn HeatmapCard(
     let hover = {
         let l = l.clone();
         move |e: web_sys::MouseEvent| {
-            let Some((m, rows, cols, baseline)) = layout.get_untracked() else { return };
+            let Some((m, rows, cols, baseline, _)) = layout.get_untracked() else { return };
             let Some((i, j)) = at(&e) else { return readout.set(String::new()) };
             let b = &l.board;
             let (r, q) = (rows[i], cols[j]);
@@ -993,7 +1007,7 @@ fn HeatmapCard(
     let click = {
         let l = l.clone();
         move |e: web_sys::MouseEvent| {
-            let Some((m, rows, cols, _)) = layout.get_untracked() else { return };
+            let Some((m, rows, cols, _, _)) = layout.get_untracked() else { return };
             let Some((i, j)) = at(&e) else { return };
             let b = &l.board;
             let run = &b.runs[rows[i]];
@@ -1013,23 +1027,31 @@ fn HeatmapCard(
     let export_svg = {
         let l = l.clone();
         move |_| {
-            let Some((m, rows, cols, baseline)) = layout.get_untracked() else { return };
+            let (Some((m, rows, cols, baseline, range)), Some(div), Some(c)) =
+                (layout.get_untracked(), scroller.get_untracked(), canvas.get_untracked())
+            else {
+                return;
+            };
+            // the window on screen, on the whole map's colour scale
+            let c: web_sys::HtmlCanvasElement = c;
+            let cw = width_of(cols.len());
+            let (i0, j0) = (div.scroll_top().max(0) as usize / CELL_H as usize, div.scroll_left().max(0) as usize / cw as usize);
+            let (i1, j1) = ((i0 + c.height().div_ceil(CELL_H) as usize).min(rows.len()), (j0 + c.width().div_ceil(cw) as usize).min(cols.len()));
             let b = &l.board;
-            let mut map = Heatmap {
+            let map = Heatmap {
                 values: &b.values[m],
                 queries: b.queries[m].len(),
-                rows: &rows,
-                cols: &cols,
+                rows: &rows[i0.min(i1)..i1],
+                cols: &cols[j0.min(j1)..j1],
                 baseline,
-                range: (0.0, 1.0),
+                range,
                 higher_is_better: b.higher_is_better(m),
             };
-            map.fit_range();
-            download("heatmap.svg", "image/svg+xml", &crate::plot::heatmap::to_svg(&map, width_of(cols.len()), CELL_H));
+            download("heatmap.svg", "image/svg+xml", &crate::plot::heatmap::to_svg(&map, cw, CELL_H));
         }
     };
     let legend = move || {
-        let (m, _, _, baseline) = layout.get()?;
+        let (m, _, _, baseline, _) = layout.get()?;
         Some(if baseline.is_some() {
             format!("{}: blue better than the baseline, red worse, white equal; grey: no value. Columns: queries; rows: runs in the table's order.", loaded.board.metrics[m])
         } else {

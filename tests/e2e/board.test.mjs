@@ -12,17 +12,80 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { root, dist, launch, shot, canvasHasInk } from './harness.mjs';
 
-let server, base, browser, expected;
+/** The CLI, built now (the harness's cliBin builds it only when missing). */
+function cliBin() {
+  const bin = path.join(root, 'target/debug/rankscope');
+  if (!cliBin.built) {
+    const b = spawnSync('cargo', ['build', '--locked', '--quiet', '--bin', 'rankscope'], { cwd: root, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('cargo build failed');
+    cliBin.built = true;
+  }
+  return bin;
+}
+
+let server, base, browser, cli;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rankscope-board-'));
 const data = path.join(tmp, 'team/data');
 const RUNS = 50;
+const QUERIES = 40;
+const METRICS = ['ndcg@10', 'map', 'p@10'];
 
-/** The generated catalog (and expected.json) in `dir`. */
+/** A seeded generator (mulberry32): the same catalog every time. */
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Judgments and RUNS TREC runs in `dir`, built into a catalog by `rankscope catalog build`;
+ * then dates, authors, tags and metadata written into its manifest (the build keeps them). */
 function generate(dir) {
-  const out = spawnSync('cargo', ['test', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
-    cwd: root, env: { ...process.env, BOARD_OUT: dir, BOARD_RUNS: String(RUNS), BOARD_QUERIES: '40', BOARD_METRICS: '3' }, encoding: 'utf8',
+  const rnd = random(52);
+  fs.mkdirSync(path.join(dir, 'runs'), { recursive: true });
+  const grades = [];
+  let qrels = '';
+  for (let q = 0; q < QUERIES; q++) {
+    grades.push([]);
+    for (let d = 0; d < 30; d++) {
+      const g = rnd() < 0.25 ? (rnd() < 0.4 ? 2 : 1) : 0;
+      grades[q].push(g);
+      qrels += `q${101 + q} 0 d${d} ${g}\n`;
+    }
+  }
+  fs.writeFileSync(path.join(dir, 'qrels.txt'), qrels);
+  for (let r = 0; r < RUNS; r++) {
+    // skill rises in steps of two runs (pairs of near ties)
+    const skill = 0.2 + 1.6 * Math.floor(r / 2) / (RUNS / 2);
+    let run = '';
+    for (let q = 0; q < QUERIES; q++) {
+      const scored = grades[q].map((g, d) => [d, g * skill + rnd() * 2]);
+      scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      scored.slice(0, 20).forEach(([d, s], i) => { run += `q${101 + q} Q0 d${d} ${i + 1} ${s.toFixed(6)} run${r}\n`; });
+    }
+    fs.writeFileSync(path.join(dir, `runs/run${String(r).padStart(3, '0')}.run`), run);
+  }
+  const out = spawnSync(cliBin(), ['catalog', 'build', dir, '--metrics', METRICS.join(',')], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`catalog build: ${out.stderr}`);
+  const m = JSON.parse(fs.readFileSync(manifestOf(dir), 'utf8'));
+  const tags = [['lexical'], ['neural'], ['neural', 'hybrid'], []];
+  m.runs.forEach((run, r) => {
+    run.name = runName(r);
+    run.date = `2026-${String(1 + Math.floor(r / 5)).padStart(2, '0')}-${String(1 + (r * 3) % 28).padStart(2, '0')}`;
+    run.author = ['ana', 'bo', 'chen'][r % 3];
+    run.tags = tags[r % 4];
+    run.metadata = { method: r % 2 === 0 ? 'sparse' : 'dense' };
   });
-  if (out.status !== 0) throw new Error(`board_catalog: ${out.stderr}`);
+  fs.writeFileSync(manifestOf(dir), JSON.stringify(m, null, 2));
+}
+
+/** The CLI's leaderboard of the catalog in `dir` (`format`: json, csv, markdown, latex). */
+function leaderboard(dir, format, more = []) {
+  const out = spawnSync(cliBin(), ['leaderboard', manifestOf(dir), '--format', format, ...more], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (out.status !== 0) throw new Error(`leaderboard: ${out.stderr}`);
+  return out.stdout;
 }
 
 /** A copy of the good catalog as `name`, changed by `change(dir)`. */
@@ -51,7 +114,8 @@ function rewriteHeader(file, change) {
 
 before(async () => {
   generate(path.join(data, 'good'));
-  expected = JSON.parse(fs.readFileSync(path.join(data, 'good/expected.json'), 'utf8'));
+  cli = JSON.parse(leaderboard(path.join(data, 'good'), 'json'));
+  cli.baseline = JSON.parse(leaderboard(path.join(data, 'good'), 'json', ['--baseline', 'run000']));
   // a damaged manifest: a comma gone
   variant('damaged', (dir) => {
     const text = fs.readFileSync(manifestOf(dir), 'utf8');
@@ -60,6 +124,7 @@ before(async () => {
   variant('missing', (dir) => fs.rmSync(path.join(dir, 'values/run007.rsv')));
   variant('judgments', (dir) => {
     const m = JSON.parse(fs.readFileSync(manifestOf(dir), 'utf8'));
+    m.judgments.push({ id: 'qrels-2025', file: 'qrels.txt', sha256: m.judgments[0].sha256 });
     m.runs[5].judgments = 'qrels-2025';
     fs.writeFileSync(manifestOf(dir), JSON.stringify(m, null, 2));
   });
@@ -109,27 +174,34 @@ async function readTable(page) {
 
 const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: page ${a}, core ${b}`);
 const runName = (r) => `system-${String(r).padStart(3, '0')}`;
+const runId = (r) => `run${String(r).padStart(3, '0')}`;
+/** The CLI's document as {metric: {name: run}} (and the metric's entry). */
+const byName = (doc) => Object.fromEntries(doc.metrics.map((m) => [m.metric, { ...m, byName: Object.fromEntries(m.runs.map((r) => [r.name, r])) }]));
 
 test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-path; values, tie group and rank intervals are the core\'s', async () => {
   const { page, errors } = await openBoard(`${base}index.html?catalog=../data/good/rankscope-catalog.json`);
   assert.match(page.url(), /\/team\/app\/board\/\?catalog=/);
   const table = await readTable(page);
-  const metrics = Object.keys(expected);
-  const first = metrics[0];
-  const e = expected[first];
+  const want = byName(cli);
+  const first = METRICS[0];
   for (let r = 0; r < RUNS; r++) {
-    const row = table[runName(r)];
-    assert.ok(row, `row ${runName(r)}`);
-    for (const m of metrics) near(row.means[m], expected[m].means[r], `${runName(r)} ${m}`);
-    assert.equal(row.rank, e.ranks[r].rank, `${runName(r)} rank`);
-    assert.equal(row.low, e.ranks[r].low, `${runName(r)} rank interval low`);
-    assert.equal(row.high, e.ranks[r].high, `${runName(r)} rank interval high`);
-    assert.equal(row.group, e.members[r], `${runName(r)} in the tie group`);
+    const name = runName(r);
+    const row = table[name];
+    assert.ok(row, `row ${name}`);
+    for (const m of METRICS) near(row.means[m], want[m].byName[name].mean, `${name} ${m}`);
+    const c = want[first].byName[name];
+    assert.equal(row.rank, c.rank, `${name} rank`);
+    assert.equal(row.low, c.rank_interval[0], `${name} rank interval low`);
+    assert.equal(row.high, c.rank_interval[1], `${name} rank interval high`);
+    assert.equal(row.group, c.tie_group, `${name} in the tie group`);
   }
+  // the groups are not trivial: some runs in, some out
+  const inGroup = Object.values(table).filter((r) => r.group).length;
+  assert.ok(inGroup > 1 && inGroup < RUNS, `${inGroup} runs in the tie group`);
   // the best run per column is marked
-  for (const m of metrics) {
+  for (const m of METRICS) {
     const best = await page.$eval(`#board-table td.best[data-metric="${m}"]`, (td) => td.dataset.run);
-    assert.equal(best, runName(expected[m].best), `best on ${m}`);
+    assert.equal(best, want[m].runs.find((r) => r.best).name, `best on ${m}`);
   }
   // the method is stated
   const method = await page.textContent('#board-method');
@@ -137,17 +209,19 @@ test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-p
   assert.match(method, /Holm/);
   assert.match(method, /α = 0\.05/);
   assert.match(method, /1000 paired bootstrap resamples/);
-  // a baseline: marks against it, as the core's comparisons
+  // a baseline: marks against it, as the CLI's
   await page.selectOption('#board-baseline', runName(0));
-  const vs = await (async () => {
-    await page.waitForFunction(() => [...document.querySelectorAll('#board-table td.interval')].every((td) => td.dataset.low !== ''));
-    return page.$$eval(`#board-table td.chosen`, (tds) => Object.fromEntries(tds.map((td) => [td.dataset.run, td.textContent])));
-  })();
-  for (const c of e.versus) {
-    const shown = vs[runName(c.run)];
-    const want = c.significant ? (c.mean_diff > 0 ? '▲' : '▼') : '';
-    assert.equal(shown.includes('▲') ? '▲' : shown.includes('▼') ? '▼' : '', want, `${runName(c.run)} against the baseline`);
+  await page.waitForFunction(() => [...document.querySelectorAll('#board-table td.interval')].every((td) => td.dataset.low !== ''));
+  await page.waitForFunction((n) => document.querySelectorAll('#board-table td.chosen').length === n, RUNS);
+  const vs = await page.$$eval('#board-table td.chosen', (tds) => Object.fromEntries(tds.map((td) => [td.dataset.run, td.textContent])));
+  const marks = byName(cli.baseline)[first];
+  let marked = 0;
+  for (const [name, r] of Object.entries(marks.byName)) {
+    const shown = vs[name].includes('▲') ? 1 : vs[name].includes('▼') ? -1 : 0;
+    assert.equal(shown, r.vs_baseline ? r.vs_baseline.mark : 0, `${name} against the baseline`);
+    if (shown) marked++;
   }
+  assert.ok(marked > 0, 'some runs marked against the baseline');
   assert.match(page.url(), /#.*baseline=system-000/);
   // the heatmap is drawn, and the history
   assert.ok(await canvasHasInk(page, 0) > 1000, 'heatmap drawn');
@@ -163,43 +237,32 @@ test('filter, sort, compare link, exports', async () => {
   await page.fill('#board-filter', 'tag:lexical');
   await page.waitForFunction(() => document.querySelectorAll('#board-table tbody tr').length === 13);
   await page.fill('#board-filter', 'author:bo method=dense');
+  await page.waitForFunction(() => document.querySelectorAll('#board-table tbody tr').length === 9);
   const shown = await page.$$eval('#board-table tbody tr', (trs) => trs.map((t) => t.dataset.run));
-  // runs 1, 7, 13, …: author bo (r % 3 == 1) and dense (odd r)
+  // author bo (r % 3 == 1) and dense (odd r)
   const want = Array.from({ length: RUNS }, (_, r) => r).filter((r) => r % 3 === 1 && r % 2 === 1).map(runName);
   assert.deepEqual([...shown].sort(), want.sort());
   await page.fill('#board-filter', '');
   await page.waitForFunction((n) => document.querySelectorAll('#board-table tbody tr').length === n, RUNS);
   // sorted by the metric, best first
   const order = await page.$$eval('#board-table tbody tr', (trs) => trs.map((t) => t.dataset.run));
-  const metric = Object.keys(expected)[0];
-  const means = expected[metric].means;
+  const means = byName(cli)[METRICS[0]].byName;
   for (let i = 1; i < order.length; i++) {
-    assert.ok(means[Number(order[i - 1].slice(7))] >= means[Number(order[i].slice(7))], 'best first');
+    assert.ok(means[order[i - 1]].mean >= means[order[i]].mean, 'best first');
   }
+  // clicking the metric's header sorts worst first
+  await page.click(`#board-table th[data-metric="${METRICS[0]}"] button`);
+  await page.waitForFunction(([first, last]) => document.querySelector('#board-table tbody tr').dataset.run === first, [order[order.length - 1]]);
   // two runs ticked: the dashboard's Compare view on their files
   await page.check(`tr[data-run="${runName(4)}"] input.pick`);
   await page.check(`tr[data-run="${runName(9)}"] input.pick`);
   const href = await page.getAttribute('#board-compare', 'href');
   assert.match(href, /\/team\/app\/index\.html\?qrels=.*qrels\.txt&run=.*runs\/run004\.run&run=.*runs\/run009\.run#tab=ranking/);
-  // exports: the table with tie groups and rank intervals
-  const table = await readTable(page);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="csv"]')]);
-  const csv = fs.readFileSync(await download.path(), 'utf8');
-  const lines = csv.split('\n').filter((l) => l && !l.startsWith('#'));
-  assert.match(lines[0], /rank,rank_low,rank_high,tie_group/);
-  const header = lines[0].split(',');
-  for (const line of lines.slice(1)) {
-    const cells = line.split(',');
-    const row = table[cells[0]];
-    assert.ok(row, line);
-    near(Number(cells[header.indexOf(metric)]), row.means[metric], `${cells[0]} CSV mean`);
-    assert.equal(Number(cells[header.indexOf('rank_low')]), row.low, `${cells[0]} CSV rank_low`);
-    assert.equal(Number(cells[header.indexOf('tie_group')]), row.group ? 1 : 0, `${cells[0]} CSV tie_group`);
-  }
-  for (const format of ['json', 'md', 'tex']) {
-    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${format}"]`)]);
+  // exports: the CLI's bytes (every metric, the chosen first, no baseline)
+  for (const [button, format] of [['csv', 'csv'], ['json', 'json'], ['md', 'markdown'], ['tex', 'latex']]) {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${button}"]`)]);
     const text = fs.readFileSync(await d.path(), 'utf8');
-    assert.ok(text.includes(runName(0)) && /rank/.test(text), `${format} export`);
+    assert.equal(text, leaderboard(path.join(data, 'good'), format), `${format} export`);
   }
   await page.close();
 });
@@ -221,8 +284,8 @@ test('a damaged manifest: file, line and column; the board shown stays', async (
 
 for (const [name, pattern, run] of [
   ['missing', /values\/run007\.rsv.*404/, 7],
-  ['judgments', /run005 was scored against the judgments qrels-2025/, 5],
-  ['conventions', /run003's values were computed under other conventions \(gain exponential \(the catalog's: linear\)\)/, 3],
+  ['judgments', /run 'run005' was scored against the judgments 'qrels-2025'/, 5],
+  ['conventions', /run 'run003' was computed under other conventions than the catalog's: gain exponential \(the catalog: linear\)/, 3],
 ]) {
   test(`a catalog with a ${name} run: a clear message, the run left out, the others shown`, async () => {
     const { page, errors } = await openBoard(`${base}board/?catalog=../data/${name}/rankscope-catalog.json`, RUNS - 1);

@@ -83,6 +83,17 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
             settings,
             baseline,
         } => leaderboard(&sides.bytes(values), runs, queries, &settings, baseline),
+        Job::BoardExport {
+            manifest,
+            values,
+            runs,
+            metrics,
+            settings,
+            baseline,
+            format,
+        } => board_export(&manifest, &values, &runs, &metrics, &settings, baseline, &format, &sides, &mut out)
+            .await
+            .map(Reply::Text),
     };
     out.finish(reply)
 }
@@ -277,6 +288,48 @@ fn leaderboard(
         .ok_or("the leaderboard's values do not fill its runs × queries")?;
     let c = column(&m, settings, baseline.map(|b| b as usize)).ok_or("a leaderboard without runs")?;
     Ok(Reply::Ranked((&c).into()))
+}
+
+/// The bytes of a catalog's file: fetched, or beside the job.
+async fn catalog_file(input: &protocol::Input, sides: &Sides) -> Result<(String, Vec<u8>), String> {
+    match input {
+        protocol::Input::Url { url, name } => Ok((name.clone(), fetch_all(url).await?)),
+        protocol::Input::File(side) => Ok((String::new(), sides.bytes(*side))),
+    }
+}
+
+/// [`Job::BoardExport`]: the runs `runs` of the catalog read again, their
+/// leaderboard (`crate::leaderboard::board`) in `format`.
+#[allow(clippy::too_many_arguments)]
+async fn board_export(
+    manifest: &protocol::Input,
+    values: &[protocol::Input],
+    runs: &[String],
+    metrics: &[String],
+    settings: &crate::core::leaderboard::Settings,
+    baseline: Option<String>,
+    format: &str,
+    sides: &Sides,
+    out: &mut Out,
+) -> Result<String, String> {
+    use crate::catalog;
+    use crate::core::Named;
+    let format = crate::report::Export::named(format).ok_or("no such export format")?;
+    let (name, bytes) = catalog_file(manifest, sides).await?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    let mut m = catalog::parse_manifest(&name, &text).map_err(|e| e.to_string())?;
+    m.runs.retain(|r| runs.contains(&r.id));
+    if m.runs.len() != values.len() {
+        return Err(format!("{} runs kept, {} values files", m.runs.len(), values.len()));
+    }
+    let mut read = Vec::with_capacity(values.len());
+    for (i, (entry, input)) in m.runs.iter().zip(values).enumerate() {
+        let (_, bytes) = catalog_file(input, sides).await?;
+        read.push(catalog::read_values(&entry.values, &bytes).map_err(|e| e.to_string())?);
+        out.step(i + 1, values.len());
+    }
+    let board = crate::leaderboard::board(&m, &read, metrics, settings, baseline.as_deref())?;
+    Ok(board.export(format))
 }
 
 /// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):

@@ -604,3 +604,30 @@ pub async fn leaderboard(
         Ran::Cancelled => None,
     }
 }
+
+/// A catalog's leaderboard as an export (`format`: a [`crate::report::Export`]
+/// name), computed in a worker from the catalog's files (`files`: the bytes
+/// of the `Input::File` sides, in order).
+#[allow(clippy::too_many_arguments)]
+pub async fn board_export(
+    manifest: protocol::Input,
+    values: Vec<protocol::Input>,
+    files: &[&[u8]],
+    runs: Vec<String>,
+    metrics: Vec<String>,
+    settings: crate::core::leaderboard::Settings,
+    baseline: Option<String>,
+    format: &str,
+) -> Result<String, String> {
+    let job = Job::BoardExport {
+        manifest,
+        values,
+        runs,
+        metrics,
+        settings,
+        baseline,
+        format: format.into(),
+    };
+    let sides: Vec<JsValue> = files.iter().map(|b| bytes(b)).collect();
+    text(job, &sides).await
+}

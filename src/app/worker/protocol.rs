@@ -161,6 +161,20 @@ pub enum Job {
         settings: crate::core::leaderboard::Settings,
         baseline: Option<u32>,
     },
+    /// A catalog's leaderboard in an export format (`crate::leaderboard`,
+    /// the CLI's `rankscope leaderboard --format` bytes): its manifest and
+    /// the values files of `runs` (ids, manifest order) by URL or beside
+    /// (`Input::File`: the bytes), `metrics` in order (the first orders the
+    /// rows) → [`Reply::Text`].
+    BoardExport {
+        manifest: Input,
+        values: Vec<Input>,
+        runs: Vec<String>,
+        metrics: Vec<String>,
+        settings: crate::core::leaderboard::Settings,
+        baseline: Option<String>,
+        format: String,
+    },
 }
 
 /// One run tested against a reference run ([`crate::core::leaderboard::Comparison`]).
@@ -487,6 +501,18 @@ mod tests {
                     seed: u64::MAX,
                 },
                 baseline: Some(3),
+            },
+            Job::BoardExport {
+                manifest: Input::Url {
+                    url: "http://h/c/rankscope-catalog.json".into(),
+                    name: "rankscope-catalog.json".into(),
+                },
+                values: vec![Input::File(Side(1))],
+                runs: vec!["bm25".into()],
+                metrics: vec!["ndcg@10".into(), "map".into()],
+                settings: crate::core::leaderboard::Settings::default(),
+                baseline: Some("bm25".into()),
+                format: "tex".into(),
             },
         ];
         for (i, job) in jobs.into_iter().enumerate() {

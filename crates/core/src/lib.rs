@@ -9,6 +9,7 @@ pub mod diagnostics;
 pub mod evaluate;
 pub mod explain;
 pub mod ids;
+pub mod judgments;
 pub mod lessons;
 pub mod multiclass;
 pub mod per_query;

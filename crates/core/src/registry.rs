@@ -1081,8 +1081,16 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     } else {
         key
     };
+    // condensed lists reorder every ranking metric that reads the ranked list
+    if key == Key::Unjudged.name() && kind == Kind::Ranking {
+        return info(base, kind).is_some() && !CONDENSED_SAME.contains(&base);
+    }
     info(base, kind).is_some_and(|m| m.depends.iter().any(|k| k.name() == key))
 }
+
+/// The ranking metrics that read only the judgments, not the ranked list:
+/// the same with condensed lists (`unjudged`).
+const CONDENSED_SAME: &[&str] = &["idcg", "num_rel", "num_q"];
 
 /// The default metric list of a kind at the given cutoffs: every metric but
 /// trec_eval's less common measures ([`MetricInfo::is_trec_extra`]), which are

@@ -11,6 +11,7 @@ pub use rankscope_trec_eval as trec_eval;
 
 pub mod compare;
 pub mod diagnose;
+pub mod judgments;
 pub mod markup;
 pub mod math;
 pub mod plot;

@@ -100,6 +100,8 @@ fn join(a: &Qrels, b: &Qrels, query: usize, mut each: impl FnMut(Side)) {
 /// One query's agreement.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct QueryAgreement {
+    /// The query's id (its name is the caller's to give).
+    #[serde(skip)]
     pub query: u32,
     /// Documents both sets judge, and those only one of them judges.
     pub both: usize,
@@ -136,6 +138,7 @@ pub struct Agreement {
     /// `confusion[i][j]`: shared documents A grades `grades[i]` and B `grades[j]`.
     pub confusion: Vec<Vec<u64>>,
     /// Every query either set judges, in query id order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub per_query: Vec<QueryAgreement>,
 }
 
@@ -159,7 +162,10 @@ fn weighted_kappa(grades: &[i32], m: &[Vec<u64>], w: impl Fn(f64) -> f64) -> Opt
     if n == 0.0 {
         return None;
     }
-    let rows: Vec<f64> = m.iter().map(|r| r.iter().map(|&c| c as f64).sum()).collect();
+    let rows: Vec<f64> = m
+        .iter()
+        .map(|r| r.iter().map(|&c| c as f64).sum())
+        .collect();
     let cols: Vec<f64> = (0..k)
         .map(|j| m.iter().map(|r| r[j] as f64).sum())
         .collect();
@@ -738,41 +744,72 @@ pub struct PoolEntry {
     pub best_rank: usize,
 }
 
-/// The depth-`depth` pool of the prepared runs (`prepared[r]` is
-/// `data.runs[r]` prepared under the judgments in force, trec_eval's order):
-/// the documents some run ranks in its top `depth` of a query that the
-/// judgments do not cover, ranked by a greedy rule.
+/// The grade of `doc` in `query` (a binary search of the query's judgments
+/// by (hash, name)), [`NOT_JUDGED`] if it has none.
+pub fn grade_of(q: &Qrels, query: u32, doc: &str) -> i32 {
+    let r = range(q, query as usize);
+    let key = (super::ids::hash(doc.as_bytes()), doc);
+    let (hashes, start) = (&q.hashes[r.clone()], r.start);
+    let mut lo = hashes.partition_point(|&h| h < key.0);
+    while lo < hashes.len() && hashes[lo] == key.0 {
+        if q.names.get(start + lo) == doc {
+            return q.grades[start + lo];
+        }
+        lo += 1;
+    }
+    NOT_JUDGED
+}
+
+/// The file rows of `run`'s top `depth` documents of `query` in trec_eval's
+/// order (score descending, then document id descending).
+fn top_rows(run: &Run, query: u32, depth: usize) -> Vec<u32> {
+    let mut rows: Vec<u32> = run.rows[run.query_range(query)].to_vec();
+    let before = |a: &u32, b: &u32| {
+        let (sa, sb) = (run.scores[*a as usize], run.scores[*b as usize]);
+        sb.total_cmp(&sa)
+            .then_with(|| run.doc(*b).as_bytes().cmp(run.doc(*a).as_bytes()))
+    };
+    if depth < rows.len() {
+        rows.select_nth_unstable_by(depth, before);
+        rows.truncate(depth);
+    }
+    rows.sort_unstable_by(before);
+    rows
+}
+
+/// The depth-`depth` pool of `data`'s runs: the documents some run ranks in
+/// its top `depth` of a query (trec_eval's order) that `data.qrels` do not
+/// judge, ranked by a greedy rule.
 ///
 /// The rule: a document at rank i of run r (within the depth) could add at
 /// most w_r = 1 / log2(i + 1) / n_r to r's mean DCG@depth per unit of gain
-/// (n_r: the run's evaluated queries; w_r = 0 where r does not retrieve it
+/// (n_r: the queries the run retrieves for; w_r = 0 where r does not rank it
 /// within the depth), so its share of the bound on the difference of runs r
 /// and s is |w_r − w_s| (a document both rank alike moves the difference
 /// little). Its priority is Σ |w_r − w_s| over the compared pairs (each run
-/// against `baseline`, or every pair when `None`). The bounds' widths of
-/// those differences are sums of such terms, so judging documents in this
-/// order narrows them the most per judgment, greedily. Ties: by query id
-/// name, then document id.
-pub fn pool(
-    data: &RankingData,
-    prepared: &[PreparedRun],
-    depth: usize,
-    baseline: Option<usize>,
-) -> Vec<PoolEntry> {
+/// against `baseline`, or every pair when `None`). The widths of those
+/// differences' bounds are sums of such terms, so judging documents in this
+/// order narrows them the most per judgment, greedily. Ties: by query id,
+/// then document id.
+pub fn pool(data: &RankingData, depth: usize, baseline: Option<usize>) -> Vec<PoolEntry> {
     // (query, doc, run, rank) of every unjudged document within the depth
     let mut hits: Vec<(u32, &str, usize, usize)> = Vec::new();
-    for (r, p) in prepared.iter().enumerate() {
-        let Some(run) = data.runs.get(r) else {
-            continue;
-        };
-        for (i, &q) in p.selection.evaluated.iter().enumerate() {
-            let rows = p.row_range(i);
-            for (rank, j) in rows.take(depth).enumerate() {
-                if p.grades[j] == NOT_JUDGED {
-                    hits.push((q, run.doc(p.rows[j]), r, rank + 1));
+    let mut n_of = Vec::with_capacity(data.runs.len());
+    for (r, run) in data.runs.iter().enumerate() {
+        let mut queries = 0usize;
+        for q in 0..data.queries.len() as u32 {
+            if !run.has_query(q) {
+                continue;
+            }
+            queries += 1;
+            for (rank, row) in top_rows(run, q, depth).into_iter().enumerate() {
+                let doc = run.doc(row);
+                if grade_of(&data.qrels, q, doc) == NOT_JUDGED {
+                    hits.push((q, doc, r, rank + 1));
                 }
             }
         }
+        n_of.push(queries.max(1) as f64);
     }
     let names = |q: u32| data.queries.name(q);
     hits.sort_unstable_by(|x, y| {
@@ -780,11 +817,7 @@ pub fn pool(
             .cmp(&(names(y.0), y.1, y.2))
             .then(x.0.cmp(&y.0))
     });
-    let n_of: Vec<f64> = prepared
-        .iter()
-        .map(|p| p.num_queries().max(1) as f64)
-        .collect();
-    let runs = prepared.len();
+    let runs = data.runs.len();
     let mut out = Vec::new();
     let mut weights = vec![0.0f64; runs];
     for group in hits.chunk_by(|x, y| x.0 == y.0 && x.1 == y.1) {
@@ -820,7 +853,9 @@ pub fn pool(
         });
     }
     // stable: equal priorities keep the (query name, document) order
-    let order = crate::order(out.len(), &|i, j| out[j].priority.total_cmp(&out[i].priority));
+    let order = crate::order(out.len(), &|i, j| {
+        out[j].priority.total_cmp(&out[i].priority)
+    });
     order.into_iter().map(|i| out[i].clone()).collect()
 }
 

@@ -89,6 +89,9 @@ pub enum Cmd {
     /// Lists every metric id with its formula.
     #[command(help_template = TEMPLATE)]
     Metrics,
+    /// Judgment sets side by side: agreement, the runs' orderings, bounds, the pool to judge next.
+    #[command(help_template = TEMPLATE, args_override_self = true)]
+    Judgments(crate::judgments::Judgments),
 }
 
 #[derive(clap::Args)]
@@ -239,6 +242,10 @@ pub struct Input {
     pub complete: bool,
     #[command(flatten)]
     pub conventions: ConventionFlags,
+    /// With --qrels NAME=FILE repeated: the judgment set to evaluate under (default the first),
+    /// or `all` (eval: every set, models named RUN [SET]).
+    #[arg(long, value_name = "NAME|all")]
+    pub judgments: Option<String>,
 }
 
 /// The convention flags, one per row of the conventions table: `--KEY
@@ -423,6 +430,8 @@ pub struct Args {
     pub diagnose: Option<rankscope::diagnose::Options>,
     /// Models shown as one (folds, seeds): `--group NAME=PATTERN`.
     pub groups: Vec<(String, String)>,
+    /// The judgment set named by `--judgments` (`--qrels NAME=FILE`).
+    pub judgments: Option<String>,
 }
 
 /// The CLI's default limit on the text a gzip file inflates to.
@@ -489,6 +498,7 @@ impl Input {
             compare: None,
             diagnose: None,
             groups: Vec::new(),
+            judgments: self.judgments,
         };
         if let Some(v) = self.cutoffs {
             a.cutoffs = v

@@ -12,6 +12,7 @@ use rankscope::report::Table;
 use rankscope::text::terminal_safe;
 
 mod args;
+mod judgments;
 
 use args::{Args, Cli, Cmd, OutputFormat};
 use clap::Parser as _;
@@ -86,6 +87,7 @@ fn main() -> ExitCode {
         Cmd::Compare(c) => c.args().map_or_else(fail, run_eval),
         Cmd::Diagnose(d) => d.args().map_or_else(fail, run_diagnose),
         Cmd::Generate(g) => generate(g),
+        Cmd::Judgments(j) => judgments::run(j),
         Cmd::Metrics => {
             let mut list = String::new();
             for m in registry::METRICS {
@@ -303,6 +305,9 @@ fn one_dataset(ws: &Workspace) -> Result<Dataset<'_>, String> {
 }
 
 fn run_eval(mut a: Args) -> ExitCode {
+    if let Some(code) = judgments::eval_under_sets(&mut a) {
+        return code;
+    }
     let (ws, mut warnings) = match load(&a) {
         Ok(loaded) => loaded,
         Err(code) => return code,

@@ -525,7 +525,7 @@ pub fn bounds(
 ) -> BoundsDoc {
     let judged_ids: Vec<MetricId> = cutoffs
         .iter()
-        .map(|&k| MetricId::new("judged", Some(k)))
+        .map(|&k| MetricId::new(registry::id::JUDGED, Some(k)))
         .collect();
     let (value, low, high, judged) = s.under(set, |d| {
         let prepared = prepare_runs(d, conv);

@@ -96,9 +96,9 @@ pub struct Rankings {
     /// The other set (B; default the second --qrels).
     #[arg(long, value_name = "NAME")]
     pub b: Option<String>,
-    /// The metric the runs are ordered by (a mean over queries).
-    #[arg(long, default_value = "ndcg@10")]
-    pub metric: String,
+    /// The metric the runs are ordered by, a mean over queries (default nDCG@10).
+    #[arg(long, value_name = "ID")]
+    pub metric: Option<String>,
     /// RBO's persistence p, in (0, 1).
     #[arg(long, default_value = "0.9")]
     pub persistence: f64,
@@ -306,7 +306,10 @@ fn run_command(cmd: Command) -> Result<(), String> {
                 seed: r.seed,
                 alpha: r.alpha,
             };
-            let doc = j::rankings(&mut s, a, b, &r.metric, &conv, &options)?;
+            let metric = r
+                .metric
+                .unwrap_or_else(|| format!("{}@10", registry::id::NDCG));
+            let doc = j::rankings(&mut s, a, b, &metric, &conv, &options)?;
             print(json, &doc, || doc.to_text());
         }
         Command::Bounds(b) => {

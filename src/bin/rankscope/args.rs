@@ -40,6 +40,7 @@ const COMPARE_ABOUT: &str =
     after_help = "Also: `rankscope trec_eval [trec_eval's options] QRELS RESULTS` is trec_eval 10.0 itself \
                   (its options, measures, output, messages and exit codes, byte for byte; \
                   `alias trec_eval='rankscope trec_eval'`, -h for its help).\n\
+                  `rankscope judgments agree|rankings|bounds|pool|merge` compares judgment sets (--help for each).\n\
                   Exit code 0 on success, 2 on bad input (errors as file:line:column: expected ..., found ...)."
 )]
 pub struct Cli {
@@ -89,9 +90,6 @@ pub enum Cmd {
     /// Lists every metric id with its formula.
     #[command(help_template = TEMPLATE)]
     Metrics,
-    /// Judgment sets side by side: agreement, the runs' orderings, bounds, the pool to judge next.
-    #[command(help_template = TEMPLATE, args_override_self = true)]
-    Judgments(crate::judgments::Judgments),
 }
 
 #[derive(clap::Args)]

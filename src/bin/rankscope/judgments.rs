@@ -16,8 +16,14 @@ use rankscope::text::terminal_safe;
 use crate::args::{Args, ConventionFlags, OutputFormat};
 use crate::{fail, load, named_metrics, parse_files, print_report, warn};
 
-/// Judgment sets side by side.
-#[derive(clap::Args)]
+/// `rankscope judgments`: its own command line (parsed apart from the
+/// others' so that the CLI's argument module does not depend on this one).
+#[derive(clap::Parser)]
+#[command(
+    name = "rankscope judgments",
+    args_override_self = true,
+    about = "Judgment sets side by side: agreement, the runs' orderings under each, bounds from unjudged documents, the pool to judge next, merges"
+)]
 pub struct Judgments {
     #[command(subcommand)]
     pub command: Command,
@@ -256,8 +262,18 @@ fn print(json: bool, doc: &impl serde::Serialize, text: impl FnOnce() -> String)
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
 }
 
-/// `rankscope judgments …`.
-pub fn run(cmd: Judgments) -> ExitCode {
+/// `rankscope judgments ARGS`.
+pub fn main(argv: &[String]) -> ExitCode {
+    use clap::Parser as _;
+    let argv = std::iter::once("rankscope judgments".to_string()).chain(argv.iter().cloned());
+    let cmd = match Judgments::try_parse_from(argv) {
+        Ok(cmd) => cmd,
+        Err(e) => {
+            // help to standard output (exit 0), mistakes to standard error (exit 2)
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
     match run_command(cmd.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
@@ -504,4 +520,23 @@ pub fn eval_under_sets(a: &mut Args) -> Option<ExitCode> {
         print_report(a, &report, false, &conventions, &warnings)
             .map_or_else(fail, |()| ExitCode::SUCCESS),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        <Judgments as clap::CommandFactory>::command().debug_assert();
+    }
+
+    #[test]
+    fn a_set_is_named_by_its_name_or_its_file() {
+        let none = |_: &str| false;
+        assert_eq!(j::set_name("llm=a/b.qrels", none), ("llm".into(), "a/b.qrels".into()));
+        assert_eq!(j::set_name("a/b.qrels", none), ("b.qrels".into(), "a/b.qrels".into()));
+        // a file whose name holds '=' is that file
+        assert_eq!(j::set_name("x=y", |_| true), ("x=y".into(), "x=y".into()));
+    }
 }

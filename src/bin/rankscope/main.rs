@@ -70,6 +70,9 @@ fn main() -> ExitCode {
     if argv.first().is_some_and(|a| a == "trec_eval") {
         return trec_eval(&argv[1..]);
     }
+    if argv.first().is_some_and(|a| a == "judgments") {
+        return judgments::main(&argv[1..]);
+    }
     if argv.is_empty() {
         let _ = <Cli as clap::CommandFactory>::command().print_help();
         return ExitCode::SUCCESS;
@@ -87,7 +90,6 @@ fn main() -> ExitCode {
         Cmd::Compare(c) => c.args().map_or_else(fail, run_eval),
         Cmd::Diagnose(d) => d.args().map_or_else(fail, run_diagnose),
         Cmd::Generate(g) => generate(g),
-        Cmd::Judgments(j) => judgments::run(j),
         Cmd::Metrics => {
             let mut list = String::new();
             for m in registry::METRICS {

@@ -534,8 +534,14 @@ mod tests {
     #[test]
     fn a_set_is_named_by_its_name_or_its_file() {
         let none = |_: &str| false;
-        assert_eq!(j::set_name("llm=a/b.qrels", none), ("llm".into(), "a/b.qrels".into()));
-        assert_eq!(j::set_name("a/b.qrels", none), ("b.qrels".into(), "a/b.qrels".into()));
+        assert_eq!(
+            j::set_name("llm=a/b.qrels", none),
+            ("llm".into(), "a/b.qrels".into())
+        );
+        assert_eq!(
+            j::set_name("a/b.qrels", none),
+            ("b.qrels".into(), "a/b.qrels".into())
+        );
         // a file whose name holds '=' is that file
         assert_eq!(j::set_name("x=y", |_| true), ("x=y".into(), "x=y".into()));
     }

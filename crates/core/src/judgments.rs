@@ -490,23 +490,45 @@ pub struct Survival {
 }
 
 /// Means of the rows of `values` (runs × queries, NaN: the query is not
-/// evaluated under that set) weighted by `counts` per query.
-fn weighted_means(values: &[Vec<f64>], counts: Option<&[u32]>) -> Vec<f64> {
+/// evaluated under that set), compensated sums.
+fn means(values: &[Vec<f64>]) -> Vec<f64> {
     values
         .iter()
-        .map(|row| {
-            let (mut s, mut n) = (sum::Sum::new(), 0.0);
-            for (q, &v) in row.iter().enumerate() {
-                let c = counts.map_or(1.0, |c| c[q] as f64);
-                if !v.is_nan() && c > 0.0 {
-                    s.add(c * v);
-                    n += c;
+        .map(|row| sum::mean(row.iter().copied().filter(|v| !v.is_nan())).unwrap_or(0.0))
+        .collect()
+}
+
+/// The means of a bootstrap replicate (each query weighted by its draws), fast: a row without NaN is
+/// one dot product with the counts (four running sums) over their total.
+fn replicate_means(values: &[Vec<f64>], clean: &[bool], counts: &[f64], total: f64) -> Vec<f64> {
+    values
+        .iter()
+        .zip(clean)
+        .map(|(row, &clean)| {
+            if clean {
+                let mut acc = [0.0f64; 4];
+                let (rows, cs) = (row.chunks_exact(4), counts.chunks_exact(4));
+                let (rest_r, rest_c) = (rows.remainder(), cs.remainder());
+                for (r, c) in rows.zip(cs) {
+                    for ((a, r), c) in acc.iter_mut().zip(r).zip(c) {
+                        *a += r * c;
+                    }
                 }
-            }
-            if n > 0.0 {
-                s.value() / n
+                let tail: f64 = rest_r.iter().zip(rest_c).map(|(r, c)| r * c).sum();
+                ((acc[0] + acc[1]) + (acc[2] + acc[3]) + tail) / total
             } else {
-                0.0
+                let (mut s, mut n) = (0.0, 0.0);
+                for (&v, &c) in row.iter().zip(counts) {
+                    if !v.is_nan() {
+                        s += c * v;
+                        n += c;
+                    }
+                }
+                if n > 0.0 {
+                    s / n
+                } else {
+                    0.0
+                }
             }
         })
         .collect()
@@ -544,21 +566,28 @@ fn four(a: &[f64], b: &[f64], p: f64) -> [Option<f64>; 4] {
 /// assert_eq!((s.flips.len(), s.flips[0].ahead_a, s.flips[0].ahead_b), (1, 0, 1));
 /// ```
 pub fn survival(a: &[Vec<f64>], b: &[Vec<f64>], options: &SurvivalOptions) -> Survival {
-    let (means_a, means_b) = (weighted_means(a, None), weighted_means(b, None));
+    let (means_a, means_b) = (means(a), means(b));
     let point = four(&means_a, &means_b, options.persistence);
     let queries = a.first().map_or(0, Vec::len);
     let mut draws: [Vec<f64>; 4] = Default::default();
     if options.resamples > 0 && queries > 0 && means_a.len() >= 2 {
         let mut rng = SplitMix64::new(options.seed);
-        let mut counts = vec![0u32; queries];
+        let mut counts = vec![0.0f64; queries];
+        let clean = |m: &[Vec<f64>]| -> Vec<bool> {
+            m.iter()
+                .map(|row| row.len() == queries && !row.iter().any(|v| v.is_nan()))
+                .collect()
+        };
+        let (clean_a, clean_b) = (clean(a), clean(b));
         for _ in 0..options.resamples {
-            counts.iter_mut().for_each(|c| *c = 0);
+            counts.iter_mut().for_each(|c| *c = 0.0);
             for _ in 0..queries {
-                counts[rng.below(queries)] += 1;
+                counts[rng.below(queries)] += 1.0;
             }
+            let total = queries as f64;
             let (ma, mb) = (
-                weighted_means(a, Some(&counts)),
-                weighted_means(b, Some(&counts)),
+                replicate_means(a, &clean_a, &counts, total),
+                replicate_means(b, &clean_b, &counts, total),
             );
             for (slot, v) in four(&ma, &mb, options.persistence).into_iter().enumerate() {
                 if let Some(v) = v {

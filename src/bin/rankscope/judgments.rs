@@ -402,7 +402,8 @@ fn run_command(cmd: Command) -> Result<(), String> {
             if json {
                 print(true, &doc, String::new);
             } else if p.out.is_none() {
-                let _ = std::io::stdout().lock().write_all(file.as_bytes());
+                // its bytes when piped, ids escaped on a terminal
+                crate::emit(&mut std::io::stdout().lock(), &file);
             } else {
                 eprintln!(
                     "{} documents to judge written to {}",

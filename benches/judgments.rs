@@ -161,7 +161,31 @@ fn main() {
             evaluate_prepared(&data, &completed, &conv, &ndcg10);
         }
     });
+    let mut sets = rankscope::judgments::Sets {
+        data,
+        sets: vec![("a".into(), a.clone()), ("b".into(), b.clone())],
+        warnings: Vec::new(),
+    };
+    sets.data.qrels = Qrels::default();
+    time(
+        "bounds as the CLI and Python compute them (threads)",
+        || {
+            rankscope::judgments::bounds(
+                &mut sets,
+                0,
+                &metrics,
+                &conv,
+                1,
+                &[10],
+                Some(0),
+                0.5,
+                false,
+            )
+        },
+    );
+    sets.data.qrels = a.clone();
+    let data = &sets.data;
     time("pool at depth 10, every pair of runs", || {
-        judgments::pool(&data, 10, None).len()
+        judgments::pool(data, 10, None).len()
     });
 }

@@ -529,11 +529,18 @@ pub fn bounds(
         .collect();
     let (value, low, high, judged) = s.under(set, |d| {
         let prepared = prepare_runs(d, conv);
-        let value = evaluate_prepared(d, &prepared, conv, metrics);
-        let completed =
-            |g: i32| -> Vec<_> { prepared.iter().map(|p| core_j::complete(p, g)).collect() };
-        let low = evaluate_prepared(d, &completed(0), conv, metrics);
-        let high = evaluate_prepared(d, &completed(grade), conv, metrics);
+        // the table's values and the two completions' (natively on threads)
+        let evaluated = crate::core::par_map(&[None, Some(0), Some(grade)], |g| match g {
+            None => evaluate_prepared(d, &prepared, conv, metrics),
+            Some(g) => {
+                let completed: Vec<_> = prepared.iter().map(|p| core_j::complete(p, *g)).collect();
+                evaluate_prepared(d, &completed, conv, metrics)
+            }
+        });
+        let [value, low, high]: [Report; 3] = match evaluated.try_into() {
+            Ok(three) => three,
+            Err(_) => unreachable!("par_map gives one result per item"),
+        };
         let judged = evaluate_prepared(
             d,
             &prepared,

@@ -912,7 +912,7 @@ impl Data {
                 "rankings" => {
                     let x = set(&s, &a, 0)?;
                     let y = set(&s, &b, if x == 1 { 0 } else { 1 })?;
-                    if !(persistence > 0.0 && persistence < 1.0) || !(alpha > 0.0 && alpha < 1.0) {
+                    if !(persistence > 0.0 && persistence < 1.0 && alpha > 0.0 && alpha < 1.0) {
                         return Err(
                             "persistence and alpha: expected numbers between 0 and 1".into()
                         );

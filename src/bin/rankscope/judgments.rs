@@ -347,7 +347,7 @@ fn run_command(cmd: Command) -> Result<(), String> {
                     .collect::<Result<_, _>>()?,
                 None => registry::default_metrics(Kind::Ranking, &cutoffs),
             };
-            if !(b.share >= 0.0) {
+            if b.share.is_nan() || b.share < 0.0 {
                 return Err(format!("--share {}: expected a number >= 0", b.share));
             }
             let mut s = read(&b.sets.qrels, &b.sets.runs)?;

@@ -13,6 +13,7 @@ pub mod board;
 pub mod compare;
 pub mod diagnose;
 pub mod leaderboard;
+pub mod judgments;
 pub mod markup;
 pub mod math;
 pub mod plot;

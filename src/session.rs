@@ -1631,6 +1631,7 @@ console.log(JSON.stringify({{
             ("f1_aggregation", all::<rm::F1Aggregation>()),
             ("query_set", all::<ranking::QuerySet>()),
             ("trec_eval", all::<rm::TrecEvalVersion>()),
+            ("unjudged", all::<crate::core::judgments::Unjudged>()),
             ("threshold", vec!["0.3", "0.7", "0"]),
             ("threshold_rule", all::<binary::ThresholdRule>()),
             ("zero_division", all::<binary::ZeroDivision>()),

@@ -40,6 +40,11 @@ __all__ = [
     "CONVENTIONS",
     "__version__",
     "leaderboard",
+    "judgments_agree",
+    "judgments_rankings",
+    "judgments_bounds",
+    "judgments_pool",
+    "judgments_merge",
 ]
 
 #: The convention keys (as in links, sessions and the CLI's flags, which
@@ -456,9 +461,17 @@ def evaluate(
 
     Returns ``{model: {metric: value}}`` (``None`` for an undefined value);
     with ``per_query=True`` a pandas DataFrame with columns ``query_id,
-    model, metric, value`` instead.
+    model, metric, value`` instead. Several judgment sets,
+    ``qrels={"human": ..., "llm": ...}`` (each as ``qrels`` above): a dict
+    of set names to those results, one evaluation under each set.
     """
     relevant_rating = conventions.pop("relevant_rating", None)
+    if _is_set_dict(qrels):
+        # several judgment sets: the same evaluation under each
+        return {
+            name: evaluate(run, q, metrics, per_query, cutoffs, columns, relevant_rating=relevant_rating, **conventions)
+            for name, q in qrels.items()
+        }
     return _result(_data(run, qrels, columns, relevant_rating), metrics, cutoffs, per_query, conventions)
 
 
@@ -753,3 +766,133 @@ def leaderboard(
         frame[c] = frame[c].astype("float64")
     frame["vs_baseline"] = frame["vs_baseline"].astype("Int8")
     return frame
+# ----------------------------------------------------------------------------
+# judgment sets (rankscope judgments)
+
+
+def _is_set_dict(qrels: Any) -> bool:
+    """``{name: qrels}``: several judgment sets (not one ``{query: {doc: grade}}``)."""
+    return isinstance(qrels, Mapping) and len(qrels) > 0 and not _is_ranx_dict(qrels)
+
+
+def _sets(qrels: Any) -> List[Tuple[str, Any]]:
+    if qrels is None:
+        return []
+    if _is_set_dict(qrels):
+        return [(str(k), v) for k, v in qrels.items()]
+    if isinstance(qrels, (list, tuple)):
+        return [(os.path.basename(os.fspath(q)) if _is_path(q) else f"set{i + 1}", q) for i, q in enumerate(qrels)]
+    return [(os.path.basename(os.fspath(qrels)) if _is_path(qrels) else "qrels", qrels)]
+
+
+def _judgments(command: str, runs: Any, qrels: Any, **options: Any) -> Dict[str, Any]:
+    data = _rankscope.Data()
+    if runs is not None:
+        for name, r in _models(runs):
+            _add_run(data, name, r, {})
+    sets = []
+    for name, q in _sets(qrels):
+        d = _rankscope.Data()
+        _add_qrels(d, q, {})
+        sets.append((name, d))
+    conventions = options.pop("conventions", None) or {}
+    doc = json.loads(data.judgments(command, sets, conventions=_conventions(conventions), **options))
+    for w in doc.pop("load_warnings", []) + doc.get("warnings", []):
+        _warnings.warn(w, stacklevel=3)
+    return doc
+
+
+def judgments_agree(a: Any, b: Any, relevance_level: int = 1) -> Dict[str, Any]:
+    """How two judgment sets agree on the documents both judge, as ``rankscope
+    judgments agree --format json``: Cohen's kappa on the labels binarised at
+    ``relevance_level``, weighted kappa (linear, quadratic) and Krippendorff's
+    alpha (ordinal, interval) on grades, the grade confusion matrix, each
+    query's agreement, the share of each set's judgments the other does not
+    make. ``a``, ``b``: qrels as ``evaluate`` takes them; ``{name: qrels}``
+    names a set."""
+    sets = _sets(a) + _sets(b)
+    if len(sets) != 2:
+        raise ValueError("judgments_agree: expected two judgment sets")
+    if sets[0][0] == sets[1][0]:
+        sets = [("a", sets[0][1]), ("b", sets[1][1])]
+    return _judgments("agree", None, dict(sets), relevance_level=int(relevance_level))
+
+
+def judgments_rankings(
+    runs: Any,
+    qrels: Mapping[str, Any],
+    a: Optional[str] = None,
+    b: Optional[str] = None,
+    metric: Optional[str] = None,
+    persistence: float = 0.9,
+    **conventions: Any,
+) -> Dict[str, Any]:
+    """The runs ordered by ``metric``'s mean (default nDCG@10) under judgment
+    sets ``a`` and ``b`` of ``qrels={name: qrels}`` (default the first two),
+    as ``rankscope judgments rankings --format json``: Kendall's tau_b, tau_AP
+    (``a`` the reference), Spearman's rho and RBO_EXT at ``persistence``, each
+    with a paired bootstrap 95% interval over queries (``resamples``,
+    ``seed``), and the pairs of runs whose order flips with each side's paired
+    t-test p (read at ``alpha``)."""
+    return _judgments(
+        "rankings", runs, qrels, a=a, b=b, metric=metric, persistence=float(persistence),
+        resamples=int(resamples), seed=int(seed), alpha=float(alpha), conventions=conventions,
+
+
+def judgments_bounds(
+    runs: Any,
+    qrels: Any,
+    judgments: Optional[str] = None,
+    metrics: Union[None, str, Iterable[str]] = None,
+    cutoffs: Optional[Iterable[int]] = None,
+    grade: Optional[int] = None,
+    share: float = 0.5,
+    per_query: bool = False,
+    **conventions: Any,
+) -> Dict[str, Any]:
+    """Every metric of each run with its bounds under the set ``judgments``
+    (default the first): unjudged retrieved documents taken as not relevant,
+    and as relevant at ``grade`` (default the relevance level); Judged@k at
+    each cutoff (per query with ``per_query``); a warning where a run's bound
+    width exceeds ``share`` of its difference from ``baseline`` (default the
+    first run). As ``rankscope judgments bounds --format json``."""
+    return _judgments(
+        "bounds", runs, qrels, judgments=judgments, metrics=_metric_list(metrics),
+        cutoffs=None if cutoffs is None else [int(k) for k in cutoffs], grade=grade, baseline=baseline,
+        share=float(share), per_query=bool(per_query), conventions=conventions,
+
+
+def judgments_pool(
+    runs: Any,
+    qrels: Any = None,
+    judgments: Optional[str] = None,
+    depth: int = 10,
+    out: Optional[PathLike] = None,
+) -> Dict[str, Any]:
+    """The depth-``depth`` pool of the runs that the set ``judgments``
+    (default the first; none: every document) does not judge, in the order
+    to judge it (``rule`` states the greedy rule), as ``rankscope judgments
+    pool --format json``; ``pool_file`` is the pool as a TREC run file
+    (``QID Q0 DOCNO RANK PRIORITY rankscope-pool``), written to ``out`` if given."""
+    doc = _judgments("pool", runs, qrels, judgments=judgments, depth=int(depth), baseline=baseline)
+    if out is not None:
+        with open(out, "w") as f:
+            f.write(doc["pool_file"])
+    return doc
+
+
+def judgments_merge(base: Any, new: Any, out: Optional[PathLike] = None, prefer: str = "base") -> Dict[str, Any]:
+    """``new`` judgments merged into ``base``: every judgment of each, one per
+    document; where they differ ``prefer``'s grade is kept and the pair listed
+    under ``conflicts`` (nothing is replaced silently). ``qrels`` holds the
+    merged TREC qrels, written to ``out`` if given."""
+    if prefer not in ("base", "new"):
+        raise ValueError(f"prefer={prefer!r}: expected 'base' or 'new'")
+    sets = _sets(base) + _sets(new)
+    if len(sets) != 2 or sets[0][0] == sets[1][0]:
+        sets = [("base", sets[0][1]), ("new", sets[1][1])]
+    doc = _judgments("merge", None, dict(sets), prefer_new=prefer == "new")
+    if out is not None:
+        with open(out, "w") as f:
+            f.write(doc["qrels"])
+    return doc

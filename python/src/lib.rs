@@ -844,6 +844,171 @@ impl Data {
         let doc = doc.map_err(error)?;
         serde_json::to_string(&doc).map_err(|e| error(e.to_string()))
     }
+
+    /// `rankscope judgments COMMAND --format json`'s document, as JSON
+    /// text, over this data's runs and the judgment `sets` (name, data
+    /// holding the set's qrels): `agree` (the first two sets), `rankings`,
+    /// `bounds`, `pool`, `merge` (the second set into the first; the merged
+    /// qrels under `qrels`).
+    #[pyo3(signature = (command, sets, relevance_level=1, a=None, b=None, metric=None, persistence=0.9, resamples=1000, seed=42, alpha=0.05, conventions=vec![], judgments=None, metrics=None, cutoffs=None, grade=None, baseline=None, share=0.5, per_query=false, depth=10, prefer_new=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn judgments(
+        &self,
+        py: Python<'_>,
+        command: &str,
+        sets: Vec<(String, PyRef<'_, Data>)>,
+        relevance_level: i32,
+        a: Option<String>,
+        b: Option<String>,
+        metric: Option<String>,
+        persistence: f64,
+        resamples: usize,
+        seed: u64,
+        alpha: f64,
+        conventions: Vec<(String, String)>,
+        judgments: Option<String>,
+        metrics: Option<Vec<String>>,
+        cutoffs: Option<Vec<usize>>,
+        grade: Option<i32>,
+        baseline: Option<String>,
+        share: f64,
+        per_query: bool,
+        depth: usize,
+        prefer_new: bool,
+    ) -> PyResult<String> {
+        use rankscope::judgments as j;
+        let conv = self::conventions(conventions)?;
+        let mut set_files = Vec::new();
+        for (name, data) in &sets {
+            set_files.push((name.clone(), name.clone(), set_parsed(data, name)?));
+        }
+        // the runs (this data holds no judgments of its own)
+        let run_files = self.ws.to_files();
+        let doc = py.detach(move || -> Result<serde_json::Value, String> {
+            let mut s = j::Sets::build(set_files, run_files)?;
+            let set = |s: &j::Sets, name: &Option<String>, default: usize| match name {
+                Some(n) => s.index(n),
+                None if default < s.sets.len() => Ok(default),
+                None => {
+                    Err("give the judgment sets this needs (qrels={name: qrels, ...})".to_string())
+                }
+            };
+            let run = |s: &j::Sets, name: &str| {
+                (s.data.runs.iter().position(|r| r.name == name))
+                    .ok_or_else(|| format!("no run is named '{name}'"))
+            };
+            let json =
+                |v: Result<serde_json::Value, serde_json::Error>| v.map_err(|e| e.to_string());
+            let mut doc = match command {
+                "agree" => {
+                    let (x, y) = (set(&s, &a, 0)?, set(&s, &b, 1)?);
+                    json(serde_json::to_value(j::agreement(
+                        &s,
+                        x,
+                        y,
+                        relevance_level,
+                    )))?
+                }
+                "rankings" => {
+                    let x = set(&s, &a, 0)?;
+                    let y = set(&s, &b, if x == 1 { 0 } else { 1 })?;
+                    if !(persistence > 0.0 && persistence < 1.0 && alpha > 0.0 && alpha < 1.0) {
+                        return Err(
+                            "persistence and alpha: expected numbers between 0 and 1".into()
+                        );
+                    }
+                    let options = rankscope::core::judgments::SurvivalOptions {
+                        persistence,
+                        resamples,
+                        seed,
+                        alpha,
+                    };
+                    let metric = metric.unwrap_or_else(|| format!("{}@10", registry::id::NDCG));
+                    json(serde_json::to_value(j::rankings(
+                        &mut s, x, y, &metric, &conv, &options,
+                    )?))?
+                }
+                "bounds" => {
+                    let x = set(&s, &judgments, 0)?;
+                    let cutoffs = cutoffs.unwrap_or_else(|| registry::DEFAULT_CUTOFFS.to_vec());
+                    if cutoffs.contains(&0) {
+                        return Err("cutoffs: expected positive whole numbers".into());
+                    }
+                    let ids = match metrics {
+                        Some(ids) if ids.len() == 1 && ids[0] == "all" => {
+                            registry::all_metrics(Kind::Ranking, &cutoffs)
+                        }
+                        Some(ids) => ids
+                            .iter()
+                            .map(|m| MetricId::parse(m, Kind::Ranking))
+                            .collect::<Result<_, _>>()?,
+                        None => registry::default_metrics(Kind::Ranking, &cutoffs),
+                    };
+                    let base = baseline.as_deref().map_or(Ok(0), |n| run(&s, n))?;
+                    if s.data.runs.is_empty() {
+                        return Err("bounds needs runs".into());
+                    }
+                    let grade = grade.unwrap_or(conv.relevance_level);
+                    json(serde_json::to_value(j::bounds(
+                        &mut s,
+                        x,
+                        &ids,
+                        &conv,
+                        grade,
+                        &cutoffs,
+                        Some(base),
+                        share,
+                        per_query,
+                    )))?
+                }
+                "pool" => {
+                    if depth == 0 {
+                        return Err("depth: expected a positive whole number".into());
+                    }
+                    let x = match (&judgments, s.sets.is_empty()) {
+                        (Some(n), _) => Some(s.index(n)?),
+                        (None, true) => None,
+                        (None, false) => Some(0),
+                    };
+                    let base = baseline.as_deref().map(|n| run(&s, n)).transpose()?;
+                    let doc = j::pool(&mut s, x, depth, base);
+                    let mut v = json(serde_json::to_value(&doc))?;
+                    v["pool_file"] = serde_json::Value::String(doc.to_pool_file());
+                    v
+                }
+                "merge" => {
+                    let (x, y) = (set(&s, &a, 0)?, set(&s, &b, 1)?);
+                    let doc = j::merge(&s, x, y, prefer_new);
+                    let mut v = json(serde_json::to_value(&doc))?;
+                    v["qrels"] = serde_json::Value::String(doc.qrels);
+                    v
+                }
+                c => {
+                    return Err(format!(
+                        "{c}: expected agree, rankings, bounds, pool or merge"
+                    ))
+                }
+            };
+            doc["load_warnings"] = serde_json::json!(s.warnings);
+            Ok(doc)
+        });
+        serde_json::to_string(&doc.map_err(error)?).map_err(|e| error(e.to_string()))
+    }
+}
+
+/// A set's judgments as a parsed file (its query ids its own).
+fn set_parsed(data: &Data, name: &str) -> PyResult<Parsed> {
+    match (&data.ws.ranking, data.ws.has_qrels) {
+        (Some(d), true) => Ok(Parsed::Qrels {
+            queries: d.queries.clone(),
+            judgments: d.qrels.clone(),
+            rows: d.qrels.num_judgments(),
+            duplicates: 0,
+        }),
+        _ => Err(error(format!(
+            "judgment set '{name}': expected judgments (qrels)"
+        ))),
+    }
 }
 
 /// Every metric id of a kind with its name and formula (the registry's).

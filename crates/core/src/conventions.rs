@@ -8,6 +8,7 @@
 
 use super::base::Kind;
 use super::binary::{ThresholdRule, ZeroDivision};
+use super::judgments::Unjudged;
 use super::multiclass::{ClassTieRule, ScoreScale};
 use super::ranking::{QuerySet, TieRule};
 use super::ranking_metrics::{
@@ -41,6 +42,10 @@ pub struct Conventions {
     /// trec_eval's rule for recall points (iprec_at_recall): 10.0 by default
     #[serde(default)]
     pub trec_eval: TrecEvalVersion,
+    /// Documents absent from the judgments: kept as not relevant, or
+    /// removed before scoring (condensed lists, trec_eval `-J`).
+    #[serde(default)]
+    pub unjudged: Unjudged,
 }
 
 impl Default for Conventions {
@@ -62,6 +67,7 @@ impl Default for Conventions {
             class_ties: ClassTieRule::LowerIndexFirst,
             class_scale: ScoreScale::Probabilities,
             trec_eval: TrecEvalVersion::V10,
+            unjudged: Unjudged::Keep,
         }
     }
 }
@@ -307,6 +313,18 @@ table! {
         aliases: &["class_logits", "scale"],
         switch: Some(("class-logits", "logits")),
     },
+    Unjudged: Convention {
+        key: "unjudged",
+        kind: Kind::Ranking,
+        label: "Unjudged documents",
+        values: &[
+            ("keep", "kept, not relevant (trec_eval)"),
+            ("condensed", "removed before scoring (trec_eval -J)"),
+        ],
+        get: |c| c.unjudged.name().into(),
+        aliases: &[],
+        switch: None,
+    },
 }
 
 /// The link key of the models' own thresholds ([`Conventions::thresholds`],
@@ -446,6 +464,7 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
                 Err(_) => Err(e),
             })?
         }
+        Key::Unjudged => conv.unjudged = named(v, &[("condense", Unjudged::Condensed)])?,
     }
     Ok(())
 }

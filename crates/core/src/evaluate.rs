@@ -381,16 +381,23 @@ pub fn evaluate_prepared<'a>(
     let mut shares = Vec::new();
     let models = prepared
         .into_iter()
-        .map(|p| {
-            ranking_warnings(d, p, conv, &mut warnings);
+        .map(|given| {
+            ranking_warnings(d, given, conv, &mut warnings);
             // a document the run retrieves, to show beside one of the qrels'
-            let doc = d.runs.iter().find(|r| r.name == p.name).zip(p.rows.first());
+            let run = d.runs.iter().find(|r| r.name == given.name);
+            let doc = run.zip(given.rows.first());
             shares.push((
-                p.name.as_str(),
-                judged_share(p),
+                given.name.as_str(),
+                judged_share(given),
                 doc.map(|(r, &row)| r.doc(row)),
             ));
-            evaluate_ranking(d, p, conv, metrics)
+            // condensed lists: the unjudged documents leave before scoring
+            match run {
+                Some(run) if conv.unjudged == super::judgments::Unjudged::Condensed => {
+                    evaluate_ranking(d, &super::judgments::condense(given, run), conv, metrics)
+                }
+                _ => evaluate_ranking(d, given, conv, metrics),
+            }
         })
         .collect();
     judged_warnings(d, &shares, &mut warnings);

@@ -10,6 +10,7 @@ pub mod evaluate;
 pub mod explain;
 pub mod ids;
 pub mod leaderboard;
+pub mod judgments;
 pub mod lessons;
 pub mod multiclass;
 pub mod per_query;

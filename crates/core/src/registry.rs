@@ -366,6 +366,7 @@ pub mod id {
     pub const ARHR: &str = "arhr";
     pub const NUM_Q: &str = "num_q";
     pub const NUM_REL: &str = "num_rel";
+    pub const JUDGED: &str = "judged";
     pub const ROC_AUC: &str = "roc_auc";
     pub const AVERAGE_PRECISION: &str = "average_precision";
     pub const LOG_LOSS: &str = "log_loss";
@@ -450,7 +451,7 @@ pub static METRICS: &[MetricInfo] = &[
         .scan(|f, _, _, _| (f.first_relevant > 0) as u8 as f64)
         .curve(CurveMetric::HitRate)
         .explain(Explain::Query(QueryTerms::Hit)),
-    m("judged", Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
+    m(id::JUDGED, Ranking, OptK, "Judged@k", "Judged@k = |judged documents in the top k| / min(k, list length)", "any grade counts as judged, 0 included; no cutoff: the whole list; tie order", "ir_measures Judged (OpenNIR); Sakai & Kando 2008 on unjudged documents", true, true, true)
         .typeset(r"\text{Judged@}k = \frac{|\text{judged in top } k|}{\min(k, |\text{list}|)}")
         .depends(&[Key::Ties, Key::QuerySet])
         .query(|q, a| q.judged(a.k)),
@@ -1081,8 +1082,16 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     } else {
         key
     };
+    // condensed lists reorder every ranking metric that reads the ranked list
+    if key == Key::Unjudged.name() && kind == Kind::Ranking {
+        return info(base, kind).is_some() && !CONDENSED_SAME.contains(&base);
+    }
     info(base, kind).is_some_and(|m| m.depends.iter().any(|k| k.name() == key))
 }
+
+/// The ranking metrics that read only the judgments, not the ranked list:
+/// the same with condensed lists (`unjudged`).
+const CONDENSED_SAME: &[&str] = &["idcg", "num_rel", "num_q"];
 
 /// The default metric list of a kind at the given cutoffs: every metric but
 /// trec_eval's less common measures ([`MetricInfo::is_trec_extra`]), which are

@@ -40,6 +40,7 @@ const COMPARE_ABOUT: &str =
     after_help = "Also: `rankscope trec_eval [trec_eval's options] QRELS RESULTS` is trec_eval 10.0 itself \
                   (its options, measures, output, messages and exit codes, byte for byte; \
                   `alias trec_eval='rankscope trec_eval'`, -h for its help).\n\
+                  `rankscope judgments agree|rankings|bounds|pool|merge` compares judgment sets (--help for each).\n\
                   Exit code 0 on success, 2 on bad input (errors as file:line:column: expected ..., found ...)."
 )]
 pub struct Cli {
@@ -245,6 +246,10 @@ pub struct Input {
     pub complete: bool,
     #[command(flatten)]
     pub conventions: ConventionFlags,
+    /// With --qrels NAME=FILE repeated: the judgment set to evaluate under (default the first),
+    /// or `all` (eval: every set, models named RUN [SET]).
+    #[arg(long, value_name = "NAME|all")]
+    pub judgments: Option<String>,
 }
 
 /// The convention flags, one per row of the conventions table: `--KEY
@@ -429,6 +434,8 @@ pub struct Args {
     pub diagnose: Option<rankscope::diagnose::Options>,
     /// Models shown as one (folds, seeds): `--group NAME=PATTERN`.
     pub groups: Vec<(String, String)>,
+    /// The judgment set named by `--judgments` (`--qrels NAME=FILE`).
+    pub judgments: Option<String>,
 }
 
 /// The CLI's default limit on the text a gzip file inflates to.
@@ -495,6 +502,7 @@ impl Input {
             compare: None,
             diagnose: None,
             groups: Vec::new(),
+            judgments: self.judgments,
         };
         if let Some(v) = self.cutoffs {
             a.cutoffs = v

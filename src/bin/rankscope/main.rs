@@ -14,6 +14,7 @@ use rankscope::text::terminal_safe;
 mod args;
 mod catalog;
 mod leaderboard;
+mod judgments;
 
 use args::{Args, Cli, Cmd, OutputFormat};
 use clap::Parser as _;
@@ -70,6 +71,9 @@ fn main() -> ExitCode {
     }
     if argv.first().is_some_and(|a| a == "trec_eval") {
         return trec_eval(&argv[1..]);
+    }
+    if argv.first().is_some_and(|a| a == "judgments") {
+        return judgments::main(&argv[1..]);
     }
     if argv.is_empty() {
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -307,6 +311,9 @@ fn one_dataset(ws: &Workspace) -> Result<Dataset<'_>, String> {
 }
 
 fn run_eval(mut a: Args) -> ExitCode {
+    if let Some(code) = judgments::eval_under_sets(&mut a) {
+        return code;
+    }
     let (ws, mut warnings) = match load(&a) {
         Ok(loaded) => loaded,
         Err(code) => return code,

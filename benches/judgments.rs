@@ -139,15 +139,20 @@ fn main() {
             .columns
             .len()
     });
+    let telling: Vec<MetricId> = metrics
+        .iter()
+        .filter(|m| registry::TELLS_UNJUDGED.contains(&m.base.as_str()))
+        .cloned()
+        .collect();
     time(
-        &format!("bounds of all {columns} columns (two completions + evaluations)"),
+        &format!("bounds of all {columns} columns, one thread (as the worker)"),
         || {
-            for grade in [0, 1] {
+            for (grade, ids) in [(0, &telling), (1, &metrics)] {
                 let completed: Vec<_> = prepared
                     .iter()
                     .map(|p| judgments::complete(p, grade))
                     .collect();
-                evaluate_prepared(&data, &completed, &conv, &metrics);
+                evaluate_prepared(&data, &completed, &conv, ids);
             }
         },
     );

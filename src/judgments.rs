@@ -529,12 +529,21 @@ pub fn bounds(
         .collect();
     let (value, low, high, judged) = s.under(set, |d| {
         let prepared = prepare_runs(d, conv);
+        // unjudged documents judged 0 change only the metrics that tell them
+        // apart (registry::TELLS_UNJUDGED; condensed lists: every metric)
+        let keep = conv.unjudged == core_j::Unjudged::Keep;
+        let low_metrics: Vec<MetricId> = metrics
+            .iter()
+            .filter(|m| !keep || registry::TELLS_UNJUDGED.contains(&m.base.as_str()))
+            .cloned()
+            .collect();
         // the table's values and the two completions' (natively on threads)
         let evaluated = crate::core::par_map(&[None, Some(0), Some(grade)], |g| match g {
             None => evaluate_prepared(d, &prepared, conv, metrics),
             Some(g) => {
                 let completed: Vec<_> = prepared.iter().map(|p| core_j::complete(p, *g)).collect();
-                evaluate_prepared(d, &completed, conv, metrics)
+                let ids = if *g == 0 { &low_metrics[..] } else { metrics };
+                evaluate_prepared(d, &completed, conv, ids)
             }
         });
         let [value, low, high]: [Report; 3] = match evaluated.try_into() {
@@ -561,7 +570,13 @@ pub fn bounds(
                     .get(i)
                     .and_then(|m| m.metrics.get(c).copied().flatten())
             };
-            let (v, l, h) = (m.metrics.get(c).copied().flatten(), get(&low), get(&high));
+            let v = m.metrics.get(c).copied().flatten();
+            let l = if low.columns.contains(c) {
+                get(&low)
+            } else {
+                v
+            };
+            let h = get(&high);
             let (lo, hi) = match (l, h) {
                 (Some(l), Some(h)) => (Some(l.min(h)), Some(l.max(h))),
                 _ => (None, None),

@@ -1013,6 +1013,11 @@ mod tests {
                 names::<ScoreScale>(),
                 conv.class_scale.name(),
             ),
+            (
+                "unjudged",
+                names::<crate::core::judgments::Unjudged>(),
+                conv.unjudged.name(),
+            ),
         ] {
             let cells: Vec<&str> = row(key).split(" | ").collect();
             for v in values {

@@ -956,6 +956,7 @@ pub fn merge(
 mod tests {
     use super::*;
     use crate::ids::Names;
+    use crate::Named;
 
     fn set(rows: &[(u32, &str, i32)], nq: usize) -> Qrels {
         let mut names = Names::default();
@@ -1016,6 +1017,73 @@ mod tests {
         assert_eq!((c.grades.clone(), c.rows.clone()), (vec![1, 0], vec![1, 3]));
         assert_eq!(*c.tied_with_prev, [false, false], "2.0 then 1.0");
         assert_eq!(*c.offsets, [0, 2]);
+    }
+
+    /// Every ranking metric but those `registry::TELLS_UNJUDGED` lists has
+    /// the same value when the unjudged documents are judged 0: the lower
+    /// bound takes their values from the table (random data, every metric
+    /// at several cutoffs, every tie rule).
+    #[test]
+    fn only_the_listed_metrics_tell_unjudged_from_non_relevant() {
+        use crate::evaluate::{evaluate_prepared, prepare_runs, Conventions};
+        use crate::registry::{self, Kind};
+        let mut next = crate::xorshift(7);
+        let mut data = RankingData::default();
+        let (mut qs, mut names, mut grades) = (Vec::new(), Names::default(), Vec::new());
+        for q in 0..30u32 {
+            data.queries.intern(&format!("q{q}"));
+            for d in 0..40 {
+                if next() % 3 == 0 {
+                    qs.push(q);
+                    names.push(&format!("d{d}"));
+                    grades.push((next() % 5) as i32 - 1);
+                }
+            }
+        }
+        data.qrels = Qrels::from_columns(&qs, &names, &grades, 30).0;
+        let (mut rq, mut rn, mut rs) = (Vec::new(), Names::default(), Vec::new());
+        for q in 0..30u32 {
+            for d in 0..40 {
+                if next() % 2 == 0 {
+                    rq.push(q);
+                    rn.push(&format!("d{d}"));
+                    rs.push((next() % 7) as f64);
+                }
+            }
+        }
+        data.runs.push(Run::from_rows(
+            "r".into(),
+            rn.into(),
+            rs.into(),
+            &rq,
+            |_| true,
+            30,
+        ));
+        let metrics = registry::all_metrics(Kind::Ranking, &[1, 3, 5, 10, 20, 100]);
+        let mut listed_differ = 0;
+        for ties in crate::ranking::TieRule::ALL {
+            let conv = Conventions {
+                ties: *ties,
+                ..Default::default()
+            };
+            let prepared = prepare_runs(&data, &conv);
+            let low: Vec<_> = prepared.iter().map(|p| complete(p, 0)).collect();
+            let (v, l) = (
+                evaluate_prepared(&data, &prepared, &conv, &metrics),
+                evaluate_prepared(&data, &low, &conv, &metrics),
+            );
+            for c in &v.columns {
+                let (x, y) = (v.models[0].metrics[c], l.models[0].metrics[c]);
+                let same = match (x, y) {
+                    (Some(x), Some(y)) => (x - y).abs() <= 1e-12,
+                    (x, y) => x.is_none() && y.is_none(),
+                };
+                let listed = registry::TELLS_UNJUDGED.contains(&registry::base_of(c));
+                assert!(same || listed, "{c} under {ties:?}: {x:?} -> {y:?}");
+                listed_differ += (!same) as usize;
+            }
+        }
+        assert!(listed_differ > 10, "the data has unjudged documents");
     }
 
     #[test]

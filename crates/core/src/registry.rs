@@ -1093,6 +1093,21 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
 /// the same with condensed lists (`unjudged`).
 const CONDENSED_SAME: &[&str] = &["idcg", "num_rel", "num_q"];
 
+/// The ranking metrics that tell a document absent from the qrels from one
+/// judged not relevant (Judged@k, bpref, infAP, unj, rbp_resid, the judged
+/// non-relevant count): every other metric has the same value when each
+/// unjudged document is judged grade 0 (`judgments::complete`), which the
+/// bounds use (`judgments`' tests check it for every metric).
+pub const TELLS_UNJUDGED: &[&str] = &[
+    id::JUDGED,
+    "bpref",
+    "gm_bpref",
+    "infap",
+    "unj",
+    "rbp_resid",
+    "num_nonrel_judged_ret",
+];
+
 /// The default metric list of a kind at the given cutoffs: every metric but
 /// trec_eval's less common measures ([`MetricInfo::is_trec_extra`]), which are
 /// computed when asked for by name.

@@ -14,10 +14,12 @@ use rankscope::core::registry::{Kind, MetricId};
 use rankscope::parse::{Audience, LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::text::terminal_safe;
 
-use crate::args::ConventionFlags;
+/// The convention flags (`eval`'s), as (link key, flag, value): the
+/// command line's `ConventionFlags`, named by the caller.
+pub type ConventionValues = Vec<(&'static str, String, String)>;
 
 #[derive(clap::Subcommand)]
-pub enum CatalogCmd {
+pub enum CatalogCmd<C: clap::Args> {
     /// Evaluates every run of a folder into a catalog: the manifest and one values file per run.
     #[command(
         long_about = "Evaluates every run under DIR/runs/ (TREC runs, run CSVs, trec_eval -q output, \
@@ -28,13 +30,13 @@ pub enum CatalogCmd {
                       (file:line:column) and nothing is written. Rebuilding keeps the names, authors, \
                       dates, tags, descriptions and metadata the manifest already has."
     )]
-    Build(Build),
+    Build(Build<C>),
     /// Adds one run to a catalog without recomputing the others.
     Add(Add),
 }
 
 #[derive(clap::Args)]
-pub struct Build {
+pub struct Build<C: clap::Args> {
     /// The catalog's folder.
     #[arg(value_name = "DIR")]
     pub dir: String,
@@ -48,7 +50,7 @@ pub struct Build {
     #[arg(long)]
     pub name: Option<String>,
     #[command(flatten)]
-    pub conventions: ConventionFlags,
+    pub conventions: C,
 }
 
 #[derive(clap::Args)]
@@ -87,9 +89,9 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-pub fn run(cmd: CatalogCmd) -> ExitCode {
+pub fn run<C: clap::Args>(cmd: CatalogCmd<C>, flags: impl Fn(C) -> ConventionValues) -> ExitCode {
     let done = match cmd {
-        CatalogCmd::Build(b) => build(b),
+        CatalogCmd::Build(b) => build(b, flags),
         CatalogCmd::Add(a) => add(a),
     };
     match done {
@@ -269,7 +271,7 @@ fn check_trec_run(shown: &str, bytes: &[u8], judged: &Judged) -> Result<(), Load
         let score: f64 = score_text.parse().unwrap_or(f64::NAN);
         rows.push((id, rank, score, n, rank_column));
     }
-    rows.sort_unstable_by(|a, b| (a.0, a.1, a.3).cmp(&(b.0, b.1, b.3)));
+    rows.sort_unstable_by_key(|a| (a.0, a.1, a.3));
     for w in rows.windows(2) {
         let (a, b) = (&w[0], &w[1]);
         if a.0 != b.0 {
@@ -536,13 +538,16 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn build(b: Build) -> Result<String, String> {
+fn build<C: clap::Args>(
+    b: Build<C>,
+    flags: impl Fn(C) -> ConventionValues,
+) -> Result<String, String> {
     let dir = PathBuf::from(&b.dir);
     if !dir.is_dir() {
         return Err(format!("{}: not a folder", b.dir));
     }
     let mut conv = Conventions::default();
-    for (key, flag, value) in b.conventions.0 {
+    for (key, flag, value) in flags(b.conventions) {
         conventions::set(&mut conv, key, &value).map_err(|e| format!("{flag} {value}: {e}"))?;
     }
     let (metrics, names) = metric_ids(b.metrics.as_deref().unwrap_or(DEFAULT_METRICS))?;

@@ -994,6 +994,26 @@ mod tests {
                 conv.trec_eval.name(),
             ),
             (
+                "identical_ids",
+                names::<crate::core::ranking::IdenticalIds>(),
+                conv.identical_ids.name(),
+            ),
+            (
+                "no_relevant",
+                names::<crate::core::ranking::NoRelevant>(),
+                conv.no_relevant.name(),
+            ),
+            (
+                "judgments",
+                names::<crate::core::ranking::Judgments>(),
+                conv.judgments.name(),
+            ),
+            (
+                "grades",
+                names::<crate::core::ranking::Grades>(),
+                conv.grades.name(),
+            ),
+            (
                 "threshold_rule",
                 names::<ThresholdRule>(),
                 conv.threshold_rule.name(),
@@ -1631,6 +1651,10 @@ console.log(JSON.stringify({{
             ("f1_aggregation", all::<rm::F1Aggregation>()),
             ("query_set", all::<ranking::QuerySet>()),
             ("trec_eval", all::<rm::TrecEvalVersion>()),
+            ("identical_ids", all::<ranking::IdenticalIds>()),
+            ("no_relevant", all::<ranking::NoRelevant>()),
+            ("judgments", all::<ranking::Judgments>()),
+            ("grades", all::<ranking::Grades>()),
             ("threshold", vec!["0.3", "0.7", "0"]),
             ("threshold_rule", all::<binary::ThresholdRule>()),
             ("zero_division", all::<binary::ZeroDivision>()),

@@ -1081,7 +1081,63 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     } else {
         key
     };
-    info(base, kind).is_some_and(|m| m.depends.iter().any(|k| k.name() == key))
+    info(base, kind).is_some_and(|m| dependencies(m).any(|k| k.name() == key))
+}
+
+/// The conventions that change every ranking metric, beyond its row's
+/// `depends`: which documents of a list stay, which queries count.
+const EVERY_RANKING: &[Key] = &[Key::IdenticalIds, Key::NoRelevant];
+
+/// The ranking metrics that read only the ranked list's own grades (not
+/// |R| nor the ideal list): the judgments read (`judgments`) leave them alone.
+const LIST_ONLY: &[&str] = &[
+    id::DCG,
+    id::PRECISION,
+    id::HIT_RATE,
+    "judged",
+    id::MRR,
+    id::ARHR,
+    id::NUM_Q,
+    "num_ret",
+    "num_rel_ret",
+    "fcp",
+    "spearman",
+    "set_p",
+    "unj",
+    "utility",
+    "num_nonrel_judged_ret",
+    "rbp_resid",
+];
+
+/// The ranking metrics that read grades beyond relevant or not (gains,
+/// agreement with scores): binary grades (`grades`) change them.
+const GRADED: &[&str] = &[
+    id::NDCG,
+    id::NDCG_BURGES,
+    id::DCG,
+    id::IDCG,
+    "fcp",
+    "spearman",
+    "g",
+    "ndcg_rel",
+    "rndcg",
+    "rbp",
+];
+
+/// Every convention that can change `m`'s value: its row's `depends`, and
+/// for a ranking metric the conventions of [`EVERY_RANKING`], `judgments`
+/// (unless it reads the list alone) and `grades` (if it reads grades).
+pub fn dependencies(m: &MetricInfo) -> impl Iterator<Item = Key> + '_ {
+    let ranking = m.kind == Kind::Ranking;
+    let wide = EVERY_RANKING.iter().filter(move |_| ranking);
+    let judged = (ranking && !LIST_ONLY.contains(&m.base)).then_some(Key::Judgments);
+    let graded = (ranking && GRADED.contains(&m.base)).then_some(Key::Grades);
+    m.depends
+        .iter()
+        .chain(wide)
+        .copied()
+        .chain(judged)
+        .chain(graded)
 }
 
 /// The default metric list of a kind at the given cutoffs: every metric but

@@ -1014,6 +1014,11 @@ mod tests {
                 conv.grades.name(),
             ),
             (
+                "ideal_depth",
+                names::<crate::core::ranking_metrics::IdealDepth>(),
+                conv.ideal_depth.name(),
+            ),
+            (
                 "threshold_rule",
                 names::<ThresholdRule>(),
                 conv.threshold_rule.name(),
@@ -1655,6 +1660,7 @@ console.log(JSON.stringify({{
             ("no_relevant", all::<ranking::NoRelevant>()),
             ("judgments", all::<ranking::Judgments>()),
             ("grades", all::<ranking::Grades>()),
+            ("ideal_depth", all::<rm::IdealDepth>()),
             ("threshold", vec!["0.3", "0.7", "0"]),
             ("threshold_rule", all::<binary::ThresholdRule>()),
             ("zero_division", all::<binary::ZeroDivision>()),

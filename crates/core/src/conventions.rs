@@ -11,7 +11,7 @@ use super::binary::{ThresholdRule, ZeroDivision};
 use super::multiclass::{ClassTieRule, ScoreScale};
 use super::ranking::{Grades, IdenticalIds, Judgments, NoRelevant, QuerySet, TieRule};
 use super::ranking_metrics::{
-    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
+    ApDenominator, Discount, F1Aggregation, Gain, IdealDepth, PrecisionDenominator, TrecEvalVersion,
 };
 use super::Named;
 
@@ -53,6 +53,9 @@ pub struct Conventions {
     /// The grades as they are, or binary (relevant at the level: 1, else 0).
     #[serde(default, skip_serializing_if = "is_default")]
     pub grades: Grades,
+    /// nDCG's ideal list: the top k, or the top min(k, list length).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ideal_depth: IdealDepth,
     /// The preset these conventions were set from (`presets::PRESETS`; empty:
     /// none). Not a convention: it changes no value, it names where the
     /// values came from (the table's header, the exports).
@@ -87,6 +90,7 @@ impl Default for Conventions {
             no_relevant: NoRelevant::Zero,
             judgments: Judgments::Qrels,
             grades: Grades::Graded,
+            ideal_depth: IdealDepth::K,
             preset: String::new(),
         }
     }
@@ -163,6 +167,7 @@ table! {
             ("trec", "trec_eval: doc id descending"),
             ("file", "file order"),
             ("average", "average over tie orders"),
+            ("id_ascending", "doc id ascending (MS MARCO eval)"),
         ],
         get: |c| c.ties.name().into(),
         aliases: &[],
@@ -387,6 +392,18 @@ table! {
         aliases: &["binary_relevance"],
         switch: None,
     },
+    IdealDepth: Convention {
+        key: "ideal_depth",
+        kind: Kind::Ranking,
+        label: "nDCG@k's ideal list",
+        values: &[
+            ("k", "its top k (trec_eval)"),
+            ("list_length", "its top min(k, list length) (MLflow)"),
+        ],
+        get: |c| c.ideal_depth.name().into(),
+        aliases: &[],
+        switch: None,
+    },
 }
 
 /// The conventions a header names only away from their default (added for
@@ -397,6 +414,7 @@ pub const NAMED_WHEN_SET: &[Key] = &[
     Key::NoRelevant,
     Key::Judgments,
     Key::Grades,
+    Key::IdealDepth,
 ];
 
 /// The link key of the models' own thresholds ([`Conventions::thresholds`],
@@ -551,6 +569,7 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
         Key::NoRelevant => conv.no_relevant = named(v, &[])?,
         Key::Judgments => conv.judgments = named(v, &[])?,
         Key::Grades => conv.grades = named(v, &[])?,
+        Key::IdealDepth => conv.ideal_depth = named(v, &[])?,
         Key::ClassScale => {
             // its names, or a flag's true / false (logits or not)
             conv.class_scale = named(v, &[]).or_else(|e| match boolean(v) {

@@ -26,6 +26,7 @@ impl Conventions {
             discount: self.discount,
             ap_denominator: self.ap_denominator,
             precision_denominator: self.precision_denominator,
+            ideal_depth: self.ideal_depth,
         }
     }
 
@@ -491,6 +492,7 @@ fn ranking_warnings(
             TieRule::Trec => "trec_eval's: document id descending",
             TieRule::File => "file order",
             TieRule::Average => "the average over tie orders",
+            TieRule::IdAscending => "document id ascending",
         };
         warnings.push(format!(
             "{}: in {tied} queries equal scores tie documents of different grades, so their values depend on the tie rule (now {rule}).",

@@ -28,9 +28,17 @@ pub enum TieRule {
     /// sklearn `ndcg_score`). Exact for every metric except bpref and the
     /// interpolated precisions, which use the trec order.
     Average,
+    /// Score descending, then document id ascending (byte-wise): MS MARCO's
+    /// `msmarco_eval.py` as ir_measures' `msmarco` provider sorts a run.
+    IdAscending,
 }
 
-crate::named!(TieRule { Trec = "trec", File = "file", Average = "average" });
+crate::named!(TieRule {
+    Trec = "trec",
+    File = "file",
+    Average = "average",
+    IdAscending = "id_ascending",
+});
 
 /// Which queries enter the mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -632,9 +640,17 @@ pub fn prepare(
         // trec_eval's order (and the averaged rule's): document id
         // descending, names compared only inside groups of equal scores
         if tie_rule != TieRule::File {
+            let ascending = tie_rule == TieRule::IdAscending;
             for group in kept.chunk_by_mut(|a, b| a.0 == b.0) {
                 if group.len() > 1 {
-                    group.sort_unstable_by(|a, b| name(b.1).as_bytes().cmp(name(a.1).as_bytes()));
+                    group.sort_unstable_by(|a, b| {
+                        let descending = name(b.1).as_bytes().cmp(name(a.1).as_bytes());
+                        if ascending {
+                            descending.reverse()
+                        } else {
+                            descending
+                        }
+                    });
                 }
             }
         }
@@ -721,6 +737,10 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
                     .doc(group[b].0)
                     .as_bytes()
                     .cmp(run.doc(group[a].0).as_bytes()),
+                TieRule::IdAscending => run
+                    .doc(group[a].0)
+                    .as_bytes()
+                    .cmp(run.doc(group[b].0).as_bytes()),
             };
             for (k, i) in crate::order(group.len(), &by).into_iter().enumerate() {
                 (out.rows[s + k], out.grades[s + k]) = group[i];
@@ -735,7 +755,7 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
 /// which documents stay (identical ids), which queries count (those without
 /// a relevant document) and which judgments the metrics read. Their default
 /// values leave a run as [`prepare`] made it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Refine {
     pub identical_ids: IdenticalIds,
     pub no_relevant: NoRelevant,
@@ -940,6 +960,19 @@ mod tests {
         assert_eq!(*p.tied_with_prev, [false, true, true]);
         let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
         assert_eq!(ranked(&data, &f), ["a", "b", "c"]);
+        let up = prepare(&data, 0, TieRule::IdAscending, QuerySet::Qrels);
+        assert_eq!(ranked(&data, &up), ["a", "b", "c"]);
+        let data = data_with(
+            &[
+                ("q", "b", 1.0),
+                ("q", "c", 1.0),
+                ("q", "a", 1.0),
+                ("q", "z", 2.0),
+            ],
+            &[("q", "a", 1)],
+        );
+        let up = prepare(&data, 0, TieRule::IdAscending, QuerySet::Qrels);
+        assert_eq!(ranked(&data, &up), ["z", "a", "b", "c"]);
     }
 
     #[test]
@@ -983,7 +1016,12 @@ mod tests {
             size += 1;
         }
         let data = data_with(&run, &qrels);
-        let rules = [TieRule::Trec, TieRule::File, TieRule::Average];
+        let rules = [
+            TieRule::Trec,
+            TieRule::File,
+            TieRule::Average,
+            TieRule::IdAscending,
+        ];
         for from in rules {
             let base = prepare(&data, 0, from, QuerySet::Qrels);
             for to in rules {

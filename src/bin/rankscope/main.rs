@@ -12,6 +12,7 @@ use rankscope::report::Table;
 use rankscope::text::terminal_safe;
 
 mod args;
+mod presets;
 
 use args::{Args, Cli, Cmd, OutputFormat};
 use clap::Parser as _;
@@ -86,6 +87,10 @@ fn main() -> ExitCode {
         Cmd::Compare(c) => c.args().map_or_else(fail, run_eval),
         Cmd::Diagnose(d) => d.args().map_or_else(fail, run_diagnose),
         Cmd::Generate(g) => generate(g),
+        Cmd::Presets => presets::list(),
+        Cmd::ExplainNumber(x) => x
+            .args()
+            .map_or_else(fail, |(a, asked)| presets::explain_number(a, asked)),
         Cmd::Metrics => {
             let mut list = String::new();
             for m in registry::METRICS {
@@ -573,6 +578,7 @@ fn print_report(
             .map(|m| model_json(report, m, a.per_query))
             .collect();
         let mut doc = serde_json::json!({ "kind": kind, "conventions": conventions, "models": models, "warnings": warnings });
+        doc["fingerprints"] = presets::fingerprints(report);
         if !groups.is_empty() {
             doc["groups"] = serde_json::to_value(&groups).unwrap_or_default();
         }

@@ -221,3 +221,69 @@ fn the_same_fingerprint_means_the_same_values() {
     }
     assert!(same > 5, "{same}");
 }
+
+/// The finder names the tool behind a mean it printed: for seven tools'
+/// nDCG@10 or MAP, printed to 4 decimals, the tool's preset ranks first
+/// among the settings that reproduce it (a tie in the number of changes
+/// goes to the preset listed first, so a preset defined alike by an earlier
+/// one counts when its fingerprint is the earlier one's).
+#[test]
+fn the_finder_recovers_each_tools_preset_from_its_printed_number() {
+    use rankscope::core::finder;
+    let doc = doc();
+    let ws = workspace(&["presets/presets.run", "presets/presets.qrels"]);
+    let Some(rankscope::core::evaluate::Dataset::Ranking(data)) = ws.datasets().into_iter().next()
+    else {
+        panic!("ranking data")
+    };
+    let cases = [
+        ("pytrec_eval", "ndcg_cut_10", "pytrec_eval"),
+        ("ranx", "ndcg@10", "ranx"),
+        ("scikit-learn", "ndcg_score(k=10)", "scikit-learn"),
+        ("beir", "NDCG@10", "beir"),
+        ("spark-mllib", "ndcgAt(10)", "spark-mllib"),
+        ("recommenders", "map_at_k(k=10)", "recommenders"),
+        ("mlflow", "ndcg_at_k(10)", "mlflow"),
+        ("ir_measures", "RR@10", "ir_measures-msmarco"),
+    ];
+    let mut recovered = 0;
+    for (peer, name, preset) in cases {
+        let m = &doc["peers"][peer]["metrics"][name];
+        let id = MetricId::parse(m["id"].as_str().unwrap(), Kind::Ranking).unwrap();
+        let printed = format!("{:.4}", m["mean"].as_f64().unwrap());
+        let target: f64 = printed.parse().unwrap();
+        let started = std::time::Instant::now();
+        let found = finder::find(data, 0, &id, target, 4, 5);
+        let took = started.elapsed();
+        let first = found
+            .matches
+            .first()
+            .unwrap_or_else(|| panic!("{peer} {name} = {printed}: nothing reproduces it"));
+        // the first match is the tool's preset (or one defined alike: same fingerprint)
+        let want = presets::get(preset).unwrap().conventions_for(&id);
+        let same = fingerprint::fingerprint(Kind::Ranking, &id, &want) == first.fingerprint;
+        assert!(
+            same && first.changes.is_empty(),
+            "{peer} {name} = {printed}: first {:?} with {:?}",
+            first.preset,
+            first.changes
+        );
+        if first.preset == Some(preset) {
+            recovered += 1;
+        }
+        eprintln!(
+            "{peer} {name}: {:?} in {took:?} ({} tried)",
+            first.preset, found.tried
+        );
+    }
+    assert!(recovered >= 6, "{recovered} named first");
+    // a number no setting gives: said, with the nearest
+    let id = MetricId::parse("ndcg@10", Kind::Ranking).unwrap();
+    let none = finder::find(data, 0, &id, 0.9876, 4, 3);
+    assert!(none.matches.is_empty());
+    assert_eq!(none.nearest.len(), 3);
+    let off = |c: &finder::Candidate| (c.value - 0.9876).abs();
+    assert!(off(&none.nearest[0]) <= off(&none.nearest[1]));
+    assert!(off(&none.nearest[1]) <= off(&none.nearest[2]));
+    assert!(off(&none.nearest[0]) > 0.00005);
+}

@@ -39,6 +39,8 @@ __all__ = [
     "metrics",
     "CONVENTIONS",
     "__version__",
+    "fingerprint",
+    "presets",
 ]
 
 #: The convention keys (as in links, sessions and the CLI's flags, which
@@ -705,3 +707,18 @@ def show(run: Any, qrels: Any = None, metrics=None, height: int = 900, dist=None
     """The dashboard with this data inline in Jupyter (the value of the cell
     shows it): ``report``'s HTML in an iframe."""
     return Dashboard(report(run, qrels, metrics=metrics, dist=dist, columns=columns, **conventions), height)
+
+
+def fingerprint(metric: str, kind: str = "ranking", **conventions: Any) -> str:
+    """The fingerprint of ``metric``'s definition (``ndcg@10``) under the
+    conventions (keywords as ``evaluate`` takes them, ``preset=`` too): 12
+    hexadecimal digits, the same as the CLI's JSON (``fingerprints``), the
+    page's and a Spark job's for the same definition; it changes exactly when
+    a convention that changes the metric does (README, *Presets*)."""
+    return _rankscope.fingerprint(kind, metric, _conventions(conventions))
+
+
+def presets() -> List[Tuple[str, str, str, str]]:
+    """The presets ``preset=`` takes: ``(name, tool, version checked, what it
+    changes)``; ``rankscope presets`` prints how each was checked."""
+    return list(_rankscope.presets())

@@ -120,16 +120,25 @@ pub struct ExplainNumber {
     pub input: Input,
 }
 
+/// What `rankscope explain-number` is asked.
+pub struct Asked {
+    pub metric: String,
+    pub target: f64,
+    pub decimals: usize,
+    pub model: Option<String>,
+    pub limit: usize,
+}
+
 impl ExplainNumber {
     /// The files and output as any command's; the metric, number and model checked.
-    pub fn args(self) -> Result<(Args, crate::presets::Asked), String> {
+    pub fn args(self) -> Result<(Args, Asked), String> {
         let a = self.input.args()?;
         let target = rankscope::core::text::parse_f64(self.value.trim())
             .filter(|v| v.is_finite())
             .ok_or_else(|| format!("--value {}: expected a number", self.value))?;
         Ok((
             a,
-            crate::presets::Asked {
+            Asked {
                 metric: self.metric,
                 target,
                 decimals: rankscope::core::finder::printed_decimals(&self.value),

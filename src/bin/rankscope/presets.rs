@@ -46,17 +46,8 @@ pub fn fingerprints(report: &Report) -> serde_json::Value {
     serde_json::Value::Object(map)
 }
 
-/// What `rankscope explain-number` is asked.
-pub struct Asked {
-    pub metric: String,
-    pub target: f64,
-    pub decimals: usize,
-    pub model: Option<String>,
-    pub limit: usize,
-}
-
 /// `rankscope explain-number`: the settings that reproduce a printed value.
-pub fn explain_number(a: crate::args::Args, asked: Asked) -> ExitCode {
+pub fn explain_number(a: crate::args::Args, asked: crate::args::Asked) -> ExitCode {
     use rankscope::core::evaluate::Dataset;
     use rankscope::core::finder;
     use rankscope::core::registry::{Kind, MetricId};

@@ -1723,7 +1723,10 @@ console.log(JSON.stringify({{
         let mut v = ViewState::default();
         crate::core::presets::apply(&mut v.conv, "spark-mllib").unwrap();
         let text = v.to_fragment();
-        assert!(text.contains("preset=spark-mllib") && text.contains("grades=binary"), "{text}");
+        assert!(
+            text.contains("preset=spark-mllib") && text.contains("grades=binary"),
+            "{text}"
+        );
         let (back, skipped) = ViewState::from_fragment(&text);
         assert!(skipped.is_empty(), "{skipped:?}");
         assert_eq!(back.conv, v.conv);

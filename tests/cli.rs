@@ -2329,23 +2329,44 @@ fn presets_fingerprints_and_explain_number() {
             .arg(&qrels)
             .output()
             .unwrap();
-        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
     };
     let (code, table, _) = cli(&["eval", "--metrics", "ndcg@10", "--preset", "spark-mllib"]);
     assert_eq!(code, Some(0));
-    assert!(table.starts_with("# ranking · preset=spark-mllib ties=file "), "{table}");
-    assert!(table.contains("query_set=union") && table.contains("grades=binary"), "{table}");
+    assert!(
+        table.starts_with("# ranking · preset=spark-mllib ties=file "),
+        "{table}"
+    );
+    assert!(
+        table.contains("query_set=union") && table.contains("grades=binary"),
+        "{table}"
+    );
     let (_, plain, _) = cli(&["eval", "--metrics", "ndcg@10"]);
-    assert!(!plain.contains("preset") && !plain.contains("grades="), "{plain}");
+    assert!(
+        !plain.contains("preset") && !plain.contains("grades="),
+        "{plain}"
+    );
     let json = |args: &[&str]| -> serde_json::Value {
-        let mut all = vec!["eval", "--metrics", "ndcg@10,precision@10", "--format", "json"];
+        let mut all = vec![
+            "eval",
+            "--metrics",
+            "ndcg@10,precision@10",
+            "--format",
+            "json",
+        ];
         all.extend_from_slice(args);
         serde_json::from_str(&cli(&all).1).unwrap()
     };
     let spark = json(&["--preset", "spark-mllib"]);
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("presets.json")).unwrap()).unwrap();
-    let want = doc["peers"]["spark-mllib"]["metrics"]["ndcgAt(10)"]["mean"].as_f64().unwrap();
+    let want = doc["peers"]["spark-mllib"]["metrics"]["ndcgAt(10)"]["mean"]
+        .as_f64()
+        .unwrap();
     assert!((spark["models"][0]["metrics"]["ndcg@10"].as_f64().unwrap() - want).abs() < 1e-12);
     assert_eq!(spark["conventions"]["preset"], "spark-mllib");
     let graded = json(&["--preset", "spark-mllib", "--grades", "graded"]);
@@ -2358,13 +2379,19 @@ fn presets_fingerprints_and_explain_number() {
     assert_eq!(fp(&trec, "ndcg@10").len(), 12);
     let (code, _, err) = cli(&["eval", "--preset", "nope"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("--preset nope: not a preset (the presets: trec_eval-10.0"), "{err}");
+    assert!(
+        err.contains("--preset nope: not a preset (the presets: trec_eval-10.0"),
+        "{err}"
+    );
 
     let printed = format!("{want:.4}");
     let (code, found, _) = cli(&["explain-number", "--metric", "ndcg@10", "--value", &printed]);
     assert_eq!(code, Some(0));
     let first = found.lines().nth(1).unwrap_or_default();
-    assert!(first.contains("preset spark-mllib") && !first.contains("changed"), "{found}");
+    assert!(
+        first.contains("preset spark-mllib") && !first.contains("changed"),
+        "{found}"
+    );
     let (_, none, _) = cli(&["explain-number", "--metric", "ndcg@10", "--value", "0.9876"]);
     assert!(none.starts_with("No setting of the "), "{none}");
     assert!(none.contains("The nearest:"), "{none}");

@@ -67,13 +67,14 @@ fn every_preset_checked_by_running_reproduces_its_tool_per_query() {
     for (peer, tool) in doc["peers"].as_object().unwrap() {
         for (name, m) in tool["metrics"].as_object().unwrap() {
             let p = preset_of(peer, m);
-            assert_eq!(p.checked, Checked::Run, "{}", p.name);
+            let about = p.about();
+            assert_eq!(about.checked, Checked::Run, "{}", p.name);
             assert!(
-                p.version.starts_with(tool["version"].as_str().unwrap()),
+                about.version.starts_with(tool["version"].as_str().unwrap()),
                 "{}: checked against {}, says {}",
                 p.name,
                 tool["version"],
-                p.version
+                about.version
             );
             checked_peers.insert(p.name);
             let (id, conv) = definition(p, name, m);
@@ -135,7 +136,7 @@ fn every_preset_checked_by_running_reproduces_its_tool_per_query() {
     assert!(values > 1000, "{values}");
     // every preset marked as checked by running was checked here
     for p in presets::PRESETS {
-        if p.checked == Checked::Run {
+        if p.about().checked == Checked::Run {
             assert!(checked_peers.contains(p.name), "{} has no values", p.name);
         }
     }
@@ -286,4 +287,95 @@ fn the_finder_recovers_each_tools_preset_from_its_printed_number() {
     assert!(off(&none.nearest[0]) <= off(&none.nearest[1]));
     assert!(off(&none.nearest[1]) <= off(&none.nearest[2]));
     assert!(off(&none.nearest[0]) > 0.00005);
+}
+
+/// The trec_eval presets against the trec_eval 10.0 port (byte for byte
+/// trec_eval's output, tests/trec_eval.rs) and its 9.0.x mode, per query on
+/// the same data: without -c, and with -c.
+#[test]
+fn the_trec_eval_presets_are_the_ports_values() {
+    use rankscope::trec_eval::{in_memory, Version};
+    let run = reference("presets/presets.run");
+    let qrels = reference("presets/presets.qrels");
+    let ws = workspace(&["presets/presets.run", "presets/presets.qrels"]);
+    let data = only_dataset(&ws);
+    let measures = [
+        ("ndcg_cut_10", "ndcg@10"),
+        ("map", "map"),
+        ("P_10", "precision@10"),
+        ("recip_rank", "mrr"),
+        ("recall_10", "recall@10"),
+        ("11pt_avg", "11pt_avg"),
+    ];
+    let mut checked = 0;
+    for (preset, version, complete) in [
+        ("trec_eval-10.0", Version::V10, false),
+        ("trec_eval-10.0-c", Version::V10, true),
+        ("trec_eval-9.0.x", Version::V9, false),
+    ] {
+        let mut args: Vec<String> = vec!["-q".into()];
+        if complete {
+            args.push("-c".into());
+        }
+        for m in [
+            "ndcg_cut.10",
+            "map",
+            "P.10",
+            "recip_rank",
+            "recall.10",
+            "11pt_avg",
+        ] {
+            args.extend(["-m".into(), m.into()]);
+        }
+        args.extend(["q".into(), "r".into()]);
+        let out = in_memory(version, &args, &[("q", &qrels), ("r", &run)]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let p = presets::get(preset).unwrap();
+        let ids: Vec<MetricId> = measures
+            .iter()
+            .map(|(_, m)| MetricId::parse(m, Kind::Ranking).unwrap())
+            .collect();
+        let report = evaluate(&data, &p.conventions(), &ids);
+        let model = &report.models[0];
+        for line in text.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let Some(&(_, ours)) = measures.iter().find(|(t, _)| *t == f[0]) else {
+                continue;
+            };
+            let theirs: f64 = f[2].parse().unwrap();
+            let v = if f[1] == "all" {
+                model.metrics[ours].unwrap()
+            } else {
+                let i = model
+                    .unit_ids
+                    .iter()
+                    .position(|q| q == f[1])
+                    .unwrap_or_else(|| panic!("{preset}: {} not counted", f[1]));
+                model.per_unit[ours][i]
+            };
+            // trec_eval prints 4 decimals
+            assert!(
+                (v - theirs).abs() <= 0.00005 + 1e-12,
+                "{preset} {} {}: {v} vs {theirs}",
+                f[0],
+                f[1]
+            );
+            checked += 1;
+        }
+        let alls = text
+            .lines()
+            .filter(|l| l.contains(" all ") || l.split_whitespace().nth(1) == Some("all"))
+            .count();
+        assert_eq!(alls, measures.len(), "{preset}");
+        let counted = text
+            .lines()
+            .filter(|l| l.starts_with("map ") && !l.contains("all"))
+            .count();
+        assert_eq!(
+            counted,
+            model.unit_ids.len(),
+            "{preset}: the queries counted"
+        );
+    }
+    assert!(checked > 500, "{checked}");
 }

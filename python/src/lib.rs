@@ -908,7 +908,7 @@ fn fingerprint(
 fn presets() -> Vec<(&'static str, &'static str, &'static str, String)> {
     rankscope::core::presets::PRESETS
         .iter()
-        .map(|p| (p.name, p.peer, p.version, p.changes()))
+        .map(|p| (p.name, p.about().peer, p.about().version, p.changes()))
         .collect()
 }
 

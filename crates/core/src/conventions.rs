@@ -252,6 +252,7 @@ table! {
                 "intersection",
                 "run ∩ qrels (trec_eval without -c; pytrec_eval, ir_measures)",
             ),
+            ("union", "run ∪ qrels, missing = 0 (Spark)"),
         ],
         get: |c| c.query_set.name().into(),
         aliases: &["queries"],
@@ -442,7 +443,8 @@ pub fn describe(conv: &Conventions, kind: Kind) -> Vec<(&'static str, String)> {
         })
         .map(|c| (c.key, (c.get)(conv)))
         .collect();
-    if !conv.preset.is_empty() {
+    // the presets are ranking conventions
+    if kind == Kind::Ranking && !conv.preset.is_empty() {
         out.insert(0, (PRESET, conv.preset.clone()));
     }
     if kind == Kind::Binary && !conv.thresholds.is_empty() {

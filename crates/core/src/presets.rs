@@ -33,20 +33,28 @@ pub struct PeerMetric {
     pub settings: &'static [(&'static str, &'static str)],
 }
 
-/// A named set of conventions: one tool at one version.
+/// A named set of conventions: one tool at one version. What the page
+/// needs (names and values); the words about it are [`About`]'s, in their
+/// own table ([`ABOUT`]), so the page's wasm carries none of them.
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
     /// Its name (`--preset NAME`, `preset=`, links, the header).
+    pub name: &'static str,
+    /// Convention values away from Rankscope's defaults (link keys, stable names).
+    pub settings: &'static [(&'static str, &'static str)],
+    /// The tool's metric names, where they differ or need more values.
+    pub metrics: &'static [PeerMetric],
+}
+
+/// A preset's tool, version, how it was checked and what it changes.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
     pub name: &'static str,
     /// The tool, as its users name it.
     pub peer: &'static str,
     /// The tool's version the preset was checked against.
     pub version: &'static str,
     pub checked: Checked,
-    /// Convention values away from Rankscope's defaults (link keys, stable names).
-    pub settings: &'static [(&'static str, &'static str)],
-    /// The tool's metric names, where they differ or need more values.
-    pub metrics: &'static [PeerMetric],
     /// What it changes, in words, and what it cannot reproduce.
     pub note: &'static str,
 }
@@ -72,36 +80,21 @@ const INTERSECTION: (&str, &str) = ("query_set", "intersection");
 pub static PRESETS: &[Preset] = &[
     Preset {
         name: "trec_eval-10.0",
-        peer: "trec_eval",
-        version: "10.0",
-        checked: Checked::Via("the trec_eval 10.0 port, byte for byte (tests/trec_eval.rs)"),
         settings: &[INTERSECTION],
         metrics: &[],
-        note: "a qrels query without results is left out (no -c)",
     },
     Preset {
         name: "trec_eval-10.0-c",
-        peer: "trec_eval -c",
-        version: "10.0",
-        checked: Checked::Via("the trec_eval 10.0 port, byte for byte (tests/trec_eval.rs)"),
         settings: &[],
         metrics: &[],
-        note: "Rankscope's defaults: every qrels query counts, a missing one scores 0",
     },
     Preset {
         name: "trec_eval-9.0.x",
-        peer: "trec_eval",
-        version: "9.0.8",
-        checked: Checked::Via("pytrec_eval, built on trec_eval 9.0.8"),
         settings: &[INTERSECTION, ("trec_eval", "9.0.x")],
         metrics: &[],
-        note: "as 10.0, recall points of iprec_at_recall truncated after + 0.9",
     },
     Preset {
         name: "pytrec_eval",
-        peer: "pytrec_eval (pytrec-eval-terrier)",
-        version: "0.5.11",
-        checked: Checked::Run,
         settings: &[INTERSECTION, ("trec_eval", "9.0.x")],
         metrics: &[
             pm("ndcg_cut_10", id::NDCG, K10, &[]),
@@ -111,13 +104,9 @@ pub static PRESETS: &[Preset] = &[
             pm("recip_rank", id::MRR, None, &[]),
             pm("success_10", id::HIT_RATE, K10, &[]),
         ],
-        note: "trec_eval 9.0.x: only queries both judged and retrieved count",
     },
     Preset {
         name: "ir_measures",
-        peer: "ir_measures, pytrec_eval provider",
-        version: "0.4.3",
-        checked: Checked::Run,
         settings: &[("trec_eval", "9.0.x")],
         metrics: &[
             pm("nDCG@10", id::NDCG, K10, &[]),
@@ -126,60 +115,46 @@ pub static PRESETS: &[Preset] = &[
             pm("RR", id::MRR, None, &[]),
             pm("Judged@10", id::JUDGED, K10, &[("ties", "file")]),
         ],
-        note: "every qrels query counts (a missing run scores 0); the judged provider's Judged@k keeps the run's order of ties",
     },
     Preset {
         name: "ir_measures-msmarco",
-        peer: "ir_measures, msmarco provider (MS MARCO's msmarco_eval.py)",
-        version: "0.4.3",
-        checked: Checked::Run,
         settings: &[("ties", "id_ascending")],
         metrics: &[pm("RR@10", id::MRR, K10, &[])],
-        note: "ties by document id ascending, (−score, doc id)",
     },
     Preset {
         name: "ranx",
-        peer: "ranx",
-        version: "0.3.21",
-        checked: Checked::Run,
         settings: &[("ties", "file")],
         metrics: &[],
-        note: "ties in the run's order (a dict's insertion order); lists over 15 documents are sorted by numba's quicksort, whose order inside a tie group no rule reproduces (those queries are not checked)",
     },
     Preset {
         name: "scikit-learn",
-        peer: "scikit-learn ndcg_score, one query's list at a time",
-        version: "1.9.1",
-        checked: Checked::Run,
-        settings: &[INTERSECTION, ("ties", "average"), ("judgments", "retrieved")],
+        settings: &[
+            INTERSECTION,
+            ("ties", "average"),
+            ("judgments", "retrieved"),
+        ],
         metrics: &[],
-        note: "ties averaged; the ideal list is the retrieved one reordered (y_true holds the list's grades only)",
     },
     Preset {
         name: "torchmetrics",
-        peer: "torchmetrics retrieval (RetrievalNormalizedDCG, …)",
-        version: "1.9.0",
-        checked: Checked::Source(
-            "torchmetrics 1.9.0 src/torchmetrics/functional/retrieval/ndcg.py lines 20-112 (scikit-learn's tie-averaged DCG, the ideal from the given target); retrieval/base.py lines 148-185 (per-index groups, empty_target_action='neg': 0)",
-        ),
-        settings: &[INTERSECTION, ("ties", "average"), ("judgments", "retrieved")],
+        settings: &[
+            INTERSECTION,
+            ("ties", "average"),
+            ("judgments", "retrieved"),
+        ],
         metrics: &[],
-        note: "nDCG as scikit-learn's, in float32 (values agree to about 1e-7); empty_target_action='skip' is no_relevant=skip; precision, recall, AP and RR sort with torch's unstable topk/argsort (no tie rule reproduces them); the functional API flattens a batch into one query (not a preset)",
     },
     Preset {
         name: "beir",
-        peer: "BEIR EvaluateRetrieval.evaluate (and MTEB retrieval, which calls it)",
-        version: "2.2.0",
-        checked: Checked::Run,
-        settings: &[INTERSECTION, ("trec_eval", "9.0.x"), ("identical_ids", "drop")],
+        settings: &[
+            INTERSECTION,
+            ("trec_eval", "9.0.x"),
+            ("identical_ids", "drop"),
+        ],
         metrics: &[],
-        note: "pytrec_eval with ignore_identical_ids=True: a document whose id is its query's is dropped from the run; BEIR prints means rounded to 5 decimals",
     },
     Preset {
         name: "spark-mllib",
-        peer: "Spark MLlib RankingMetrics",
-        version: "4.3.0",
-        checked: Checked::Run,
         settings: &[
             ("ties", "file"),
             ("query_set", "union"),
@@ -193,13 +168,9 @@ pub static PRESETS: &[Preset] = &[
             pm("meanAveragePrecision", id::MAP, None, &[]),
             pm("meanAveragePrecisionAt(10)", id::MAP, K10, &[]),
         ],
-        note: "a row per query with the list as given and the relevant set: relevance binary, AP@k over min(|R|, k), a row with an empty ground truth (or list) scores 0 and is averaged in",
     },
     Preset {
         name: "spark-ml",
-        peer: "Spark ML RankingEvaluator",
-        version: "4.3.0",
-        checked: Checked::Run,
         settings: &[
             ("ties", "file"),
             ("query_set", "union"),
@@ -213,13 +184,9 @@ pub static PRESETS: &[Preset] = &[
             pm("meanAveragePrecision", id::MAP, None, &[]),
             pm("meanAveragePrecisionAtK", id::MAP, K10, &[]),
         ],
-        note: "RankingMetrics on prediction and label columns: the same definitions",
     },
     Preset {
         name: "recommenders",
-        peer: "microsoft/recommenders python_evaluation",
-        version: "1.2.1",
-        checked: Checked::Run,
         settings: &[
             ("ties", "file"),
             INTERSECTION,
@@ -238,15 +205,9 @@ pub static PRESETS: &[Preset] = &[
             ),
             pm("map(k=10)", id::MAP, K10, &[]),
         ],
-        note: "rating_true holds the relevant rows: users of both frames count, ndcg_at_k's users are rating_true's (one without a list scores 0); map is AP cut at k over |R|, map_at_k over min(|R|, k); score_type='binary'",
     },
     Preset {
         name: "recommenders-spark",
-        peer: "microsoft/recommenders SparkRankingEvaluation",
-        version: "1.2.1",
-        checked: Checked::Source(
-            "recommenders 1.2.1 recommenders/evaluation/spark_evaluation.py lines 288-302 (the lists inner-joined with the relevant items per user, then Spark's RankingMetrics) and 304-357 (precisionAt, recallAt, ndcgAt, meanAveragePrecision, meanAveragePrecisionAt)",
-        ),
         settings: &[
             ("ties", "file"),
             INTERSECTION,
@@ -255,13 +216,9 @@ pub static PRESETS: &[Preset] = &[
             ("ap_denominator", "min_relevant_k"),
         ],
         metrics: &[],
-        note: "Spark's definitions over the users in both frames; ties follow Spark's row_number() over a window ordered by prediction, which keeps no stable order (file order is the nearest)",
     },
     Preset {
         name: "mlflow",
-        peer: "MLflow retriever metrics (precision_at_k, recall_at_k, ndcg_at_k)",
-        version: "3.17.2 (mlflow-skinny)",
-        checked: Checked::Run,
         settings: &[
             ("ties", "file"),
             ("query_set", "union"),
@@ -274,15 +231,9 @@ pub static PRESETS: &[Preset] = &[
             pm("recall_at_k(10)", id::RECALL, K10, &[]),
             pm("ndcg_at_k(10)", id::NDCG, K10, &[]),
         ],
-        note: "mlflow/metrics/metric_definitions.py: precision over the list's first min(k, n), recall over the ground truth, ndcg_score with k = the list's length up to k (the ideal cut there); a question with neither ground truth nor retrieved documents scores 1 in ndcg_at_k and recall_at_k (not expressible: no such query is in a run or qrels with a judgment)",
     },
     Preset {
         name: "evidently",
-        peer: "Evidently recsys metrics (legacy PrecisionTopKMetric, NDCGKMetric, …)",
-        version: "0.7.23",
-        checked: Checked::Source(
-            "evidently 0.7.23 evidently/legacy/metrics/recsys/precision_recall_k.py lines 45-60 (precision tp / min(list size, k), recall over the list's relevant rows, users without one left out unless no_feedback_users) and ndcg_k.py lines 44-59 (DCG over the ranks given, the ideal from the list's targets)",
-        ),
         settings: &[
             ("ties", "file"),
             INTERSECTION,
@@ -290,7 +241,133 @@ pub static PRESETS: &[Preset] = &[
             ("precision_denominator", "min_k_length"),
             ("no_relevant", "skip"),
         ],
-        metrics: &[pm("NDCGKMetric", id::NDCG, None, &[("no_relevant", "zero")])],
+        metrics: &[pm(
+            "NDCGKMetric",
+            id::NDCG,
+            None,
+            &[("no_relevant", "zero")],
+        )],
+    },
+];
+
+/// Each preset's tool, version, check and note, in [`PRESETS`]'s order.
+pub static ABOUT: &[About] = &[
+    About {
+        name: "trec_eval-10.0",
+        peer: "trec_eval",
+        version: "10.0",
+        checked: Checked::Via("the trec_eval 10.0 port, byte for byte (tests/trec_eval.rs)"),
+        note: "a qrels query without results is left out (no -c)",
+    },
+    About {
+        name: "trec_eval-10.0-c",
+        peer: "trec_eval -c",
+        version: "10.0",
+        checked: Checked::Via("the trec_eval 10.0 port, byte for byte (tests/trec_eval.rs)"),
+        note: "Rankscope's defaults: every qrels query counts, a missing one scores 0",
+    },
+    About {
+        name: "trec_eval-9.0.x",
+        peer: "trec_eval",
+        version: "9.0.8",
+        checked: Checked::Via("pytrec_eval, built on trec_eval 9.0.8"),
+        note: "as 10.0, recall points of iprec_at_recall truncated after + 0.9",
+    },
+    About {
+        name: "pytrec_eval",
+        peer: "pytrec_eval (pytrec-eval-terrier)",
+        version: "0.5.11",
+        checked: Checked::Run,
+        note: "trec_eval 9.0.x: only queries both judged and retrieved count",
+    },
+    About {
+        name: "ir_measures",
+        peer: "ir_measures, pytrec_eval provider",
+        version: "0.4.3",
+        checked: Checked::Run,
+        note: "every qrels query counts (a missing run scores 0); the judged provider's Judged@k keeps the run's order of ties",
+    },
+    About {
+        name: "ir_measures-msmarco",
+        peer: "ir_measures, msmarco provider (MS MARCO's msmarco_eval.py)",
+        version: "0.4.3",
+        checked: Checked::Run,
+        note: "ties by document id ascending, (−score, doc id)",
+    },
+    About {
+        name: "ranx",
+        peer: "ranx",
+        version: "0.3.21",
+        checked: Checked::Run,
+        note: "ties in the run's order (a dict's insertion order); lists over 15 documents are sorted by numba's quicksort, whose order inside a tie group no rule reproduces (those queries are not checked)",
+    },
+    About {
+        name: "scikit-learn",
+        peer: "scikit-learn ndcg_score, one query's list at a time",
+        version: "1.9.1",
+        checked: Checked::Run,
+        note: "ties averaged; the ideal list is the retrieved one reordered (y_true holds the list's grades only)",
+    },
+    About {
+        name: "torchmetrics",
+        peer: "torchmetrics retrieval (RetrievalNormalizedDCG, …)",
+        version: "1.9.0",
+        checked: Checked::Source(
+            "torchmetrics 1.9.0 src/torchmetrics/functional/retrieval/ndcg.py lines 22-113 (scikit-learn's tie-averaged DCG, the ideal from the given target); retrieval/base.py lines 148-183 (per-index groups, empty_target_action='neg': 0)",
+        ),
+        note: "nDCG as scikit-learn's, in float32 (values agree to about 1e-7); empty_target_action='skip' is no_relevant=skip; precision, recall, AP and RR sort with torch's unstable topk/argsort (no tie rule reproduces them); the functional API flattens a batch into one query (not a preset)",
+    },
+    About {
+        name: "beir",
+        peer: "BEIR EvaluateRetrieval.evaluate (and MTEB retrieval, which calls it)",
+        version: "2.2.0",
+        checked: Checked::Run,
+        note: "pytrec_eval with ignore_identical_ids=True: a document whose id is its query's is dropped from the run; BEIR prints means rounded to 5 decimals",
+    },
+    About {
+        name: "spark-mllib",
+        peer: "Spark MLlib RankingMetrics",
+        version: "4.3.0",
+        checked: Checked::Run,
+        note: "a row per query with the list as given and the relevant set: relevance binary, AP@k over min(|R|, k), a row with an empty ground truth (or list) scores 0 and is averaged in",
+    },
+    About {
+        name: "spark-ml",
+        peer: "Spark ML RankingEvaluator",
+        version: "4.3.0",
+        checked: Checked::Run,
+        note: "RankingMetrics on prediction and label columns: the same definitions",
+    },
+    About {
+        name: "recommenders",
+        peer: "microsoft/recommenders python_evaluation",
+        version: "1.2.1",
+        checked: Checked::Run,
+        note: "rating_true holds the relevant rows: users of both frames count, ndcg_at_k's users are rating_true's (one without a list scores 0); map is AP cut at k over |R|, map_at_k over min(|R|, k); score_type='binary'",
+    },
+    About {
+        name: "recommenders-spark",
+        peer: "microsoft/recommenders SparkRankingEvaluation",
+        version: "1.2.1",
+        checked: Checked::Source(
+            "recommenders 1.2.1 recommenders/evaluation/spark_evaluation.py lines 288-302 (the lists inner-joined with the relevant items per user, then Spark's RankingMetrics) and 304-357 (precisionAt, recallAt, ndcgAt, meanAveragePrecision, meanAveragePrecisionAt)",
+        ),
+        note: "Spark's definitions over the users in both frames; ties follow Spark's row_number() over a window ordered by prediction, which keeps no stable order (file order is the nearest)",
+    },
+    About {
+        name: "mlflow",
+        peer: "MLflow retriever metrics (precision_at_k, recall_at_k, ndcg_at_k)",
+        version: "3.17.2 (mlflow-skinny)",
+        checked: Checked::Run,
+        note: "mlflow/metrics/metric_definitions.py: precision over the list's first min(k, n), recall over the ground truth, ndcg_score with k = the list's length up to k (the ideal cut there); a question with neither ground truth nor retrieved documents scores 1 in ndcg_at_k and recall_at_k (not expressible: no such query is in a run or qrels with a judgment)",
+    },
+    About {
+        name: "evidently",
+        peer: "Evidently recsys metrics (legacy PrecisionTopKMetric, NDCGKMetric, …)",
+        version: "0.7.23",
+        checked: Checked::Source(
+            "evidently 0.7.23 evidently/legacy/metrics/recsys/precision_recall_k.py lines 53-110 (precision tp / min(list size, k), recall over the list's relevant rows, users without one left out unless no_feedback_users) and ndcg_k.py lines 44-59 (DCG over the ranks given, the ideal from the list's targets)",
+        ),
         note: "the data is the recommended lists with a target per row: the judgments are the list's own; NDCGKMetric averages over every user",
     },
 ];
@@ -307,6 +384,14 @@ pub fn names() -> String {
 }
 
 impl Preset {
+    /// Its tool, version, check and note.
+    pub fn about(&self) -> &'static About {
+        ABOUT
+            .iter()
+            .find(|a| a.name == self.name)
+            .unwrap_or(&ABOUT[0])
+    }
+
     /// Its conventions: Rankscope's defaults with the preset's values, named.
     pub fn conventions(&self) -> Conventions {
         let mut c = Conventions::default();
@@ -399,8 +484,16 @@ mod tests {
                 }
             }
             assert_eq!(get(p.name).map(|q| q.name), Some(p.name));
+            assert_eq!(p.about().name, p.name);
             assert_eq!(PRESETS.iter().filter(|q| q.name == p.name).count(), 1);
         }
+    }
+
+    #[test]
+    fn the_words_about_the_presets_are_in_their_order() {
+        let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        let about: Vec<&str> = ABOUT.iter().map(|a| a.name).collect();
+        assert_eq!(names, about);
     }
 
     #[test]

@@ -817,7 +817,7 @@ pub fn refine(p: &PreparedRun, data: &RankingData, run: &Run, r: Refine) -> Prep
             out.grades.push(p.grades[j]);
         }
         match r.judgments {
-            Judgments::Qrels => judged.extend_from_slice(&p.query(i).judged_desc),
+            Judgments::Qrels => judged.extend_from_slice(p.query(i).judged_desc),
             Judgments::Retrieved => {
                 judged.extend(out.grades[start..].iter().copied().filter(|&g| g >= 0));
                 super::sort_descending(&mut judged[judged_start..]);

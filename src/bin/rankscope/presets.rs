@@ -11,7 +11,8 @@ use rankscope::core::presets::{Checked, PRESETS};
 pub fn list() -> ExitCode {
     let mut text = String::new();
     for p in PRESETS {
-        let checked = match p.checked {
+        let a = p.about();
+        let checked = match a.checked {
             Checked::Run => "checked by running it".to_string(),
             Checked::Source(cite) => format!("from the source: {cite}"),
             Checked::Via(what) => format!("checked via {what}"),
@@ -19,12 +20,12 @@ pub fn list() -> ExitCode {
         text.push_str(&format!(
             "{:<20} {} {}\n{:<20} sets: {}\n{:<20} {}; {checked}\n",
             p.name,
-            p.peer,
-            p.version,
+            a.peer,
+            a.version,
             "",
             p.changes(),
             "",
-            p.note
+            a.note
         ));
     }
     // a closed pipe (`| head`) ends the listing quietly

@@ -257,7 +257,7 @@ pub static ABOUT: &[About] = &[
         peer: "trec_eval",
         version: "10.0",
         checked: Checked::Via("the trec_eval 10.0 port, byte for byte (tests/trec_eval.rs)"),
-        note: "a qrels query without results is left out (no -c)",
+        note: "without -c: only queries both judged and retrieved count (trec_eval 10.0 stops on a judged query without results; 9.0.x leaves it out)",
     },
     About {
         name: "trec_eval-10.0-c",

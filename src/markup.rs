@@ -164,6 +164,9 @@ fn header_cells(s: &mut String, kind: Kind, t: &Table) {
         if !changed.is_empty() {
             help = format!("{help}\nNot the default here: {changed}");
         }
+        if let Some(f) = t.fingerprint(i) {
+            help = format!("{help}\nDefinition fingerprint: {f}");
+        }
         let help = lines(&help);
         let _ = write!(
             s,

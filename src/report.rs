@@ -154,6 +154,15 @@ impl Table {
 
     /// The non-default conventions column `c`'s metric depends on
     /// ([`registry::depends_on`]), comma-separated; empty: none.
+    /// The fingerprint of column `c`'s definition under the table's
+    /// conventions (`core::fingerprint`; `None` for a column that is not a
+    /// metric id, such as one of iprec_at_recall's points).
+    pub fn fingerprint(&self, c: usize) -> Option<String> {
+        let kind = self.kind?;
+        let (view, _) = crate::session::ViewState::from_fragment(&self.conventions.join("&"));
+        crate::core::fingerprint::of_text(kind, &self.columns[c], &view.conv)
+    }
+
     pub fn changed(&self, c: usize) -> String {
         let Some(kind) = self.kind else {
             return String::new();

@@ -265,6 +265,8 @@ impl ViewState {
         // the conventions, as the table names them (stable names and
         // numbers need no escaping: `>=` reads back as the value of its key)
         entries.extend(TABLE.iter().map(|c| (c.key, (c.get)(&self.conv))));
+        // the preset the conventions came from: its name (the values are above)
+        entries.push((conventions::PRESET, percent_encode(&self.conv.preset)));
         // the models' own thresholds: `name:t` (a name may hold `:`)
         let own: Vec<String> = (self.conv.thresholds.iter())
             .map(|(n, t)| format!("{n}:{t}"))
@@ -369,6 +371,14 @@ impl ViewState {
             }
             // any whole number, as trec_eval's -l takes (the CLI asks for >= 1)
             "relevance_level" => self.conv.relevance_level = number(raw)?,
+            // a name only: the link carries every convention's value itself
+            conventions::PRESET => {
+                let name = percent_decode(raw);
+                if !name.is_empty() && crate::core::presets::get(&name).is_none() {
+                    return Err(false);
+                }
+                self.conv.preset = name;
+            }
             _ if TABLE.iter().any(|c| c.key == key) => {
                 conventions::set(&mut self.conv, key, &percent_decode(raw)).map_err(|_| false)?
             }
@@ -992,6 +1002,31 @@ mod tests {
                 "trec_eval",
                 names::<TrecEvalVersion>(),
                 conv.trec_eval.name(),
+            ),
+            (
+                "identical_ids",
+                names::<crate::core::ranking::IdenticalIds>(),
+                conv.identical_ids.name(),
+            ),
+            (
+                "no_relevant",
+                names::<crate::core::ranking::NoRelevant>(),
+                conv.no_relevant.name(),
+            ),
+            (
+                "judgments",
+                names::<crate::core::ranking::Judgments>(),
+                conv.judgments.name(),
+            ),
+            (
+                "grades",
+                names::<crate::core::ranking::Grades>(),
+                conv.grades.name(),
+            ),
+            (
+                "ideal_depth",
+                names::<crate::core::ranking_metrics::IdealDepth>(),
+                conv.ideal_depth.name(),
             ),
             (
                 "threshold_rule",
@@ -1637,6 +1672,11 @@ console.log(JSON.stringify({{
             ("query_set", all::<ranking::QuerySet>()),
             ("trec_eval", all::<rm::TrecEvalVersion>()),
             ("unjudged", all::<crate::core::judgments::Unjudged>()),
+            ("identical_ids", all::<ranking::IdenticalIds>()),
+            ("no_relevant", all::<ranking::NoRelevant>()),
+            ("judgments", all::<ranking::Judgments>()),
+            ("grades", all::<ranking::Grades>()),
+            ("ideal_depth", all::<rm::IdealDepth>()),
             ("threshold", vec!["0.3", "0.7", "0"]),
             ("threshold_rule", all::<binary::ThresholdRule>()),
             ("zero_division", all::<binary::ZeroDivision>()),
@@ -1680,6 +1720,26 @@ console.log(JSON.stringify({{
             .flat_map(|&k| crate::core::conventions::keys(k))
             .collect();
         assert_eq!(all, tried);
+    }
+
+    /// A link names the preset in force beside the values it set; an
+    /// unknown preset is refused as a value that does not fit.
+    #[test]
+    fn a_link_carries_the_preset_and_its_values() {
+        let mut v = ViewState::default();
+        crate::core::presets::apply(&mut v.conv, "spark-mllib").unwrap();
+        let text = v.to_fragment();
+        assert!(
+            text.contains("preset=spark-mllib") && text.contains("grades=binary"),
+            "{text}"
+        );
+        let (back, skipped) = ViewState::from_fragment(&text);
+        assert!(skipped.is_empty(), "{skipped:?}");
+        assert_eq!(back.conv, v.conv);
+        let (bad, skipped) = ViewState::from_fragment("preset=nope&gain=exponential");
+        assert_eq!(bad.conv.preset, "");
+        assert_eq!(skipped.len(), 1);
+        assert!(!ViewState::default().to_fragment().contains("preset"));
     }
 
     /// The hand-written base64 is the base64 crate's standard engine, both

@@ -2314,3 +2314,85 @@ fn compare_of_trec_eval_output_without_metrics_tests_the_per_query_measures() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--preset` sets a tool's conventions (the header names it, a flag beside
+/// it changes one value), the JSON carries each column's fingerprint, and
+/// `explain-number` names the tool behind a printed number, or the nearest.
+#[test]
+fn presets_fingerprints_and_explain_number() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/presets");
+    let (run, qrels) = (dir.join("presets.run"), dir.join("presets.qrels"));
+    let cli = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_rankscope"))
+            .args(args)
+            .arg(&run)
+            .arg(&qrels)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, table, _) = cli(&["eval", "--metrics", "ndcg@10", "--preset", "spark-mllib"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        table.starts_with("# ranking · preset=spark-mllib ties=file "),
+        "{table}"
+    );
+    assert!(
+        table.contains("query_set=union") && table.contains("grades=binary"),
+        "{table}"
+    );
+    let (_, plain, _) = cli(&["eval", "--metrics", "ndcg@10"]);
+    assert!(
+        !plain.contains("preset") && !plain.contains("grades="),
+        "{plain}"
+    );
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec![
+            "eval",
+            "--metrics",
+            "ndcg@10,precision@10",
+            "--format",
+            "json",
+        ];
+        all.extend_from_slice(args);
+        serde_json::from_str(&cli(&all).1).unwrap()
+    };
+    let spark = json(&["--preset", "spark-mllib"]);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("presets.json")).unwrap()).unwrap();
+    let want = doc["peers"]["spark-mllib"]["metrics"]["ndcgAt(10)"]["mean"]
+        .as_f64()
+        .unwrap();
+    assert!((spark["models"][0]["metrics"]["ndcg@10"].as_f64().unwrap() - want).abs() < 1e-12);
+    assert_eq!(spark["conventions"]["preset"], "spark-mllib");
+    let graded = json(&["--preset", "spark-mllib", "--grades", "graded"]);
+    let trec = json(&[]);
+    let fp = |d: &serde_json::Value, m: &str| d["fingerprints"][m].as_str().unwrap().to_string();
+    // binary grades change nDCG's definition, not precision's
+    assert_ne!(fp(&spark, "ndcg@10"), fp(&graded, "ndcg@10"));
+    assert_eq!(fp(&spark, "precision@10"), fp(&graded, "precision@10"));
+    assert_ne!(fp(&trec, "ndcg@10"), fp(&spark, "ndcg@10"));
+    assert_eq!(fp(&trec, "ndcg@10").len(), 12);
+    let (code, _, err) = cli(&["eval", "--preset", "nope"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--preset nope: not a preset (the presets: trec_eval-10.0"),
+        "{err}"
+    );
+
+    let printed = format!("{want:.4}");
+    let (code, found, _) = cli(&["explain-number", "--metric", "ndcg@10", "--value", &printed]);
+    assert_eq!(code, Some(0));
+    let first = found.lines().nth(1).unwrap_or_default();
+    assert!(
+        first.contains("preset spark-mllib") && !first.contains("changed"),
+        "{found}"
+    );
+    let (_, none, _) = cli(&["explain-number", "--metric", "ndcg@10", "--value", "0.9876"]);
+    assert!(none.starts_with("No setting of the "), "{none}");
+    assert!(none.contains("The nearest:"), "{none}");
+}

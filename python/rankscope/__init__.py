@@ -45,6 +45,8 @@ __all__ = [
     "judgments_bounds",
     "judgments_pool",
     "judgments_merge",
+    "fingerprint",
+    "presets",
 ]
 
 #: The convention keys (as in links, sessions and the CLI's flags, which
@@ -896,3 +898,16 @@ def judgments_merge(base: Any, new: Any, out: Optional[PathLike] = None, prefer:
         with open(out, "w") as f:
             f.write(doc["qrels"])
     return doc
+def fingerprint(metric: str, kind: str = "ranking", **conventions: Any) -> str:
+    """The fingerprint of ``metric``'s definition (``ndcg@10``) under the
+    conventions (keywords as ``evaluate`` takes them, ``preset=`` too): 12
+    hexadecimal digits, the same as the CLI's JSON (``fingerprints``), the
+    page's and a Spark job's for the same definition; it changes exactly when
+    a convention that changes the metric does (README, *Presets*)."""
+    return _rankscope.fingerprint(kind, metric, _conventions(conventions))
+
+
+def presets() -> List[Tuple[str, str, str, str]]:
+    """The presets ``preset=`` takes: ``(name, tool, version checked, what it
+    changes)``; ``rankscope presets`` prints how each was checked."""
+    return list(_rankscope.presets())

@@ -238,7 +238,12 @@ impl Data {
 
 fn conventions(items: Vec<(String, String)>) -> PyResult<Conventions> {
     let mut conv = Conventions::default();
-    for (key, value) in items {
+    // a preset first (`preset="ranx"`), the other keywords change its values
+    for (_, name) in items.iter().filter(|(k, _)| k == "preset") {
+        rankscope::core::presets::apply(&mut conv, name)
+            .map_err(|e| error(format!("preset={name}: {e}")))?;
+    }
+    for (key, value) in items.into_iter().filter(|(k, _)| k != "preset") {
         rankscope::core::conventions::set(&mut conv, &key, &value)
             .map_err(|e| error(format!("{key}={value}: {e}")))?;
     }
@@ -1077,12 +1082,47 @@ fn leaderboard(
     serde_json::to_string(&board.rows()).map_err(|e| error(e.to_string()))
 }
 
+/// The fingerprint of a metric's definition under the conventions
+/// (`rankscope::core::fingerprint`): the CLI's and the page's for the same one.
+#[pyfunction]
+fn fingerprint(
+    kind: &str,
+    metric: &str,
+    conventions_given: Vec<(String, String)>,
+) -> PyResult<String> {
+    let kind = match kind {
+        "ranking" => Kind::Ranking,
+        "binary" => Kind::Binary,
+        "multiclass" => Kind::Multiclass,
+        "ratings" => Kind::Ratings,
+        _ => {
+            return Err(error(format!(
+                "kind {kind}: expected ranking, binary, multiclass or ratings"
+            )))
+        }
+    };
+    let conv = conventions(conventions_given)?;
+    let id = registry::MetricId::parse(metric, kind).map_err(error)?;
+    Ok(rankscope::core::fingerprint::fingerprint(kind, &id, &conv))
+}
+
+/// The presets: (name, tool, version, what it changes).
+#[pyfunction]
+fn presets() -> Vec<(&'static str, &'static str, &'static str, String)> {
+    rankscope::core::presets::PRESETS
+        .iter()
+        .map(|p| (p.name, p.about().peer, p.about().version, p.changes()))
+        .collect()
+}
+
 #[pymodule]
 fn _rankscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Data>()?;
     m.add_function(wrap_pyfunction!(metrics, m)?)?;
     m.add_function(wrap_pyfunction!(conventions_help, m)?)?;
     m.add_function(wrap_pyfunction!(leaderboard, m)?)?;
+    m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

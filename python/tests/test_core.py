@@ -569,3 +569,27 @@ def test_held_out_ratings_count_by_relevant_rating(tmp_path):
         same_bits(rankscope.evaluate(str(run), str(rated), metrics=["mrr", "ndcg@3"], relevant_rating=rule), want)
     with pytest.raises(ValueError, match="relevant_rating most: expected a number"):
         rankscope.evaluate(str(run), str(rated), metrics="mrr", relevant_rating="most")
+
+
+def test_a_preset_gives_its_tools_values_and_the_clis_fingerprint():
+    here = os.path.join(ROOT, "tests", "reference", "presets")
+    run, qrels = os.path.join(here, "presets.run"), os.path.join(here, "presets.qrels")
+    with open(os.path.join(here, "presets.json")) as f:
+        expected = json.load(f)
+    spark = expected["peers"]["spark-mllib"]["metrics"]["ndcgAt(10)"]["mean"]
+    got = rankscope.evaluate(str(run), str(qrels), metrics=["ndcg@10"], preset="spark-mllib")
+    assert abs(next(iter(got.values()))["ndcg@10"] - spark) <= 1e-12
+    # a keyword beside the preset changes one of its values
+    trec = rankscope.evaluate(str(run), str(qrels), metrics=["ndcg@10"], preset="spark-mllib", grades="graded")
+    assert next(iter(trec.values()))["ndcg@10"] != next(iter(got.values()))["ndcg@10"]
+    cli = json.loads(
+        subprocess.run(
+            [CLI, "eval", str(run), str(qrels), "--metrics", "ndcg@10", "--preset", "spark-mllib", "--format", "json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    assert rankscope.fingerprint("ndcg@10", preset="spark-mllib") == cli["fingerprints"]["ndcg@10"]
+    assert rankscope.fingerprint("ndcg@10") != cli["fingerprints"]["ndcg@10"]
+    assert "spark-mllib" in [p[0] for p in rankscope.presets()]

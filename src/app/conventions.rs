@@ -35,10 +35,26 @@ pub fn ConventionsPanel(kind: Kind) -> impl IntoView {
             .unwrap_or(0);
         (n > 0).then(|| format!("In {n} queries equal scores tie documents of different grades: their values depend on the tie rule."))
     };
+    // one switch for another tool's conventions (core::presets), ranking only
+    let preset = (kind == Kind::Ranking).then(|| {
+        let names = crate::core::presets::PRESETS.iter().map(|p| p.name);
+        view! {
+            <label>"Preset (another tool's conventions)"
+                <select id="conv-preset" on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    state.conv.update(|c| if v.is_empty() { c.preset.clear() } else { let _ = crate::core::presets::apply(c, &v); });
+                }>
+                    <option value="" selected=move || state.conv.with(|c| c.preset.is_empty())>"none (Rankscope's defaults)"</option>
+                    {names.map(|n| view! { <option value=n selected=move || state.conv.with(|c| c.preset == n)>{n}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+    });
     view! {
         <section class="card conventions">
             <h2>"Conventions"</h2>
             <p class="muted small">{defaults}</p>
+            {preset}
             {conventions::of(kind).filter(|ch| !ch.values.is_empty()).map(|ch| {
                 let (key, get) = (ch.key, ch.get);
                 view! {

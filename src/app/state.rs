@@ -156,6 +156,8 @@ impl AppState {
         // change only re-sorts tie groups (ranking::retie)
         let query_set = Memo::new(move |_| conv.with(|c| c.query_set));
         let ties = Memo::new(move |_| conv.with(|c| c.ties));
+        // the conventions that drop documents or queries after the sort
+        let refine = Memo::new(move |_| conv.with(|c| c.refine()));
         let base = Memo::new(move |_| {
             let set = query_set.get();
             ws.with(|w| match (&w.ranking, w.has_qrels) {
@@ -172,8 +174,9 @@ impl AppState {
         });
         let prepared = Memo::new(move |_| {
             let rule = ties.get();
+            let refine = refine.get();
             let base = base.get();
-            if rule == ranking::TieRule::Trec {
+            if rule == ranking::TieRule::Trec && refine.is_identity() {
                 return base;
             }
             ws.with_untracked(|w| {
@@ -184,7 +187,10 @@ impl AppState {
                     base.0
                         .iter()
                         .zip(&d.runs)
-                        .map(|(p, run)| ranking::retie(p, run, rule))
+                        .map(|(p, run)| {
+                            let p = ranking::retie(p, run, rule);
+                            ranking::refine(&p, d, run, refine)
+                        })
                         .collect(),
                 ))
             })

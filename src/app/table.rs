@@ -136,6 +136,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
         <section class="card">
             <div class="card-head">
                 <h2>"Metrics"</h2>
+                <span class="muted small" id="preset-in-force">{move || state.conv.with(|c| (!c.preset.is_empty()).then(|| format!("preset {}", c.preset)))}</span>
                 <label>"Baseline "
                     <select on:change=move |ev| { let v = event_target_value(&ev); state.baseline.set((!v.is_empty()).then_some(v)); }>
                         <option value="">"none"</option>

@@ -10,9 +10,9 @@ use super::base::Kind;
 use super::binary::{ThresholdRule, ZeroDivision};
 use super::judgments::Unjudged;
 use super::multiclass::{ClassTieRule, ScoreScale};
-use super::ranking::{QuerySet, TieRule};
+use super::ranking::{Grades, IdenticalIds, Judgments, NoRelevant, QuerySet, TieRule};
 use super::ranking_metrics::{
-    ApDenominator, Discount, F1Aggregation, Gain, PrecisionDenominator, TrecEvalVersion,
+    ApDenominator, Discount, F1Aggregation, Gain, IdealDepth, PrecisionDenominator, TrecEvalVersion,
 };
 use super::Named;
 
@@ -46,6 +46,30 @@ pub struct Conventions {
     /// removed before scoring (condensed lists, trec_eval `-J`).
     #[serde(default)]
     pub unjudged: Unjudged,
+    /// A retrieved document whose id is its query's: kept, or dropped (BEIR).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub identical_ids: IdenticalIds,
+    /// A query without a relevant document: scores 0, or is left out.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub no_relevant: NoRelevant,
+    /// The judgments the metrics read: every judged document, or the retrieved ones.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub judgments: Judgments,
+    /// The grades as they are, or binary (relevant at the level: 1, else 0).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub grades: Grades,
+    /// nDCG's ideal list: the top k, or the top min(k, list length).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ideal_depth: IdealDepth,
+    /// The preset these conventions were set from (`presets::PRESETS`; empty:
+    /// none). Not a convention: it changes no value, it names where the
+    /// values came from (the table's header, the exports).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub preset: String,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 impl Default for Conventions {
@@ -68,6 +92,12 @@ impl Default for Conventions {
             class_scale: ScoreScale::Probabilities,
             trec_eval: TrecEvalVersion::V10,
             unjudged: Unjudged::Keep,
+            identical_ids: IdenticalIds::Keep,
+            no_relevant: NoRelevant::Zero,
+            judgments: Judgments::Qrels,
+            grades: Grades::Graded,
+            ideal_depth: IdealDepth::K,
+            preset: String::new(),
         }
     }
 }
@@ -143,6 +173,7 @@ table! {
             ("trec", "trec_eval: doc id descending"),
             ("file", "file order"),
             ("average", "average over tie orders"),
+            ("id_ascending", "doc id ascending (MS MARCO eval)"),
         ],
         get: |c| c.ties.name().into(),
         aliases: &[],
@@ -227,6 +258,7 @@ table! {
                 "intersection",
                 "run ∩ qrels (trec_eval without -c; pytrec_eval, ir_measures)",
             ),
+            ("union", "run ∪ qrels, missing = 0 (Spark)"),
         ],
         get: |c| c.query_set.name().into(),
         aliases: &["queries"],
@@ -325,11 +357,92 @@ table! {
         aliases: &[],
         switch: None,
     },
+    IdenticalIds: Convention {
+        key: "identical_ids",
+        kind: Kind::Ranking,
+        label: "A document whose id is the query's",
+        values: &[
+            ("keep", "kept (trec_eval)"),
+            ("drop", "dropped from the run (BEIR, MTEB)"),
+        ],
+        get: |c| c.identical_ids.name().into(),
+        aliases: &["ignore_identical_ids"],
+        switch: None,
+    },
+    NoRelevant: Convention {
+        key: "no_relevant",
+        kind: Kind::Ranking,
+        label: "A query without a relevant document",
+        values: &[
+            ("zero", "scores 0 and counts (trec_eval)"),
+            ("skip", "is left out (torchmetrics skip, recommenders)"),
+        ],
+        get: |c| c.no_relevant.name().into(),
+        aliases: &["empty_target"],
+        switch: None,
+    },
+    Judgments: Convention {
+        key: "judgments",
+        kind: Kind::Ranking,
+        label: "Judgments read",
+        values: &[
+            ("qrels", "every judged document (trec_eval)"),
+            (
+                "retrieved",
+                "the retrieved documents' only (sklearn ndcg_score, torchmetrics, MLflow)",
+            ),
+        ],
+        get: |c| c.judgments.name().into(),
+        aliases: &[],
+        switch: None,
+    },
+    Grades: Convention {
+        key: "grades",
+        kind: Kind::Ranking,
+        label: "Grades",
+        values: &[
+            ("graded", "as judged (trec_eval)"),
+            (
+                "binary",
+                "relevant = 1, else 0 (Spark, recommenders, MLflow)",
+            ),
+        ],
+        get: |c| c.grades.name().into(),
+        aliases: &["binary_relevance"],
+        switch: None,
+    },
+    IdealDepth: Convention {
+        key: "ideal_depth",
+        kind: Kind::Ranking,
+        label: "nDCG@k's ideal list",
+        values: &[
+            ("k", "its top k (trec_eval)"),
+            ("list_length", "its top min(k, list length) (MLflow)"),
+        ],
+        get: |c| c.ideal_depth.name().into(),
+        aliases: &[],
+        switch: None,
+    },
 }
+
+/// The conventions a header names only away from their default (added for
+/// other tools' definitions, after the header's form was fixed): a header
+/// under the defaults reads as it always did.
+pub const NAMED_WHEN_SET: &[Key] = &[
+    Key::IdenticalIds,
+    Key::NoRelevant,
+    Key::Judgments,
+    Key::Grades,
+    Key::IdealDepth,
+];
 
 /// The link key of the models' own thresholds ([`Conventions::thresholds`],
 /// beside `threshold`'s row: a list of names and numbers, not one value).
 pub const OWN_THRESHOLDS: &str = "thresholds";
+
+/// The key naming the preset in force in a header, a link and a session
+/// ([`Conventions::preset`]; not a row of [`TABLE`]: it changes no value).
+pub const PRESET: &str = "preset";
 
 /// The conventions of `kind`, in [`TABLE`]'s order.
 pub fn of(kind: Kind) -> impl Iterator<Item = &'static Convention> {
@@ -340,7 +453,18 @@ pub fn of(kind: Kind) -> impl Iterator<Item = &'static Convention> {
 /// them (`gain`, `linear`): what the page's explanations, the CLI's table
 /// header and the Python package's reports state.
 pub fn describe(conv: &Conventions, kind: Kind) -> Vec<(&'static str, String)> {
-    let mut out: Vec<_> = of(kind).map(|c| (c.key, (c.get)(conv))).collect();
+    let defaults = Conventions::default();
+    let mut out: Vec<_> = of(kind)
+        .filter(|c| {
+            let quiet = NAMED_WHEN_SET.iter().any(|k| k.name() == c.key);
+            !quiet || (c.get)(conv) != (c.get)(&defaults)
+        })
+        .map(|c| (c.key, (c.get)(conv)))
+        .collect();
+    // the presets are ranking conventions
+    if kind == Kind::Ranking && !conv.preset.is_empty() {
+        out.insert(0, (PRESET, conv.preset.clone()));
+    }
     if kind == Kind::Binary && !conv.thresholds.is_empty() {
         out.push((OWN_THRESHOLDS, own_thresholds(conv)));
     }
@@ -456,6 +580,16 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
                 ],
             )?
         }
+        Key::IdenticalIds => {
+            conv.identical_ids = named(
+                v,
+                &[("true", IdenticalIds::Drop), ("false", IdenticalIds::Keep)],
+            )?
+        }
+        Key::NoRelevant => conv.no_relevant = named(v, &[])?,
+        Key::Judgments => conv.judgments = named(v, &[])?,
+        Key::Grades => conv.grades = named(v, &[])?,
+        Key::IdealDepth => conv.ideal_depth = named(v, &[])?,
         Key::ClassScale => {
             // its names, or a flag's true / false (logits or not)
             conv.class_scale = named(v, &[]).or_else(|e| match boolean(v) {

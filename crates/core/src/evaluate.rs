@@ -17,11 +17,16 @@ pub use super::conventions::Conventions;
 impl Conventions {
     pub fn ranking_ctx(&self) -> Ctx {
         Ctx {
-            relevance_level: self.relevance_level,
+            // binary grades are relevance at the level already (ranking::refine)
+            relevance_level: match self.grades {
+                ranking::Grades::Graded => self.relevance_level,
+                ranking::Grades::Binary => 1,
+            },
             gain: self.gain,
             discount: self.discount,
             ap_denominator: self.ap_denominator,
             precision_denominator: self.precision_denominator,
+            ideal_depth: self.ideal_depth,
         }
     }
 
@@ -362,11 +367,39 @@ pub fn evaluate_on_threads(data: &Dataset, conv: &Conventions, metrics: &[Metric
     report
 }
 
-/// Every run of `d` prepared under `conv.ties` and `conv.query_set`.
+/// Every run of `d` prepared under `conv.ties` and `conv.query_set`, then
+/// refined by the conventions that drop documents or queries or limit the
+/// judgments ([`Conventions::refine`]).
 pub fn prepare_runs(d: &RankingData, conv: &Conventions) -> Vec<PreparedRun> {
     (0..d.runs.len())
-        .map(|i| ranking::prepare(d, i, conv.ties, conv.query_set))
+        .map(|i| {
+            let p = ranking::prepare(d, i, conv.ties, conv.query_set);
+            refine_run(p, d, i, conv)
+        })
         .collect()
+}
+
+/// A run prepared under the tie rule and query set, refined by `conv`'s
+/// other conventions (the page prepares and re-ties, then calls this).
+pub fn refine_run(p: PreparedRun, d: &RankingData, run: usize, conv: &Conventions) -> PreparedRun {
+    let r = conv.refine();
+    if r.is_identity() {
+        return p;
+    }
+    ranking::refine(&p, d, &d.runs[run], r)
+}
+
+impl Conventions {
+    /// The conventions [`ranking::refine`] applies after the sort.
+    pub fn refine(&self) -> ranking::Refine {
+        ranking::Refine {
+            identical_ids: self.identical_ids,
+            no_relevant: self.no_relevant,
+            judgments: self.judgments,
+            grades: self.grades,
+            relevance_level: self.relevance_level,
+        }
+    }
 }
 
 /// Evaluates ranking runs already prepared under `conv.ties` and `conv.query_set`
@@ -430,6 +463,7 @@ fn ranking_warnings(
         let what = match conv.query_set {
             QuerySet::Qrels => "each scores 0 and counts in the mean",
             QuerySet::Intersection => "they are left out (trec_eval's default)",
+            QuerySet::Union => "each scores 0 and counts in the mean",
         };
         warnings.push(format!(
             "{}: {} qrels queries have no results in the run ({}); {what}.",
@@ -439,11 +473,23 @@ fn ranking_warnings(
         ));
     }
     if !sel.missing_from_qrels.is_empty() {
+        let what = match conv.query_set {
+            QuerySet::Union => "each scores 0 and counts in the mean",
+            _ => "they are left out",
+        };
         warnings.push(format!(
-            "{}: {} run queries are not in the qrels ({}); they are left out.",
+            "{}: {} run queries are not in the qrels ({}); {what}.",
             p.name,
             sel.missing_from_qrels.len(),
             name(&sel.missing_from_qrels)
+        ));
+    }
+    if !sel.no_relevant_skipped.is_empty() {
+        warnings.push(format!(
+            "{}: {} queries have no relevant document ({}); they are left out (no_relevant=skip).",
+            p.name,
+            sel.no_relevant_skipped.len(),
+            name(&sel.no_relevant_skipped)
         ));
     }
     let tied = p.mixed_ties.len();
@@ -453,6 +499,7 @@ fn ranking_warnings(
             TieRule::Trec => "trec_eval's: document id descending",
             TieRule::File => "file order",
             TieRule::Average => "the average over tie orders",
+            TieRule::IdAscending => "document id ascending",
         };
         warnings.push(format!(
             "{}: in {tied} queries equal scores tie documents of different grades, so their values depend on the tie rule (now {rule}).",

@@ -28,9 +28,17 @@ pub enum TieRule {
     /// sklearn `ndcg_score`). Exact for every metric except bpref and the
     /// interpolated precisions, which use the trec order.
     Average,
+    /// Score descending, then document id ascending (byte-wise): MS MARCO's
+    /// `msmarco_eval.py` as ir_measures' `msmarco` provider sorts a run.
+    IdAscending,
 }
 
-crate::named!(TieRule { Trec = "trec", File = "file", Average = "average" });
+crate::named!(TieRule {
+    Trec = "trec",
+    File = "file",
+    Average = "average",
+    IdAscending = "id_ascending",
+});
 
 /// Which queries enter the mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -41,9 +49,83 @@ pub enum QuerySet {
     Qrels,
     /// Only queries present in both run and qrels (trec_eval's default).
     Intersection,
+    /// Every query of the run or the qrels, either missing scoring 0 (Spark's
+    /// `RankingMetrics`: a row with an empty ground truth scores 0 and counts).
+    Union,
 }
 
-crate::named!(QuerySet { Qrels = "qrels", Intersection = "intersection" });
+crate::named!(QuerySet {
+    Qrels = "qrels",
+    Intersection = "intersection",
+    Union = "union",
+});
+
+/// Whether a retrieved document whose id is its query's id is kept: BEIR's
+/// and MTEB's `ignore_identical_ids=True` drops it from the run (not from
+/// the judgments) before evaluating.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum IdenticalIds {
+    #[default]
+    Keep,
+    Drop,
+}
+
+crate::named!(IdenticalIds { Keep = "keep", Drop = "drop" });
+
+/// How a query without a relevant document (at the relevance level) counts.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum NoRelevant {
+    /// It scores 0 and counts in the mean (trec_eval, ranx, Spark's
+    /// `RankingMetrics`, torchmetrics' `empty_target_action="neg"`).
+    #[default]
+    Zero,
+    /// It is left out of the mean (torchmetrics' `empty_target_action="skip"`;
+    /// microsoft/recommenders keeps only users with a relevant item).
+    Skip,
+}
+
+crate::named!(NoRelevant { Zero = "zero", Skip = "skip" });
+
+/// Which judgments a query's metrics read: every judged document of the
+/// query, or only those of the documents the run retrieved (a tool that is
+/// given the ranked list and its labels alone: scikit-learn's `ndcg_score`,
+/// torchmetrics' retrieval metrics, MLflow's `ndcg_at_k`, whose ideal list is
+/// the retrieved one reordered, so nDCG rises when fewer than k come back).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Judgments {
+    #[default]
+    Qrels,
+    Retrieved,
+}
+
+crate::named!(Judgments { Qrels = "qrels", Retrieved = "retrieved" });
+
+/// Whether the metrics read the grades, or only relevant or not.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Grades {
+    /// The qrels' grades (trec_eval, ranx, scikit-learn, torchmetrics).
+    #[default]
+    Graded,
+    /// 1 for a relevant document (grade ≥ the level), 0 for another judged
+    /// one: a tool given label sets (Spark's `RankingMetrics` and
+    /// `RankingEvaluator`, microsoft/recommenders' `score_type="binary"`,
+    /// MLflow, BEIR's binary qrels).
+    Binary,
+}
+
+crate::named!(Grades { Graded = "graded", Binary = "binary" });
 
 /// A document's name hash: judgments are ordered by (hash, name), an exact
 /// total order in which most comparisons are integer ones.
@@ -399,8 +481,10 @@ pub struct QuerySelection {
     pub evaluated: Vec<u32>,
     /// In the qrels, absent from this run: scored 0 under [`QuerySet::Qrels`], dropped otherwise.
     pub missing_from_run: Vec<u32>,
-    /// In the run, absent from the qrels: always left out.
+    /// In the run, absent from the qrels: left out, but scored 0 under [`QuerySet::Union`].
     pub missing_from_qrels: Vec<u32>,
+    /// Without a relevant document, left out under [`NoRelevant::Skip`] ([`refine`]).
+    pub no_relevant_skipped: Vec<u32>,
 }
 
 impl RankingData {
@@ -413,11 +497,16 @@ impl RankingData {
                 (true, true) => sel.evaluated.push(q),
                 (true, false) => {
                     sel.missing_from_run.push(q);
-                    if set == QuerySet::Qrels {
+                    if set != QuerySet::Intersection {
                         sel.evaluated.push(q);
                     }
                 }
-                (false, true) => sel.missing_from_qrels.push(q),
+                (false, true) => {
+                    sel.missing_from_qrels.push(q);
+                    if set == QuerySet::Union {
+                        sel.evaluated.push(q);
+                    }
+                }
                 (false, false) => {}
             }
         }
@@ -551,9 +640,17 @@ pub fn prepare(
         // trec_eval's order (and the averaged rule's): document id
         // descending, names compared only inside groups of equal scores
         if tie_rule != TieRule::File {
+            let ascending = tie_rule == TieRule::IdAscending;
             for group in kept.chunk_by_mut(|a, b| a.0 == b.0) {
                 if group.len() > 1 {
-                    group.sort_unstable_by(|a, b| name(b.1).as_bytes().cmp(name(a.1).as_bytes()));
+                    group.sort_unstable_by(|a, b| {
+                        let descending = name(b.1).as_bytes().cmp(name(a.1).as_bytes());
+                        if ascending {
+                            descending.reverse()
+                        } else {
+                            descending
+                        }
+                    });
                 }
             }
         }
@@ -640,6 +737,10 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
                     .doc(group[b].0)
                     .as_bytes()
                     .cmp(run.doc(group[a].0).as_bytes()),
+                TieRule::IdAscending => run
+                    .doc(group[a].0)
+                    .as_bytes()
+                    .cmp(run.doc(group[b].0).as_bytes()),
             };
             for (k, i) in crate::order(group.len(), &by).into_iter().enumerate() {
                 (out.rows[s + k], out.grades[s + k]) = group[i];
@@ -647,6 +748,119 @@ pub fn retie(p: &PreparedRun, run: &Run, tie_rule: TieRule) -> PreparedRun {
         }
         s = e;
     }
+    out
+}
+
+/// The conventions that change what a prepared run holds after its sort:
+/// which documents stay (identical ids), which queries count (those without
+/// a relevant document) and which judgments the metrics read. Their default
+/// values leave a run as [`prepare`] made it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Refine {
+    pub identical_ids: IdenticalIds,
+    pub no_relevant: NoRelevant,
+    pub judgments: Judgments,
+    pub grades: Grades,
+    /// The relevance level that decides whether a query has a relevant
+    /// document, and which grades become 1 under [`Grades::Binary`].
+    pub relevance_level: i32,
+}
+
+impl Refine {
+    /// Whether [`refine`] would change nothing.
+    pub fn is_identity(&self) -> bool {
+        self.identical_ids == IdenticalIds::Keep
+            && self.no_relevant == NoRelevant::Zero
+            && self.judgments == Judgments::Qrels
+            && self.grades == Grades::Graded
+    }
+}
+
+/// `p` under the conventions of `r`: the documents whose id is their query's
+/// dropped ([`IdenticalIds::Drop`]), each query's judgments limited to its
+/// retrieved documents ([`Judgments::Retrieved`]), then the queries without a
+/// relevant document (grade ≥ the level) left out ([`NoRelevant::Skip`]),
+/// and under [`Grades::Binary`] every grade ≥ the level made 1, every other
+/// judged grade 0 (the kernels then read level 1: `Conventions::ranking_ctx`).
+/// The order of the documents kept is `p`'s; tie groups, judged grades and
+/// the queries of mixed ties are found again.
+pub fn refine(p: &PreparedRun, data: &RankingData, run: &Run, r: Refine) -> PreparedRun {
+    if r.is_identity() {
+        return p.clone();
+    }
+    let mut out = PreparedRun {
+        name: p.name.clone(),
+        tie_rule: p.tie_rule,
+        duplicates_dropped: p.duplicates_dropped,
+        ..Default::default()
+    };
+    let mut selection = QuerySelection {
+        missing_from_run: p.selection.missing_from_run.clone(),
+        missing_from_qrels: p.selection.missing_from_qrels.clone(),
+        ..Default::default()
+    };
+    let (mut offsets, mut judged_offsets) = (vec![0], vec![0]);
+    let (mut tied, mut judged) = (Vec::new(), Vec::new());
+    for (i, &q) in p.selection.evaluated.iter().enumerate() {
+        let (start, judged_start) = (out.rows.len(), judged.len());
+        let query = data.queries.name(q);
+        let mut prev: Option<f64> = None;
+        for j in p.row_range(i) {
+            let row = p.rows[j];
+            if r.identical_ids == IdenticalIds::Drop && run.doc(row) == query {
+                continue;
+            }
+            let score = run.scores[row as usize];
+            tied.push(prev == Some(score));
+            prev = Some(score);
+            out.rows.push(row);
+            out.grades.push(p.grades[j]);
+        }
+        match r.judgments {
+            Judgments::Qrels => judged.extend_from_slice(p.query(i).judged_desc),
+            Judgments::Retrieved => {
+                judged.extend(out.grades[start..].iter().copied().filter(|&g| g >= 0));
+                super::sort_descending(&mut judged[judged_start..]);
+            }
+        }
+        let relevant = judged[judged_start..]
+            .first()
+            .is_some_and(|&g| g >= r.relevance_level);
+        if r.no_relevant == NoRelevant::Skip && !relevant {
+            out.rows.truncate(start);
+            out.grades.truncate(start);
+            tied.truncate(start);
+            judged.truncate(judged_start);
+            selection.no_relevant_skipped.push(q);
+            continue;
+        }
+        if r.grades == Grades::Binary {
+            let binary = |g: &mut i32| {
+                if *g >= r.relevance_level {
+                    *g = 1
+                } else if *g >= 0 {
+                    *g = 0
+                }
+            };
+            out.grades[start..].iter_mut().for_each(binary);
+            judged[judged_start..].iter_mut().for_each(binary);
+        }
+        selection.evaluated.push(q);
+        offsets.push(out.rows.len());
+        judged_offsets.push(judged.len());
+    }
+    out.offsets = Arc::new(offsets);
+    out.judged_offsets = Arc::new(judged_offsets);
+    out.tied_with_prev = Arc::new(tied);
+    out.judged_desc = Arc::new(judged);
+    out.selection = selection;
+    out.mixed_ties = (0..out.num_queries())
+        .filter(|&i| {
+            let r = out.row_range(i);
+            (r.start + 1..r.end)
+                .any(|j| out.tied_with_prev[j] && out.grades[j] != out.grades[j - 1])
+        })
+        .collect();
     out
 }
 
@@ -746,6 +960,19 @@ mod tests {
         assert_eq!(*p.tied_with_prev, [false, true, true]);
         let f = prepare(&data, 0, TieRule::File, QuerySet::Qrels);
         assert_eq!(ranked(&data, &f), ["a", "b", "c"]);
+        let up = prepare(&data, 0, TieRule::IdAscending, QuerySet::Qrels);
+        assert_eq!(ranked(&data, &up), ["a", "b", "c"]);
+        let data = data_with(
+            &[
+                ("q", "b", 1.0),
+                ("q", "c", 1.0),
+                ("q", "a", 1.0),
+                ("q", "z", 2.0),
+            ],
+            &[("q", "a", 1)],
+        );
+        let up = prepare(&data, 0, TieRule::IdAscending, QuerySet::Qrels);
+        assert_eq!(ranked(&data, &up), ["z", "a", "b", "c"]);
     }
 
     #[test]
@@ -789,7 +1016,12 @@ mod tests {
             size += 1;
         }
         let data = data_with(&run, &qrels);
-        let rules = [TieRule::Trec, TieRule::File, TieRule::Average];
+        let rules = [
+            TieRule::Trec,
+            TieRule::File,
+            TieRule::Average,
+            TieRule::IdAscending,
+        ];
         for from in rules {
             let base = prepare(&data, 0, from, QuerySet::Qrels);
             for to in rules {
@@ -848,6 +1080,140 @@ mod tests {
             }
             assert_eq!(first_duplicate(&q, &names, 4), want, "round {round}");
         }
+    }
+
+    #[test]
+    fn the_union_of_query_sets_counts_run_queries_without_judgments() {
+        let data = data_with(
+            &[("q1", "a", 1.0), ("q3", "a", 1.0)],
+            &[("q1", "a", 1), ("q2", "b", 1)],
+        );
+        let p = prepare(&data, 0, TieRule::Trec, QuerySet::Union);
+        let names: Vec<&str> = (p.selection.evaluated.iter())
+            .map(|&q| data.queries.name(q))
+            .collect();
+        assert_eq!(names, ["q1", "q2", "q3"]);
+        assert!(p.query(2).judged_desc.is_empty());
+    }
+
+    fn refined(data: &RankingData, r: Refine) -> PreparedRun {
+        let p = prepare(data, 0, TieRule::Trec, QuerySet::Qrels);
+        refine(&p, data, &data.runs[0], r)
+    }
+
+    #[test]
+    fn identical_ids_are_dropped_from_the_run_and_ties_found_again() {
+        // q's own id ties with b; dropping it leaves a and b tied
+        let data = data_with(
+            &[
+                ("q", "q", 2.0),
+                ("q", "b", 2.0),
+                ("q", "a", 1.0),
+                ("r", "q", 1.0),
+            ],
+            &[("q", "q", 1), ("q", "a", 2), ("q", "b", 0), ("r", "q", 1)],
+        );
+        let keep = refined(
+            &data,
+            Refine {
+                relevance_level: 1,
+                ..Default::default()
+            },
+        );
+        assert_eq!(ranked(&data, &keep), ["q", "b", "a", "q"]);
+        let drop = refined(
+            &data,
+            Refine {
+                identical_ids: IdenticalIds::Drop,
+                relevance_level: 1,
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            ranked(&data, &drop),
+            ["b", "a", "q"],
+            "r's document q is not r"
+        );
+        assert_eq!(drop.grades, [0, 2, 1]);
+        assert_eq!(*drop.tied_with_prev, [false, false, false]);
+        assert!(drop.mixed_ties.is_empty() && keep.mixed_ties == [0]);
+        // the judgments stay: q is still judged relevant for q
+        assert_eq!(drop.query(0).judged_desc, [2, 1, 0]);
+    }
+
+    #[test]
+    fn judgments_of_the_retrieved_documents_only() {
+        let data = data_with(
+            &[("q", "a", 2.0), ("q", "x", 1.0)],
+            &[("q", "a", 1), ("q", "b", 3), ("q", "c", 2), ("q", "x", 0)],
+        );
+        let all = refined(
+            &data,
+            Refine {
+                relevance_level: 1,
+                ..Default::default()
+            },
+        );
+        assert_eq!(all.query(0).judged_desc, [3, 2, 1, 0]);
+        let listed = refined(
+            &data,
+            Refine {
+                judgments: Judgments::Retrieved,
+                relevance_level: 1,
+                ..Default::default()
+            },
+        );
+        assert_eq!(listed.query(0).judged_desc, [1, 0]);
+        assert_eq!(listed.grades, all.grades);
+    }
+
+    #[test]
+    fn binary_grades_are_relevance_at_the_level() {
+        let data = data_with(
+            &[("q", "a", 2.0), ("q", "b", 1.0), ("q", "x", 0.5)],
+            &[("q", "a", 3), ("q", "b", 1), ("q", "c", 2), ("q", "d", 0)],
+        );
+        let at = |level| {
+            let p = refined(
+                &data,
+                Refine {
+                    grades: Grades::Binary,
+                    relevance_level: level,
+                    ..Default::default()
+                },
+            );
+            (p.grades.clone(), p.query(0).judged_desc.to_vec())
+        };
+        assert_eq!(at(1), (vec![1, 1, NOT_JUDGED], vec![1, 1, 1, 0]));
+        assert_eq!(at(2), (vec![1, 0, NOT_JUDGED], vec![1, 1, 0, 0]));
+    }
+
+    #[test]
+    fn queries_without_a_relevant_document_are_skipped_at_the_level() {
+        let data = data_with(
+            &[("q", "a", 2.0), ("r", "a", 1.0), ("s", "b", 1.0)],
+            &[("q", "a", 1), ("r", "a", 0), ("s", "b", 2)],
+        );
+        let skip = |level| {
+            let r = Refine {
+                no_relevant: NoRelevant::Skip,
+                relevance_level: level,
+                ..Default::default()
+            };
+            let p = refined(&data, r);
+            let kept: Vec<&str> = p
+                .selection
+                .evaluated
+                .iter()
+                .map(|&q| data.queries.name(q))
+                .collect();
+            let skipped: Vec<&str> = (p.selection.no_relevant_skipped.iter())
+                .map(|&q| data.queries.name(q))
+                .collect();
+            (kept, skipped, p.grades.clone(), p.offsets.len())
+        };
+        assert_eq!(skip(1), (vec!["q", "s"], vec!["r"], vec![1, 2], 3));
+        assert_eq!(skip(2), (vec!["s"], vec!["q", "r"], vec![2], 2));
     }
 
     #[test]

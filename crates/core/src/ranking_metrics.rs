@@ -89,6 +89,24 @@ pub enum TrecEvalVersion {
 
 crate::named!(TrecEvalVersion { V10 = "10.0", V9 = "9.0.x" });
 
+/// How deep nDCG's ideal list goes at cutoff k.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum IdealDepth {
+    /// The top k of the ideal list (trec_eval `ndcg_cut`, ranx, scikit-learn).
+    #[default]
+    K,
+    /// The top min(k, list length): a list shorter than k is held to a
+    /// shorter ideal, so nDCG rises when fewer than k documents come back
+    /// (MLflow's `ndcg_at_k`, which passes `k=len(retrieved[:k])` to
+    /// scikit-learn's `ndcg_score`; mlflow issue 24541).
+    ListLength,
+}
+
+crate::named!(IdealDepth { K = "k", ListLength = "list_length" });
+
 /// Per-query context every kernel needs.
 #[derive(Clone, Copy, Debug)]
 pub struct Ctx {
@@ -97,6 +115,7 @@ pub struct Ctx {
     pub discount: Discount,
     pub ap_denominator: ApDenominator,
     pub precision_denominator: PrecisionDenominator,
+    pub ideal_depth: IdealDepth,
 }
 
 impl Default for Ctx {
@@ -107,6 +126,7 @@ impl Default for Ctx {
             discount: Discount::Log2,
             ap_denominator: ApDenominator::Relevant,
             precision_denominator: PrecisionDenominator::K,
+            ideal_depth: IdealDepth::K,
         }
     }
 }
@@ -425,6 +445,47 @@ impl<'a> QueryView<'a> {
     /// Judged non-relevant documents (0 <= grade < level), for bpref.
     pub fn num_judged_nonrelevant(&self, level: i32) -> usize {
         self.judged_desc.len() - self.num_relevant(level)
+    }
+
+    /// nDCG at cutoff `k` with the ideal list as deep as `ctx.ideal_depth`
+    /// says ([`IdealDepth`]): DCG@k over IDCG@k, or over IDCG@min(k, n).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rankscope_core::ranking::QueryView;
+    /// use rankscope_core::ranking_metrics::{Ctx, Gain, IdealDepth};
+    ///
+    /// // two documents retrieved, the first relevant; three relevant in all
+    /// let q = QueryView {
+    ///     grades: &[1, 0],
+    ///     tied_with_prev: &[false, false],
+    ///     judged_desc: &[1, 1, 1],
+    ///     average_ties: false,
+    /// };
+    /// let ctx = Ctx::default();
+    /// let short = Ctx { ideal_depth: IdealDepth::ListLength, ..ctx };
+    /// // DCG@10 = 1; IDCG@10 = 1 + 1/log2(3) + 1/2; IDCG@2 = 1 + 1/log2(3)
+    /// let idcg = |n: usize| (0..n).map(|i| 1.0 / ((i + 2) as f64).log2()).sum::<f64>();
+    /// assert!((q.ndcg_at(Some(10), Gain::Linear, &ctx) - 1.0 / idcg(3)).abs() < 1e-15);
+    /// assert!((q.ndcg_at(Some(10), Gain::Linear, &short) - 1.0 / idcg(2)).abs() < 1e-15);
+    /// ```
+    pub fn ndcg_at(&self, k: Option<usize>, gain: Gain, ctx: &Ctx) -> f64 {
+        match ctx.ideal_depth {
+            IdealDepth::K => self.ndcg(k, gain, ctx.discount),
+            IdealDepth::ListLength => ndcg_of(
+                self.dcg(k, gain, ctx.discount),
+                self.idcg(Some(cut(k, self.len())), gain, ctx.discount),
+            ),
+        }
+    }
+
+    /// The IDCG that divides nDCG at cutoff `k` under `ctx.ideal_depth`.
+    pub fn idcg_at(&self, k: Option<usize>, gain: Gain, ctx: &Ctx) -> f64 {
+        match ctx.ideal_depth {
+            IdealDepth::K => self.idcg(k, gain, ctx.discount),
+            IdealDepth::ListLength => self.idcg(Some(cut(k, self.len())), gain, ctx.discount),
+        }
     }
 
     pub fn len(&self) -> usize {

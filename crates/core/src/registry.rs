@@ -6,7 +6,9 @@ use super::conventions::Key;
 use super::multiclass::{self, MulticlassPredictions, ScoreScale};
 use super::ranking::QueryView;
 use super::ranking_metrics::agreement;
-use super::ranking_metrics::{ndcg_of, Ctx, CurveMetric, Gain, Prefix, TrecEvalVersion};
+use super::ranking_metrics::{
+    ndcg_of, Ctx, CurveMetric, Gain, IdealDepth, Prefix, TrecEvalVersion,
+};
 use super::ratings::{self, RatingsData};
 use super::sum;
 
@@ -389,16 +391,22 @@ pub static METRICS: &[MetricInfo] = &[
     // ranking
     m(id::NDCG, Ranking, OptK, "nDCG", "nDCG@k = DCG@k / IDCG@k,  DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1)", "gain (rel or 2^rel−1), discount, tie order; IDCG from all judged documents of the query, cut at k; 0 when the query has no relevant document", "Järvelin & Kekäläinen 2002; trec_eval ndcg_cut", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{gain(rel_i)}{\log_2(i+1)}")
-        .depends(&[Key::Ties, Key::Gain, Key::Discount, Key::QuerySet])
-        .query(|q, a| q.ndcg(a.k, a.ctx.gain, a.ctx.discount))
-        .scan(|f, _, _, _| ndcg_of(f.dcg, f.idcg))
+        .depends(&[Key::Ties, Key::Gain, Key::Discount, Key::QuerySet, Key::IdealDepth])
+        .query(|q, a| q.ndcg_at(a.k, a.ctx.gain, &a.ctx))
+        .scan(|f, q, k, ctx| match ctx.ideal_depth {
+            IdealDepth::K => ndcg_of(f.dcg, f.idcg),
+            IdealDepth::ListLength => ndcg_of(f.dcg, q.idcg_at(k, ctx.gain, ctx)),
+        })
         .curve(CurveMetric::Ndcg)
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: true })),
     m(id::NDCG_BURGES, Ranking, K, "nDCG (2^rel−1)", "nDCG@k with gain(rel) = 2^rel − 1", "tie order; always the exponential gain", "Burges et al. 2005; ranx ndcg_burges", true, true, true)
         .typeset(r"\text{nDCG@}k = \frac{\text{DCG@}k}{\text{IDCG@}k}, \quad \text{DCG@}k = \sum_{i=1}^{k} \frac{2^{rel_i} - 1}{\log_2(i+1)}")
-        .depends(&[Key::Ties, Key::Discount, Key::QuerySet])
-        .query(|q, a| q.ndcg(a.k, Gain::Exponential, a.ctx.discount))
-        .scan(|f, _, _, _| ndcg_of(f.dcg_exp, f.idcg_exp))
+        .depends(&[Key::Ties, Key::Discount, Key::QuerySet, Key::IdealDepth])
+        .query(|q, a| q.ndcg_at(a.k, Gain::Exponential, &a.ctx))
+        .scan(|f, q, k, ctx| match ctx.ideal_depth {
+            IdealDepth::K => ndcg_of(f.dcg_exp, f.idcg_exp),
+            IdealDepth::ListLength => ndcg_of(f.dcg_exp, q.idcg_at(k, Gain::Exponential, ctx)),
+        })
         .explain(Explain::Query(QueryTerms::Gains { exponential: true, normalised: true })),
     m(id::DCG, Ranking, K, "DCG", "DCG@k = Σ_{i≤k} gain(rel_i) · discount(i)", "gain, discount, tie order", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{DCG@}k = \sum_{i=1}^{k} gain(rel_i) \cdot discount(i)")
@@ -408,9 +416,12 @@ pub static METRICS: &[MetricInfo] = &[
         .explain(Explain::Query(QueryTerms::Gains { exponential: false, normalised: false })),
     m(id::IDCG, Ranking, K, "IDCG", "IDCG@k = DCG@k of the judged documents sorted by grade", "gain, discount", "Järvelin & Kekäläinen 2002", true, false, true)
         .typeset(r"\text{IDCG@}k = \sum_{i=1}^{k} gain(rel^{*}_i) \cdot discount(i), \quad rel^{*} = \text{grades sorted descending}")
-        .depends(&[Key::Gain, Key::Discount, Key::QuerySet])
-        .query(|q, a| q.idcg(a.k, a.ctx.gain, a.ctx.discount))
-        .scan(|f, _, _, _| f.idcg),
+        .depends(&[Key::Gain, Key::Discount, Key::QuerySet, Key::IdealDepth])
+        .query(|q, a| q.idcg_at(a.k, a.ctx.gain, &a.ctx))
+        .scan(|f, q, k, ctx| match ctx.ideal_depth {
+            IdealDepth::K => f.idcg,
+            IdealDepth::ListLength => q.idcg_at(k, ctx.gain, ctx),
+        }),
     m(id::MAP, Ranking, OptK, "MAP", "AP@k = (1/D) Σ_{i≤k, rel_i} P@i;  MAP = mean over queries", "D = |R| (trec_eval) or min(|R|, k); relevance level; tie order", "trec_eval map / map_cut", true, true, true)
         .typeset(r"\text{AP@}k = \frac{1}{D} \sum_{i \le k,\, rel_i} P@i, \quad \text{MAP} = \frac{1}{|Q|} \sum_{q} \text{AP}(q)")
         .depends(&[Key::Ties, Key::RelevanceLevel, Key::ApDenominator, Key::QuerySet])
@@ -1086,7 +1097,63 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     if key == Key::Unjudged.name() && kind == Kind::Ranking {
         return info(base, kind).is_some() && !CONDENSED_SAME.contains(&base);
     }
-    info(base, kind).is_some_and(|m| m.depends.iter().any(|k| k.name() == key))
+    info(base, kind).is_some_and(|m| dependencies(m).any(|k| k.name() == key))
+}
+
+/// The conventions that change every ranking metric, beyond its row's
+/// `depends`: which documents of a list stay, which queries count.
+const EVERY_RANKING: &[Key] = &[Key::IdenticalIds, Key::NoRelevant];
+
+/// The ranking metrics that read only the ranked list's own grades (not
+/// |R| nor the ideal list): the judgments read (`judgments`) leave them alone.
+const LIST_ONLY: &[&str] = &[
+    id::DCG,
+    id::PRECISION,
+    id::HIT_RATE,
+    id::JUDGED,
+    id::MRR,
+    id::ARHR,
+    id::NUM_Q,
+    "num_ret",
+    "num_rel_ret",
+    "fcp",
+    "spearman",
+    "set_p",
+    "unj",
+    "utility",
+    "num_nonrel_judged_ret",
+    "rbp_resid",
+];
+
+/// The ranking metrics that read grades beyond relevant or not (gains,
+/// agreement with scores): binary grades (`grades`) change them.
+const GRADED: &[&str] = &[
+    id::NDCG,
+    id::NDCG_BURGES,
+    id::DCG,
+    id::IDCG,
+    "fcp",
+    "spearman",
+    "g",
+    "ndcg_rel",
+    "rndcg",
+    "rbp",
+];
+
+/// Every convention that can change `m`'s value: its row's `depends`, and
+/// for a ranking metric the conventions of [`EVERY_RANKING`], `judgments`
+/// (unless it reads the list alone) and `grades` (if it reads grades).
+pub fn dependencies(m: &MetricInfo) -> impl Iterator<Item = Key> + '_ {
+    let ranking = m.kind == Kind::Ranking;
+    let wide = EVERY_RANKING.iter().filter(move |_| ranking);
+    let judged = (ranking && !LIST_ONLY.contains(&m.base)).then_some(Key::Judgments);
+    let graded = (ranking && GRADED.contains(&m.base)).then_some(Key::Grades);
+    m.depends
+        .iter()
+        .chain(wide)
+        .copied()
+        .chain(judged)
+        .chain(graded)
 }
 
 /// The ranking metrics that read only the judgments, not the ranked list:

@@ -96,6 +96,64 @@ pub enum Cmd {
     /// A catalog's leaderboard: runs × metrics, tie groups, rank intervals, marks against a baseline.
     #[command(help_template = TEMPLATE)]
     Leaderboard(crate::leaderboard::Leaderboard),
+    /// Lists the presets: each tool's conventions, the version checked, what it changes.
+    #[command(help_template = TEMPLATE)]
+    Presets,
+    /// Which conventions reproduce a number another tool printed for the same files.
+    #[command(
+        name = "explain-number",
+        help_template = TEMPLATE,
+        args_override_self = true,
+        long_about = "Which conventions reproduce a number another tool printed for the same files                       (ranking data): every preset first, then every combination of the conventions that                       change the metric; the settings whose value rounds to the number as printed, fewest                       changes from a preset first, each change with what it means. When none does, the                       nearest settings and their values."
+    )]
+    ExplainNumber(ExplainNumber),
+}
+
+#[derive(clap::Args)]
+pub struct ExplainNumber {
+    /// The metric the number is of, e.g. ndcg@10.
+    #[arg(long, value_name = "ID")]
+    pub metric: String,
+    /// The number as the other tool printed it (its digits are the precision matched).
+    #[arg(long, value_name = "NUMBER")]
+    pub value: String,
+    /// The run (model) it is of (default: the only one).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// How many settings to list.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub limit: usize,
+    #[command(flatten)]
+    pub input: Input,
+}
+
+/// What `rankscope explain-number` is asked.
+pub struct Asked {
+    pub metric: String,
+    pub target: f64,
+    pub decimals: usize,
+    pub model: Option<String>,
+    pub limit: usize,
+}
+
+impl ExplainNumber {
+    /// The files and output as any command's; the metric, number and model checked.
+    pub fn args(self) -> Result<(Args, Asked), String> {
+        let a = self.input.args()?;
+        let target = rankscope::core::text::parse_f64(self.value.trim())
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("--value {}: expected a number", self.value))?;
+        Ok((
+            a,
+            Asked {
+                metric: self.metric,
+                target,
+                decimals: rankscope::core::finder::printed_decimals(&self.value),
+                model: self.model,
+                limit: self.limit.max(1),
+            },
+        ))
+    }
 }
 
 #[derive(clap::Args)]
@@ -250,6 +308,10 @@ pub struct Input {
     /// or `all` (eval: every set, models named RUN [SET]).
     #[arg(long, value_name = "NAME|all")]
     pub judgments: Option<String>,
+    /// Another tool's conventions by name (`rankscope presets` lists them: pytrec_eval, ranx,
+    /// spark-mllib, recommenders, beir, …); a convention flag beside it changes one of its values.
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
 }
 
 /// The convention flags, one per row of the conventions table: `--KEY
@@ -540,6 +602,10 @@ impl Input {
             RatingRelevance::parse,
             "a number (a rating of at least it is relevant), graded or all",
         )?;
+        if let Some(name) = &self.preset {
+            rankscope::core::presets::apply(&mut a.conv, name)
+                .map_err(|e| format!("--preset {name}: {e}"))?;
+        }
         for (key, flag, value) in self.conventions.0 {
             a.queries_set_explicitly |= key == "query_set";
             conventions::set(&mut a.conv, key, &value)

@@ -15,6 +15,7 @@ mod args;
 mod catalog;
 mod leaderboard;
 mod judgments;
+mod presets;
 
 use args::{Args, Cli, Cmd, OutputFormat};
 use clap::Parser as _;
@@ -94,6 +95,10 @@ fn main() -> ExitCode {
         Cmd::Generate(g) => generate(g),
         Cmd::Catalog(c) => catalog::run(c, |f| f.0),
         Cmd::Leaderboard(l) => leaderboard::run(l),
+        Cmd::Presets => presets::list(),
+        Cmd::ExplainNumber(x) => x
+            .args()
+            .map_or_else(fail, |(a, asked)| presets::explain_number(a, asked)),
         Cmd::Metrics => {
             let mut list = String::new();
             for m in registry::METRICS {
@@ -584,6 +589,7 @@ fn print_report(
             .map(|m| model_json(report, m, a.per_query))
             .collect();
         let mut doc = serde_json::json!({ "kind": kind, "conventions": conventions, "models": models, "warnings": warnings });
+        doc["fingerprints"] = presets::fingerprints(report);
         if !groups.is_empty() {
             doc["groups"] = serde_json::to_value(&groups).unwrap_or_default();
         }

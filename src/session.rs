@@ -1014,9 +1014,9 @@ mod tests {
                 conv.no_relevant.name(),
             ),
             (
-                "judgments",
+                "qrels_scope",
                 names::<crate::core::ranking::Judgments>(),
-                conv.judgments.name(),
+                conv.qrels_scope.name(),
             ),
             (
                 "grades",
@@ -1674,7 +1674,7 @@ console.log(JSON.stringify({{
             ("unjudged", all::<crate::core::judgments::Unjudged>()),
             ("identical_ids", all::<ranking::IdenticalIds>()),
             ("no_relevant", all::<ranking::NoRelevant>()),
-            ("judgments", all::<ranking::Judgments>()),
+            ("qrels_scope", all::<ranking::Judgments>()),
             ("grades", all::<ranking::Grades>()),
             ("ideal_depth", all::<rm::IdealDepth>()),
             ("threshold", vec!["0.3", "0.7", "0"]),

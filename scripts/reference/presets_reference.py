@@ -371,7 +371,7 @@ def main():
                 m["mean"] = math.fsum(vals) / len(vals) if vals else 0.0
     definition = (
         "rankscope-definition-1 ranking ndcg@10 ties=trec gain=linear discount=log2 query_set=qrels"
-        " identical_ids=keep no_relevant=zero judgments=qrels grades=graded ideal_depth=k"
+        " unjudged=keep identical_ids=keep no_relevant=zero qrels_scope=qrels grades=graded ideal_depth=k"
     )
     doc = {
         "seed": SEED,

@@ -54,7 +54,7 @@ pub struct Conventions {
     pub no_relevant: NoRelevant,
     /// The judgments the metrics read: every judged document, or the retrieved ones.
     #[serde(default, skip_serializing_if = "is_default")]
-    pub judgments: Judgments,
+    pub qrels_scope: Judgments,
     /// The grades as they are, or binary (relevant at the level: 1, else 0).
     #[serde(default, skip_serializing_if = "is_default")]
     pub grades: Grades,
@@ -94,7 +94,7 @@ impl Default for Conventions {
             unjudged: Unjudged::Keep,
             identical_ids: IdenticalIds::Keep,
             no_relevant: NoRelevant::Zero,
-            judgments: Judgments::Qrels,
+            qrels_scope: Judgments::Qrels,
             grades: Grades::Graded,
             ideal_depth: IdealDepth::K,
             preset: String::new(),
@@ -381,8 +381,8 @@ table! {
         aliases: &["empty_target"],
         switch: None,
     },
-    Judgments: Convention {
-        key: "judgments",
+    QrelsScope: Convention {
+        key: "qrels_scope",
         kind: Kind::Ranking,
         label: "Judgments read",
         values: &[
@@ -392,7 +392,7 @@ table! {
                 "the retrieved documents' only (sklearn ndcg_score, torchmetrics, MLflow)",
             ),
         ],
-        get: |c| c.judgments.name().into(),
+        get: |c| c.qrels_scope.name().into(),
         aliases: &[],
         switch: None,
     },
@@ -431,7 +431,7 @@ table! {
 pub const NAMED_WHEN_SET: &[Key] = &[
     Key::IdenticalIds,
     Key::NoRelevant,
-    Key::Judgments,
+    Key::QrelsScope,
     Key::Grades,
     Key::IdealDepth,
 ];
@@ -587,7 +587,7 @@ pub fn set(conv: &mut Conventions, key: &str, value: &str) -> Result<(), String>
             )?
         }
         Key::NoRelevant => conv.no_relevant = named(v, &[])?,
-        Key::Judgments => conv.judgments = named(v, &[])?,
+        Key::QrelsScope => conv.qrels_scope = named(v, &[])?,
         Key::Grades => conv.grades = named(v, &[])?,
         Key::IdealDepth => conv.ideal_depth = named(v, &[])?,
         Key::ClassScale => {

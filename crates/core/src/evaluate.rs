@@ -395,7 +395,7 @@ impl Conventions {
         ranking::Refine {
             identical_ids: self.identical_ids,
             no_relevant: self.no_relevant,
-            judgments: self.judgments,
+            judgments: self.qrels_scope,
             grades: self.grades,
             relevance_level: self.relevance_level,
         }

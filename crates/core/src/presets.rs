@@ -131,7 +131,7 @@ pub static PRESETS: &[Preset] = &[
         settings: &[
             INTERSECTION,
             ("ties", "average"),
-            ("judgments", "retrieved"),
+            ("qrels_scope", "retrieved"),
         ],
         metrics: &[],
     },
@@ -140,7 +140,7 @@ pub static PRESETS: &[Preset] = &[
         settings: &[
             INTERSECTION,
             ("ties", "average"),
-            ("judgments", "retrieved"),
+            ("qrels_scope", "retrieved"),
         ],
         metrics: &[],
     },
@@ -237,7 +237,7 @@ pub static PRESETS: &[Preset] = &[
         settings: &[
             ("ties", "file"),
             INTERSECTION,
-            ("judgments", "retrieved"),
+            ("qrels_scope", "retrieved"),
             ("precision_denominator", "min_k_length"),
             ("no_relevant", "skip"),
         ],

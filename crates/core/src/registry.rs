@@ -1093,10 +1093,6 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
     } else {
         key
     };
-    // condensed lists reorder every ranking metric that reads the ranked list
-    if key == Key::Unjudged.name() && kind == Kind::Ranking {
-        return info(base, kind).is_some() && !CONDENSED_SAME.contains(&base);
-    }
     info(base, kind).is_some_and(|m| dependencies(m).any(|k| k.name() == key))
 }
 
@@ -1105,7 +1101,7 @@ pub fn depends_on(kind: Kind, base: &str, key: &str) -> bool {
 const EVERY_RANKING: &[Key] = &[Key::IdenticalIds, Key::NoRelevant];
 
 /// The ranking metrics that read only the ranked list's own grades (not
-/// |R| nor the ideal list): the judgments read (`judgments`) leave them alone.
+/// |R| nor the ideal list): the judgments read (`qrels_scope`) leave them alone.
 const LIST_ONLY: &[&str] = &[
     id::DCG,
     id::PRECISION,
@@ -1141,19 +1137,22 @@ const GRADED: &[&str] = &[
 ];
 
 /// Every convention that can change `m`'s value: its row's `depends`, and
-/// for a ranking metric the conventions of [`EVERY_RANKING`], `judgments`
-/// (unless it reads the list alone) and `grades` (if it reads grades).
+/// for a ranking metric the conventions of [`EVERY_RANKING`], `qrels_scope`
+/// (unless it reads the list alone), `grades` (if it reads grades) and
+/// `unjudged` (condensed lists reorder every metric that reads the list).
 pub fn dependencies(m: &MetricInfo) -> impl Iterator<Item = Key> + '_ {
     let ranking = m.kind == Kind::Ranking;
     let wide = EVERY_RANKING.iter().filter(move |_| ranking);
-    let judged = (ranking && !LIST_ONLY.contains(&m.base)).then_some(Key::Judgments);
+    let judged = (ranking && !LIST_ONLY.contains(&m.base)).then_some(Key::QrelsScope);
     let graded = (ranking && GRADED.contains(&m.base)).then_some(Key::Grades);
+    let listed = (ranking && !CONDENSED_SAME.contains(&m.base)).then_some(Key::Unjudged);
     m.depends
         .iter()
         .chain(wide)
         .copied()
         .chain(judged)
         .chain(graded)
+        .chain(listed)
 }
 
 /// The ranking metrics that read only the judgments, not the ranked list:

@@ -469,7 +469,20 @@ mod tests {
             metrics: vec!["ndcg@10".into(), "map".into()],
             queries: vec![vec!["q1".into(), "q2".into(), "q3".into()]; 2],
             values: vec![
-                vec![0.1, 0.5, 0.9, 0.2, 0.6, 0.9, 0.3, 0.7, 0.95, 0.0, 0.1, f64::NAN],
+                vec![
+                    0.1,
+                    0.5,
+                    0.9,
+                    0.2,
+                    0.6,
+                    0.9,
+                    0.3,
+                    0.7,
+                    0.95,
+                    0.0,
+                    0.1,
+                    f64::NAN,
+                ],
                 vec![0.4, 0.4, 0.4, 0.1, 0.1, 0.1, 0.3, 0.3, 0.3, 0.2, 0.2, 0.2],
             ],
             kept_means: vec![],
@@ -521,7 +534,10 @@ mod tests {
         let all = [0, 1, 2, 3];
         assert_eq!(query_order(&b, 0, &all, QueryOrder::Catalog), vec![0, 1, 2]);
         // means over runs: q1 0.15, q2 0.475, q3 0.9167 (NaN skipped)
-        assert_eq!(query_order(&b, 0, &all, QueryOrder::Difficulty), vec![0, 1, 2]);
+        assert_eq!(
+            query_order(&b, 0, &all, QueryOrder::Difficulty),
+            vec![0, 1, 2]
+        );
         // spreads: q1 0.3, q2 0.6, q3 0.05
         assert_eq!(query_order(&b, 0, &all, QueryOrder::Spread), vec![1, 0, 2]);
     }
@@ -540,14 +556,20 @@ mod tests {
         assert_eq!(chart.series[1].points.len(), 2); // bm25, hybrid
         let by_author = history(&b, 1, &[0, 1, 2], HistoryBy::Author);
         // map: bm25 0.4, dense 0.1, hybrid 0.3 → best so far stays 0.4
-        assert!(by_author.series[0].points.iter().all(|p| (p.1 - 0.4).abs() < 1e-12));
+        assert!(by_author.series[0]
+            .points
+            .iter()
+            .all(|p| (p.1 - 0.4).abs() < 1e-12));
     }
 
     #[test]
     fn dates() {
         assert_eq!(days("1970-01-01"), Some(0.0));
         assert_eq!(days("2000-03-01"), Some(11017.0));
-        assert_eq!(days("2026-01-05T12:00"), Some(days("2026-01-05").unwrap() + 0.5));
+        assert_eq!(
+            days("2026-01-05T12:00"),
+            Some(days("2026-01-05").unwrap() + 0.5)
+        );
         assert_eq!(days("2026-13-01"), None);
         assert_eq!(days("soon"), None);
         assert_eq!(day_label(11017.0), "2000-03-01");
@@ -557,12 +579,30 @@ mod tests {
     #[test]
     fn urls() {
         let app = "http://h:8/team/app/";
-        assert_eq!(resolve(app, "cat/manifest.json").as_deref(), Some("http://h:8/team/app/cat/manifest.json"));
-        assert_eq!(resolve(app, "../data/m.json").as_deref(), Some("http://h:8/team/data/m.json"));
-        assert_eq!(resolve(app, "/x/m.json?v=1").as_deref(), Some("http://h:8/x/m.json?v=1"));
-        assert_eq!(resolve("http://h/a/m.json", "runs/r1.run").as_deref(), Some("http://h/a/runs/r1.run"));
-        assert_eq!(resolve(app, "https://o/m.json").as_deref(), Some("https://o/m.json"));
-        assert_eq!(resolve(app, "//o/m.json").as_deref(), Some("http://o/m.json"));
+        assert_eq!(
+            resolve(app, "cat/manifest.json").as_deref(),
+            Some("http://h:8/team/app/cat/manifest.json")
+        );
+        assert_eq!(
+            resolve(app, "../data/m.json").as_deref(),
+            Some("http://h:8/team/data/m.json")
+        );
+        assert_eq!(
+            resolve(app, "/x/m.json?v=1").as_deref(),
+            Some("http://h:8/x/m.json?v=1")
+        );
+        assert_eq!(
+            resolve("http://h/a/m.json", "runs/r1.run").as_deref(),
+            Some("http://h/a/runs/r1.run")
+        );
+        assert_eq!(
+            resolve(app, "https://o/m.json").as_deref(),
+            Some("https://o/m.json")
+        );
+        assert_eq!(
+            resolve(app, "//o/m.json").as_deref(),
+            Some("http://o/m.json")
+        );
         assert_eq!(resolve(app, "file:///etc/passwd"), None);
         assert_eq!(resolve(app, "javascript:alert(1)"), None);
         assert_eq!(

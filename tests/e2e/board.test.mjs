@@ -1,9 +1,10 @@
-// The leaderboard page (dist/board/): a catalog of 50 generated runs served as
-// a static folder by `python3 -m http.server` under a sub-path, opened from a
-// link to the dashboard (?catalog=, relative to the app). Values, tie groups,
-// rank intervals and exports against the numbers the core computes natively
-// (tests/board_catalog.rs writes them beside the catalog); the four broken
-// catalogs each give a clear message and lose nothing already shown.
+// The leaderboard page (dist/board/): 50 generated TREC runs built into a
+// catalog by `rankscope catalog build`, served as a static folder by
+// `python3 -m http.server` under a sub-path, opened from a link to the
+// dashboard (?catalog=, relative to the app). Values, tie groups, rank
+// intervals and marks against `rankscope leaderboard --format json`, the
+// exports byte for byte against the CLI's; the four broken catalogs each give
+// a clear message and lose nothing already shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

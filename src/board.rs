@@ -77,6 +77,31 @@ impl Board {
     }
 }
 
+/// Metric `metric`'s runs × queries matrix over the queries every run has
+/// a value for: [`crate::catalog::metric_matrix`]'s queries and values, with
+/// a fast path for runs that share one query list (a catalog built at once:
+/// no lookup by id). `None` when a run lacks the metric.
+pub fn matrix(
+    runs: &[&crate::catalog::RunValues],
+    metric: &str,
+) -> Option<(Vec<String>, Vec<f64>)> {
+    let first = runs.first();
+    if !first.is_some_and(|f| runs.iter().all(|r| r.queries == f.queries)) {
+        let m = crate::catalog::metric_matrix(runs, metric)?;
+        return Some((m.queries, m.values));
+    }
+    let columns: Vec<&[f64]> = runs.iter().map(|r| r.metric(metric)).collect::<Option<_>>()?;
+    let queries = &first?.queries;
+    let kept: Vec<usize> = (0..queries.len())
+        .filter(|&q| columns.iter().all(|c| !c[q].is_nan()))
+        .collect();
+    let mut values = Vec::with_capacity(runs.len() * kept.len());
+    for c in &columns {
+        values.extend(kept.iter().map(|&q| c[q]));
+    }
+    Some((kept.iter().map(|&q| queries[q].clone()).collect(), values))
+}
+
 /// The table's filter: words that must all hold. `tag:x`, `author:x`,
 /// `date>=2026-01`, `date<=2026-06`, `key=value` (metadata), and plain words
 /// found in a run's name, description, tags, author or metadata (case ignored).
@@ -560,6 +585,32 @@ mod tests {
             .points
             .iter()
             .all(|p| (p.1 - 0.4).abs() < 1e-12));
+    }
+
+    #[test]
+    fn matrices_as_the_catalog_s() {
+        use crate::catalog::{metric_matrix, RunValues};
+        let run = |id: &str, queries: &[&str], values: Vec<f64>| RunValues {
+            run: id.into(),
+            judgments: "qrels".into(),
+            metrics: vec!["ndcg@10".into(), "map".into()],
+            queries: queries.iter().map(|q| q.to_string()).collect(),
+            conventions: Default::default(),
+            values,
+        };
+        let nan = f64::NAN;
+        let a = run("a", &["q1", "q2", "q3"], vec![0.1, 0.2, 0.3, 0.4, nan, 0.6]);
+        let b = run("b", &["q1", "q2", "q3"], vec![0.7, nan, 0.9, 1.0, 0.5, 0.25]);
+        let c = run("c", &["q3", "q1"], vec![0.5, 0.75, 0.125, 0.375]);
+        for runs in [vec![&a, &b], vec![&a, &b, &c], vec![&b]] {
+            for metric in ["ndcg@10", "map"] {
+                let want = metric_matrix(&runs, metric).unwrap();
+                let got = matrix(&runs, metric).unwrap();
+                assert_eq!(got.0, want.queries, "{metric}");
+                assert_eq!(got.1, want.values, "{metric}");
+            }
+        }
+        assert_eq!(matrix(&[&a], "p@10"), None);
     }
 
     #[test]

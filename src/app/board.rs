@@ -341,11 +341,11 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
         kept_means: Vec::new(),
     };
     for metric in &manifest.metrics {
-        match catalog::metric_matrix(&kept, metric) {
-            Some(m) => {
+        match logic::matrix(&kept, metric) {
+            Some((queries, values)) => {
                 board.metrics.push(metric.clone());
-                board.queries.push(m.queries);
-                board.values.push(m.values);
+                board.queries.push(queries);
+                board.values.push(values);
             }
             None => problems.push(format!(
                 "{name}: metric {metric} is missing from a values file"

@@ -227,6 +227,12 @@ test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-p
   // the heatmap is drawn, and the history
   assert.ok(await canvasHasInk(page, 0) > 1000, 'heatmap drawn');
   assert.ok(await canvasHasInk(page, 1) > 1000, 'history drawn');
+  // a cell under the pointer names its run and query (the top row: the best run)
+  const box = await page.locator('.heat-scroll').boundingBox();
+  await page.mouse.move(box.x + 3, box.y + 3);
+  await page.waitForFunction(() => /query q\d+ · ndcg@10 = /.test(document.querySelector('#heat-readout').textContent));
+  const readout = await page.textContent('#heat-readout');
+  assert.ok(readout.startsWith(Object.entries(table).sort((a, b) => a[1].rank - b[1].rank)[0][0]), readout);
   await shot(page, 'board.png');
   assert.deepEqual(errors, []);
   await page.close();
@@ -274,9 +280,9 @@ test('a damaged manifest: file, line and column; the board shown stays', async (
   await page.click('#board-open button[type="submit"]');
   await page.waitForSelector('#board-problems li');
   const text = await page.textContent('#board-problems');
-  assert.match(text, /damaged\/rankscope-catalog\.json/);
-  assert.match(text, /line \d+/);
-  assert.match(text, /column \d+/);
+  // file:line:column, the line and column of the missing comma's place
+  const lineOf = fs.readFileSync(manifestOf(path.join(data, 'damaged')), 'utf8').split('\n').findIndex((l) => l.includes('"system-003"')) + 1;
+  assert.match(text, new RegExp(`damaged/rankscope-catalog\\.json:(${lineOf}|${lineOf + 1}):\\d+: expected`));
   assert.equal(await page.$$eval('#board-table tbody tr', (t) => t.length), RUNS, 'the board shown before stays');
   await shot(page, 'board-damaged.png');
   assert.deepEqual(errors, []);

@@ -90,7 +90,10 @@ pub fn matrix(
         let m = crate::catalog::metric_matrix(runs, metric)?;
         return Some((m.queries, m.values));
     }
-    let columns: Vec<&[f64]> = runs.iter().map(|r| r.metric(metric)).collect::<Option<_>>()?;
+    let columns: Vec<&[f64]> = runs
+        .iter()
+        .map(|r| r.metric(metric))
+        .collect::<Option<_>>()?;
     let queries = &first?.queries;
     let kept: Vec<usize> = (0..queries.len())
         .filter(|&q| columns.iter().all(|c| !c[q].is_nan()))
@@ -600,7 +603,11 @@ mod tests {
         };
         let nan = f64::NAN;
         let a = run("a", &["q1", "q2", "q3"], vec![0.1, 0.2, 0.3, 0.4, nan, 0.6]);
-        let b = run("b", &["q1", "q2", "q3"], vec![0.7, nan, 0.9, 1.0, 0.5, 0.25]);
+        let b = run(
+            "b",
+            &["q1", "q2", "q3"],
+            vec![0.7, nan, 0.9, 1.0, 0.5, 0.25],
+        );
         let c = run("c", &["q3", "q1"], vec![0.5, 0.75, 0.125, 0.375]);
         for runs in [vec![&a, &b], vec![&a, &b, &c], vec![&b]] {
             for metric in ["ndcg@10", "map"] {

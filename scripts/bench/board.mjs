@@ -15,7 +15,7 @@ import { root, dist, launch } from '../../tests/e2e/harness.mjs';
 const [runs, queries, metrics] = [process.argv[2] || 200, process.argv[3] || 10000, process.argv[4] || 10].map(Number);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rankscope-board-bench-'));
 const t0 = Date.now();
-const gen = spawnSync('cargo', ['test', '--release', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
+const gen = spawnSync('cargo', ['test', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
   cwd: root, env: { ...process.env, BOARD_OUT: path.join(tmp, 'catalog'), BOARD_RUNS: String(runs), BOARD_QUERIES: String(queries), BOARD_METRICS: String(metrics) }, stdio: 'inherit',
 });
 if (gen.status !== 0) process.exit(1);

@@ -29,7 +29,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rankscope-board-'));
 const data = path.join(tmp, 'team/data');
 const RUNS = 50;
 const QUERIES = 40;
-const METRICS = ['ndcg@10', 'map', 'p@10'];
+const METRICS = ['ndcg@10', 'map', 'precision@10'];
 
 /** A seeded generator (mulberry32): the same catalog every time. */
 function random(seed) {

@@ -78,17 +78,20 @@ impl Board {
 }
 
 /// Metric `metric`'s runs × queries matrix over the queries every run has
-/// a value for: [`crate::catalog::metric_matrix`]'s queries and values, with
-/// a fast path for runs that share one query list (a catalog built at once:
-/// no lookup by id). `None` when a run lacks the metric.
+/// a value for: [`crate::catalog::metric_matrix`]'s queries, values and
+/// number of queries left out, with a fast path for runs that share one
+/// query list of distinct ids (a catalog built at once: no lookup by id).
+/// `None` when a run lacks the metric.
 pub fn matrix(
     runs: &[&crate::catalog::RunValues],
     metric: &str,
-) -> Option<(Vec<String>, Vec<f64>)> {
+) -> Option<(Vec<String>, Vec<f64>, usize)> {
     let first = runs.first();
-    if !first.is_some_and(|f| runs.iter().all(|r| r.queries == f.queries)) {
+    let distinct =
+        |q: &[String]| q.iter().collect::<std::collections::HashSet<_>>().len() == q.len();
+    if !first.is_some_and(|f| runs.iter().all(|r| r.queries == f.queries) && distinct(&f.queries)) {
         let m = crate::catalog::metric_matrix(runs, metric)?;
-        return Some((m.queries, m.values));
+        return Some((m.queries, m.values, m.dropped));
     }
     let columns: Vec<&[f64]> = runs
         .iter()
@@ -102,7 +105,12 @@ pub fn matrix(
     for c in &columns {
         values.extend(kept.iter().map(|&q| c[q]));
     }
-    Some((kept.iter().map(|&q| queries[q].clone()).collect(), values))
+    let dropped = queries.len() - kept.len();
+    Some((
+        kept.iter().map(|&q| queries[q].clone()).collect(),
+        values,
+        dropped,
+    ))
 }
 
 /// The table's filter: words that must all hold. `tag:x`, `author:x`,
@@ -615,6 +623,7 @@ mod tests {
                 let got = matrix(&runs, metric).unwrap();
                 assert_eq!(got.0, want.queries, "{metric}");
                 assert_eq!(got.1, want.values, "{metric}");
+                assert_eq!(got.2, want.dropped, "{metric}");
             }
         }
         assert_eq!(matrix(&[&a], "p@10"), None);

@@ -35,12 +35,11 @@ struct Loaded {
     /// The judgment set the board shows (its id) and its file's URL.
     judgments: String,
     qrels: Option<String>,
-    /// The ids of the runs shown (manifest order), and where the exports
-    /// read the manifest and their values files again.
+    /// The ids of the runs shown (manifest order); those left out for
+    /// other judgments (the exports' note); each metric's queries left out.
     kept: Vec<String>,
-    export_from: (protocol::Input, Vec<protocol::Input>),
-    /// A dropped catalog's files (the exports' `Input::File` sides).
-    dropped: Vec<Vec<u8>>,
+    left_out: Vec<String>,
+    dropped: Vec<usize>,
 }
 
 /// Whatever went wrong, one line each (file, line, column where there is one).
@@ -225,39 +224,6 @@ impl Source {
         }
     }
 
-    /// Where a worker reads `path` (relative to the manifest; `""`: the
-    /// manifest itself) again: its URL, or its bytes beside (added to `files`).
-    fn input(&self, manifest: &str, path: &str, files: &mut Vec<Vec<u8>>) -> protocol::Input {
-        match self {
-            Source::Url(_) => {
-                let url = if path.is_empty() {
-                    manifest.to_string()
-                } else {
-                    logic::resolve(manifest, path).unwrap_or_default()
-                };
-                let name = if path.is_empty() {
-                    manifest.to_string()
-                } else {
-                    path.to_string()
-                };
-                protocol::Input::Url { url, name }
-            }
-            Source::Files(all) => {
-                let name = path.rsplit('/').next().unwrap_or(path);
-                let found = all.iter().find(|(n, _)| {
-                    if path.is_empty() {
-                        n.ends_with(".json")
-                    } else {
-                        n == path || n == name || n.ends_with(&format!("/{path}"))
-                    }
-                });
-                files.push(found.map(|f| f.1.clone()).unwrap_or_default());
-                // side 0 is the request
-                protocol::Input::File(protocol::Side(files.len() as u32))
-            }
-        }
-    }
-
     /// The URL a run's own file is reached at (dropped files: none).
     fn url(&self, manifest: &str, path: &str) -> Option<String> {
         match self {
@@ -312,13 +278,15 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     let mut runs = Vec::new();
     let mut kept: Vec<&RunValues> = Vec::new();
     let mut kept_ids = Vec::new();
-    let mut inputs = Vec::new();
     let mut dropped = Vec::new();
+    let left_out = (manifest.runs.iter())
+        .filter(|r| r.judgments != judgments)
+        .map(|r| r.id.clone())
+        .collect();
     for (entry, v) in manifest.runs.iter().zip(&values) {
         let Some(v) = v else { continue };
         kept.push(v);
         kept_ids.push(entry.id.clone());
-        inputs.push(source.input(&name, &entry.values, &mut dropped));
         let meta = (entry.metadata.iter())
             .map(|(k, v)| (k.clone(), meta_text(v)))
             .collect();
@@ -342,10 +310,11 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     };
     for metric in &manifest.metrics {
         match logic::matrix(&kept, metric) {
-            Some((queries, values)) => {
+            Some((queries, values, left)) => {
                 board.metrics.push(metric.clone());
                 board.queries.push(queries);
                 board.values.push(values);
+                dropped.push(left);
             }
             None => problems.push(format!(
                 "{name}: metric {metric} is missing from a values file"
@@ -354,7 +323,6 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     }
     drop(kept);
     drop(values);
-    let manifest_input = source.input(&name, "", &mut dropped);
     board.keep_means();
     mark("board-loaded", t0);
     Ok((
@@ -364,7 +332,7 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
             judgments,
             qrels,
             kept: kept_ids,
-            export_from: (manifest_input, inputs),
+            left_out,
             dropped,
         },
         problems,
@@ -552,7 +520,7 @@ fn BoardPage() -> impl IntoView {
                 settings: v.settings(),
                 baseline: baseline.map(|b| b as u32),
             };
-            let answer = worker::leaderboard(&matrix, tests).await;
+            let answer = worker::leaderboard(&matrix, tests, false).await;
             if let Some(answer) = answer {
                 mark("board-ranked", t0);
                 ranked.set(Some((metric, v, answer)));
@@ -876,7 +844,8 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
     let running = RwSignal::new(false);
     let failed = RwSignal::new(String::new());
     // the CLI's writers (`rankscope leaderboard --format`) on the runs shown,
-    // every metric, the chosen one first (it orders the rows), in a worker
+    // every metric, the chosen one first (it orders the rows); each metric's
+    // tests in a worker
     let export = move |format: crate::report::Export| {
         let l = loaded.clone();
         move |_| {
@@ -885,26 +854,7 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
             running.set(true);
             failed.set(String::new());
             leptos::task::spawn_local(async move {
-                let mut metrics = vec![v.metric.clone()];
-                metrics.extend(l.board.metrics.iter().filter(|m| **m != v.metric).cloned());
-                let files: Vec<&[u8]> = l.dropped.iter().map(Vec::as_slice).collect();
-                let baseline = (!v.baseline.is_empty()).then(|| {
-                    l.board
-                        .runs
-                        .iter()
-                        .position(|r| r.name == v.baseline)
-                        .map_or(v.baseline.clone(), |i| l.kept[i].clone())
-                });
-                let request = protocol::BoardExport {
-                    manifest: l.export_from.0.clone(),
-                    values: l.export_from.1.clone(),
-                    runs: l.kept.clone(),
-                    metrics,
-                    settings: v.settings(),
-                    baseline,
-                    format: format.name().into(),
-                };
-                let text = worker::board_export(&request, &files).await;
+                let text = export_text(&l, &v, format).await;
                 running.set(false);
                 match text {
                     Ok(t) => download(&format!("leaderboard.{}", format.name()), format.mime(), &t),
@@ -934,6 +884,89 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
             {move || (!failed.get().is_empty()).then(|| view! { <p class="msg error" role="alert" id="board-export-error">{failed.get()}</p> })}
         </div>
     }
+}
+
+/// The leaderboard as `rankscope leaderboard --format` writes it
+/// ([`crate::leaderboard::Board`]), over the runs shown, every metric (the
+/// chosen first), each metric's tests computed by a worker.
+async fn export_text(
+    l: &Loaded,
+    v: &View,
+    format: crate::report::Export,
+) -> Result<String, String> {
+    use crate::core::leaderboard as lb;
+    use crate::leaderboard::{Board as Written, MetricColumn};
+    let b = &l.board;
+    let baseline = b.runs.iter().position(|r| r.name == v.baseline);
+    let chosen = b.metrics.iter().position(|m| *m == v.metric);
+    let order = chosen
+        .into_iter()
+        .chain((0..b.metrics.len()).filter(|&m| Some(m) != chosen));
+    let mut columns = Vec::new();
+    for m in order {
+        let n = b.queries[m].len();
+        let Some(matrix) = lb::Matrix::new(b.runs.len(), n, &b.values[m]) else {
+            continue;
+        };
+        let tests = protocol::BoardTests {
+            runs: b.runs.len() as u32,
+            queries: n as u32,
+            settings: v.settings(),
+            baseline: baseline.map(|x| x as u32),
+        };
+        let r = match worker::leaderboard(&b.values[m], tests, true).await {
+            Some(r) => r?,
+            None => return Err("cancelled".into()),
+        };
+        let comparisons = |vs: &[protocol::Versus]| -> Vec<lb::Comparison> {
+            vs.iter()
+                .map(|c| lb::Comparison {
+                    run: c.run as usize,
+                    mean_diff: c.mean_diff,
+                    p: c.p,
+                    adjusted: c.adjusted,
+                    significant: c.significant,
+                })
+                .collect()
+        };
+        columns.push(MetricColumn {
+            metric: b.metrics[m].clone(),
+            queries: n,
+            dropped: l.dropped[m],
+            column: lb::Column {
+                means: lb::means(&matrix),
+                best: r.best as usize,
+                ties: lb::TieGroup {
+                    best: r.best as usize,
+                    comparisons: comparisons(&r.against_best),
+                    members: r.members.clone(),
+                },
+                ranks: (r.ranks.iter())
+                    .map(|&(rank, low, high)| lb::RankInterval {
+                        rank: rank as usize,
+                        low: low as usize,
+                        high: high as usize,
+                    })
+                    .collect(),
+                versus: r.versus.as_deref().map(comparisons),
+            },
+        });
+    }
+    let written = Written {
+        catalog: l.manifest.name.clone(),
+        runs: (l.kept.iter().zip(&b.runs))
+            .map(|(id, run)| (id.clone(), run.name.clone()))
+            .collect(),
+        columns,
+        settings: v.settings(),
+        baseline,
+        left_out: l.left_out.clone(),
+        conventions: crate::session::non_default_conventions(
+            &l.manifest.conventions,
+            crate::core::registry::Kind::Ranking,
+        ),
+    };
+    Ok(written.export(format))
 }
 
 /// Cell sizes of the heatmap (CSS pixels): each query column's width

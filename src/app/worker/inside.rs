@@ -79,9 +79,6 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
         Job::Leaderboard { request, values } => {
             leaderboard(&sides.bytes(request), &sides.bytes(values), &mut out)
         }
-        Job::BoardExport { request } => board_export(&sides.bytes(request), &sides, &mut out)
-            .await
-            .map(Reply::Text),
     };
     out.finish(reply)
 }
@@ -275,43 +272,6 @@ fn leaderboard(request: &[u8], bytes: &[u8], out: &mut Out) -> Result<Reply, Str
     let answer = protocol::encode_board(&protocol::Ranked::from(&c));
     out.side(Uint8Array::from(&answer[..]));
     Ok(Reply::Board)
-}
-
-/// The bytes of a catalog's file: fetched, or beside the job.
-async fn catalog_file(input: &protocol::Input, sides: &Sides) -> Result<(String, Vec<u8>), String> {
-    match input {
-        protocol::Input::Url { url, name } => Ok((name.clone(), fetch_all(url).await?)),
-        protocol::Input::File(side) => Ok((String::new(), sides.bytes(*side))),
-    }
-}
-
-/// [`Job::BoardExport`]: the runs the page shows, read again, their
-/// leaderboard (`crate::leaderboard::board`) in the export's format.
-async fn board_export(request: &[u8], sides: &Sides, out: &mut Out) -> Result<String, String> {
-    use crate::catalog;
-    use crate::core::Named;
-    let r: protocol::BoardExport = protocol::decode_board(request)?;
-    let format = crate::report::Export::named(&r.format).ok_or("no such export format")?;
-    let (name, bytes) = catalog_file(&r.manifest, sides).await?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
-    let mut m = catalog::parse_manifest(&name, &text).map_err(|e| e.to_string())?;
-    m.runs.retain(|e| r.runs.contains(&e.id));
-    if m.runs.len() != r.values.len() {
-        return Err(format!(
-            "{} runs kept, {} values files",
-            m.runs.len(),
-            r.values.len()
-        ));
-    }
-    let mut read = Vec::with_capacity(r.values.len());
-    for (i, (entry, input)) in m.runs.iter().zip(&r.values).enumerate() {
-        let (_, bytes) = catalog_file(input, sides).await?;
-        read.push(catalog::read_values(&entry.values, &bytes).map_err(|e| e.to_string())?);
-        out.step(i + 1, r.values.len());
-    }
-    let board =
-        crate::leaderboard::board(&m, &read, &r.metrics, &r.settings, r.baseline.as_deref())?;
-    Ok(board.export(format))
 }
 
 /// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):

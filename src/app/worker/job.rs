@@ -580,35 +580,25 @@ pub fn cancel_compare() {
     stop(BOOK.with(|b| b.borrow_mut().cancel(Lane::Compare)));
 }
 
-/// The leaderboard's tests of one metric's runs × queries `matrix` (the
-/// board's lane: a newer request stops this one, which then returns `None`).
+/// The leaderboard's tests of one metric's runs × queries `matrix`; in
+/// the board's lane (`export` false) a newer request stops this one, which
+/// then returns `None`; an export's run side by side.
 pub async fn leaderboard(
     matrix: &[f64],
     tests: protocol::BoardTests,
+    export: bool,
 ) -> Option<Result<protocol::Ranked, String>> {
+    let lane = if export { Lane::Export } else { Lane::Board };
     let values: Vec<u8> = matrix.iter().flat_map(|v| v.to_le_bytes()).collect();
     let job = Job::Leaderboard {
         request: Side(0),
         values: Side(1),
     };
     let sides = [bytes(&protocol::encode_board(&tests)), bytes(&values)];
-    match run(&job, &sides, Lane::Board, &mut |_| {}).await {
+    match run(&job, &sides, lane, &mut |_| {}).await {
         Ran::Done(Reply::Board, sides) => Some(protocol::decode_board(&sides.bytes(Side(0)))),
         Ran::Done(..) => Some(Err(unexpected())),
         Ran::Broken(why) => Some(Err(why)),
         Ran::Cancelled => None,
     }
-}
-
-/// A catalog's leaderboard as an export, computed in a worker from the
-/// catalog's files (`files`: the bytes of `request`'s `Input::File`s, which
-/// count from side 1).
-pub async fn board_export(
-    request: &protocol::BoardExport,
-    files: &[&[u8]],
-) -> Result<String, String> {
-    let job = Job::BoardExport { request: Side(0) };
-    let mut sides = vec![bytes(&protocol::encode_board(request))];
-    sides.extend(files.iter().map(|b| bytes(b)));
-    text(job, &sides).await
 }

@@ -153,13 +153,9 @@ pub enum Job {
     /// The leaderboard's tests of one metric: a [`BoardTests`] encoded
     /// beside (`request`), its runs × queries matrix beside (`values`,
     /// little-endian `f64`, run-major) → [`Reply::Board`] (a [`Ranked`]).
-    /// The leaderboard's requests and answers travel encoded beside, so the
-    /// dashboard, which shares this enum, carries no code for them.
+    /// The request and answer travel encoded beside, so the dashboard,
+    /// which shares this enum, carries no code for them.
     Leaderboard { request: Side, values: Side },
-    /// A catalog's leaderboard in an export format: a [`BoardExport`]
-    /// encoded beside (`request`), the dropped catalog's files after it →
-    /// [`Reply::Text`].
-    BoardExport { request: Side },
 }
 
 /// What the leaderboard's tests of one metric need besides its matrix.
@@ -169,21 +165,6 @@ pub struct BoardTests {
     pub queries: u32,
     pub settings: crate::core::leaderboard::Settings,
     pub baseline: Option<u32>,
-}
-
-/// A catalog's leaderboard export (`crate::leaderboard`, the CLI's
-/// `rankscope leaderboard --format` bytes): its manifest and the values
-/// files of `runs` (ids, manifest order) by URL or beside (`Input::File`:
-/// the bytes), `metrics` in order (the first orders the rows).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BoardExport {
-    pub manifest: Input,
-    pub values: Vec<Input>,
-    pub runs: Vec<String>,
-    pub metrics: Vec<String>,
-    pub settings: crate::core::leaderboard::Settings,
-    pub baseline: Option<String>,
-    pub format: String,
 }
 
 /// One run tested against a reference run ([`crate::core::leaderboard::Comparison`]).
@@ -512,7 +493,6 @@ mod tests {
                 request: Side(0),
                 values: Side(1),
             },
-            Job::BoardExport { request: Side(0) },
         ];
         for (i, job) in jobs.into_iter().enumerate() {
             round(i as Id + 1, job);
@@ -563,19 +543,6 @@ mod tests {
             baseline: Some(3),
         };
         assert_eq!(decode_board(&encode_board(&tests)), Ok(tests));
-        let export = BoardExport {
-            manifest: Input::Url {
-                url: "http://h/c/rankscope-catalog.json".into(),
-                name: "rankscope-catalog.json".into(),
-            },
-            values: vec![Input::File(Side(1))],
-            runs: vec!["bm25".into()],
-            metrics: vec!["ndcg@10".into(), "map".into()],
-            settings: crate::core::leaderboard::Settings::default(),
-            baseline: Some("bm25".into()),
-            format: "tex".into(),
-        };
-        assert_eq!(decode_board(&encode_board(&export)), Ok(export));
         let ranked = Ranked {
             best: 1,
             members: vec![true, true, false],

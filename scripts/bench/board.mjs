@@ -6,6 +6,7 @@
 // the tab's resident memory (this browser's processes only). Run on demand:
 //
 //   bash scripts/build.sh && node scripts/bench/board.mjs [RUNS QUERIES METRICS]   (default 200 10000 10)
+//   BOARD_CATALOG=dir node scripts/bench/board.mjs RUNS ...   (a catalog generated before, kept)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { root, dist, launch } from '../../tests/e2e/harness.mjs';
 const [runs, queries, metrics] = [process.argv[2] || 200, process.argv[3] || 10000, process.argv[4] || 10].map(Number);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rankscope-board-bench-'));
 const t0 = Date.now();
-const gen = spawnSync('cargo', ['test', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
+const gen = process.env.BOARD_CATALOG ? (fs.symlinkSync(process.env.BOARD_CATALOG, path.join(tmp, 'catalog')), { status: 0 }) : spawnSync('cargo', ['test', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
   cwd: root, env: { ...process.env, BOARD_OUT: path.join(tmp, 'catalog'), BOARD_RUNS: String(runs), BOARD_QUERIES: String(queries), BOARD_METRICS: String(metrics) }, stdio: 'inherit',
 });
 if (gen.status !== 0) process.exit(1);

@@ -285,7 +285,8 @@ pub enum HistoryBy {
 /// tag (a run with several tags on each of its tags' lines; untagged runs on
 /// "untagged") or per author, and the best-so-far line over all of them.
 /// x is the run's date as days since 1970-01-01 (UTC, time of day as a
-/// fraction), y its mean. Runs without a readable date are left out.
+/// fraction) after the first run's day, y its mean. Runs without a readable
+/// date are left out.
 pub fn history(board: &Board, m: usize, rows: &[usize], by: HistoryBy) -> LineChart {
     let means = board.means(m);
     let lower = !board.higher_is_better(m);
@@ -295,6 +296,11 @@ pub fn history(board: &Board, m: usize, rows: &[usize], by: HistoryBy) -> LineCh
         .filter(|&(_, r)| means[r].is_finite())
         .collect();
     dated.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // days after the first run's day (the axis reads 0, 30, 60, not 20,454)
+    let day0 = dated.first().map_or(0.0, |d| d.0.floor());
+    for d in &mut dated {
+        d.0 -= day0;
+    }
     let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for &(x, r) in &dated {
         let run = &board.runs[r];
@@ -350,7 +356,7 @@ pub fn history(board: &Board, m: usize, rows: &[usize], by: HistoryBy) -> LineCh
     };
     LineChart {
         title: format!("{metric} over time"),
-        x_label: "days since 1970-01-01".into(),
+        x_label: format!("days since {}", day_label(day0)),
         y_label: metric,
         x_range: pad(x0, x1, 1.0),
         y_range: pad(y0, y1, 0.01),
@@ -587,7 +593,9 @@ mod tests {
         let d = |s: &str| days(s).unwrap();
         let best: Vec<(f64, f64)> = chart.series[0].points.to_vec();
         assert_eq!(best.len(), 3);
-        assert_eq!(best[0].0, d("2026-01-05"));
+        assert_eq!(best[0].0, 0.0);
+        assert_eq!(best[1].0, d("2026-02-01") - d("2026-01-05"));
+        assert_eq!(chart.x_label, "days since 2026-01-05");
         assert!((best[2].1 - 0.65).abs() < 1e-12);
         assert_eq!(chart.series[1].points.len(), 2); // bm25, hybrid
         let by_author = history(&b, 1, &[0, 1, 2], HistoryBy::Author);

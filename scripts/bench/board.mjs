@@ -31,20 +31,21 @@ for (let i = 0; i < 100; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-/** Resident memory (MB) of this browser's processes: each, and the largest (the tab's renderer, its workers inside). */
+/** Resident memory (MB) of this browser's processes (the Chromium processes
+ * descending from this script): all, and the largest (the tab's renderer, its workers inside). */
 function rss(pid) {
-  const rows = execSync('ps -e -o pid=,ppid=,rss=').toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const rows = execSync('ps -e -o pid=,ppid=,rss=,comm=').toString().trim().split('\n').map((l) => l.trim().split(/\s+/));
   const mine = new Set([pid]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const [p, pp] of rows) if (mine.has(pp) && !mine.has(p)) { mine.add(p); grew = true; }
+    for (const [p, pp] of rows) if (mine.has(Number(pp)) && !mine.has(Number(p))) { mine.add(Number(p)); grew = true; }
   }
-  const sizes = rows.filter(([p]) => mine.has(p)).map(([, , r]) => r / 1024);
-  return { total: sizes.reduce((a, b) => a + b, 0), largest: Math.max(...sizes) };
+  const sizes = rows.filter(([p, , , comm]) => mine.has(Number(p)) && /chrom/.test(comm || '')).map(([, , r]) => Number(r) / 1024);
+  return { total: sizes.reduce((a, b) => a + b, 0), largest: Math.max(0, ...sizes) };
 }
 
 const browser = await launch();
-const pid = browser.process()?.pid;
+const pid = process.pid;
 let peak = { total: 0, largest: 0 };
 const sample = setInterval(() => {
   if (!pid) return;

@@ -256,25 +256,29 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     let qrels = (manifest.judgments.iter())
         .find(|j| j.id == judgments)
         .and_then(|j| source.url(&name, &j.file));
+    // up to PARALLEL downloads ahead, each decoded as it comes (in order)
     const PARALLEL: usize = 12;
     let mut values: Vec<Option<RunValues>> = Vec::with_capacity(manifest.runs.len());
-    for chunk in manifest.runs.chunks(PARALLEL) {
-        let reads = chunk.iter().map(|r| source.file(&name, &r.values));
-        for (entry, read) in chunk.iter().zip(futures::future::join_all(reads).await) {
-            let checked = read.and_then(|(file, bytes)| {
-                let v = catalog::read_values(&file, &bytes).map_err(|e| e.to_string())?;
-                check(&manifest, entry, &file, &v, &judgments)?;
-                Ok(v)
-            });
-            match checked {
-                Ok(v) => values.push(Some(v)),
-                Err(why) => {
-                    problems.push(why);
-                    values.push(None);
-                }
+    let reads = manifest.runs.iter().map(|r| source.file(&name, &r.values));
+    let mut reads = futures::stream::StreamExt::buffered(futures::stream::iter(reads), PARALLEL);
+    let mut entries = manifest.runs.iter();
+    while let (Some(read), Some(entry)) =
+        (futures::StreamExt::next(&mut reads).await, entries.next())
+    {
+        let checked = read.and_then(|(file, bytes)| {
+            let v = catalog::read_values(&file, &bytes).map_err(|e| e.to_string())?;
+            check(&manifest, entry, &file, &v, &judgments)?;
+            Ok(v)
+        });
+        match checked {
+            Ok(v) => values.push(Some(v)),
+            Err(why) => {
+                problems.push(why);
+                values.push(None);
             }
         }
     }
+    drop(reads);
     let mut runs = Vec::new();
     let mut kept: Vec<&RunValues> = Vec::new();
     let mut kept_ids = Vec::new();

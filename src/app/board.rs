@@ -361,12 +361,12 @@ fn check(
     catalog::check_values(manifest, entry, v).map_err(|why| format!("{why}: left out"))
 }
 
-/// A p-value for the table: four decimals, or `< 0.0001`.
+/// A p-value for the table: `= ` and four decimals, or `< 0.0001`.
 fn p_text(p: f64) -> String {
     if p < 1e-4 {
         "< 0.0001".into()
     } else {
-        format!("{p:.4}")
+        format!("= {p:.4}")
     }
 }
 
@@ -699,7 +699,7 @@ fn BoardPage() -> impl IntoView {
                     if i.1 == i.2 { format!("{}", i.1) } else { format!("{}–{}", i.1, i.2) }
                 });
                 let group = member.map_or(String::new(), |g| g.to_string());
-                let p_cell = versus.as_ref().map_or(String::new(), |c| format!("p = {} (adjusted {})", p_text(c.p), p_text(c.adjusted)));
+                let p_cell = versus.as_ref().map_or(String::new(), |c| format!("p {} (adjusted {})", p_text(c.p), p_text(c.adjusted)));
                 view! {
                     <tr data-run=run.name.clone() class:baseline=Some(r) == baseline class:in-group=member == Some(true)>
                         <td><input type="checkbox" class="pick" aria-label=format!("choose {} to compare", run.name) prop:checked=is_picked on:change=toggle/></td>
@@ -982,12 +982,9 @@ async fn export_text(
     Ok(written.export(format))
 }
 
-/// The heatmap's width: its box's, or before the layout gave it one, the
-/// window's less the page's margins.
-fn available(client_width: i32) -> u32 {
-    if client_width >= 200 {
-        return client_width as u32;
-    }
+/// The heatmap's width: the window's less the page's margins (its box,
+/// sized by its content, cannot say).
+fn available() -> u32 {
     let window = web_sys::window()
         .and_then(|w| w.inner_width().ok())
         .and_then(|w| w.as_f64());
@@ -1046,10 +1043,7 @@ fn HeatmapCard(
         if chosen > 0 {
             return chosen;
         }
-        let avail = scroller
-            .get()
-            .map_or(1000, |d| d.client_width().max(200) as u32);
-        (avail / cols.max(1) as u32).clamp(2, 16)
+        (available() / cols.max(1) as u32).clamp(2, 16)
     };
     // paints the visible window; its time goes to rankscopeHeatFrames
     let paint = {
@@ -1273,10 +1267,10 @@ fn HeatmapCard(
                 <button class="small" data-export="heatmap-svg" on:click=export_svg>"SVG"</button>
             </div>
             <div class="heat-scroll" node_ref=scroller on:scroll=on_scroll on:mousemove=hover on:click=click
-                style=move || format!("overflow:auto;position:relative;max-height:{HEAT_MAX_H}px;height:{}px", sized.get().1.min(HEAT_MAX_H) + 16)>
+                style=move || format!("overflow:auto;position:relative;width:100%;max-height:{HEAT_MAX_H}px;height:{}px", sized.get().1.min(HEAT_MAX_H) + 16)>
                 <div style=move || { let (w, h) = sized.get(); format!("width:{w}px;height:{h}px;position:relative") }>
                     <canvas id="heat-canvas" node_ref=canvas style="position:sticky;left:0;top:0;display:block"
-                        width=move || { let w = available(scroller.get().map_or(0, |d| d.client_width())); w.min(sized.get().0.max(1)).to_string() }
+                        width=move || { let w = available(); w.min(sized.get().0.max(1)).to_string() }
                         height=move || sized.get().1.clamp(1, HEAT_MAX_H).to_string()></canvas>
                 </div>
             </div>

@@ -235,7 +235,7 @@ test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-p
   // a baseline: marks against it, as the CLI's
   await page.selectOption('#board-baseline', runName(0));
   // every run but the baseline tested against it (its p-values shown)
-  await page.waitForFunction((n) => [...document.querySelectorAll('#board-table tbody tr')].filter((tr) => tr.lastElementChild.textContent.startsWith('p = ')).length === n - 1, RUNS, { timeout: 60000 });
+  await page.waitForFunction((n) => [...document.querySelectorAll('#board-table tbody tr')].filter((tr) => /^p [=<] /.test(tr.lastElementChild.textContent)).length === n - 1, RUNS, { timeout: 60000 });
   const vs = await page.$$eval('#board-table td.chosen', (tds) => Object.fromEntries(tds.map((td) => [td.dataset.run, td.textContent])));
   const marks = byName(cli.baseline)[first];
   let marked = 0;

@@ -267,18 +267,14 @@ impl Board {
         }
     }
 
-    fn mark_text(&self, c: usize, r: usize) -> &'static str {
-        match self.mark(c, r) {
-            1 => " ▲",
-            -1 => " ▼",
-            _ => "",
-        }
-    }
-
-    /// The terminal's table: `0.4123* [1–3] ▲` per cell.
+    /// The terminal's table: per metric its mean (`*` in the tie group) and
+    /// a column of the rank interval and mark (`[1–3] ▲`).
     pub fn to_text(&self) -> String {
         let mut head = vec!["run".to_string()];
-        head.extend(self.columns.iter().map(|c| c.metric.clone()));
+        for c in &self.columns {
+            head.push(c.metric.clone());
+            head.push("rank".into());
+        }
         let mut grid = vec![head];
         for r in self.order() {
             let mut row = vec![self.runs[r].1.clone()];
@@ -286,11 +282,16 @@ impl Board {
                 let col = &self.columns[c].column;
                 let star = if col.ties.members[r] { "*" } else { " " };
                 row.push(format!(
-                    "{}{star} {}{}",
-                    report::fixed(&self.columns[c].metric, Some(col.means[r]), DIGITS),
-                    self.interval(c, r),
-                    self.mark_text(c, r)
+                    "{}{star}",
+                    report::fixed(&self.columns[c].metric, Some(col.means[r]), DIGITS)
                 ));
+                let mark = match self.mark(c, r) {
+                    1 => " ▲",
+                    -1 => " ▼",
+                    _ if self.baseline.is_some() => "  ",
+                    _ => "",
+                };
+                row.push(format!("{}{mark}", self.interval(c, r)));
             }
             grid.push(row);
         }
@@ -574,7 +575,8 @@ mod tests {
         assert_eq!(col.ties.members, [false, false, true]);
         let text = b.to_text();
         assert!(text.lines().nth(1).unwrap().starts_with("run c"), "{text}");
-        assert!(text.contains("* [1] ▲"), "{text}");
+        let row: Vec<&str> = text.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(row[2..], ["0.5437*", "[1]", "▲"], "{text}");
         let md = b.typeset(false);
         assert!(
             md.starts_with("<!-- leaderboard of team <x> -->\n| run | ndcg@10 |"),

@@ -159,6 +159,9 @@ pub fn against(
     correction: Correction,
     alpha: f64,
 ) -> Vec<Comparison> {
+    if reference >= m.runs {
+        return Vec::new();
+    }
     let base = m.row(reference);
     let others: Vec<usize> = (0..m.runs).filter(|&r| r != reference).collect();
     let raw: Vec<(f64, f64)> = crate::par_map(&others, |&r| {
@@ -286,34 +289,37 @@ pub fn rank_intervals(m: &Matrix, resamples: usize, seed: u64) -> Vec<RankInterv
             })
             .collect();
     }
-    let tiles: Vec<usize> = (0..resamples.div_ceil(TILE)).collect();
-    // per tile: each run's rank in each of its resamples, [run][j]
-    let tile_ranks: Vec<Vec<u32>> = crate::par_map(&tiles, |&t| {
-        let first = t * TILE;
-        let k = TILE.min(resamples - first);
-        let sums = tile_sums(m, first, k, seed);
-        let mut out = vec![0u32; m.runs * k];
+    // a histogram of each run's ranks per group of tiles (the percentiles by
+    // counting), the groups added up: memory does not grow with `resamples`
+    let tiles = resamples.div_ceil(TILE);
+    let per = tiles.div_ceil(16);
+    let groups: Vec<usize> = (0..tiles.div_ceil(per)).collect();
+    let width = m.runs + 1;
+    let hists: Vec<Vec<u32>> = crate::par_map(&groups, |&g| {
+        let mut hist = vec![0u32; m.runs * width];
         let mut col = vec![0.0; m.runs];
-        for j in 0..k {
-            for (r, c) in col.iter_mut().enumerate() {
-                *c = sums[r * TILE + j];
-            }
-            let mut sorted = col.clone();
-            sorted.sort_unstable_by(|a, b| b.total_cmp(a));
-            for r in 0..m.runs {
-                out[r * k + j] = 1 + count_higher(&sorted, col[r]) as u32;
+        let mut sorted = vec![0.0; m.runs];
+        for t in g * per..((g + 1) * per).min(tiles) {
+            let first = t * TILE;
+            let k = TILE.min(resamples - first);
+            let sums = tile_sums(m, first, k, seed);
+            for j in 0..k {
+                for (r, c) in col.iter_mut().enumerate() {
+                    *c = sums[r * TILE + j];
+                }
+                sorted.copy_from_slice(&col);
+                sorted.sort_unstable_by(|a, b| b.total_cmp(a));
+                for (r, &c) in col.iter().enumerate() {
+                    hist[r * width + 1 + count_higher(&sorted, c)] += 1;
+                }
             }
         }
-        out
+        hist
     });
-    // a histogram of each run's ranks: the percentiles by counting
-    let mut hist = vec![0usize; m.runs * (m.runs + 1)];
-    for (t, ranks) in tile_ranks.iter().enumerate() {
-        let k = TILE.min(resamples - t * TILE);
-        for r in 0..m.runs {
-            for &rank in &ranks[r * k..(r + 1) * k] {
-                hist[r * (m.runs + 1) + rank as usize] += 1;
-            }
+    let mut hist = vec![0usize; m.runs * width];
+    for h in &hists {
+        for (a, &b) in hist.iter_mut().zip(h) {
+            *a += b as usize;
         }
     }
     let last = (resamples - 1) as f64;
@@ -333,7 +339,7 @@ pub fn rank_intervals(m: &Matrix, resamples: usize, seed: u64) -> Vec<RankInterv
     };
     (0..m.runs)
         .map(|r| {
-            let h = &hist[r * (m.runs + 1)..(r + 1) * (m.runs + 1)];
+            let h = &hist[r * width..(r + 1) * width];
             RankInterval {
                 rank: observed[r],
                 low: nth(h, lo_at),
@@ -601,6 +607,8 @@ mod tests {
         assert!(vs[1].significant && vs[1].mean_diff > 0.19);
         assert_eq!(c.best, 2);
         assert_eq!(c.ties.members, [false, false, true]);
+        // a reference that is not a run: nothing to compare (no panic)
+        assert!(against(&m, 3, Test::T, Correction::Holm, 0.05).is_empty());
     }
 
     #[test]

@@ -648,10 +648,15 @@ pub fn metric_matrix(runs: &[&RunValues], metric: &str) -> Option<MetricMatrix> 
             })
             .collect()
     };
-    let mut all = std::collections::HashSet::new();
-    for r in runs {
-        all.extend(r.queries.iter().map(String::as_str));
-    }
+    let all = if same {
+        first.queries.len()
+    } else {
+        let mut all = std::collections::HashSet::new();
+        for r in runs {
+            all.extend(r.queries.iter().map(String::as_str));
+        }
+        all.len()
+    };
     let mut kept: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, q) in first.queries.iter().enumerate() {
         let at: Option<Vec<usize>> = if same {
@@ -679,7 +684,7 @@ pub fn metric_matrix(runs: &[&RunValues], metric: &str) -> Option<MetricMatrix> 
             .map(|(i, _)| first.queries[*i].clone())
             .collect(),
         values,
-        dropped: all.len() - n,
+        dropped: all - n,
     })
 }
 

@@ -91,7 +91,7 @@ pub enum Cmd {
     Metrics,
     /// A team's catalog of runs: build it from a folder, add a run.
     #[command(subcommand)]
-    Catalog(crate::catalog::CatalogCmd),
+    Catalog(crate::catalog::CatalogCmd<ConventionFlags>),
     /// A catalog's leaderboard: runs × metrics, tie groups, rank intervals, marks against a baseline.
     #[command(help_template = TEMPLATE)]
     Leaderboard(crate::leaderboard::Leaderboard),

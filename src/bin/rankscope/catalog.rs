@@ -14,10 +14,12 @@ use rankscope::core::registry::{Kind, MetricId};
 use rankscope::parse::{Audience, LoadError, LoadOptions, Parsed, Parser, Workspace};
 use rankscope::text::terminal_safe;
 
-use crate::args::ConventionFlags;
+/// The convention flags (`eval`'s), as (link key, flag, value): the
+/// command line's `ConventionFlags`, named by the caller.
+pub type ConventionValues = Vec<(&'static str, String, String)>;
 
 #[derive(clap::Subcommand)]
-pub enum CatalogCmd {
+pub enum CatalogCmd<C: clap::Args> {
     /// Evaluates every run of a folder into a catalog: the manifest and one values file per run.
     #[command(
         long_about = "Evaluates every run under DIR/runs/ (TREC runs, run CSVs, trec_eval -q output, \
@@ -28,13 +30,13 @@ pub enum CatalogCmd {
                       (file:line:column) and nothing is written. Rebuilding keeps the names, authors, \
                       dates, tags, descriptions and metadata the manifest already has."
     )]
-    Build(Build),
+    Build(Build<C>),
     /// Adds one run to a catalog without recomputing the others.
     Add(Add),
 }
 
 #[derive(clap::Args)]
-pub struct Build {
+pub struct Build<C: clap::Args> {
     /// The catalog's folder.
     #[arg(value_name = "DIR")]
     pub dir: String,
@@ -48,7 +50,7 @@ pub struct Build {
     #[arg(long)]
     pub name: Option<String>,
     #[command(flatten)]
-    pub conventions: ConventionFlags,
+    pub conventions: C,
 }
 
 #[derive(clap::Args)]
@@ -87,9 +89,9 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-pub fn run(cmd: CatalogCmd) -> ExitCode {
+pub fn run<C: clap::Args>(cmd: CatalogCmd<C>, flags: impl Fn(C) -> ConventionValues) -> ExitCode {
     let done = match cmd {
-        CatalogCmd::Build(b) => build(b),
+        CatalogCmd::Build(b) => build(b, flags),
         CatalogCmd::Add(a) => add(a),
     };
     match done {
@@ -103,7 +105,8 @@ pub fn run(cmd: CatalogCmd) -> ExitCode {
 
 /// Lowercase hex of SHA-256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    rankscope::session::sha256(bytes)
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -207,54 +210,68 @@ struct Evaluated {
 /// whole number, once per query, and ranks in the order of the scores;
 /// every query judged. The first problem, with line and column.
 fn check_trec_run(shown: &str, bytes: &[u8], judged: &Judged) -> Result<(), LoadError> {
-    let text = String::from_utf8_lossy(bytes);
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(()); // not UTF-8: the parser said what it read
+    };
     let mut queries: std::collections::HashMap<&str, u32> = Default::default();
     let mut names: Vec<&str> = Vec::new();
     // (query, rank, score, line, rank's column)
     let mut rows: Vec<(u32, u64, f64, u64, u64)> = Vec::new();
+    let mut last: Option<(&str, u32)> = None;
     for (i, line) in text.lines().enumerate() {
         let n = i as u64 + 1;
-        let fields: Vec<(usize, &str)> = line
-            .split_ascii_whitespace()
-            .map(|f| (f.as_ptr() as usize - line.as_ptr() as usize, f))
-            .collect();
-        if fields.is_empty() || fields[0].1.starts_with('#') {
-            continue;
-        }
-        if fields.len() < 6 {
+        let mut fields = line.split_ascii_whitespace();
+        let (Some(q), Some(_), Some(_), Some(rank_text), Some(score_text), Some(_)) = (
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+        ) else {
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                continue;
+            }
             return Ok(()); // not a TREC run line: the parser said what it read
-        }
-        let q = fields[0].1;
-        let col = |k: usize| fields[k].0 as u64 + 1;
-        if !judged.queries.contains(q) {
+        };
+        let rank_column = (rank_text.as_ptr() as usize - line.as_ptr() as usize) as u64 + 1;
+        // a query's lines are usually together: look it up once per block
+        let id = match last {
+            Some((name, id)) if name == q => id,
+            _ => {
+                if !judged.queries.contains(q) {
+                    return Err(LoadError::single(
+                        shown,
+                        n,
+                        1,
+                        "a query of the catalog's judgments",
+                        format!("query '{q}', which they do not judge"),
+                        Some("a run of another collection, or judgments of other queries?".into()),
+                    ));
+                }
+                let next = names.len() as u32;
+                let id = *queries.entry(q).or_insert_with(|| {
+                    names.push(q);
+                    next
+                });
+                last = Some((q, id));
+                id
+            }
+        };
+        let Ok(rank) = rank_text.parse::<u64>() else {
             return Err(LoadError::single(
                 shown,
                 n,
-                1,
-                "a query of the catalog's judgments",
-                format!("query '{q}', which they do not judge"),
-                Some("a run of another collection, or judgments of other queries?".into()),
-            ));
-        }
-        let Ok(rank) = fields[3].1.parse::<u64>() else {
-            return Err(LoadError::single(
-                shown,
-                n,
-                col(3),
+                rank_column,
                 "a rank (a whole number)",
-                rankscope::parse::error::shown(fields[3].1.as_bytes()),
+                rankscope::parse::error::shown(rank_text.as_bytes()),
                 None,
             ));
         };
-        let score: f64 = fields[4].1.parse().unwrap_or(f64::NAN);
-        let next = names.len() as u32;
-        let id = *queries.entry(q).or_insert_with(|| {
-            names.push(q);
-            next
-        });
-        rows.push((id, rank, score, n, col(3)));
+        let score: f64 = score_text.parse().unwrap_or(f64::NAN);
+        rows.push((id, rank, score, n, rank_column));
     }
-    rows.sort_by(|a, b| (a.0, a.1, a.3).cmp(&(b.0, b.1, b.3)));
+    rows.sort_unstable_by_key(|a| (a.0, a.1, a.3));
     for w in rows.windows(2) {
         let (a, b) = (&w[0], &w[1]);
         if a.0 != b.0 {
@@ -521,13 +538,16 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn build(b: Build) -> Result<String, String> {
+fn build<C: clap::Args>(
+    b: Build<C>,
+    flags: impl Fn(C) -> ConventionValues,
+) -> Result<String, String> {
     let dir = PathBuf::from(&b.dir);
     if !dir.is_dir() {
         return Err(format!("{}: not a folder", b.dir));
     }
     let mut conv = Conventions::default();
-    for (key, flag, value) in b.conventions.0 {
+    for (key, flag, value) in flags(b.conventions) {
         conventions::set(&mut conv, key, &value).map_err(|e| format!("{flag} {value}: {e}"))?;
     }
     let (metrics, names) = metric_ids(b.metrics.as_deref().unwrap_or(DEFAULT_METRICS))?;

@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         Cmd::Compare(c) => c.args().map_or_else(fail, run_eval),
         Cmd::Diagnose(d) => d.args().map_or_else(fail, run_diagnose),
         Cmd::Generate(g) => generate(g),
-        Cmd::Catalog(c) => catalog::run(c),
+        Cmd::Catalog(c) => catalog::run(c, |f| f.0),
         Cmd::Leaderboard(l) => leaderboard::run(l),
         Cmd::Metrics => {
             let mut list = String::new();

@@ -77,6 +77,42 @@ impl Board {
     }
 }
 
+/// Metric `metric`'s runs × queries matrix over the queries every run has
+/// a value for: [`crate::catalog::metric_matrix`]'s queries, values and
+/// number of queries left out, with a fast path for runs that share one
+/// query list of distinct ids (a catalog built at once: no lookup by id).
+/// `None` when a run lacks the metric.
+pub fn matrix(
+    runs: &[&crate::catalog::RunValues],
+    metric: &str,
+) -> Option<(Vec<String>, Vec<f64>, usize)> {
+    let first = runs.first();
+    let distinct =
+        |q: &[String]| q.iter().collect::<std::collections::HashSet<_>>().len() == q.len();
+    if !first.is_some_and(|f| runs.iter().all(|r| r.queries == f.queries) && distinct(&f.queries)) {
+        let m = crate::catalog::metric_matrix(runs, metric)?;
+        return Some((m.queries, m.values, m.dropped));
+    }
+    let columns: Vec<&[f64]> = runs
+        .iter()
+        .map(|r| r.metric(metric))
+        .collect::<Option<_>>()?;
+    let queries = &first?.queries;
+    let kept: Vec<usize> = (0..queries.len())
+        .filter(|&q| columns.iter().all(|c| !c[q].is_nan()))
+        .collect();
+    let mut values = Vec::with_capacity(runs.len() * kept.len());
+    for c in &columns {
+        values.extend(kept.iter().map(|&q| c[q]));
+    }
+    let dropped = queries.len() - kept.len();
+    Some((
+        kept.iter().map(|&q| queries[q].clone()).collect(),
+        values,
+        dropped,
+    ))
+}
+
 /// The table's filter: words that must all hold. `tag:x`, `author:x`,
 /// `date>=2026-01`, `date<=2026-06`, `key=value` (metadata), and plain words
 /// found in a run's name, description, tags, author or metadata (case ignored).
@@ -249,7 +285,8 @@ pub enum HistoryBy {
 /// tag (a run with several tags on each of its tags' lines; untagged runs on
 /// "untagged") or per author, and the best-so-far line over all of them.
 /// x is the run's date as days since 1970-01-01 (UTC, time of day as a
-/// fraction), y its mean. Runs without a readable date are left out.
+/// fraction) after the first run's day, y its mean. Runs without a readable
+/// date are left out.
 pub fn history(board: &Board, m: usize, rows: &[usize], by: HistoryBy) -> LineChart {
     let means = board.means(m);
     let lower = !board.higher_is_better(m);
@@ -259,6 +296,11 @@ pub fn history(board: &Board, m: usize, rows: &[usize], by: HistoryBy) -> LineCh
         .filter(|&(_, r)| means[r].is_finite())
         .collect();
     dated.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // days after the first run's day (the axis reads 0, 30, 60, not 20,454)
+    let day0 = dated.first().map_or(0.0, |d| d.0.floor());
+    for d in &mut dated {
+        d.0 -= day0;
+    }
     let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for &(x, r) in &dated {
         let run = &board.runs[r];
@@ -314,7 +356,7 @@ pub fn history(board: &Board, m: usize, rows: &[usize], by: HistoryBy) -> LineCh
     };
     LineChart {
         title: format!("{metric} over time"),
-        x_label: "days since 1970-01-01".into(),
+        x_label: format!("days since {}", day_label(day0)),
         y_label: metric,
         x_range: pad(x0, x1, 1.0),
         y_range: pad(y0, y1, 0.01),
@@ -469,7 +511,20 @@ mod tests {
             metrics: vec!["ndcg@10".into(), "map".into()],
             queries: vec![vec!["q1".into(), "q2".into(), "q3".into()]; 2],
             values: vec![
-                vec![0.1, 0.5, 0.9, 0.2, 0.6, 0.9, 0.3, 0.7, 0.95, 0.0, 0.1, f64::NAN],
+                vec![
+                    0.1,
+                    0.5,
+                    0.9,
+                    0.2,
+                    0.6,
+                    0.9,
+                    0.3,
+                    0.7,
+                    0.95,
+                    0.0,
+                    0.1,
+                    f64::NAN,
+                ],
                 vec![0.4, 0.4, 0.4, 0.1, 0.1, 0.1, 0.3, 0.3, 0.3, 0.2, 0.2, 0.2],
             ],
             kept_means: vec![],
@@ -521,7 +576,10 @@ mod tests {
         let all = [0, 1, 2, 3];
         assert_eq!(query_order(&b, 0, &all, QueryOrder::Catalog), vec![0, 1, 2]);
         // means over runs: q1 0.15, q2 0.475, q3 0.9167 (NaN skipped)
-        assert_eq!(query_order(&b, 0, &all, QueryOrder::Difficulty), vec![0, 1, 2]);
+        assert_eq!(
+            query_order(&b, 0, &all, QueryOrder::Difficulty),
+            vec![0, 1, 2]
+        );
         // spreads: q1 0.3, q2 0.6, q3 0.05
         assert_eq!(query_order(&b, 0, &all, QueryOrder::Spread), vec![1, 0, 2]);
     }
@@ -535,19 +593,58 @@ mod tests {
         let d = |s: &str| days(s).unwrap();
         let best: Vec<(f64, f64)> = chart.series[0].points.to_vec();
         assert_eq!(best.len(), 3);
-        assert_eq!(best[0].0, d("2026-01-05"));
+        assert_eq!(best[0].0, 0.0);
+        assert_eq!(best[1].0, d("2026-02-01") - d("2026-01-05"));
+        assert_eq!(chart.x_label, "days since 2026-01-05");
         assert!((best[2].1 - 0.65).abs() < 1e-12);
         assert_eq!(chart.series[1].points.len(), 2); // bm25, hybrid
         let by_author = history(&b, 1, &[0, 1, 2], HistoryBy::Author);
         // map: bm25 0.4, dense 0.1, hybrid 0.3 → best so far stays 0.4
-        assert!(by_author.series[0].points.iter().all(|p| (p.1 - 0.4).abs() < 1e-12));
+        assert!(by_author.series[0]
+            .points
+            .iter()
+            .all(|p| (p.1 - 0.4).abs() < 1e-12));
+    }
+
+    #[test]
+    fn matrices_as_the_catalog_s() {
+        use crate::catalog::{metric_matrix, RunValues};
+        let run = |id: &str, queries: &[&str], values: Vec<f64>| RunValues {
+            run: id.into(),
+            judgments: "qrels".into(),
+            metrics: vec!["ndcg@10".into(), "map".into()],
+            queries: queries.iter().map(|q| q.to_string()).collect(),
+            conventions: Default::default(),
+            values,
+        };
+        let nan = f64::NAN;
+        let a = run("a", &["q1", "q2", "q3"], vec![0.1, 0.2, 0.3, 0.4, nan, 0.6]);
+        let b = run(
+            "b",
+            &["q1", "q2", "q3"],
+            vec![0.7, nan, 0.9, 1.0, 0.5, 0.25],
+        );
+        let c = run("c", &["q3", "q1"], vec![0.5, 0.75, 0.125, 0.375]);
+        for runs in [vec![&a, &b], vec![&a, &b, &c], vec![&b]] {
+            for metric in ["ndcg@10", "map"] {
+                let want = metric_matrix(&runs, metric).unwrap();
+                let got = matrix(&runs, metric).unwrap();
+                assert_eq!(got.0, want.queries, "{metric}");
+                assert_eq!(got.1, want.values, "{metric}");
+                assert_eq!(got.2, want.dropped, "{metric}");
+            }
+        }
+        assert_eq!(matrix(&[&a], "p@10"), None);
     }
 
     #[test]
     fn dates() {
         assert_eq!(days("1970-01-01"), Some(0.0));
         assert_eq!(days("2000-03-01"), Some(11017.0));
-        assert_eq!(days("2026-01-05T12:00"), Some(days("2026-01-05").unwrap() + 0.5));
+        assert_eq!(
+            days("2026-01-05T12:00"),
+            Some(days("2026-01-05").unwrap() + 0.5)
+        );
         assert_eq!(days("2026-13-01"), None);
         assert_eq!(days("soon"), None);
         assert_eq!(day_label(11017.0), "2000-03-01");
@@ -557,12 +654,30 @@ mod tests {
     #[test]
     fn urls() {
         let app = "http://h:8/team/app/";
-        assert_eq!(resolve(app, "cat/manifest.json").as_deref(), Some("http://h:8/team/app/cat/manifest.json"));
-        assert_eq!(resolve(app, "../data/m.json").as_deref(), Some("http://h:8/team/data/m.json"));
-        assert_eq!(resolve(app, "/x/m.json?v=1").as_deref(), Some("http://h:8/x/m.json?v=1"));
-        assert_eq!(resolve("http://h/a/m.json", "runs/r1.run").as_deref(), Some("http://h/a/runs/r1.run"));
-        assert_eq!(resolve(app, "https://o/m.json").as_deref(), Some("https://o/m.json"));
-        assert_eq!(resolve(app, "//o/m.json").as_deref(), Some("http://o/m.json"));
+        assert_eq!(
+            resolve(app, "cat/manifest.json").as_deref(),
+            Some("http://h:8/team/app/cat/manifest.json")
+        );
+        assert_eq!(
+            resolve(app, "../data/m.json").as_deref(),
+            Some("http://h:8/team/data/m.json")
+        );
+        assert_eq!(
+            resolve(app, "/x/m.json?v=1").as_deref(),
+            Some("http://h:8/x/m.json?v=1")
+        );
+        assert_eq!(
+            resolve("http://h/a/m.json", "runs/r1.run").as_deref(),
+            Some("http://h/a/runs/r1.run")
+        );
+        assert_eq!(
+            resolve(app, "https://o/m.json").as_deref(),
+            Some("https://o/m.json")
+        );
+        assert_eq!(
+            resolve(app, "//o/m.json").as_deref(),
+            Some("http://o/m.json")
+        );
         assert_eq!(resolve(app, "file:///etc/passwd"), None);
         assert_eq!(resolve(app, "javascript:alert(1)"), None);
         assert_eq!(

@@ -1,20 +1,30 @@
-//! Generated catalogs for the leaderboard page's end-to-end test and
-//! benchmark (`tests/e2e/board.test.mjs`, `scripts/bench/board.mjs`), written
-//! through the catalog's own API, and the numbers the page must show, computed
-//! natively by the same core (`expected.json`). Run on demand:
+//! Generated catalogs for the leaderboard page's benchmark
+//! (`scripts/bench/board.mjs`: 200 runs × 10,000 queries × 10 metrics, values
+//! written directly through the catalog's own API). Run on demand:
 //! `BOARD_OUT=dir BOARD_RUNS=50 BOARD_QUERIES=40 BOARD_METRICS=3 cargo test --test board_catalog -- --ignored`.
 
 use rankscope::core::conventions::Conventions;
-use rankscope::core::leaderboard::{column, Matrix, Settings};
 use rankscope::core::stats::SplitMix64;
 use rankscope_io::catalog::{self, Judgments, Manifest, RunEntry, RunValues};
 
 const METRICS: [&str; 10] = [
-    "ndcg@10", "map", "p@10", "mrr", "ndcg@20", "p@5", "p@20", "recall@100", "recall@1000", "bpref",
+    "ndcg@10",
+    "map",
+    "p@10",
+    "mrr",
+    "ndcg@20",
+    "p@5",
+    "p@20",
+    "recall@100",
+    "recall@1000",
+    "bpref",
 ];
 
 fn env(key: &str, default: usize) -> usize {
-    std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// A uniform number in [0, 1) from the generator.
@@ -22,14 +32,19 @@ fn unit(rng: &mut SplitMix64) -> f64 {
     rng.below(1 << 30) as f64 / (1u64 << 30) as f64
 }
 
-/// Writes `dir/rankscope-catalog.json`, `dir/values/*.rsv` and, for the page's
-/// checks, `dir/expected.json` (each metric's means, tie group and rank
-/// intervals under the default settings, computed by the core).
+/// Writes `dir/rankscope-catalog.json` and `dir/values/*.rsv`.
 fn write(dir: &std::path::Path, runs: usize, queries: usize, metrics: usize) {
     std::fs::create_dir_all(dir.join("values")).unwrap();
     std::fs::create_dir_all(dir.join("runs")).unwrap();
-    let metrics: Vec<String> = METRICS[..metrics.min(10)].iter().map(|m| m.to_string()).collect();
-    let mut manifest = Manifest::new("Generated team runs", Conventions::default(), metrics.clone());
+    let metrics: Vec<String> = METRICS[..metrics.min(10)]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let mut manifest = Manifest::new(
+        "Generated team runs",
+        Conventions::default(),
+        metrics.clone(),
+    );
     manifest.description = format!("{runs} generated runs over {queries} queries");
     manifest.judgments.push(Judgments {
         id: "qrels".into(),
@@ -46,18 +61,21 @@ fn write(dir: &std::path::Path, runs: usize, queries: usize, metrics: usize) {
     let query_ids: Vec<String> = (0..queries).map(|q| format!("q{}", 101 + q)).collect();
     let authors = ["ana", "bo", "chen"];
     let tags = [&["lexical"][..], &["neural"], &["neural", "hybrid"], &[]];
-    let mut all: Vec<RunValues> = Vec::new();
     for r in 0..runs {
         let id = format!("run{r:03}");
         // quality rises with r, in steps of two (pairs of near ties)
         let quality = 0.3 + 0.35 * (r / 2) as f64 / (runs / 2).max(1) as f64;
         let mut values = Vec::with_capacity(metrics.len() * queries);
-        for m in 0..metrics.len() {
-            for q in 0..queries {
+        for (m, metric) in metrics.iter().enumerate() {
+            for d in &difficulty {
                 let noise = (unit(&mut rng) - 0.5) * 0.3;
-                let v = (quality + difficulty[q] + noise - 0.02 * m as f64).clamp(0.0, 1.0);
+                let v = (quality + d + noise - 0.02 * m as f64).clamp(0.0, 1.0);
                 // p@k-like metrics in tenths
-                let v = if metrics[m].starts_with("p@") { (v * 10.0).round() / 10.0 } else { v };
+                let v = if metric.starts_with("p@") {
+                    (v * 10.0).round() / 10.0
+                } else {
+                    v
+                };
                 values.push(v);
             }
         }
@@ -73,11 +91,18 @@ fn write(dir: &std::path::Path, runs: usize, queries: usize, metrics: usize) {
             conventions: Conventions::default(),
             values,
         };
-        std::fs::write(dir.join(format!("values/{id}.rsv")), catalog::write_values(&v)).unwrap();
+        std::fs::write(
+            dir.join(format!("values/{id}.rsv")),
+            catalog::write_values(&v),
+        )
+        .unwrap();
         let day = 1 + (r * 7) % 28;
         let month = 1 + (r / 4) % 12;
         let mut metadata = serde_json::Map::new();
-        metadata.insert("method".into(), serde_json::json!(if r % 2 == 0 { "sparse" } else { "dense" }));
+        metadata.insert(
+            "method".into(),
+            serde_json::json!(if r % 2 == 0 { "sparse" } else { "dense" }),
+        );
         manifest.runs.push(RunEntry {
             id: id.clone(),
             name: format!("system-{r:03}"),
@@ -92,35 +117,12 @@ fn write(dir: &std::path::Path, runs: usize, queries: usize, metrics: usize) {
             judgments: "qrels".into(),
             metadata,
         });
-        all.push(v);
     }
     std::fs::write(dir.join(catalog::MANIFEST), manifest.to_json()).unwrap();
-    // what the page must show: per metric, each run's mean, the tie group and the rank intervals
-    let refs: Vec<&RunValues> = all.iter().collect();
-    let mut expected = serde_json::Map::new();
-    if runs <= 60 {
-        for metric in &metrics {
-            let mm = catalog::metric_matrix(&refs, metric).unwrap();
-            let matrix = Matrix::new(runs, mm.queries.len(), &mm.values).unwrap();
-            let c = column(&matrix, &Settings::default(), Some(0)).unwrap();
-            expected.insert(
-                metric.clone(),
-                serde_json::json!({
-                    "queries": mm.queries.len(),
-                    "means": c.means,
-                    "best": c.best,
-                    "members": c.ties.members,
-                    "ranks": c.ranks,
-                    "versus": c.versus,
-                }),
-            );
-        }
-    }
-    std::fs::write(dir.join("expected.json"), serde_json::to_string(&expected).unwrap()).unwrap();
 }
 
 #[test]
-#[ignore = "writes a catalog where BOARD_OUT says (the e2e test and the benchmark call it)"]
+#[ignore = "writes a catalog where BOARD_OUT says (the benchmark calls it)"]
 fn generated_catalog() {
     let Ok(out) = std::env::var("BOARD_OUT") else {
         return;
@@ -140,7 +142,8 @@ fn a_generated_catalog_reads_back() {
     let text = std::fs::read_to_string(dir.join(catalog::MANIFEST)).unwrap();
     let m = catalog::parse_manifest("m.json", &text).unwrap();
     assert_eq!(m.runs.len(), 6);
-    let v = catalog::read_values("v", &std::fs::read(dir.join("values/run001.rsv")).unwrap()).unwrap();
+    let v =
+        catalog::read_values("v", &std::fs::read(dir.join("values/run001.rsv")).unwrap()).unwrap();
     assert!(v.values[12].is_nan());
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -6,6 +6,7 @@
 // the tab's resident memory (this browser's processes only). Run on demand:
 //
 //   bash scripts/build.sh && node scripts/bench/board.mjs [RUNS QUERIES METRICS]   (default 200 10000 10)
+//   BOARD_CATALOG=dir node scripts/bench/board.mjs RUNS ...   (a catalog generated before, kept)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { root, dist, launch } from '../../tests/e2e/harness.mjs';
 const [runs, queries, metrics] = [process.argv[2] || 200, process.argv[3] || 10000, process.argv[4] || 10].map(Number);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rankscope-board-bench-'));
 const t0 = Date.now();
-const gen = spawnSync('cargo', ['test', '--release', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
+const gen = process.env.BOARD_CATALOG ? (fs.symlinkSync(process.env.BOARD_CATALOG, path.join(tmp, 'catalog')), { status: 0 }) : spawnSync('cargo', ['test', '--locked', '--quiet', '--test', 'board_catalog', '--', '--ignored'], {
   cwd: root, env: { ...process.env, BOARD_OUT: path.join(tmp, 'catalog'), BOARD_RUNS: String(runs), BOARD_QUERIES: String(queries), BOARD_METRICS: String(metrics) }, stdio: 'inherit',
 });
 if (gen.status !== 0) process.exit(1);
@@ -30,20 +31,21 @@ for (let i = 0; i < 100; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-/** Resident memory (MB) of this browser's processes: each, and the largest (the tab's renderer, its workers inside). */
+/** Resident memory (MB) of this browser's processes (the Chromium processes
+ * descending from this script): all, and the largest (the tab's renderer, its workers inside). */
 function rss(pid) {
-  const rows = execSync('ps -e -o pid=,ppid=,rss=').toString().trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+  const rows = execSync('ps -e -o pid=,ppid=,rss=,comm=').toString().trim().split('\n').map((l) => l.trim().split(/\s+/));
   const mine = new Set([pid]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const [p, pp] of rows) if (mine.has(pp) && !mine.has(p)) { mine.add(p); grew = true; }
+    for (const [p, pp] of rows) if (mine.has(Number(pp)) && !mine.has(Number(p))) { mine.add(Number(p)); grew = true; }
   }
-  const sizes = rows.filter(([p]) => mine.has(p)).map(([, , r]) => r / 1024);
-  return { total: sizes.reduce((a, b) => a + b, 0), largest: Math.max(...sizes) };
+  const sizes = rows.filter(([p, , , comm]) => mine.has(Number(p)) && /chrom/.test(comm || '')).map(([, , r]) => Number(r) / 1024);
+  return { total: sizes.reduce((a, b) => a + b, 0), largest: Math.max(0, ...sizes) };
 }
 
 const browser = await launch();
-const pid = browser.process()?.pid;
+const pid = process.pid;
 let peak = { total: 0, largest: 0 };
 const sample = setInterval(() => {
   if (!pid) return;

@@ -35,12 +35,11 @@ struct Loaded {
     /// The judgment set the board shows (its id) and its file's URL.
     judgments: String,
     qrels: Option<String>,
-    /// The ids of the runs shown (manifest order), and where the exports
-    /// read the manifest and their values files again.
+    /// The ids of the runs shown (manifest order); those left out for
+    /// other judgments (the exports' note); each metric's queries left out.
     kept: Vec<String>,
-    export_from: (protocol::Input, Vec<protocol::Input>),
-    /// A dropped catalog's files (the exports' `Input::File` sides).
-    dropped: Vec<Vec<u8>>,
+    left_out: Vec<String>,
+    dropped: Vec<usize>,
 }
 
 /// Whatever went wrong, one line each (file, line, column where there is one).
@@ -126,7 +125,11 @@ impl View {
             ("metric", enc(&self.metric), String::new()),
             ("baseline", enc(&self.baseline), String::new()),
             ("filter", enc(&self.filter), String::new()),
-            ("test", self.test.name().to_string(), d.test.name().to_string()),
+            (
+                "test",
+                self.test.name().to_string(),
+                d.test.name().to_string(),
+            ),
             (
                 "correction",
                 self.correction.name().to_string(),
@@ -157,7 +160,9 @@ async fn fetch(url: &str) -> Result<Vec<u8>, String> {
     let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|e| format!("{url}: could not be fetched ({})", super::util::js_text(&e)))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: no response"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url}: no response"))?;
     if !response.ok() {
         return Err(format!(
             "{url}: the server answered {} {}",
@@ -189,7 +194,10 @@ impl Source {
                 .iter()
                 .find(|(n, _)| n.ends_with(".json"))
                 .map(|(n, b)| (n.clone(), b.clone()))
-                .ok_or_else(|| "no manifest among the dropped files (a .json file: rankscope-catalog.json)".into()),
+                .ok_or_else(|| {
+                    "no manifest among the dropped files (a .json file: rankscope-catalog.json)"
+                        .into()
+                }),
         }
     }
 
@@ -209,35 +217,9 @@ impl Source {
                     .iter()
                     .find(|(n, _)| n == path || n == name || n.ends_with(&format!("/{path}")))
                     .map(|(n, b)| (n.clone(), b.clone()))
-                    .ok_or_else(|| format!("{path}: not among the dropped files (drop it with the manifest)"))
-            }
-        }
-    }
-
-    /// Where a worker reads `path` (relative to the manifest; `""`: the
-    /// manifest itself) again: its URL, or its bytes beside (added to `files`).
-    fn input(&self, manifest: &str, path: &str, files: &mut Vec<Vec<u8>>) -> protocol::Input {
-        match self {
-            Source::Url(_) => {
-                let url = if path.is_empty() {
-                    manifest.to_string()
-                } else {
-                    logic::resolve(manifest, path).unwrap_or_default()
-                };
-                let name = if path.is_empty() { manifest.to_string() } else { path.to_string() };
-                protocol::Input::Url { url, name }
-            }
-            Source::Files(all) => {
-                let name = path.rsplit('/').next().unwrap_or(path);
-                let found = all.iter().find(|(n, _)| {
-                    if path.is_empty() {
-                        n.ends_with(".json")
-                    } else {
-                        n == path || n == name || n.ends_with(&format!("/{path}"))
-                    }
-                });
-                files.push(found.map(|f| f.1.clone()).unwrap_or_default());
-                protocol::Input::File(protocol::Side(files.len() as u32 - 1))
+                    .ok_or_else(|| {
+                        format!("{path}: not among the dropped files (drop it with the manifest)")
+                    })
             }
         }
     }
@@ -259,44 +241,56 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
     let t0 = now();
     let (name, bytes) = source.manifest().await?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        format!("{name}: not UTF-8 text (byte {})", e.utf8_error().valid_up_to())
+        format!(
+            "{name}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        )
     })?;
     let manifest = catalog::parse_manifest(&name, &text).map_err(|e| e.to_string())?;
     let mut problems = Problems::new();
     // the board shows one judgment set: the first run's (as the CLI)
-    let judgments = manifest.runs.first().map_or(String::new(), |r| r.judgments.clone());
+    let judgments = manifest
+        .runs
+        .first()
+        .map_or(String::new(), |r| r.judgments.clone());
     let qrels = (manifest.judgments.iter())
         .find(|j| j.id == judgments)
         .and_then(|j| source.url(&name, &j.file));
+    // up to PARALLEL downloads ahead, each decoded as it comes (in order)
     const PARALLEL: usize = 12;
     let mut values: Vec<Option<RunValues>> = Vec::with_capacity(manifest.runs.len());
-    for chunk in manifest.runs.chunks(PARALLEL) {
-        let reads = chunk.iter().map(|r| source.file(&name, &r.values));
-        for (entry, read) in chunk.iter().zip(futures::future::join_all(reads).await) {
-            let checked = read.and_then(|(file, bytes)| {
-                let v = catalog::read_values(&file, &bytes).map_err(|e| e.to_string())?;
-                check(&manifest, entry, &file, &v, &judgments)?;
-                Ok(v)
-            });
-            match checked {
-                Ok(v) => values.push(Some(v)),
-                Err(why) => {
-                    problems.push(why);
-                    values.push(None);
-                }
+    let reads = manifest.runs.iter().map(|r| source.file(&name, &r.values));
+    let mut reads = futures::stream::StreamExt::buffered(futures::stream::iter(reads), PARALLEL);
+    let mut entries = manifest.runs.iter();
+    while let (Some(read), Some(entry)) =
+        (futures::StreamExt::next(&mut reads).await, entries.next())
+    {
+        let checked = read.and_then(|(file, bytes)| {
+            let v = catalog::read_values(&file, &bytes).map_err(|e| e.to_string())?;
+            check(&manifest, entry, &file, &v, &judgments)?;
+            Ok(v)
+        });
+        match checked {
+            Ok(v) => values.push(Some(v)),
+            Err(why) => {
+                problems.push(why);
+                values.push(None);
             }
         }
     }
+    drop(reads);
     let mut runs = Vec::new();
     let mut kept: Vec<&RunValues> = Vec::new();
     let mut kept_ids = Vec::new();
-    let mut inputs = Vec::new();
     let mut dropped = Vec::new();
+    let left_out = (manifest.runs.iter())
+        .filter(|r| r.judgments != judgments)
+        .map(|r| r.id.clone())
+        .collect();
     for (entry, v) in manifest.runs.iter().zip(&values) {
         let Some(v) = v else { continue };
         kept.push(v);
         kept_ids.push(entry.id.clone());
-        inputs.push(source.input(&name, &entry.values, &mut dropped));
         let meta = (entry.metadata.iter())
             .map(|(k, v)| (k.clone(), meta_text(v)))
             .collect();
@@ -319,18 +313,20 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
         kept_means: Vec::new(),
     };
     for metric in &manifest.metrics {
-        match catalog::metric_matrix(&kept, metric) {
-            Some(m) => {
+        match logic::matrix(&kept, metric) {
+            Some((queries, values, left)) => {
                 board.metrics.push(metric.clone());
-                board.queries.push(m.queries);
-                board.values.push(m.values);
+                board.queries.push(queries);
+                board.values.push(values);
+                dropped.push(left);
             }
-            None => problems.push(format!("{name}: metric {metric} is missing from a values file")),
+            None => problems.push(format!(
+                "{name}: metric {metric} is missing from a values file"
+            )),
         }
     }
     drop(kept);
     drop(values);
-    let manifest_input = source.input(&name, "", &mut dropped);
     board.keep_means();
     mark("board-loaded", t0);
     Ok((
@@ -340,7 +336,7 @@ async fn read_catalog(source: Source) -> Result<(Loaded, Problems), String> {
             judgments,
             qrels,
             kept: kept_ids,
-            export_from: (manifest_input, inputs),
+            left_out,
             dropped,
         },
         problems,
@@ -363,6 +359,15 @@ fn check(
         ));
     }
     catalog::check_values(manifest, entry, v).map_err(|why| format!("{why}: left out"))
+}
+
+/// A p-value for the table: `= ` and four decimals, or `< 0.0001`.
+fn p_text(p: f64) -> String {
+    if p < 1e-4 {
+        "< 0.0001".into()
+    } else {
+        format!("= {p:.4}")
+    }
 }
 
 /// A metadata value as text (strings as they are, anything else as JSON).
@@ -391,7 +396,11 @@ fn mark(name: &str, since: f64) {
             let _ = js_sys::Reflect::set(&global, &key, &o);
             o
         });
-    let _ = js_sys::Reflect::set(&times, &JsValue::from_str(name), &JsValue::from_f64(now() - since));
+    let _ = js_sys::Reflect::set(
+        &times,
+        &JsValue::from_str(name),
+        &JsValue::from_f64(now() - since),
+    );
 }
 
 /// The conventions that differ from the defaults as fragment entries (the
@@ -401,7 +410,13 @@ fn conventions_fragment(conv: &Conventions) -> Vec<String> {
     TABLE
         .iter()
         .filter(|c| (c.get)(conv) != (c.get)(&d))
-        .map(|c| format!("{}={}", c.key, crate::session::percent_encode(&(c.get)(conv))))
+        .map(|c| {
+            format!(
+                "{}={}",
+                c.key,
+                crate::session::percent_encode(&(c.get)(conv))
+            )
+        })
         .collect()
 }
 
@@ -438,7 +453,9 @@ fn BoardPage() -> impl IntoView {
                         if !l.board.metrics.contains(&v.metric) {
                             v.metric = l.board.metrics.first().cloned().unwrap_or_default();
                         }
-                        if !v.baseline.is_empty() && !l.board.runs.iter().any(|r| r.name == v.baseline) {
+                        if !v.baseline.is_empty()
+                            && !l.board.runs.iter().any(|r| r.name == v.baseline)
+                        {
                             v.baseline.clear();
                         }
                     });
@@ -448,7 +465,8 @@ fn BoardPage() -> impl IntoView {
                 }
                 Err(why) => {
                     status.set(if loaded.with_untracked(Option::is_some) {
-                        "The catalog could not be read; the board shown is the one read before.".into()
+                        "The catalog could not be read; the board shown is the one read before."
+                            .into()
                     } else {
                         "The catalog could not be read.".into()
                     });
@@ -479,7 +497,11 @@ fn BoardPage() -> impl IntoView {
         } else {
             format!("{search}#{fragment}")
         };
-        let url = if url.is_empty() { "./".to_string() } else { url };
+        let url = if url.is_empty() {
+            "./".to_string()
+        } else {
+            url
+        };
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     });
 
@@ -492,9 +514,7 @@ fn BoardPage() -> impl IntoView {
         };
         let current = ranked.with_untracked(|r| {
             r.as_ref().is_some_and(|(metric, old, _)| {
-                *metric == v.metric
-                    && old.baseline == v.baseline
-                    && old.settings() == v.settings()
+                *metric == v.metric && old.baseline == v.baseline && old.settings() == v.settings()
             })
         });
         if current {
@@ -507,7 +527,13 @@ fn BoardPage() -> impl IntoView {
         let metric = v.metric.clone();
         leptos::task::spawn_local(async move {
             let t0 = now();
-            let answer = worker::leaderboard(&matrix, runs, queries, v.settings(), baseline).await;
+            let tests = protocol::BoardTests {
+                runs: runs as u32,
+                queries: queries as u32,
+                settings: v.settings(),
+                baseline: baseline.map(|b| b as u32),
+            };
+            let answer = worker::leaderboard(&matrix, tests, false).await;
             if let Some(answer) = answer {
                 mark("board-ranked", t0);
                 ranked.set(Some((metric, v, answer)));
@@ -573,7 +599,9 @@ fn BoardPage() -> impl IntoView {
         };
         let correction = match v.correction {
             Correction::Holm => "Holm's correction (family-wise error)",
-            Correction::BenjaminiHochberg => "the Benjamini–Hochberg correction (false discovery rate)",
+            Correction::BenjaminiHochberg => {
+                "the Benjamini–Hochberg correction (false discovery rate)"
+            }
             Correction::Bonferroni => "Bonferroni's correction (family-wise error)",
             Correction::None => "no correction",
         };
@@ -599,7 +627,9 @@ fn BoardPage() -> impl IntoView {
         let rows = logic::rows(b, &Filter(v.filter.clone()), by, descending);
         let best = logic::best(b, &rows);
         let m = b.metrics.iter().position(|x| *x == v.metric);
-        let r = ranked.get().filter(|(metric, old, _)| *metric == v.metric && *old == v);
+        let r = ranked
+            .get()
+            .filter(|(metric, old, _)| *metric == v.metric && *old == v);
         let (stats, failure) = match r.map(|x| x.2) {
             Some(Ok(s)) => (Some(s), None),
             Some(Err(why)) => (None, Some(why)),
@@ -669,7 +699,7 @@ fn BoardPage() -> impl IntoView {
                     if i.1 == i.2 { format!("{}", i.1) } else { format!("{}–{}", i.1, i.2) }
                 });
                 let group = member.map_or(String::new(), |g| g.to_string());
-                let p_text = versus.as_ref().map_or(String::new(), |c| format!("p = {:.4} (adjusted {:.4})", c.p, c.adjusted));
+                let p_cell = versus.as_ref().map_or(String::new(), |c| format!("p {} (adjusted {})", p_text(c.p), p_text(c.adjusted)));
                 view! {
                     <tr data-run=run.name.clone() class:baseline=Some(r) == baseline class:in-group=member == Some(true)>
                         <td><input type="checkbox" class="pick" aria-label=format!("choose {} to compare", run.name) prop:checked=is_picked on:change=toggle/></td>
@@ -681,13 +711,19 @@ fn BoardPage() -> impl IntoView {
                         <td class="date">{run.date.clone()}</td>
                         <td>{run.author.clone()}</td>
                         <td class="tags">{run.tags.join(", ")}</td>
-                        <td class="small muted">{p_text}</td>
+                        <td class="small muted">{p_cell}</td>
                     </tr>
                 }
             })
             .collect_view();
         let arrow = move |s: Sort| match sort.get().unwrap_or(default) {
-            (x, d) if x == s => if d { " ▲" } else { " ▼" },
+            (x, d) if x == s => {
+                if d {
+                    " ▲"
+                } else {
+                    " ▼"
+                }
+            }
             _ => "",
         };
         Some(view! {
@@ -720,7 +756,10 @@ fn BoardPage() -> impl IntoView {
         let l = loaded.get()?;
         let p = picked.get();
         let v = view_state.get();
-        let files: Vec<String> = p.iter().filter_map(|&r| l.board.runs.get(r)?.file.clone()).collect();
+        let files: Vec<String> = p
+            .iter()
+            .filter_map(|&r| l.board.runs.get(r)?.file.clone())
+            .collect();
         let text = match p.len() {
             0 | 1 => return Some(view! { <p class="small muted" id="board-compare-hint">"Tick two runs to compare them in the dashboard."</p> }.into_any()),
             _ if files.len() < 2 => return Some(view! { <p class="small muted" id="board-compare-hint">"These runs' files are not reachable (a dropped catalog): open them in the dashboard by hand."</p> }.into_any()),
@@ -734,13 +773,16 @@ fn BoardPage() -> impl IntoView {
         ];
         fragment.extend(conventions_fragment(&l.manifest.conventions));
         let refs: Vec<&str> = files.iter().map(String::as_str).collect();
-        let href = logic::dashboard_link(&app_base(), l.qrels.as_deref(), &refs, &fragment.join("&"));
+        let href =
+            logic::dashboard_link(&app_base(), l.qrels.as_deref(), &refs, &fragment.join("&"));
         Some(view! { <a class="button" id="board-compare" href=href target="_blank" rel="noopener">{text}</a> }.into_any())
     };
 
     let drop_files = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
-        let Some(list) = ev.data_transfer().and_then(|d| d.files()) else { return };
+        let Some(list) = ev.data_transfer().and_then(|d| d.files()) else {
+            return;
+        };
         let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
         leptos::task::spawn_local(async move {
             let mut read = Vec::new();
@@ -748,7 +790,13 @@ fn BoardPage() -> impl IntoView {
                 let buffer = wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await;
                 match buffer {
                     Ok(b) => read.push((f.name(), js_sys::Uint8Array::new(&b).to_vec())),
-                    Err(e) => problems.update(|p| p.push(format!("{}: could not be read ({})", f.name(), super::util::js_text(&e)))),
+                    Err(e) => problems.update(|p| {
+                        p.push(format!(
+                            "{}: could not be read ({})",
+                            f.name(),
+                            super::util::js_text(&e)
+                        ))
+                    }),
                 }
             }
             open(Source::Files(read));
@@ -809,7 +857,8 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
     let running = RwSignal::new(false);
     let failed = RwSignal::new(String::new());
     // the CLI's writers (`rankscope leaderboard --format`) on the runs shown,
-    // every metric, the chosen one first (it orders the rows), in a worker
+    // every metric, the chosen one first (it orders the rows); each metric's
+    // tests in a worker
     let export = move |format: crate::report::Export| {
         let l = loaded.clone();
         move |_| {
@@ -818,23 +867,7 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
             running.set(true);
             failed.set(String::new());
             leptos::task::spawn_local(async move {
-                let mut metrics = vec![v.metric.clone()];
-                metrics.extend(l.board.metrics.iter().filter(|m| **m != v.metric).cloned());
-                let files: Vec<&[u8]> = l.dropped.iter().map(Vec::as_slice).collect();
-                let baseline = (!v.baseline.is_empty()).then(|| {
-                    l.board.runs.iter().position(|r| r.name == v.baseline).map_or(v.baseline.clone(), |i| l.kept[i].clone())
-                });
-                let text = worker::board_export(
-                    l.export_from.0.clone(),
-                    l.export_from.1.clone(),
-                    &files,
-                    l.kept.clone(),
-                    metrics,
-                    v.settings(),
-                    baseline,
-                    format.name(),
-                )
-                .await;
+                let text = export_text(&l, &v, format).await;
                 running.set(false);
                 match text {
                     Ok(t) => download(&format!("leaderboard.{}", format.name()), format.mime(), &t),
@@ -844,7 +877,9 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
         }
     };
     let copy_link = move |_| {
-        let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+        let href = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
         link.set(href.clone());
         if let Some(c) = web_sys::window().map(|w| w.navigator().clipboard()) {
             let _ = c.write_text(&href);
@@ -862,6 +897,98 @@ fn Exports(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
             {move || (!failed.get().is_empty()).then(|| view! { <p class="msg error" role="alert" id="board-export-error">{failed.get()}</p> })}
         </div>
     }
+}
+
+/// The leaderboard as `rankscope leaderboard --format` writes it
+/// ([`crate::leaderboard::Board`]), over the runs shown, every metric (the
+/// chosen first), each metric's tests computed by a worker.
+async fn export_text(
+    l: &Loaded,
+    v: &View,
+    format: crate::report::Export,
+) -> Result<String, String> {
+    use crate::core::leaderboard as lb;
+    use crate::leaderboard::{Board as Written, MetricColumn};
+    let b = &l.board;
+    let baseline = b.runs.iter().position(|r| r.name == v.baseline);
+    let chosen = b.metrics.iter().position(|m| *m == v.metric);
+    let order = chosen
+        .into_iter()
+        .chain((0..b.metrics.len()).filter(|&m| Some(m) != chosen));
+    let mut columns = Vec::new();
+    for m in order {
+        let n = b.queries[m].len();
+        let Some(matrix) = lb::Matrix::new(b.runs.len(), n, &b.values[m]) else {
+            continue;
+        };
+        let tests = protocol::BoardTests {
+            runs: b.runs.len() as u32,
+            queries: n as u32,
+            settings: v.settings(),
+            baseline: baseline.map(|x| x as u32),
+        };
+        let r = match worker::leaderboard(&b.values[m], tests, true).await {
+            Some(r) => r?,
+            None => return Err("cancelled".into()),
+        };
+        let comparisons = |vs: &[protocol::Versus]| -> Vec<lb::Comparison> {
+            vs.iter()
+                .map(|c| lb::Comparison {
+                    run: c.run as usize,
+                    mean_diff: c.mean_diff,
+                    p: c.p,
+                    adjusted: c.adjusted,
+                    significant: c.significant,
+                })
+                .collect()
+        };
+        columns.push(MetricColumn {
+            metric: b.metrics[m].clone(),
+            queries: n,
+            dropped: l.dropped[m],
+            column: lb::Column {
+                means: lb::means(&matrix),
+                best: r.best as usize,
+                ties: lb::TieGroup {
+                    best: r.best as usize,
+                    comparisons: comparisons(&r.against_best),
+                    members: r.members.clone(),
+                },
+                ranks: (r.ranks.iter())
+                    .map(|&(rank, low, high)| lb::RankInterval {
+                        rank: rank as usize,
+                        low: low as usize,
+                        high: high as usize,
+                    })
+                    .collect(),
+                versus: r.versus.as_deref().map(comparisons),
+            },
+        });
+    }
+    let written = Written {
+        catalog: l.manifest.name.clone(),
+        runs: (l.kept.iter().zip(&b.runs))
+            .map(|(id, run)| (id.clone(), run.name.clone()))
+            .collect(),
+        columns,
+        settings: v.settings(),
+        baseline,
+        left_out: l.left_out.clone(),
+        conventions: crate::session::non_default_conventions(
+            &l.manifest.conventions,
+            crate::core::registry::Kind::Ranking,
+        ),
+    };
+    Ok(written.export(format))
+}
+
+/// The heatmap's width: the window's less the page's margins (its box,
+/// sized by its content, cannot say).
+fn available() -> u32 {
+    let window = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64());
+    window.map_or(1000.0, |w| (w - 80.0).max(200.0)) as u32
 }
 
 /// Cell sizes of the heatmap (CSS pixels): each query column's width
@@ -892,7 +1019,11 @@ fn HeatmapCard(
         let (by, desc) = sort.get().unwrap_or((Sort::Metric(m), false));
         let rows = logic::rows(b, &Filter(v.filter.clone()), by, desc);
         let cols = logic::query_order(b, m, &rows, order.get());
-        let baseline = b.runs.iter().position(|r| r.name == v.baseline).filter(|_| diff.get());
+        let baseline = b
+            .runs
+            .iter()
+            .position(|r| r.name == v.baseline)
+            .filter(|_| diff.get());
         let mut map = Heatmap {
             values: &b.values[m],
             queries: b.queries[m].len(),
@@ -912,16 +1043,17 @@ fn HeatmapCard(
         if chosen > 0 {
             return chosen;
         }
-        let avail = scroller.get().map_or(1000, |d| d.client_width().max(200) as u32);
-        (avail / cols.max(1) as u32).clamp(2, 16)
+        (available() / cols.max(1) as u32).clamp(2, 16)
     };
     // paints the visible window; its time goes to rankscopeHeatFrames
     let paint = {
         let l = l.clone();
         move || {
-            let (Some((m, rows, cols, baseline, range)), Some(div), Some(c)) =
-                (layout.get_untracked(), scroller.get_untracked(), canvas.get_untracked())
-            else {
+            let (Some((m, rows, cols, baseline, range)), Some(div), Some(c)) = (
+                layout.get_untracked(),
+                scroller.get_untracked(),
+                canvas.get_untracked(),
+            ) else {
                 return;
             };
             let t0 = now();
@@ -938,20 +1070,39 @@ fn HeatmapCard(
             };
             let c: web_sys::HtmlCanvasElement = c;
             let (w, h) = (c.width(), c.height());
-            let pixels = map.paint(div.scroll_left().max(0) as u32, div.scroll_top().max(0) as u32, cw, CELL_H, w, h);
-            let Ok(image) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&pixels), w, h) else {
+            let pixels = map.paint(
+                div.scroll_left().max(0) as u32,
+                div.scroll_top().max(0) as u32,
+                cw,
+                CELL_H,
+                w,
+                h,
+            );
+            let Ok(image) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+                wasm_bindgen::Clamped(&pixels),
+                w,
+                h,
+            ) else {
                 return;
             };
-            if let Some(ctx) = c.get_context("2d").ok().flatten().and_then(|x| x.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) {
+            if let Some(ctx) = c
+                .get_context("2d")
+                .ok()
+                .flatten()
+                .and_then(|x| x.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+            {
                 let _ = ctx.put_image_data(&image, 0.0, 0.0);
             }
             let global = js_sys::global();
             let key = JsValue::from_str("rankscopeHeatFrames");
-            let frames = js_sys::Reflect::get(&global, &key).ok().filter(|f| f.is_object()).unwrap_or_else(|| {
-                let a: JsValue = js_sys::Array::new().into();
-                let _ = js_sys::Reflect::set(&global, &key, &a);
-                a
-            });
+            let frames = js_sys::Reflect::get(&global, &key)
+                .ok()
+                .filter(|f| f.is_object())
+                .unwrap_or_else(|| {
+                    let a: JsValue = js_sys::Array::new().into();
+                    let _ = js_sys::Reflect::set(&global, &key, &a);
+                    a
+                });
             if let Some(a) = frames.dyn_ref::<js_sys::Array>() {
                 a.push(&JsValue::from_f64(now() - t0));
             }
@@ -959,7 +1110,9 @@ fn HeatmapCard(
     };
     let paint = Arc::new(paint);
     let sized = Memo::new(move |_| {
-        let Some((_, rows, cols, _, _)) = layout.get() else { return (0, 0) };
+        let Some((_, rows, cols, _, _)) = layout.get() else {
+            return (0, 0);
+        };
         let cw = width_of(cols.len());
         (cols.len() as u32 * cw, rows.len() as u32 * CELL_H)
     });
@@ -979,7 +1132,7 @@ fn HeatmapCard(
     };
     let l = loaded.clone();
     let at = move |e: &web_sys::MouseEvent| -> Option<(usize, usize)> {
-        let Some((_, rows, cols, _, _)) = layout.get_untracked() else { return None };
+        let (_, rows, cols, _, _) = layout.get_untracked()?;
         let div = scroller.get_untracked()?;
         let rect = div.get_bounding_client_rect();
         let x = e.client_x() as f64 - rect.left() + div.scroll_left() as f64;
@@ -991,12 +1144,22 @@ fn HeatmapCard(
     let hover = {
         let l = l.clone();
         move |e: web_sys::MouseEvent| {
-            let Some((m, rows, cols, baseline, _)) = layout.get_untracked() else { return };
-            let Some((i, j)) = at(&e) else { return readout.set(String::new()) };
+            let Some((m, rows, cols, baseline, _)) = layout.get_untracked() else {
+                return;
+            };
+            let Some((i, j)) = at(&e) else {
+                return readout.set(String::new());
+            };
             let b = &l.board;
             let (r, q) = (rows[i], cols[j]);
             let v = b.row(m, r).get(q).copied().unwrap_or(f64::NAN);
-            let mut text = format!("{} · query {} · {} = {}", b.runs[r].name, b.queries[m][q], b.metrics[m], crate::report::full(v));
+            let mut text = format!(
+                "{} · query {} · {} = {}",
+                b.runs[r].name,
+                b.queries[m][q],
+                b.metrics[m],
+                crate::report::full(v)
+            );
             if let Some(base) = baseline {
                 let d = v - b.row(m, base).get(q).copied().unwrap_or(f64::NAN);
                 text.push_str(&format!(" ({:+.4} vs {})", d, b.runs[base].name));
@@ -1007,18 +1170,31 @@ fn HeatmapCard(
     let click = {
         let l = l.clone();
         move |e: web_sys::MouseEvent| {
-            let Some((m, rows, cols, _, _)) = layout.get_untracked() else { return };
+            let Some((m, rows, cols, _, _)) = layout.get_untracked() else {
+                return;
+            };
             let Some((i, j)) = at(&e) else { return };
             let b = &l.board;
             let run = &b.runs[rows[i]];
             let Some(file) = run.file.as_deref() else {
-                readout.set(format!("{}'s file is not reachable from here (a dropped catalog)", run.name));
+                readout.set(format!(
+                    "{}'s file is not reachable from here (a dropped catalog)",
+                    run.name
+                ));
                 return;
             };
             let mut fragment = vec!["tab=ranking".to_string(), "per_query=1".to_string()];
             fragment.extend(conventions_fragment(&l.manifest.conventions));
-            let href = logic::dashboard_link(&app_base(), l.qrels.as_deref(), &[file], &fragment.join("&"));
-            readout.set(format!("query {}: opening {}'s ranked lists in the dashboard", b.queries[m][cols[j]], run.name));
+            let href = logic::dashboard_link(
+                &app_base(),
+                l.qrels.as_deref(),
+                &[file],
+                &fragment.join("&"),
+            );
+            readout.set(format!(
+                "query {}: opening {}'s ranked lists in the dashboard",
+                b.queries[m][cols[j]], run.name
+            ));
             if let Some(w) = web_sys::window() {
                 let _ = w.open_with_url_and_target(&href, "_blank");
             }
@@ -1027,16 +1203,24 @@ fn HeatmapCard(
     let export_svg = {
         let l = l.clone();
         move |_| {
-            let (Some((m, rows, cols, baseline, range)), Some(div), Some(c)) =
-                (layout.get_untracked(), scroller.get_untracked(), canvas.get_untracked())
-            else {
+            let (Some((m, rows, cols, baseline, range)), Some(div), Some(c)) = (
+                layout.get_untracked(),
+                scroller.get_untracked(),
+                canvas.get_untracked(),
+            ) else {
                 return;
             };
             // the window on screen, on the whole map's colour scale
             let c: web_sys::HtmlCanvasElement = c;
             let cw = width_of(cols.len());
-            let (i0, j0) = (div.scroll_top().max(0) as usize / CELL_H as usize, div.scroll_left().max(0) as usize / cw as usize);
-            let (i1, j1) = ((i0 + c.height().div_ceil(CELL_H) as usize).min(rows.len()), (j0 + c.width().div_ceil(cw) as usize).min(cols.len()));
+            let (i0, j0) = (
+                div.scroll_top().max(0) as usize / CELL_H as usize,
+                div.scroll_left().max(0) as usize / cw as usize,
+            );
+            let (i1, j1) = (
+                (i0 + c.height().div_ceil(CELL_H) as usize).min(rows.len()),
+                (j0 + c.width().div_ceil(cw) as usize).min(cols.len()),
+            );
             let b = &l.board;
             let map = Heatmap {
                 values: &b.values[m],
@@ -1047,7 +1231,11 @@ fn HeatmapCard(
                 range,
                 higher_is_better: b.higher_is_better(m),
             };
-            download("heatmap.svg", "image/svg+xml", &crate::plot::heatmap::to_svg(&map, cw, CELL_H));
+            download(
+                "heatmap.svg",
+                "image/svg+xml",
+                &crate::plot::heatmap::to_svg(&map, cw, CELL_H),
+            );
         }
     };
     let legend = move || {
@@ -1079,10 +1267,10 @@ fn HeatmapCard(
                 <button class="small" data-export="heatmap-svg" on:click=export_svg>"SVG"</button>
             </div>
             <div class="heat-scroll" node_ref=scroller on:scroll=on_scroll on:mousemove=hover on:click=click
-                style=move || format!("overflow:auto;position:relative;max-height:{HEAT_MAX_H}px;height:{}px", sized.get().1.min(HEAT_MAX_H) + 16)>
+                style=move || format!("overflow:auto;position:relative;width:100%;max-height:{HEAT_MAX_H}px;height:{}px", sized.get().1.min(HEAT_MAX_H) + 16)>
                 <div style=move || { let (w, h) = sized.get(); format!("width:{w}px;height:{h}px;position:relative") }>
                     <canvas id="heat-canvas" node_ref=canvas style="position:sticky;left:0;top:0;display:block"
-                        width=move || { let w = scroller.get().map_or(1000, |d| d.client_width().max(200) as u32); w.min(sized.get().0.max(1)).to_string() }
+                        width=move || { let w = available(); w.min(sized.get().0.max(1)).to_string() }
                         height=move || sized.get().1.clamp(1, HEAT_MAX_H).to_string()></canvas>
                 </div>
             </div>
@@ -1122,4 +1310,3 @@ fn HistoryCard(loaded: Arc<Loaded>, view: RwSignal<View>) -> impl IntoView {
         </section>
     }
 }
-

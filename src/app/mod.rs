@@ -2,8 +2,8 @@
 //! dropped file -> [`loader`] (chunked parse) -> workspace signal -> memos
 //! (prepared runs, curves, reports) -> views.
 
-pub mod board;
 mod binary_view;
+pub mod board;
 mod chart;
 mod classify;
 mod compare_view;

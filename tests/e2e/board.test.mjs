@@ -1,9 +1,10 @@
-// The leaderboard page (dist/board/): a catalog of 50 generated runs served as
-// a static folder by `python3 -m http.server` under a sub-path, opened from a
-// link to the dashboard (?catalog=, relative to the app). Values, tie groups,
-// rank intervals and exports against the numbers the core computes natively
-// (tests/board_catalog.rs writes them beside the catalog); the four broken
-// catalogs each give a clear message and lose nothing already shown.
+// The leaderboard page (dist/board/): 50 generated TREC runs built into a
+// catalog by `rankscope catalog build`, served as a static folder by
+// `python3 -m http.server` under a sub-path, opened from a link to the
+// dashboard (?catalog=, relative to the app). Values, tie groups, rank
+// intervals and marks against `rankscope leaderboard --format json`, the
+// exports byte for byte against the CLI's; the four broken catalogs each give
+// a clear message and lose nothing already shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -24,11 +25,39 @@ function cliBin() {
 }
 
 let server, base, browser, cli;
+const manifestOf = (dir) => path.join(dir, 'rankscope-catalog.json');
+const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: page ${a}, core ${b}`);
+const runName = (r) => `system-${String(r).padStart(3, '0')}`;
+const runId = (r) => `run${String(r).padStart(3, '0')}`;
+/** The CLI's document as {metric: {name: run}} (and the metric's entry). */
+const byName = (doc) => Object.fromEntries(doc.metrics.map((m) => [m.metric, { ...m, byName: Object.fromEntries(m.runs.map((r) => [r.name, r])) }]));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rankscope-board-'));
 const data = path.join(tmp, 'team/data');
 const RUNS = 50;
 const QUERIES = 40;
-const METRICS = ['ndcg@10', 'map', 'p@10'];
+const METRICS = ['ndcg@10', 'map', 'precision@10'];
+
+/** Two p-values (or adjusted ones) equal to within 1e-12 of their size. */
+const pNear = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)), `${what}: ${a} vs ${b}`);
+
+/** The page's CSV export against the CLI's: every field equal, p-values to within 1e-12. */
+function sameCsv(got, want) {
+  const [g, w] = [got, want].map((t) => t.split('\n').map((l) => l.split(',')));
+  assert.equal(g.length, w.length, 'CSV lines');
+  const head = w[0];
+  g.forEach((row, i) => row.forEach((cell, j) => {
+    if (i > 0 && /^(p_|adjusted_)/.test(head[j]) && cell !== '') pNear(Number(cell), Number(w[i][j]), `CSV line ${i + 1} ${head[j]}`);
+    else assert.equal(cell, w[i][j], `CSV line ${i + 1} ${head[j]}`);
+  }));
+}
+
+/** The page's JSON export against the CLI's: equal, p-values to within 1e-12. */
+function sameJson(got, want, where) {
+  if (typeof want === 'number' && /\.(p|adjusted)$/.test(where)) return pNear(got, want, where);
+  if (want === null || typeof want !== 'object') return assert.equal(got, want, where);
+  assert.deepEqual(Object.keys(got), Object.keys(want), where);
+  for (const k of Object.keys(want)) sameJson(got[k], want[k], `${where}.${k}`);
+}
 
 /** A seeded generator (mulberry32): the same catalog every time. */
 function random(seed) {
@@ -95,7 +124,6 @@ function variant(name, change) {
   change(dir);
 }
 
-const manifestOf = (dir) => path.join(dir, 'rankscope-catalog.json');
 
 /** Rewrites a values file's JSON header (its length and padding follow). */
 function rewriteHeader(file, change) {
@@ -172,11 +200,6 @@ async function readTable(page) {
   })));
 }
 
-const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: page ${a}, core ${b}`);
-const runName = (r) => `system-${String(r).padStart(3, '0')}`;
-const runId = (r) => `run${String(r).padStart(3, '0')}`;
-/** The CLI's document as {metric: {name: run}} (and the metric's entry). */
-const byName = (doc) => Object.fromEntries(doc.metrics.map((m) => [m.metric, { ...m, byName: Object.fromEntries(m.runs.map((r) => [r.name, r])) }]));
 
 test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-path; values, tie group and rank intervals are the core\'s', async () => {
   const { page, errors } = await openBoard(`${base}index.html?catalog=../data/good/rankscope-catalog.json`);
@@ -211,8 +234,8 @@ test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-p
   assert.match(method, /1000 paired bootstrap resamples/);
   // a baseline: marks against it, as the CLI's
   await page.selectOption('#board-baseline', runName(0));
-  await page.waitForFunction(() => [...document.querySelectorAll('#board-table td.interval')].every((td) => td.dataset.low !== ''));
-  await page.waitForFunction((n) => document.querySelectorAll('#board-table td.chosen').length === n, RUNS);
+  // every run but the baseline tested against it (its p-values shown)
+  await page.waitForFunction((n) => [...document.querySelectorAll('#board-table tbody tr')].filter((tr) => /^p [=<] /.test(tr.lastElementChild.textContent)).length === n - 1, RUNS, { timeout: 60000 });
   const vs = await page.$$eval('#board-table td.chosen', (tds) => Object.fromEntries(tds.map((td) => [td.dataset.run, td.textContent])));
   const marks = byName(cli.baseline)[first];
   let marked = 0;
@@ -226,6 +249,13 @@ test('a link to the dashboard with ?catalog= opens the leaderboard under a sub-p
   // the heatmap is drawn, and the history
   assert.ok(await canvasHasInk(page, 0) > 1000, 'heatmap drawn');
   assert.ok(await canvasHasInk(page, 1) > 1000, 'history drawn');
+  // a cell under the pointer names its run and query (the top row: the best run)
+  await page.locator('.heat-scroll').scrollIntoViewIfNeeded();
+  const box = await page.locator('.heat-scroll').boundingBox();
+  await page.mouse.move(box.x + 3, box.y + 3);
+  await page.waitForFunction(() => /query q\d+ · ndcg@10 = /.test(document.querySelector('#heat-readout').textContent));
+  const readout = await page.textContent('#heat-readout');
+  assert.ok(readout.startsWith(Object.entries(table).sort((a, b) => a[1].rank - b[1].rank)[0][0]), readout);
   await shot(page, 'board.png');
   assert.deepEqual(errors, []);
   await page.close();
@@ -258,11 +288,17 @@ test('filter, sort, compare link, exports', async () => {
   await page.check(`tr[data-run="${runName(9)}"] input.pick`);
   const href = await page.getAttribute('#board-compare', 'href');
   assert.match(href, /\/team\/app\/index\.html\?qrels=.*qrels\.txt&run=.*runs\/run004\.run&run=.*runs\/run009\.run#tab=ranking/);
-  // exports: the CLI's bytes (every metric, the chosen first, no baseline)
+  // exports: the CLI's (every metric, the chosen first, no baseline): Markdown
+  // and LaTeX byte for byte; CSV and JSON too but for the p-values, which the
+  // worker's wasm computes to within 1e-12 of the native CLI (its logarithms
+  // and exponentials are not the C library's)
   for (const [button, format] of [['csv', 'csv'], ['json', 'json'], ['md', 'markdown'], ['tex', 'latex']]) {
     const [d] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${button}"]`)]);
     const text = fs.readFileSync(await d.path(), 'utf8');
-    assert.equal(text, leaderboard(path.join(data, 'good'), format), `${format} export`);
+    const want = leaderboard(path.join(data, 'good'), format);
+    if (format === 'csv') sameCsv(text, want);
+    else if (format === 'json') sameJson(JSON.parse(text), JSON.parse(want), 'json');
+    else assert.equal(text, want, `${format} export`);
   }
   await page.close();
 });
@@ -273,9 +309,9 @@ test('a damaged manifest: file, line and column; the board shown stays', async (
   await page.click('#board-open button[type="submit"]');
   await page.waitForSelector('#board-problems li');
   const text = await page.textContent('#board-problems');
-  assert.match(text, /damaged\/rankscope-catalog\.json/);
-  assert.match(text, /line \d+/);
-  assert.match(text, /column \d+/);
+  // file:line:column, the line and column of the missing comma's place
+  const lineOf = fs.readFileSync(manifestOf(path.join(data, 'damaged')), 'utf8').split('\n').findIndex((l) => l.includes('"system-003"')) + 1;
+  assert.match(text, new RegExp(`damaged/rankscope-catalog\\.json:(${lineOf}|${lineOf + 1}):\\d+: expected`));
   assert.equal(await page.$$eval('#board-table tbody tr', (t) => t.length), RUNS, 'the board shown before stays');
   await shot(page, 'board-damaged.png');
   assert.deepEqual(errors, []);

@@ -76,24 +76,9 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
         } => report(&title, &urls, &sides.bytes(session))
             .await
             .map(Reply::Text),
-        Job::Leaderboard {
-            values,
-            runs,
-            queries,
-            settings,
-            baseline,
-        } => leaderboard(&sides.bytes(values), runs, queries, &settings, baseline),
-        Job::BoardExport {
-            manifest,
-            values,
-            runs,
-            metrics,
-            settings,
-            baseline,
-            format,
-        } => board_export(&manifest, &values, &runs, &metrics, &settings, baseline, &format, &sides, &mut out)
-            .await
-            .map(Reply::Text),
+        Job::Leaderboard { request, values } => {
+            leaderboard(&sides.bytes(request), &sides.bytes(values), &mut out)
+        }
     };
     out.finish(reply)
 }
@@ -272,64 +257,21 @@ fn export(table: &crate::report::Table, format: &str) -> Result<String, String> 
 }
 
 /// [`Job::Leaderboard`]: one metric's column of the leaderboard (tie group,
-/// rank intervals, each run against the baseline) from its matrix's bytes.
-fn leaderboard(
-    bytes: &[u8],
-    runs: u32,
-    queries: u32,
-    settings: &crate::core::leaderboard::Settings,
-    baseline: Option<u32>,
-) -> Result<Reply, String> {
+/// rank intervals, each run against the baseline) from its matrix's bytes;
+/// the answer encoded beside.
+fn leaderboard(request: &[u8], bytes: &[u8], out: &mut Out) -> Result<Reply, String> {
     use crate::core::leaderboard::{column, Matrix};
+    let r: protocol::BoardTests = protocol::decode_board(request)?;
     let values: Vec<f64> = (bytes.chunks_exact(8))
         .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
         .collect();
-    let m = Matrix::new(runs as usize, queries as usize, &values)
+    let m = Matrix::new(r.runs as usize, r.queries as usize, &values)
         .ok_or("the leaderboard's values do not fill its runs × queries")?;
-    let c = column(&m, settings, baseline.map(|b| b as usize)).ok_or("a leaderboard without runs")?;
-    Ok(Reply::Ranked((&c).into()))
-}
-
-/// The bytes of a catalog's file: fetched, or beside the job.
-async fn catalog_file(input: &protocol::Input, sides: &Sides) -> Result<(String, Vec<u8>), String> {
-    match input {
-        protocol::Input::Url { url, name } => Ok((name.clone(), fetch_all(url).await?)),
-        protocol::Input::File(side) => Ok((String::new(), sides.bytes(*side))),
-    }
-}
-
-/// [`Job::BoardExport`]: the runs `runs` of the catalog read again, their
-/// leaderboard (`crate::leaderboard::board`) in `format`.
-#[allow(clippy::too_many_arguments)]
-async fn board_export(
-    manifest: &protocol::Input,
-    values: &[protocol::Input],
-    runs: &[String],
-    metrics: &[String],
-    settings: &crate::core::leaderboard::Settings,
-    baseline: Option<String>,
-    format: &str,
-    sides: &Sides,
-    out: &mut Out,
-) -> Result<String, String> {
-    use crate::catalog;
-    use crate::core::Named;
-    let format = crate::report::Export::named(format).ok_or("no such export format")?;
-    let (name, bytes) = catalog_file(manifest, sides).await?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
-    let mut m = catalog::parse_manifest(&name, &text).map_err(|e| e.to_string())?;
-    m.runs.retain(|r| runs.contains(&r.id));
-    if m.runs.len() != values.len() {
-        return Err(format!("{} runs kept, {} values files", m.runs.len(), values.len()));
-    }
-    let mut read = Vec::with_capacity(values.len());
-    for (i, (entry, input)) in m.runs.iter().zip(values).enumerate() {
-        let (_, bytes) = catalog_file(input, sides).await?;
-        read.push(catalog::read_values(&entry.values, &bytes).map_err(|e| e.to_string())?);
-        out.step(i + 1, values.len());
-    }
-    let board = crate::leaderboard::board(&m, &read, metrics, settings, baseline.as_deref())?;
-    Ok(board.export(format))
+    let c = column(&m, &r.settings, r.baseline.map(|b| b as usize))
+        .ok_or("a leaderboard without runs")?;
+    let answer = protocol::encode_board(&protocol::Ranked::from(&c));
+    out.side(Uint8Array::from(&answer[..]));
+    Ok(Reply::Board)
 }
 
 /// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):

@@ -580,54 +580,25 @@ pub fn cancel_compare() {
     stop(BOOK.with(|b| b.borrow_mut().cancel(Lane::Compare)));
 }
 
-/// The leaderboard's tests of one metric's runs × queries `matrix` (the
-/// board's lane: a newer request stops this one, which then returns `None`).
+/// The leaderboard's tests of one metric's runs × queries `matrix`; in
+/// the board's lane (`export` false) a newer request stops this one, which
+/// then returns `None`; an export's run side by side.
 pub async fn leaderboard(
     matrix: &[f64],
-    runs: usize,
-    queries: usize,
-    settings: crate::core::leaderboard::Settings,
-    baseline: Option<usize>,
+    tests: protocol::BoardTests,
+    export: bool,
 ) -> Option<Result<protocol::Ranked, String>> {
-    let bytes: Vec<u8> = matrix.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let lane = if export { Lane::Export } else { Lane::Board };
+    let values: Vec<u8> = matrix.iter().flat_map(|v| v.to_le_bytes()).collect();
     let job = Job::Leaderboard {
-        values: Side(0),
-        runs: runs as u32,
-        queries: queries as u32,
-        settings,
-        baseline: baseline.map(|b| b as u32),
+        request: Side(0),
+        values: Side(1),
     };
-    match run(&job, &[Uint8Array::from(&bytes[..]).into()], Lane::Board, &mut |_| {}).await {
-        Ran::Done(Reply::Ranked(r), _) => Some(Ok(r)),
+    let sides = [bytes(&protocol::encode_board(&tests)), bytes(&values)];
+    match run(&job, &sides, lane, &mut |_| {}).await {
+        Ran::Done(Reply::Board, sides) => Some(protocol::decode_board(&sides.bytes(Side(0)))),
         Ran::Done(..) => Some(Err(unexpected())),
         Ran::Broken(why) => Some(Err(why)),
         Ran::Cancelled => None,
     }
-}
-
-/// A catalog's leaderboard as an export (`format`: a [`crate::report::Export`]
-/// name), computed in a worker from the catalog's files (`files`: the bytes
-/// of the `Input::File` sides, in order).
-#[allow(clippy::too_many_arguments)]
-pub async fn board_export(
-    manifest: protocol::Input,
-    values: Vec<protocol::Input>,
-    files: &[&[u8]],
-    runs: Vec<String>,
-    metrics: Vec<String>,
-    settings: crate::core::leaderboard::Settings,
-    baseline: Option<String>,
-    format: &str,
-) -> Result<String, String> {
-    let job = Job::BoardExport {
-        manifest,
-        values,
-        runs,
-        metrics,
-        settings,
-        baseline,
-        format: format.into(),
-    };
-    let sides: Vec<JsValue> = files.iter().map(|b| bytes(b)).collect();
-    text(job, &sides).await
 }

@@ -136,7 +136,10 @@ pub(super) async fn run(
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| {
-                format!("the loading worker could not start ({} did not load)", script())
+                format!(
+                    "the loading worker could not start ({} did not load)",
+                    script()
+                )
             });
         let _ = err_tx.unbounded_send(Event::Failed(what));
     });

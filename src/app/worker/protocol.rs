@@ -150,31 +150,21 @@ pub enum Job {
         urls: [String; 3],
         session: Side,
     },
-    /// The leaderboard's tests of one metric: its runs × queries matrix
-    /// beside (little-endian `f64`, run-major), the tie group and rank
-    /// intervals under `settings`, each run against `baseline` if one →
-    /// [`Reply::Ranked`].
-    Leaderboard {
-        values: Side,
-        runs: u32,
-        queries: u32,
-        settings: crate::core::leaderboard::Settings,
-        baseline: Option<u32>,
-    },
-    /// A catalog's leaderboard in an export format (`crate::leaderboard`,
-    /// the CLI's `rankscope leaderboard --format` bytes): its manifest and
-    /// the values files of `runs` (ids, manifest order) by URL or beside
-    /// (`Input::File`: the bytes), `metrics` in order (the first orders the
-    /// rows) → [`Reply::Text`].
-    BoardExport {
-        manifest: Input,
-        values: Vec<Input>,
-        runs: Vec<String>,
-        metrics: Vec<String>,
-        settings: crate::core::leaderboard::Settings,
-        baseline: Option<String>,
-        format: String,
-    },
+    /// The leaderboard's tests of one metric: a [`BoardTests`] encoded
+    /// beside (`request`), its runs × queries matrix beside (`values`,
+    /// little-endian `f64`, run-major) → [`Reply::Board`] (a [`Ranked`]).
+    /// The request and answer travel encoded beside, so the dashboard,
+    /// which shares this enum, carries no code for them.
+    Leaderboard { request: Side, values: Side },
+}
+
+/// What the leaderboard's tests of one metric need besides its matrix.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardTests {
+    pub runs: u32,
+    pub queries: u32,
+    pub settings: crate::core::leaderboard::Settings,
+    pub baseline: Option<u32>,
 }
 
 /// One run tested against a reference run ([`crate::core::leaderboard::Comparison`]).
@@ -287,8 +277,18 @@ pub enum Reply {
     Text(String),
     /// The values panel's parts ([`crate::values::panel`]).
     Values([String; 3]),
-    /// A leaderboard column's tests.
-    Ranked(Ranked),
+    /// A leaderboard column's tests: a [`Ranked`] encoded beside (side 0).
+    Board,
+}
+
+/// A leaderboard request or answer as the bytes that travel beside a message.
+pub fn encode_board<T: Serialize>(body: &T) -> Vec<u8> {
+    postcard::to_allocvec(body).unwrap_or_default()
+}
+
+/// What [`encode_board`] wrote (any bytes are safe to read).
+pub fn decode_board<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|_| "a damaged leaderboard message".into())
 }
 
 /// `body` as job `id`'s message.
@@ -490,29 +490,8 @@ mod tests {
                 session: Side(0),
             },
             Job::Leaderboard {
-                values: Side(0),
-                runs: 200,
-                queries: 10_000,
-                settings: crate::core::leaderboard::Settings {
-                    test: crate::core::leaderboard::Test::Wilcoxon,
-                    correction: crate::core::stats::Correction::BenjaminiHochberg,
-                    alpha: 0.01,
-                    resamples: 1000,
-                    seed: u64::MAX,
-                },
-                baseline: Some(3),
-            },
-            Job::BoardExport {
-                manifest: Input::Url {
-                    url: "http://h/c/rankscope-catalog.json".into(),
-                    name: "rankscope-catalog.json".into(),
-                },
-                values: vec![Input::File(Side(1))],
-                runs: vec!["bm25".into()],
-                metrics: vec!["ndcg@10".into(), "map".into()],
-                settings: crate::core::leaderboard::Settings::default(),
-                baseline: Some("bm25".into()),
-                format: "tex".into(),
+                request: Side(0),
+                values: Side(1),
             },
         ];
         for (i, job) in jobs.into_iter().enumerate() {
@@ -542,22 +521,45 @@ mod tests {
             },
             Reply::Values(["a".into(), "b".into(), "c".into()]),
             Reply::Text("text".into()),
-            Reply::Ranked(Ranked {
-                best: 1,
-                members: vec![true, true, false],
-                against_best: vec![Versus {
-                    run: 0,
-                    mean_diff: -0.25,
-                    p: 0.5,
-                    adjusted: 1.0,
-                    significant: false,
-                }],
-                ranks: vec![(2, 1, 3), (1, 1, 2), (3, 3, 3)],
-                versus: Some(vec![]),
-            }),
+            Reply::Board,
         ];
         for (i, reply) in replies.into_iter().enumerate() {
             round(u32::MAX - i as Id, reply);
+        }
+    }
+
+    #[test]
+    fn leaderboard_requests_and_answers_read_back() {
+        let tests = BoardTests {
+            runs: 200,
+            queries: 10_000,
+            settings: crate::core::leaderboard::Settings {
+                test: crate::core::leaderboard::Test::Wilcoxon,
+                correction: crate::core::stats::Correction::BenjaminiHochberg,
+                alpha: 0.01,
+                resamples: 1000,
+                seed: u64::MAX,
+            },
+            baseline: Some(3),
+        };
+        assert_eq!(decode_board(&encode_board(&tests)), Ok(tests));
+        let ranked = Ranked {
+            best: 1,
+            members: vec![true, true, false],
+            against_best: vec![Versus {
+                run: 0,
+                mean_diff: -0.25,
+                p: 0.5,
+                adjusted: 1.0,
+                significant: false,
+            }],
+            ranks: vec![(2, 1, 3), (1, 1, 2), (3, 3, 3)],
+            versus: Some(vec![]),
+        };
+        let bytes = encode_board(&ranked);
+        assert_eq!(decode_board(&bytes), Ok(ranked));
+        for n in 0..bytes.len() {
+            assert!(decode_board::<Ranked>(&bytes[..n]).is_err(), "cut at {n}");
         }
     }
 

@@ -331,22 +331,18 @@ fn diagnose(
     options: &str,
     logits: bool,
     rule: &str,
-    (lo, hi): (f64, f64),
+    range: (f64, f64),
     out: &mut Out,
 ) -> Result<String, String> {
-    use crate::core::binary::BinaryCurve;
     use crate::core::Named;
-    use crate::diagnose::{self, html};
     let mut curves = Vec::new();
     let mut colors = Vec::new();
     let mut ats = Vec::new();
     for m in models {
-        let column = |side: Side| sides.bytes(side);
-        let (t, tp, fp) = (column(m.thresholds), column(m.tps), column(m.fps));
         let curve = BinaryCurve::from_parts(
-            bytemuck::pod_collect_to_vec(&t[..t.len() / 8 * 8]),
-            bytemuck::pod_collect_to_vec(&tp[..tp.len() / 8 * 8]),
-            bytemuck::pod_collect_to_vec(&fp[..fp.len() / 8 * 8]),
+            sides.column(m.thresholds),
+            sides.column(m.tps),
+            sides.column(m.fps),
         )?;
         curves.push((m.name.clone(), std::sync::Arc::new(curve)));
         colors.push(m.color as usize);
@@ -356,26 +352,45 @@ fn diagnose(
                 .unwrap_or(0.0),
         );
     }
-    let mut options = diagnose::Options::from_text(options);
+    let mut options = crate::diagnose::Options::from_text(options);
     options.logits = logits;
     options.rule = crate::core::binary::ThresholdRule::named(rule)
         .unwrap_or(crate::core::binary::ThresholdRule::AtLeast);
+    diagnostics_panel(&curves, &colors, &ats, &options, range, &mut |i, n| {
+        out.step(i, n)
+    })
+}
+
+/// The Diagnostics panel of `curves` (coloured `colors`, their thresholds
+/// at `ats` on the score axis `range`) under `options`, a step per model.
+/// Never inlined: the warm-up ([`warm_up`]) and the job call this one
+/// function, so the browser has optimised its code when a job comes.
+#[inline(never)]
+pub(super) fn diagnostics_panel(
+    curves: &[(String, std::sync::Arc<BinaryCurve>)],
+    colors: &[usize],
+    ats: &[f64],
+    options: &crate::diagnose::Options,
+    range: (f64, f64),
+    step: &mut dyn FnMut(usize, usize),
+) -> Result<String, String> {
+    use crate::diagnose::{self, html};
     let n = curves.len();
     let mut models = Vec::with_capacity(n);
     for (i, (name, curve)) in curves.iter().enumerate() {
-        out.step(i, n + 1);
-        models.push(diagnose::binary_model(name, curve, &options));
+        step(i, n + 1);
+        models.push(diagnose::binary_model(name, curve, options));
     }
-    out.step(n, n + 1);
-    let groups = diagnose::groups(&curves, &models, &options);
+    step(n, n + 1);
+    let groups = diagnose::groups(curves, &models, options);
     Ok(html::panel(&html::View {
-        curves: &curves,
-        colors: &colors,
+        curves,
+        colors,
         models: &models,
         groups: &groups,
-        options: &options,
-        range: (lo, hi),
-        at: &ats,
+        options,
+        range,
+        at: ats,
     }))
 }
 
@@ -514,7 +529,22 @@ fn relations(session: &[u8], version: &str, out: &mut Out) -> Result<Reply, Stri
 pub(super) fn warm_up() {
     for (name, text) in crate::example::warm_up_files() {
         let outcome = parse_bytes(name, &text, &LoadOptions::default());
-        std::hint::black_box(curves_of(&outcome));
+        let curves = curves_of(&outcome);
+        // the Diagnostics panel, the job that follows a binary drop (its
+        // curves too: they are drawn from the same loops)
+        let curves: Vec<_> = (curves.into_iter())
+            .map(|c| (String::new(), std::sync::Arc::new(c)))
+            .collect();
+        if !curves.is_empty() {
+            let options = crate::diagnose::Options {
+                curves: true,
+                ..Default::default()
+            };
+            let (colors, ats) = (vec![0; curves.len()], vec![0.5; curves.len()]);
+            let panel =
+                diagnostics_panel(&curves, &colors, &ats, &options, (0.0, 1.0), &mut |_, _| {});
+            std::hint::black_box(panel.ok());
+        }
         std::hint::black_box(transfer::encode_with(
             &outcome,
             Box::new(transfer::VecSide::default()),

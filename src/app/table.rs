@@ -60,6 +60,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     leptos::task::spawn_local(async move {
                         match super::worker::trec_eval_q(&session, &columns.join(",")).await {
                             Ok(text) => download(&format!("{name}.trec_eval.txt"), "text/plain", &text),
+                            Err(why) if why.is_empty() => {}
                             Err(why) => state.say(
                                 super::state::Level::Error,
                                 "The table could not be exported",
@@ -76,6 +77,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                             let file = format!("{name}.{}", format.name());
                             download(&file, format.mime(), &text)
                         }
+                        Err(why) if why.is_empty() => {}
                         Err(why) => state.say(
                             super::state::Level::Error,
                             "The table could not be exported",

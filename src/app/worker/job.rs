@@ -531,7 +531,10 @@ pub async fn diagnose(
     };
     // a spare: after a drop the spares start as its parse ends, so one is
     // further along than a worker started now (it is not warmed up first)
-    text_of(ask(job, &sides, lane, "").await?)
+    crate::app::util::mark("rankscope:diagnose:asked");
+    let answer = ask(job, &sides, lane, "").await;
+    crate::app::util::mark("rankscope:diagnose:answered");
+    text_of(answer?)
 }
 
 /// Metric table `table` in export `format` ([`crate::report::Table::export`]),
@@ -547,9 +550,9 @@ pub async fn export(
     text(job, &[]).await
 }
 
-/// A text a worker writes.
+/// A text a worker writes; `Err("")` when cancelled (its line's Cancel).
 async fn text(job: Job, sides: &[JsValue]) -> Result<String, String> {
-    text_of(ask(job, sides, Lane::Export, "cancelled").await?)
+    text_of(ask(job, sides, Lane::Export, "").await?)
 }
 
 /// trec_eval's `-q` output of a workspace sent as a session (its view's

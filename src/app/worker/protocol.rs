@@ -250,11 +250,37 @@ impl Lane {
         !matches!(self, Lane::Load | Lane::Export)
     }
 
-    /// Whether the job gets a worker of its own (not a spare) and lets
-    /// spares start next to it: the tests and relation files, which may
-    /// run for long next to a drop.
+    /// Whether the job gets a worker of its own (not a spare): the
+    /// relation files, which may run for long next to a drop.
     pub fn fresh(self) -> bool {
+        matches!(self, Lane::Relations)
+    }
+
+    /// Whether spares start next to the job: the tests and relation files,
+    /// which may run for long.
+    pub fn long(self) -> bool {
         matches!(self, Lane::Compare | Lane::Relations)
+    }
+
+    /// What the page's line of a running job of this lane says (with its
+    /// progress and a Cancel); `None` for the loads and the tests, whose
+    /// views have lines of their own.
+    pub fn title(self) -> Option<&'static str> {
+        match self {
+            Lane::Load | Lane::Compare => None,
+            Lane::Diagnostics => Some("Diagnostics"),
+            Lane::Classes => Some("Class report"),
+            Lane::Values => Some("Values"),
+            Lane::Relations => Some("Relation files"),
+            Lane::Export => Some("Export"),
+        }
+    }
+
+    /// Whether the worker that answered the job is kept, warm, for the
+    /// lane's next job (a view asked again as its settings change), until
+    /// a newer job supersedes a running one or the lane is cancelled.
+    pub fn keeps(self) -> bool {
+        matches!(self, Lane::Compare | Lane::Diagnostics | Lane::Values)
     }
 }
 
@@ -290,6 +316,14 @@ impl Book {
         self.take(|l| l == lane)
     }
 
+    /// Stops job `id` (its line's Cancel), if it runs; the others go on.
+    pub fn cancel_job(&mut self, id: Id) -> Vec<Id> {
+        let ids = self.running.iter().map(|j| j.0).filter(|&j| j == id);
+        let ids: Vec<Id> = ids.collect();
+        self.end(id);
+        ids
+    }
+
     fn take(&mut self, which: impl Fn(Lane) -> bool) -> Vec<Id> {
         let taken = self.running.iter().filter(|j| which(j.1)).map(|j| j.0);
         let taken: Vec<Id> = taken.collect();
@@ -307,9 +341,9 @@ impl Book {
         self.running.retain(|j| j.0 != id);
     }
 
-    /// Whether a job on a spare runs (spares start only when none does).
+    /// Whether a job runs next to which spares do not start ([`Lane::long`]).
     pub fn busy(&self) -> bool {
-        self.running.iter().any(|j| !j.1.fresh())
+        self.running.iter().any(|j| !j.1.long())
     }
 }
 
@@ -536,5 +570,49 @@ mod tests {
         assert!(!book.busy());
         assert_eq!(book.cancel(Lane::Compare), vec![t]);
         assert!(book.wants(r));
+    }
+
+    #[test]
+    fn a_jobs_cancel_stops_that_job_only_and_every_view_job_has_a_line() {
+        let mut book = Book::default();
+        let (load, _) = book.start(Lane::Load);
+        let (d, _) = book.start(Lane::Diagnostics);
+        let (e1, _) = book.start(Lane::Export);
+        let (e2, _) = book.start(Lane::Export);
+        assert_eq!(book.cancel_job(e1), vec![e1]);
+        assert!(!book.wants(e1));
+        assert!(book.wants(load) && book.wants(d) && book.wants(e2));
+        assert!(
+            book.cancel_job(e1).is_empty(),
+            "an ended job is not stopped again"
+        );
+        assert_eq!(book.cancel_job(d), vec![d]);
+        assert!(book.wants(e2));
+        for lane in [
+            Lane::Diagnostics,
+            Lane::Classes,
+            Lane::Values,
+            Lane::Relations,
+            Lane::Export,
+        ] {
+            assert!(lane.title().is_some(), "{lane:?}");
+        }
+        // the loader and the tests show their own progress and Cancel
+        assert_eq!((Lane::Load.title(), Lane::Compare.title()), (None, None));
+    }
+
+    #[test]
+    fn the_views_asked_again_keep_their_worker_and_loads_do_not() {
+        for lane in [Lane::Compare, Lane::Diagnostics, Lane::Values] {
+            assert!(
+                lane.keeps() && lane.exclusive() && !lane.fresh(),
+                "{lane:?}"
+            );
+        }
+        for lane in [Lane::Load, Lane::Export, Lane::Relations, Lane::Classes] {
+            assert!(!lane.keeps(), "{lane:?}");
+        }
+        // the tests take a spare (warm) but let spares start next to them
+        assert!(!Lane::Compare.fresh() && Lane::Compare.long());
     }
 }

@@ -27,7 +27,8 @@
 // "Testing…" line is gone (the worker's start, the tests and the marks).
 // The baseline chosen is the last model (the first is what the table tests
 // against before a baseline is chosen: choosing it may change no p value).
-// Prints each run, then the min and median of each.
+// Prints each run (with when the request left the page and how long the
+// worker took, seen at the Worker object), then the min and median of each.
 import fs from 'node:fs';
 import { serve, launch, open, drop, clearAll } from '../../tests/e2e/harness.mjs';
 
@@ -37,8 +38,30 @@ if (process.argv[2] === '--example') {
   const { server, url } = await serve('/');
   const browser = await launch();
   /** ms from `act` until the table's marks are there and no test runs. */
+  // each Compare job's request and answer seen at the Worker object (the
+  // page's side before and after the worker: asking, then drawing the marks)
+  const tap = () => {
+    const Real = globalThis.Worker;
+    globalThis.rankscopeCompareJobs = [];
+    globalThis.Worker = class extends Real {
+      postMessage(message, transfer) {
+        const head = Array.isArray(message) ? message[0] : null;
+        // (id, job): a one-byte id, then the variant; 3 is Job::Compare
+        if (head && head[0] !== 0 && head[1] === 3) {
+          this.job = { posted: performance.now() };
+          globalThis.rankscopeCompareJobs.push(this.job);
+        }
+        return super.postMessage(message, transfer);
+      }
+      set onmessage(f) {
+        super.onmessage = f && ((e) => { if (this.job) this.job.answered = performance.now(); return f.call(this, e); });
+      }
+      get onmessage() { return super.onmessage; }
+    };
+  };
   const timed = async (page, act) => {
     await page.evaluate(() => {
+      globalThis.rankscopeCompareJobs.length = 0;
       globalThis.rankscopeMarked = new Promise((resolve) => {
         // (model, metric, p) of every tested cell: a new baseline moves the p values to other rows
         const ps = () => [...document.querySelectorAll('td[data-metric][data-p]')].map((t) => `${t.dataset.model}:${t.dataset.metric}:${t.dataset.p}`).join();
@@ -47,7 +70,10 @@ if (process.argv[2] === '--example') {
         // done when the marks are new (another test's p values) and no test runs
         const check = () => {
           const now = ps();
-          if (now !== '' && now !== before && !document.querySelector('p.testing')) return resolve([performance.now() - t0, now.split(',').length]);
+          if (now !== '' && now !== before && !document.querySelector('p.testing')) {
+            const job = globalThis.rankscopeCompareJobs.at(-1) || {};
+            return resolve([performance.now() - t0, now.split(',').length, job.posted - t0, job.answered - job.posted]);
+          }
           requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
@@ -59,7 +85,10 @@ if (process.argv[2] === '--example') {
   const rows = [];
   try {
     for (let run = 0; run < runs; run++) {
-      const { page } = await open(browser, url);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.addInitScript(tap);
+      await page.goto(url);
+      await page.waitForSelector('td[data-metric]', { timeout: 30000 });
       await page.click('nav.tabs button[data-tab="ranking"]');
       await page.waitForSelector('td[data-metric]');
       // the last model: not the first, which the table tests against while no baseline is chosen
@@ -70,8 +99,8 @@ if (process.argv[2] === '--example') {
         ['wilcoxon', () => page.selectOption('#sig-test', 'wilcoxon')],
         ['sign', () => page.selectOption('#sig-test', 'sign')],
       ]) {
-        const [ms, columns] = await Promise.race([timed(page, act), new Promise((r) => setTimeout(() => r([NaN, 0]), 20000))]);
-        row[test] = `${ms.toFixed(0)} ms (${columns} cells)`;
+        const [ms, columns, posted, worker] = await Promise.race([timed(page, act), new Promise((r) => setTimeout(() => r([NaN, 0]), 20000))]);
+        row[test] = `${ms.toFixed(0)} ms (${columns} cells; sent at ${posted?.toFixed(0)}, worker ${worker?.toFixed(0)})`;
       }
       rows.push(row);
       await page.close();

@@ -36,14 +36,14 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
         } => parse(input, options.into(), part, &sides, &mut out).await,
         Job::Example { only, one_vs_rest } => example(only, one_vs_rest, &mut out),
         Job::Compare { request, auc } => compare(&sides.bytes(request), auc, &mut out),
-        Job::Relations { session, version } => relations(&sides.bytes(session), &version, &mut out),
+        Job::Relations { session, version } => relations(&sides.bytes(session), version, &mut out),
         Job::Diagnose {
             models,
             options,
             logits,
             rule,
             range,
-        } => diagnose(&models, &sides, &options, logits, &rule, range, &mut out).map(Reply::Text),
+        } => diagnose(&models, &sides, &options, logits, rule, range, &mut out).map(Reply::Text),
         Job::ClassReport {
             files,
             example,
@@ -56,16 +56,16 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
             files,
             measure,
             filter,
-            view,
+            tests,
+            baseline,
             alone,
         } => Ok(Reply::Values(values(
             &sides.bytes(files),
             &measure,
             &filter,
-            &view,
-            alone,
+            alone.then_some((baseline.as_deref(), &tests)),
         ))),
-        Job::Export { table, format } => export(&table, &format).map(Reply::Text),
+        Job::Export { table, format } => Ok(Reply::Text(table.export(format))),
         Job::TrecEval { session, columns } => {
             trec_eval(&sides.bytes(session), &columns).map(Reply::Text)
         }
@@ -247,20 +247,18 @@ fn compare(request: &[u8], auc: bool, out: &mut Out) -> Result<Reply, String> {
     })
 }
 
-/// [`Job::Export`]: metric table `table` in export `format`.
-fn export(table: &crate::report::Table, format: &str) -> Result<String, String> {
-    let format = <crate::report::Export as crate::core::Named>::named(format);
-    Ok(table.export(format.ok_or("no such export format")?))
-}
-
 /// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):
 /// each run of the session's workspace its view does not hide, under its
 /// conventions, with trec_eval's official measures and the table's `columns`.
-fn trec_eval(session: &[u8], columns: &str) -> Result<String, String> {
+fn trec_eval(
+    session: &[u8],
+    columns: &[crate::core::registry::MetricId],
+) -> Result<String, String> {
     use crate::core::registry::{Kind, MetricId};
     let (ws, view, _) = crate::session::decode_session(session)?;
-    let columns: Vec<MetricId> = (columns.split(','))
-        .filter_map(|c| MetricId::parse(c, Kind::Ranking).ok())
+    // the ids the registry knows for ranking runs (a damaged request's others skipped)
+    let columns: Vec<MetricId> = (columns.iter())
+        .filter_map(|c| MetricId::parse(&c.to_string(), Kind::Ranking).ok())
         .collect();
     let measures = crate::trec_format::official_and(&columns);
     let complete = view.conv.query_set == crate::core::ranking::QuerySet::Qrels;
@@ -330,11 +328,10 @@ fn diagnose(
     sides: &Sides,
     options: &str,
     logits: bool,
-    rule: &str,
+    rule: crate::core::binary::ThresholdRule,
     range: (f64, f64),
     out: &mut Out,
 ) -> Result<String, String> {
-    use crate::core::Named;
     let mut curves = Vec::new();
     let mut colors = Vec::new();
     let mut ats = Vec::new();
@@ -354,8 +351,7 @@ fn diagnose(
     }
     let mut options = crate::diagnose::Options::from_text(options);
     options.logits = logits;
-    options.rule = crate::core::binary::ThresholdRule::named(rule)
-        .unwrap_or(crate::core::binary::ThresholdRule::AtLeast);
+    options.rule = rule;
     diagnostics_panel(&curves, &colors, &ats, &options, range, &mut |i, n| {
         out.step(i, n)
     })
@@ -470,9 +466,14 @@ async fn class_report(
 /// [`Job::Values`]: the panel of values computed elsewhere
 /// ([`crate::values::panel`]) of `files` (a block of
 /// [`transfer::encode_many`], each a `Measures`), measure and filter; its
-/// Compare view when `alone`, under the tests' settings and baseline of
-/// `view` (a link's fragment).
-fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) -> [String; 3] {
+/// Compare view when `alone` (`compare`: the baseline and the tests'
+/// settings).
+fn values(
+    files: &[u8],
+    measure: &str,
+    filter: &str,
+    compare: Option<(Option<&str>, &crate::compare::page::Settings)>,
+) -> [String; 3] {
     let files: Vec<crate::parse::Precomputed> = transfer::decode_many(files)
         .unwrap_or_default()
         .into_iter()
@@ -481,12 +482,11 @@ fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) ->
             _ => None,
         })
         .collect();
-    let (view, _) = crate::session::ViewState::from_fragment(view);
     crate::values::panel(&crate::values::View {
         files: &files,
         measure,
         filter,
-        compare: alone.then_some((view.baseline.as_deref(), &view.tests)),
+        compare,
     })
 }
 
@@ -494,9 +494,11 @@ fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) ->
 /// bytes) evaluated against its runs with `rankscope trec_eval`
 /// ([`crate::trec_relations::evaluate`]): one outcome per (file, run)
 /// pair, its values or what trec_eval said.
-fn relations(session: &[u8], version: &str, out: &mut Out) -> Result<Reply, String> {
-    use crate::core::Named;
-    let version = crate::core::ranking_metrics::TrecEvalVersion::named(version).unwrap_or_default();
+fn relations(
+    session: &[u8],
+    version: crate::core::ranking_metrics::TrecEvalVersion,
+    out: &mut Out,
+) -> Result<Reply, String> {
     let (ws, _, _) = crate::session::decode_session(session)?;
     let outcomes: Vec<(String, Outcome)> = crate::trec_relations::evaluate(&ws.to_files(), version)
         .into_iter()

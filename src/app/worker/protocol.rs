@@ -109,13 +109,18 @@ pub enum Job {
     Compare { request: Side, auc: bool },
     /// The relation files of a session (beside) evaluated by trec_eval
     /// `version` → [`Reply::Files`].
-    Relations { session: Side, version: String },
-    /// The Diagnostics panel of `models` → [`Reply::Text`].
+    Relations {
+        session: Side,
+        version: crate::core::ranking_metrics::TrecEvalVersion,
+    },
+    /// The Diagnostics panel of `models` → [`Reply::Text`]: `options` as
+    /// the link's `diag` holds them (`diagnose::Options::to_text`), the
+    /// score scale and threshold rule beside them.
     Diagnose {
         models: Vec<Curve>,
         options: String,
         logits: bool,
-        rule: String,
+        rule: crate::core::binary::ThresholdRule,
         range: (f64, f64),
     },
     /// The multi-class report of the matrices read again, and the bundled
@@ -128,21 +133,27 @@ pub enum Job {
         models: Vec<(String, u32)>,
     },
     /// The panel of values computed elsewhere (`files`: a block of
-    /// `transfer::encode_many`, beside) → [`Reply::Values`].
+    /// `transfer::encode_many`, beside), its Compare view under `tests`
+    /// against `baseline` → [`Reply::Values`].
     Values {
         files: Side,
         measure: String,
         filter: String,
-        view: String,
+        tests: crate::compare::page::Settings,
+        baseline: Option<String>,
         alone: bool,
     },
     /// A metric table in an export format → [`Reply::Text`].
     Export {
         table: crate::report::Table,
-        format: String,
+        format: crate::report::Export,
     },
-    /// trec_eval's `-q` output of a session (beside) → [`Reply::Text`].
-    TrecEval { session: Side, columns: String },
+    /// trec_eval's `-q` output of a session (beside), with the table's
+    /// `columns` → [`Reply::Text`].
+    TrecEval {
+        session: Side,
+        columns: Vec<crate::core::registry::MetricId>,
+    },
     /// A saved report: the session (beside) and the app's files fetched
     /// again (stylesheet, JavaScript, wasm) → [`Reply::Text`].
     Report {
@@ -397,7 +408,7 @@ mod tests {
             },
             Job::Relations {
                 session: Side(0),
-                version: "10.0".into(),
+                version: crate::core::ranking_metrics::TrecEvalVersion::V9,
             },
             Job::Diagnose {
                 models: vec![Curve {
@@ -410,7 +421,7 @@ mod tests {
                 }],
                 options: "bins:10".into(),
                 logits: false,
-                rule: ">=".into(),
+                rule: crate::core::binary::ThresholdRule::Above,
                 range: (0.0, 1.0),
             },
             Job::ClassReport {
@@ -429,16 +440,24 @@ mod tests {
                 files: Side(0),
                 measure: "map".into(),
                 filter: "".into(),
-                view: "#b=x".into(),
+                tests: crate::compare::page::Settings {
+                    test: crate::compare::Test::Wilcoxon,
+                    vs: Some("b".into()),
+                    ..Default::default()
+                },
+                baseline: Some("x".into()),
                 alone: true,
             },
             Job::Export {
                 table,
-                format: "csv".into(),
+                format: crate::report::Export::Latex,
             },
             Job::TrecEval {
                 session: Side(0),
-                columns: "ndcg@10".into(),
+                columns: vec![
+                    crate::core::registry::MetricId::new("ndcg", Some(10)),
+                    crate::core::registry::MetricId::new("map", None),
+                ],
             },
             Job::Report {
                 title: "r".into(),

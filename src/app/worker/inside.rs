@@ -27,8 +27,17 @@ pub fn worker_main() {
 /// none) posted back. A new job is a [`Job`] variant, its arm here and its
 /// handler below.
 async fn dispatch(job: Job, sides: Sides, mut out: Out) {
+    if !matches!(job, Job::Warm) {
+        // a worker that takes a job is no longer a warm spare
+        let _ = Reflect::set(
+            &js_sys::global(),
+            &"rankscopeWarmedUp".into(),
+            &false.into(),
+        );
+    }
     let reply = match job {
         Job::Warm => return warm(),
+        Job::WarmViews => return warm_up(),
         Job::Parse {
             input,
             options,

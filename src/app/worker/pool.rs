@@ -3,10 +3,14 @@
 use super::*;
 
 /// Workers started ahead of need: starting one (fetching and compiling its
-/// wasm) takes 0.1-0.2 s, which a drop would otherwise wait for. Three: a
-/// large binary CSV takes two at once, and the view it shows next (the
-/// Diagnostics panel) the third, before the others have started again.
-pub(super) const SPARES: usize = 3;
+/// wasm) takes 0.1-0.2 s, which a drop would otherwise wait for. Two, as a
+/// large binary CSV takes two at once.
+pub(super) const SPARES: usize = 2;
+
+/// One more started for the views' jobs, which loads do not take: the
+/// Diagnostics panel a binary drop shows next finds it warm while the
+/// loads' spares start again.
+pub(super) const VIEW_SPARES: usize = 1;
 
 /// The most bytes a job may send beside it for its worker to be kept
 /// ([`Lane::keeps`]): a worker's memory only grows, so one that read more
@@ -24,6 +28,8 @@ pub(super) struct Kept {
 /// A started worker waiting for a job, and whether its wasm is running yet.
 pub(super) struct Spare {
     worker: web_sys::Worker,
+    /// Kept for the views' jobs ([`VIEW_SPARES`]).
+    view: bool,
     ready: std::rc::Rc<std::cell::Cell<bool>>,
     failed: std::rc::Rc<std::cell::Cell<bool>>,
     _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
@@ -92,7 +98,10 @@ pub fn warm() {
             }
             !w.failed.get()
         });
-        while spares.len() < SPARES {
+        let count =
+            |spares: &Vec<Spare>, view: bool| spares.iter().filter(|w| w.view == view).count();
+        while count(&spares, false) < SPARES || count(&spares, true) < VIEW_SPARES {
+            let view = count(&spares, false) >= SPARES;
             let Ok(worker) = web_sys::Worker::new(SCRIPT) else {
                 return;
             };
@@ -106,7 +115,8 @@ pub fn warm() {
                 Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                     if let Ok((_, Reply::Ready, _)) = unwire(&e.data()) {
                         r.set(true);
-                        let _ = w.post_message(&wire(0, &Job::Warm, &[]));
+                        let warm = if view { Job::WarmViews } else { Job::Warm };
+                        let _ = w.post_message(&wire(0, &warm, &[]));
                     }
                 });
             let f = failed.clone();
@@ -118,6 +128,7 @@ pub fn warm() {
             worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
             spares.push(Spare {
                 worker,
+                view,
                 ready,
                 failed,
                 _on_message: on_message,
@@ -186,11 +197,15 @@ pub fn JobsStatus() -> impl leptos::IntoView {
     view! { <div class="jobs" on:click=cancel inner_html=html></div> }
 }
 
-/// A started worker (and whether it is ready), else a new one.
-pub(super) fn take_worker() -> Result<(web_sys::Worker, bool), JsValue> {
+/// A started worker (and whether it is ready) for a job of `lane`, else a
+/// new one: a load takes a loads' spare, a view's job the views' spare first.
+pub(super) fn take_worker(lane: Lane) -> Result<(web_sys::Worker, bool), JsValue> {
     let spare = SPARE.with(|s| {
         let mut spares = s.borrow_mut();
-        let i = spares.iter().position(|w| !w.failed.get())?;
+        let view = lane != Lane::Load;
+        let usable = |w: &Spare| !w.failed.get() && (view || !w.view);
+        let i = (spares.iter().position(|w| usable(w) && w.view == view))
+            .or_else(|| spares.iter().position(usable))?;
         Some(spares.remove(i))
     });
     match spare {
@@ -221,7 +236,7 @@ pub(super) async fn run(
     let worker = match lane.keeps().then(|| take_kept(lane)).flatten() {
         Some(kept) => Ok((kept, true)),
         None if lane.fresh() => web_sys::Worker::new(SCRIPT).map(|w| (w, false)),
-        None => take_worker(),
+        None => take_worker(lane),
     };
     // what the job sends beside it, to decide whether its worker is kept
     let sent_bytes: f64 = (sides.iter())

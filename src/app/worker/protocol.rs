@@ -161,6 +161,9 @@ pub enum Job {
         urls: [String; 3],
         session: Side,
     },
+    /// [`Job::Warm`] for the spare kept for the views' jobs (no flag set:
+    /// the loads' spares are the ones counted). No reply.
+    WarmViews,
 }
 
 /// A job's progress: `done` of `total` steps (bytes for a parse; `total` 0
@@ -464,6 +467,7 @@ mod tests {
                 urls: ["a.css".into(), "b.js".into(), "c.wasm".into()],
                 session: Side(0),
             },
+            Job::WarmViews,
         ];
         for (i, job) in jobs.into_iter().enumerate() {
             round(i as Id + 1, job);

@@ -37,7 +37,7 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
     }
     let reply = match job {
         Job::Warm => return warm(),
-        Job::WarmViews => return warm_up(),
+        Job::WarmViews => return warm_views(),
         Job::Parse {
             input,
             options,
@@ -540,27 +540,37 @@ fn relations(
 pub(super) fn warm_up() {
     for (name, text) in crate::example::warm_up_files() {
         let outcome = parse_bytes(name, &text, &LoadOptions::default());
-        let curves = curves_of(&outcome);
-        // the Diagnostics panel, the job that follows a binary drop (its
-        // curves too: they are drawn from the same loops)
-        let curves: Vec<_> = (curves.into_iter())
-            .map(|c| (String::new(), std::sync::Arc::new(c)))
-            .collect();
-        if !curves.is_empty() {
-            let options = crate::diagnose::Options {
-                curves: true,
-                ..Default::default()
-            };
-            let (colors, ats) = (vec![0; curves.len()], vec![0.5; curves.len()]);
-            let panel =
-                diagnostics_panel(&curves, &colors, &ats, &options, (0.0, 1.0), &mut |_, _| {});
-            std::hint::black_box(panel.ok());
-        }
+        std::hint::black_box(curves_of(&outcome));
         std::hint::black_box(transfer::encode_with(
             &outcome,
             Box::new(transfer::VecSide::default()),
         ));
     }
+}
+
+/// [`Job::WarmViews`]: the views' spare's hot code run once, as
+/// [`warm_up`] does for the loads': the Diagnostics panel (its curves too,
+/// drawn from the same loops) of a curve of 2^17 made-up rows.
+fn warm_views() {
+    let (mut labels, mut scores) = (Vec::new(), Vec::new());
+    let mut x = 0x2545_f491u32;
+    for _ in 0..1 << 17 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        labels.push(x % 3 == 0);
+        scores.push((x % 1_000_000) as f64 / 1e6);
+    }
+    let curves = [(
+        String::new(),
+        std::sync::Arc::new(BinaryCurve::new(&labels, &scores)),
+    )];
+    let options = crate::diagnose::Options {
+        curves: true,
+        ..Default::default()
+    };
+    let panel = diagnostics_panel(&curves, &[0], &[0.5], &options, (0.0, 1.0), &mut |_, _| {});
+    std::hint::black_box(panel.ok());
 }
 
 /// A binary file's curves ([`BinaryCurve::new`]), one per model. Never

@@ -44,7 +44,7 @@ pub struct GroupRow {
 /// One of the table's export formats, named as the page's buttons
 /// (`data-export`) and the worker's request name it, which is also its
 /// file's extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Export {
     Csv,
     Json,

@@ -7,24 +7,31 @@
 //   cargo run --release --bin rankscope -- generate --preset large --kind ranking --out /tmp/rs-large
 //   bash scripts/build.sh && node scripts/bench/browser.mjs /tmp/rs-large [ranking|binary|multiclass|ratings ...]
 //   DIST=/tmp/dist-old node scripts/bench/browser.mjs ...   (another build, e.g. an older commit's)
+//   node scripts/bench/browser.mjs /tmp/rs-large binary --runs 7   (the binary drop N times, each in a
+//     fresh page: min and median of drop to dashboard and of the Diagnostics panel after the dashboard,
+//     with the diagnostics job's stages from the page's `rankscope:diagnose:*` marks; no example timing)
 import fs from 'node:fs';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
 import { serve, launch, warmedWorkers } from '../../tests/e2e/harness.mjs';
 
 const dir = process.argv[2];
-const only = process.argv.slice(3);
+const runsAt = process.argv.indexOf('--runs');
+const repeat = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 1;
+const only = process.argv.slice(3).filter((a, i, all) => a !== '--runs' && all[i - 1] !== '--runs');
 if (!dir) { console.error('usage: node scripts/bench/browser.mjs DATA_DIR [kinds...]'); process.exit(2); }
 // the spec's binary shape is `label,score` (one model): cut it from the generated file
 if (fs.existsSync(path.join(dir, 'binary.csv')) && !fs.existsSync(path.join(dir, 'binary1.csv'))) {
   execSync(`cut -d, -f1,2 '${path.join(dir, 'binary.csv')}' > '${path.join(dir, 'binary1.csv')}'`);
 }
-const sets = [
+let sets = [
   { kind: 'binary', files: ['binary1.csv'], model: 'gbdt' },
   { kind: 'ranking', files: ['bench.qrels', 'dense.run'], model: 'dense' },
   { kind: 'multiclass', files: ['multiclass.csv'], model: null },
   { kind: 'ratings', files: ['ratings.csv'], model: 'svd' },
 ].filter((s) => (only.length === 0 || only.includes(s.kind)) && s.files.every((f) => fs.existsSync(path.join(dir, f))));
+// --runs N: the binary drop N times (the Diagnostics panel's figure)
+if (repeat > 1) sets = Array.from({ length: repeat }, () => sets.filter((s) => s.kind === 'binary')).flat();
 
 /** Resident memory (KiB) of every Chromium process (the benchmark's browser is the only one running). */
 function chromiumRss() {
@@ -69,7 +76,7 @@ const results = [];
 // first render of the bundled example after navigation, in a fresh context
 // each time (nothing cached): the end of the first frame that shows its metric
 // table, seen by a mutation observer in the page; median of 7
-{
+if (repeat === 1) {
   const runs = [];
   for (let i = 0; i < 7; i++) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -180,6 +187,9 @@ for (const set of sets) {
     // the Diagnostics panel is written by a worker after the dashboard shows
     const diag = await page.evaluate(() => Promise.race([globalThis.rankscopeDiagnostics, new Promise((r) => setTimeout(() => r(null), 60000))]));
     row.diagnostics_after_dashboard_s = diag === null ? null : +((diag - t1) / 1000).toFixed(3);
+    // the diagnostics job's stages (page marks, seconds after the dashboard)
+    row.diagnose_stages_s = await page.evaluate((t1) => Object.fromEntries(performance.getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('rankscope:diagnose:')).map((m) => [m.name.slice(19), +((m.startTime - t1) / 1000).toFixed(3)])), t1);
     row.threshold_update_ms = +(await timeUpdate(page,
       "const s = document.querySelector('#threshold'); s.value = String(0.3 + 0.02 * i); s.dispatchEvent(new Event('input', { bubbles: true }));",
       'td[data-cm]')).toFixed(2);
@@ -198,6 +208,14 @@ for (const set of sets) {
   results.push(row);
   console.log(JSON.stringify(row));
   await page.close();
+}
+if (repeat > 1) {
+  const stats = (xs) => { const s = xs.filter((x) => x !== null).sort((a, b) => a - b); return { min: s[0], median: s[Math.floor(s.length / 2)], runs: xs }; };
+  console.log(JSON.stringify({
+    kind: `binary x ${repeat}`,
+    drop_to_dashboard_s: stats(results.map((r) => r.drop_to_dashboard_s)),
+    diagnostics_after_dashboard_s: stats(results.map((r) => r.diagnostics_after_dashboard_s)),
+  }));
 }
 await browser.close();
 server.close();

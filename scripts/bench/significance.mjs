@@ -25,6 +25,10 @@
 // in a worker; then the test is switched to Wilcoxon and to the sign test.
 // Each is timed from the choice until every column has its p and the
 // "Testing…" line is gone (the worker's start, the tests and the marks).
+// The baseline chosen is the last model (the first is what the table tests
+// against before a baseline is chosen: choosing it may change no p value).
+// Prints each run (with when the request left the page and how long the
+// worker took, seen at the Worker object), then the min and median of each.
 import fs from 'node:fs';
 import { serve, launch, open, drop, clearAll } from '../../tests/e2e/harness.mjs';
 
@@ -34,16 +38,42 @@ if (process.argv[2] === '--example') {
   const { server, url } = await serve('/');
   const browser = await launch();
   /** ms from `act` until the table's marks are there and no test runs. */
+  // each Compare job's request and answer seen at the Worker object (the
+  // page's side before and after the worker: asking, then drawing the marks)
+  const tap = () => {
+    const Real = globalThis.Worker;
+    globalThis.rankscopeCompareJobs = [];
+    globalThis.Worker = class extends Real {
+      postMessage(message, transfer) {
+        const head = Array.isArray(message) ? message[0] : null;
+        // (id, job): a one-byte id, then the variant; 3 is Job::Compare
+        if (head && head[0] !== 0 && head[1] === 3) {
+          this.job = { posted: performance.now() };
+          globalThis.rankscopeCompareJobs.push(this.job);
+        }
+        return super.postMessage(message, transfer);
+      }
+      set onmessage(f) {
+        super.onmessage = f && ((e) => { if (this.job) this.job.answered = performance.now(); return f.call(this, e); });
+      }
+      get onmessage() { return super.onmessage; }
+    };
+  };
   const timed = async (page, act) => {
     await page.evaluate(() => {
+      globalThis.rankscopeCompareJobs.length = 0;
       globalThis.rankscopeMarked = new Promise((resolve) => {
-        const ps = () => [...document.querySelectorAll('td[data-metric][data-p]')].map((t) => t.dataset.p).join();
+        // (model, metric, p) of every tested cell: a new baseline moves the p values to other rows
+        const ps = () => [...document.querySelectorAll('td[data-metric][data-p]')].map((t) => `${t.dataset.model}:${t.dataset.metric}:${t.dataset.p}`).join();
         const before = ps();
         const t0 = performance.now();
         // done when the marks are new (another test's p values) and no test runs
         const check = () => {
           const now = ps();
-          if (now !== '' && now !== before && !document.querySelector('p.testing')) return resolve([performance.now() - t0, now.split(',').length]);
+          if (now !== '' && now !== before && !document.querySelector('p.testing')) {
+            const job = globalThis.rankscopeCompareJobs.at(-1) || {};
+            return resolve([performance.now() - t0, now.split(',').length, job.posted - t0, job.answered - job.posted]);
+          }
           requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
@@ -55,23 +85,34 @@ if (process.argv[2] === '--example') {
   const rows = [];
   try {
     for (let run = 0; run < runs; run++) {
-      const { page } = await open(browser, url);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.addInitScript(tap);
+      await page.goto(url);
+      await page.waitForSelector('td[data-metric]', { timeout: 30000 });
       await page.click('nav.tabs button[data-tab="ranking"]');
       await page.waitForSelector('td[data-metric]');
-      const [a] = await page.$$eval('label:has-text("Baseline") select option', (os) => os.map((o) => o.value).filter(Boolean));
+      // the last model: not the first, which the table tests against while no baseline is chosen
+      const a = await page.$$eval('label:has-text("Baseline") select option', (os) => os.map((o) => o.value).filter(Boolean).at(-1));
       const row = {};
       for (const [test, act] of [
         ['t (baseline chosen)', () => page.selectOption('label:has-text("Baseline") select', a)],
         ['wilcoxon', () => page.selectOption('#sig-test', 'wilcoxon')],
         ['sign', () => page.selectOption('#sig-test', 'sign')],
       ]) {
-        const [ms, columns] = await Promise.race([timed(page, act), new Promise((r) => setTimeout(() => r([NaN, 0]), 20000))]);
-        row[test] = `${ms.toFixed(0)} ms (${columns} cells)`;
+        const [ms, columns, posted, worker] = await Promise.race([timed(page, act), new Promise((r) => setTimeout(() => r([NaN, 0]), 20000))]);
+        row[test] = `${ms.toFixed(0)} ms (${columns} cells; sent at ${posted?.toFixed(0)}, worker ${worker?.toFixed(0)})`;
       }
       rows.push(row);
       await page.close();
     }
     console.table(rows);
+    const ms = (cell) => Number.parseFloat(cell);
+    const summary = {};
+    for (const test of Object.keys(rows[0])) {
+      const xs = rows.map((r) => ms(r[test])).sort((x, y) => x - y);
+      summary[test] = `min ${xs[0].toFixed(0)} ms, median ${xs[Math.floor(xs.length / 2)].toFixed(0)} ms`;
+    }
+    console.table(summary);
   } finally {
     await browser.close();
     server.close();
@@ -90,7 +131,8 @@ if (table) {
       await clearAll(page);
       await drop(page, files);
       await page.waitForFunction(() => new Set([...document.querySelectorAll('td[data-metric]')].map((td) => td.dataset.model)).size === 2, null, { timeout: 120000 });
-      const [a] = await page.$$eval('label:has-text("Baseline") select option', (os) => os.map((o) => o.value).filter(Boolean));
+      // the last model: not the first, which the table tests against while no baseline is chosen
+      const a = await page.$$eval('label:has-text("Baseline") select option', (os) => os.map((o) => o.value).filter(Boolean).at(-1));
       await page.selectOption('label:has-text("Baseline") select', a);
       await page.waitForSelector('td[data-metric][data-p]', { timeout: 120000 });
       await page.waitForSelector('p.testing', { state: 'detached', timeout: 120000 });

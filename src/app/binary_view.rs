@@ -10,7 +10,6 @@ use wasm_bindgen::JsCast;
 
 use crate::core::binary::{nearest_point, ThresholdRule};
 use crate::core::registry::Kind;
-use crate::core::Named;
 use crate::markup::confusion_table;
 use crate::plot::{binary_series, series_css, LineChart, Marker, PR_AXES, ROC_AXES};
 use crate::report::fixed;
@@ -373,7 +372,7 @@ impl Diagnostics {
                 &models,
                 &options,
                 logits,
-                rule.name(),
+                rule,
                 range,
                 super::worker::protocol::Lane::Diagnostics,
             )

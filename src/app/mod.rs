@@ -184,6 +184,7 @@ fn App() -> impl IntoView {
                     }>"Cancel"</button>
                 </div>
             })}
+            <worker::JobsStatus/>
             <div class="messages" role="log">
                 {move || state.messages.get().into_iter().rev().map(|m| {
                     let id = m.id;

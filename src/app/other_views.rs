@@ -313,8 +313,7 @@ pub fn OneVsRest() -> impl IntoView {
                         }
                         let options = format!("{};one_vs_rest:{c}", state.diagnose.get_untracked());
                         let logits = state.conv.with_untracked(|cv| cv.binary_scores_are_logits);
-                        use crate::core::Named;
-                        let rule = crate::core::binary::ThresholdRule::AtLeast.name();
+                        let rule = crate::core::binary::ThresholdRule::AtLeast;
                         super::worker::diagnose(
                             &models,
                             &options,

@@ -48,9 +48,10 @@ impl Values {
         }
         let (measure, filter) = (self.measure.get(), self.filter.get());
         let alone = state.ws.with(|w| w.datasets().is_empty());
+        let compare = (state.tests.get(), state.baseline.get());
         let view = crate::session::ViewState {
-            tests: state.tests.get(),
-            baseline: state.baseline.get(),
+            tests: compare.0.clone(),
+            baseline: compare.1.clone(),
             ..Default::default()
         }
         .to_fragment();
@@ -88,7 +89,7 @@ impl Values {
         });
         let (html, last) = (self.html, self.last);
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = super::worker::values(&bytes, &measure, &filter, &view, alone).await;
+            let answer = super::worker::values(&bytes, &measure, &filter, compare, alone).await;
             if last.get_value() != key {
                 return;
             }
@@ -185,7 +186,6 @@ impl Default for Relations {
 impl Relations {
     /// Called from an effect: tracks the workspace and the conventions.
     pub fn watch(self, state: AppState) {
-        use crate::core::Named;
         let last = self.last;
         let version = state.conv.with(|c| c.trec_eval);
         let key = state.ws.with(|w| w.relations_key());
@@ -212,7 +212,7 @@ impl Relations {
         // the workspace as a session (its view is not read)
         let bytes = super::share::session_bytes(state);
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = super::worker::relations(&bytes, version.name()).await;
+            let answer = super::worker::relations(&bytes, version).await;
             // a newer evaluation is on its way
             if last.get_value() != key {
                 return;

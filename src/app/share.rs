@@ -363,6 +363,7 @@ pub async fn save_report(state: AppState) {
             "text/html",
             &html,
         ),
+        Err(why) if why.is_empty() => {}
         Err(why) => state.say(Level::Error, "The report could not be saved", vec![why]),
     }
 }

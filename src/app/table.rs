@@ -54,12 +54,12 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                     vec!["Too large to copy to a worker: rankscope eval --format trec_eval -q RUN… --qrels QRELS writes it.".into()],
                 ),
                 None => {
-                    let columns: Vec<String> =
-                        (state.columns(kind).iter()).map(|m| m.to_string()).collect();
+                    let columns = state.columns(kind);
                     let session = super::share::session_bytes(state);
                     leptos::task::spawn_local(async move {
-                        match super::worker::trec_eval_q(&session, &columns.join(",")).await {
+                        match super::worker::trec_eval_q(&session, columns).await {
                             Ok(text) => download(&format!("{name}.trec_eval.txt"), "text/plain", &text),
+                            Err(why) if why.is_empty() => {}
                             Err(why) => state.say(
                                 super::state::Level::Error,
                                 "The table could not be exported",
@@ -76,6 +76,7 @@ pub fn MetricTable(kind: Kind, report: Memo<Option<Shared<Report>>>) -> impl Int
                             let file = format!("{name}.{}", format.name());
                             download(&file, format.mime(), &text)
                         }
+                        Err(why) if why.is_empty() => {}
                         Err(why) => state.say(
                             super::state::Level::Error,
                             "The table could not be exported",

@@ -37,7 +37,7 @@ crate::named!(Test {
 
 /// The test settings of the page and the Compare view's pair (`test=`,
 /// `correction=`, `alpha=`, `seed=`, `ci=`, `vs=`, `on=` in links).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// The test behind the table's marks.
     pub test: Test,

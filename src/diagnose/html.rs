@@ -122,33 +122,96 @@ impl Axes {
         );
         s
     }
+    /// A point (clamped to the axes) in user units.
+    fn at(&self, (x, y): (f64, f64)) -> (f64, f64) {
+        (
+            self.px(x.clamp(self.x.0, self.x.1)),
+            self.py(y.clamp(self.y.0, self.y.1)),
+        )
+    }
     /// A path through `points` (clamped to the axes), thinned to what the
     /// drawing can show.
     fn path(&self, points: &[(f64, f64)], color: &str, class: &str) -> String {
+        self.path_of(points.len(), |i| points[i], color, class)
+    }
+    /// [`Axes::path`] through points `0..n`, each read by `point` (no list).
+    fn path_of(
+        &self,
+        n: usize,
+        point: impl Fn(usize) -> (f64, f64),
+        color: &str,
+        class: &str,
+    ) -> String {
         let mut d = String::new();
         let mut last = (f64::NAN, f64::NAN);
-        for (i, &(x, y)) in points.iter().enumerate() {
-            let p = (
-                self.px(x.clamp(self.x.0, self.x.1)),
-                self.py(y.clamp(self.y.0, self.y.1)),
-            );
+        for i in 0..n {
+            let p = self.at(point(i));
             if !(p.0.is_finite() && p.1.is_finite()) {
                 continue;
             }
-            let far = (p.0 - last.0).abs() + (p.1 - last.1).abs() >= 0.5;
-            if last.0.is_nan() || far || i + 1 == points.len() {
-                let _ = write!(
-                    d,
-                    "{}{:.1} {:.1}",
-                    if last.0.is_nan() { "M" } else { "L" },
-                    p.0,
-                    p.1
-                );
+            if last.0.is_nan() || far(p, last) || i + 1 == n {
+                step(&mut d, p, last.0.is_nan());
                 last = p;
             }
         }
         format!(r#"<path class="{class}" stroke="{color}" d="{d}"/>"#)
     }
+    /// [`Axes::path_of`] of points whose coordinates each only grow or only
+    /// shrink along the path (a curve read over its thresholds) and are
+    /// never NaN: the same path, each next drawn point found by a galloping
+    /// binary search (its distance from the last drawn one grows along the
+    /// path), so `point` is read about log n times per point drawn, not n.
+    fn monotone_path(
+        &self,
+        n: usize,
+        point: impl Fn(usize) -> (f64, f64),
+        color: &str,
+        class: &str,
+    ) -> String {
+        let mut d = String::new();
+        if n > 0 {
+            let mut last = self.at(point(0));
+            step(&mut d, last, true);
+            let mut i = 0;
+            // the last point is drawn whatever its distance
+            while i + 1 < n {
+                let is_far = |j: usize| far(self.at(point(j)), last);
+                // the first j in (i, n - 1) far from the last drawn point, else n - 1
+                let (mut lo, mut width) = (i + 1, 1);
+                let mut hi = n - 1;
+                while lo + width < hi {
+                    if is_far(lo + width - 1) {
+                        hi = lo + width - 1;
+                        break;
+                    }
+                    lo += width;
+                    width *= 2;
+                }
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if is_far(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                last = self.at(point(lo));
+                step(&mut d, last, false);
+                i = lo;
+            }
+        }
+        format!(r#"<path class="{class}" stroke="{color}" d="{d}"/>"#)
+    }
+}
+
+/// Whether `p` is far enough from `last` to be drawn (half a user unit).
+fn far(p: (f64, f64), last: (f64, f64)) -> bool {
+    (p.0 - last.0).abs() + (p.1 - last.1).abs() >= 0.5
+}
+
+/// A path's next step to `p` (`first`: a move).
+fn step(d: &mut String, p: (f64, f64), first: bool) {
+    let _ = write!(d, "{}{:.1} {:.1}", if first { "M" } else { "L" }, p.0, p.1);
 }
 
 /// The axes [0, 1] × [0, 1] with ticks at fifths and the dashed diagonal.
@@ -497,24 +560,21 @@ fn gains_and_lift(s: &mut String, v: &View) {
         "positives found",
     );
     body.push_str(&a.path(&[(0.0, 0.0), (1.0, 1.0)], "currentColor", "diagonal"));
+    // the curves are read in place (a million thresholds are not copied):
+    // gains only grow, so their path is searched for, not walked; lift from
+    // the first point at 1% of the rows on
     let mut lifts = Vec::new();
     for (i, (_, curve)) in v.curves.iter().enumerate() {
         let color = series_hex(v.colors[i]);
-        let g = diagnostics::gains_points(curve);
-        body.push_str(&a.path(&g, &color, "line"));
-        let lift: Vec<(f64, f64)> = g
-            .iter()
-            .filter(|p| p.0 >= 0.01)
-            .map(|p| (p.0, p.1 / p.0))
-            .collect();
-        lifts.push((color, lift));
+        let n = curve.thresholds.len() + 1;
+        let g = |i| diagnostics::gains_point(curve, i);
+        body.push_str(&a.monotone_path(n, g, &color, "line"));
+        let from = (0..n).find(|&i| g(i).0 >= 0.01).unwrap_or(n);
+        let top = (from..n).map(|i| g(i).1 / g(i).0).fold(1.0, f64::max);
+        lifts.push((color, curve, from, top));
     }
     s.push_str(&figure("gains", "cumulative gains", &body, &format!("Cumulative gains: the share of the positives among the top rows by score (ties shared pro rata); the diagonal is a random order. {}", legend(v, ""))));
-    let top = lifts
-        .iter()
-        .flat_map(|(_, l)| l.iter().map(|p| p.1))
-        .fold(1.0, f64::max)
-        .ceil();
+    let top = lifts.iter().map(|l| l.3).fold(1.0, f64::max).ceil();
     let a = Axes {
         x: (0.0, 1.0),
         y: (0.0, top),
@@ -524,8 +584,13 @@ fn gains_and_lift(s: &mut String, v: &View) {
     });
     let mut body = a.frame(&ticks(&FIFTHS, pct), &yt, "rows taken from the top", "lift");
     body.push_str(&a.path(&[(0.0, 1.0), (1.0, 1.0)], "currentColor", "diagonal"));
-    for (color, lift) in &lifts {
-        body.push_str(&a.path(lift, color, "line"));
+    for &(ref color, curve, from, _) in &lifts {
+        let n = curve.thresholds.len() + 1 - from;
+        let lift = |i| {
+            let g = diagnostics::gains_point(curve, from + i);
+            (g.0, g.1 / g.0)
+        };
+        body.push_str(&a.path_of(n, lift, color, "line"));
     }
     s.push_str(&figure("lift", "lift", &body, &format!("Lift: the positive rate of the top rows over the base rate, from the top 1%; 1 is a random order. {}", legend(v, ""))));
 }
@@ -546,11 +611,15 @@ fn det(s: &mut String, v: &View) {
     let mut body = a.frame(&t, &t, "false positive rate", "false negative rate");
     for (i, (_, curve)) in v.curves.iter().enumerate() {
         if let Some(points) = diagnostics::det_points(curve) {
-            let pts: Vec<(f64, f64)> = points
-                .iter()
-                .map(|&(fpr, fnr, _)| (diagnostics::probit(fpr), diagnostics::probit(fnr)))
-                .collect();
-            body.push_str(&a.path(&pts, &series_hex(v.colors[i]), "line"));
+            // both rates only move one way along the curve, and so do
+            // their probits: the path is searched for (a few probits per
+            // point drawn, not one per threshold)
+            let point = |k: usize| {
+                let (fpr, fnr, _) = points[k];
+                (diagnostics::probit(fpr), diagnostics::probit(fnr))
+            };
+            let color = series_hex(v.colors[i]);
+            body.push_str(&a.monotone_path(points.len(), point, &color, "line"));
         }
     }
     s.push_str(&figure("det", "DET curve", &body, &format!("DET curve: miss rate against false-alarm rate on normal-deviate axes (scikit-learn's det_curve points; rates of 0 or 1 drawn at the edge). {}", legend(v, ""))));
@@ -850,6 +919,48 @@ pub fn multiclass_report(models: &[super::MulticlassModel], colors: &[usize]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_monotone_path_searched_for_is_the_path_walked() {
+        // a curve of 20,000 distinct scores over 200,000 rows, read as the
+        // gains and DET curves read it
+        let (mut scores, mut labels) = (Vec::new(), Vec::new());
+        let mut x = 0x2545_f491u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let s = (x % 20_000) as f64 / 20_000.0;
+            scores.push(s);
+            labels.push(x % 7 < (s * 7.0) as u32);
+        }
+        let curve = BinaryCurve::new(&labels, &scores);
+        let unit = Axes {
+            x: (0.0, 1.0),
+            y: (0.0, 1.0),
+        };
+        let gains = diagnostics::gains_points(&curve);
+        let searched = unit.monotone_path(gains.len(), |i| gains[i], "c", "line");
+        assert_eq!(searched, unit.path(&gains, "c", "line"));
+        assert!(searched.matches('L').count() > 100, "{searched}");
+        let det = Axes {
+            x: (-3.0, 3.0),
+            y: (-3.0, 3.0),
+        };
+        let points: Vec<(f64, f64)> = (diagnostics::det_points(&curve).unwrap().iter())
+            .map(|&(a, b, _)| (diagnostics::probit(a), diagnostics::probit(b)))
+            .collect();
+        let searched = det.monotone_path(points.len(), |i| points[i], "c", "line");
+        assert_eq!(searched, det.path(&points, "c", "line"));
+        // short paths: one point, two, none
+        for n in [0, 1, 2, 3] {
+            let p = &gains[..n];
+            assert_eq!(
+                unit.monotone_path(n, |i| p[i], "c", "l"),
+                unit.path(p, "c", "l")
+            );
+        }
+    }
 
     fn view_html(names: &[&str], options: &Options) -> String {
         let rows: Vec<(f64, bool)> = (0..200)

@@ -269,16 +269,18 @@ pub fn binary_model(name: &str, curve: &BinaryCurve, o: &Options) -> BinaryModel
     let probability = move |s: f64| if logits { sigmoid(s) } else { s };
     let calibration = diagnostics::calibration(curve, o.bins, o.strategy, probability);
     let above = o.rule == ThresholdRule::Above;
-    let point = |(name, target, t): (&'static str, String, Target)| {
-        let p: Option<OperatingPoint> = diagnostics::operating_point(curve, t);
-        Point {
+    // every operating point in one pass over the curve
+    let targets = targets(o);
+    let found =
+        diagnostics::operating_points(curve, &targets.iter().map(|t| t.2).collect::<Vec<_>>());
+    let point =
+        |((name, target, _), p): ((&'static str, String, Target), Option<OperatingPoint>)| Point {
             name,
             target,
             threshold: p.map(|p| p.threshold_for(curve, above)),
             value: p.map(|p| p.value),
             confusion: p.map(|p| p.confusion),
-        }
-    };
+        };
     BinaryModel {
         name: name.to_string(),
         rows: curve.positives + curve.negatives,
@@ -299,7 +301,7 @@ pub fn binary_model(name: &str, curve: &BinaryCurve, o: &Options) -> BinaryModel
                 ))
             })
             .collect(),
-        operating_points: targets(o).into_iter().map(point).collect(),
+        operating_points: targets.into_iter().zip(found).map(point).collect(),
         det: o.curves.then(|| diagnostics::det_points(curve)).flatten(),
         gains: o.curves.then(|| diagnostics::gains_points(curve)),
     }

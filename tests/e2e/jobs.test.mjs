@@ -123,3 +123,48 @@ test('Cancel on a long load stops the load only: what was loaded stays, and a Di
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** `Job::Export`'s place in the enum (protocol.rs). */
+const EXPORT = 8;
+
+test('every long view job shows its progress and a Cancel that stops it: the page stays usable and nothing loaded is lost', async () => {
+  const { page, errors } = await openHeld();
+  const before = await cells(page);
+  const panelBefore = await page.$eval('.diag-body', (e) => e.innerHTML);
+  // a Diagnostics job whose answer would come 20 s late: shown as running, with a Cancel
+  await page.evaluate((kind) => { globalThis.holdKind = kind; globalThis.holdMs = 20000; }, DIAGNOSE);
+  await setStrategy(page, 'quantile');
+  await page.waitForFunction(() => globalThis.held.length === 1);
+  const status = page.locator('.jobs p[role="status"]', { hasText: 'Diagnostics' });
+  await status.waitFor({ timeout: 5000 });
+  await status.locator('button', { hasText: 'Cancel' }).click();
+  // stopped at once: its worker terminated, the line gone, the panel and every value as before
+  await page.waitForFunction(() => globalThis.held[0].terminatedAt !== undefined, null, { timeout: 2000 });
+  await page.waitForSelector('.jobs p', { state: 'detached', timeout: 2000 });
+  assert.deepEqual(await cells(page), before, 'everything loaded is unchanged');
+  assert.equal(await page.$eval('.diag-body', (e) => e.innerHTML), panelBefore, 'the panel of the last answer stays');
+  // the page stays usable: the next Diagnostics job answers, and so does an export
+  await setStrategy(page, 'uniform');
+  await page.fill('#diag-bins', '7');
+  await page.press('#diag-bins', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#diag-bins')?.getAttribute('value') === '7', null, { timeout: 20000 });
+  // an export held long enough to be seen running, then cancelled: no file, no error shown
+  await page.evaluate((kind) => { globalThis.holdKind = kind; globalThis.holdMs = 20000; }, EXPORT);
+  let downloaded = false;
+  page.on('download', () => { downloaded = true; });
+  await page.click('button[data-export="csv"]');
+  const exporting = page.locator('.jobs p[role="status"]', { hasText: 'Export' });
+  await exporting.waitFor({ timeout: 5000 });
+  await exporting.locator('button').click();
+  await page.waitForSelector('.jobs p', { state: 'detached', timeout: 2000 });
+  assert.equal(await page.evaluate(() => globalThis.held[1].terminatedAt !== undefined), true, 'the export\'s worker was stopped');
+  await page.waitForTimeout(300);
+  assert.equal(downloaded, false);
+  assert.equal(await page.$$eval('.msg.error', (e) => e.length), 0, 'a cancel is not an error');
+  // and an export asked again is written
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20000 }), page.click('button[data-export="csv"]')]);
+  assert.match(await download.suggestedFilename(), /\.csv$/);
+  assert.deepEqual(await cells(page), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -220,16 +220,22 @@ fn rate(k: u64, n: u64) -> f64 {
 /// threshold. Between two points the line is what a random order of the tied
 /// rows gives on average.
 pub fn gains_points(curve: &BinaryCurve) -> Vec<(f64, f64)> {
+    (0..=curve.thresholds.len())
+        .map(|i| gains_point(curve, i))
+        .collect()
+}
+
+/// Point `i` of [`gains_points`] (0: the origin), read without the list.
+pub fn gains_point(curve: &BinaryCurve, i: usize) -> (f64, f64) {
+    let Some(i) = i.checked_sub(1) else {
+        return (0.0, 0.0);
+    };
     let n = (curve.positives + curve.negatives).max(1) as f64;
     let p = curve.positives.max(1) as f64;
-    std::iter::once((0.0, 0.0))
-        .chain((0..curve.thresholds.len()).map(|i| {
-            (
-                (curve.tps[i] + curve.fps[i]) as f64 / n,
-                curve.tps[i] as f64 / p,
-            )
-        }))
-        .collect()
+    (
+        (curve.tps[i] + curve.fps[i]) as f64 / n,
+        curve.tps[i] as f64 / p,
+    )
 }
 
 /// Fraction of the positives among the top `fraction` of the rows by score
@@ -478,39 +484,65 @@ pub enum Target {
 /// (precision, recall, FPR, J, Fβ or the cost). `None` when no threshold
 /// reaches the target or a needed class is absent.
 pub fn operating_point(curve: &BinaryCurve, target: Target) -> Option<OperatingPoint> {
+    operating_points(curve, &[target]).pop().flatten()
+}
+
+/// [`operating_point`] of each of `targets`, in one pass over the curve.
+pub fn operating_points(curve: &BinaryCurve, targets: &[Target]) -> Vec<Option<OperatingPoint>> {
     let (pos, neg) = (curve.positives, curve.negatives);
+    let mut found: Vec<Option<OperatingPoint>> = vec![None; targets.len()];
+    for (threshold, confusion) in points(curve) {
+        for (&target, out) in targets.iter().zip(&mut found) {
+            // the largest score wins, the highest threshold among equals (as [`best`])
+            let value = target_score(target, &confusion, pos, neg);
+            if !value.is_nan() && out.as_ref().is_none_or(|o| value > o.value) {
+                *out = Some(OperatingPoint {
+                    threshold,
+                    confusion,
+                    value,
+                });
+            }
+        }
+    }
+    (found.into_iter().zip(targets))
+        .map(|(point, target)| {
+            let point = point?;
+            (pos > 0).then_some(())?;
+            let negate = matches!(target, Target::FprAtTpr(_) | Target::MinCost { .. });
+            Some(OperatingPoint {
+                value: if negate { -point.value } else { point.value },
+                ..point
+            })
+        })
+        .collect()
+}
+
+/// What an operating point for `target` maximises at confusion `c`: unmet
+/// constraints score NaN (skipped), minima are maxima of the negation.
+fn target_score(target: Target, c: &Confusion, pos: u64, neg: u64) -> f64 {
     let tpr = |c: &Confusion| rate(c.tp, pos);
     let fpr = |c: &Confusion| rate(c.fp, neg);
     let precision = |c: &Confusion| c.tp as f64 / (c.tp + c.fp) as f64;
-    // unmet constraints score NaN (skipped); minima are maxima of the negation
     let when = |ok: bool, v: f64| if ok { v } else { f64::NAN };
-    let point = match target {
-        Target::PrecisionAtRecall(r) => best(curve, |c| when(tpr(c) >= r, precision(c))),
-        Target::RecallAtPrecision(p) => best(curve, |c| when(precision(c) >= p, tpr(c))),
-        Target::FprAtTpr(t) => best(curve, |c| when(tpr(c) >= t, -fpr(c))),
-        Target::Youden => best(curve, |c| when(neg > 0, tpr(c) - fpr(c))),
+    match target {
+        Target::PrecisionAtRecall(r) => when(tpr(c) >= r, precision(c)),
+        Target::RecallAtPrecision(p) => when(precision(c) >= p, tpr(c)),
+        Target::FprAtTpr(t) => when(tpr(c) >= t, -fpr(c)),
+        Target::Youden => when(neg > 0, tpr(c) - fpr(c)),
         Target::MaxF(beta) => {
             let b2 = beta * beta;
-            best(curve, |c| {
-                let num = (1.0 + b2) * c.tp as f64;
-                num / (num + b2 * c.fn_ as f64 + c.fp as f64)
-            })
+            let num = (1.0 + b2) * c.tp as f64;
+            num / (num + b2 * c.fn_ as f64 + c.fp as f64)
         }
         Target::MinCost {
             fp,
             fn_,
             prevalence,
-        } => best(curve, |c| -match prevalence {
+        } => -match prevalence {
             Some(pi) => fn_ * pi * rate(c.fn_, pos) + fp * (1.0 - pi) * fpr(c),
             None => (fp * c.fp as f64 + fn_ * c.fn_ as f64) / (pos + neg) as f64,
-        }),
-    }?;
-    (pos > 0).then_some(())?;
-    let negate = matches!(target, Target::FprAtTpr(_) | Target::MinCost { .. });
-    Some(OperatingPoint {
-        value: if negate { -point.value } else { point.value },
-        ..point
-    })
+        },
+    }
 }
 
 /// The scores' histogram per class: (positives, negatives) in each of

@@ -924,7 +924,9 @@ impl MetricInfo {
 }
 
 /// A metric id with its cutoff, e.g. `ndcg@10`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct MetricId {
     pub base: String,
     pub k: Option<usize>,

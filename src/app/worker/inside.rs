@@ -27,8 +27,17 @@ pub fn worker_main() {
 /// none) posted back. A new job is a [`Job`] variant, its arm here and its
 /// handler below.
 async fn dispatch(job: Job, sides: Sides, mut out: Out) {
+    if !matches!(job, Job::Warm) {
+        // a worker that takes a job is no longer a warm spare
+        let _ = Reflect::set(
+            &js_sys::global(),
+            &"rankscopeWarmedUp".into(),
+            &false.into(),
+        );
+    }
     let reply = match job {
         Job::Warm => return warm(),
+        Job::WarmViews => return warm_views(),
         Job::Parse {
             input,
             options,
@@ -36,14 +45,14 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
         } => parse(input, options.into(), part, &sides, &mut out).await,
         Job::Example { only, one_vs_rest } => example(only, one_vs_rest, &mut out),
         Job::Compare { request, auc } => compare(&sides.bytes(request), auc, &mut out),
-        Job::Relations { session, version } => relations(&sides.bytes(session), &version, &mut out),
+        Job::Relations { session, version } => relations(&sides.bytes(session), version, &mut out),
         Job::Diagnose {
             models,
             options,
             logits,
             rule,
             range,
-        } => diagnose(&models, &sides, &options, logits, &rule, range, &mut out).map(Reply::Text),
+        } => diagnose(&models, &sides, &options, logits, rule, range, &mut out).map(Reply::Text),
         Job::ClassReport {
             files,
             example,
@@ -56,16 +65,16 @@ async fn dispatch(job: Job, sides: Sides, mut out: Out) {
             files,
             measure,
             filter,
-            view,
+            tests,
+            baseline,
             alone,
         } => Ok(Reply::Values(values(
             &sides.bytes(files),
             &measure,
             &filter,
-            &view,
-            alone,
+            alone.then_some((baseline.as_deref(), &tests)),
         ))),
-        Job::Export { table, format } => export(&table, &format).map(Reply::Text),
+        Job::Export { table, format } => Ok(Reply::Text(table.export(format))),
         Job::TrecEval { session, columns } => {
             trec_eval(&sides.bytes(session), &columns).map(Reply::Text)
         }
@@ -250,12 +259,6 @@ fn compare(request: &[u8], auc: bool, out: &mut Out) -> Result<Reply, String> {
     })
 }
 
-/// [`Job::Export`]: metric table `table` in export `format`.
-fn export(table: &crate::report::Table, format: &str) -> Result<String, String> {
-    let format = <crate::report::Export as crate::core::Named>::named(format);
-    Ok(table.export(format.ok_or("no such export format")?))
-}
-
 /// [`Job::Leaderboard`]: one metric's column of the leaderboard (tie group,
 /// rank intervals, each run against the baseline) from its matrix's bytes;
 /// the answer encoded beside.
@@ -277,11 +280,15 @@ fn leaderboard(request: &[u8], bytes: &[u8], out: &mut Out) -> Result<Reply, Str
 /// [`Job::TrecEval`]: the page's trec_eval `-q` export ([`super::trec_eval_q`]):
 /// each run of the session's workspace its view does not hide, under its
 /// conventions, with trec_eval's official measures and the table's `columns`.
-fn trec_eval(session: &[u8], columns: &str) -> Result<String, String> {
+fn trec_eval(
+    session: &[u8],
+    columns: &[crate::core::registry::MetricId],
+) -> Result<String, String> {
     use crate::core::registry::{Kind, MetricId};
     let (ws, view, _) = crate::session::decode_session(session)?;
-    let columns: Vec<MetricId> = (columns.split(','))
-        .filter_map(|c| MetricId::parse(c, Kind::Ranking).ok())
+    // the ids the registry knows for ranking runs (a damaged request's others skipped)
+    let columns: Vec<MetricId> = (columns.iter())
+        .filter_map(|c| MetricId::parse(&c.to_string(), Kind::Ranking).ok())
         .collect();
     let measures = crate::trec_format::official_and(&columns);
     let complete = view.conv.query_set == crate::core::ranking::QuerySet::Qrels;
@@ -351,23 +358,18 @@ fn diagnose(
     sides: &Sides,
     options: &str,
     logits: bool,
-    rule: &str,
-    (lo, hi): (f64, f64),
+    rule: crate::core::binary::ThresholdRule,
+    range: (f64, f64),
     out: &mut Out,
 ) -> Result<String, String> {
-    use crate::core::binary::BinaryCurve;
-    use crate::core::Named;
-    use crate::diagnose::{self, html};
     let mut curves = Vec::new();
     let mut colors = Vec::new();
     let mut ats = Vec::new();
     for m in models {
-        let column = |side: Side| sides.bytes(side);
-        let (t, tp, fp) = (column(m.thresholds), column(m.tps), column(m.fps));
         let curve = BinaryCurve::from_parts(
-            bytemuck::pod_collect_to_vec(&t[..t.len() / 8 * 8]),
-            bytemuck::pod_collect_to_vec(&tp[..tp.len() / 8 * 8]),
-            bytemuck::pod_collect_to_vec(&fp[..fp.len() / 8 * 8]),
+            sides.column(m.thresholds),
+            sides.column(m.tps),
+            sides.column(m.fps),
         )?;
         curves.push((m.name.clone(), std::sync::Arc::new(curve)));
         colors.push(m.color as usize);
@@ -377,26 +379,44 @@ fn diagnose(
                 .unwrap_or(0.0),
         );
     }
-    let mut options = diagnose::Options::from_text(options);
+    let mut options = crate::diagnose::Options::from_text(options);
     options.logits = logits;
-    options.rule = crate::core::binary::ThresholdRule::named(rule)
-        .unwrap_or(crate::core::binary::ThresholdRule::AtLeast);
+    options.rule = rule;
+    diagnostics_panel(&curves, &colors, &ats, &options, range, &mut |i, n| {
+        out.step(i, n)
+    })
+}
+
+/// The Diagnostics panel of `curves` (coloured `colors`, their thresholds
+/// at `ats` on the score axis `range`) under `options`, a step per model.
+/// Never inlined: the warm-up ([`warm_up`]) and the job call this one
+/// function, so the browser has optimised its code when a job comes.
+#[inline(never)]
+pub(super) fn diagnostics_panel(
+    curves: &[(String, std::sync::Arc<BinaryCurve>)],
+    colors: &[usize],
+    ats: &[f64],
+    options: &crate::diagnose::Options,
+    range: (f64, f64),
+    step: &mut dyn FnMut(usize, usize),
+) -> Result<String, String> {
+    use crate::diagnose::{self, html};
     let n = curves.len();
     let mut models = Vec::with_capacity(n);
     for (i, (name, curve)) in curves.iter().enumerate() {
-        out.step(i, n + 1);
-        models.push(diagnose::binary_model(name, curve, &options));
+        step(i, n + 1);
+        models.push(diagnose::binary_model(name, curve, options));
     }
-    out.step(n, n + 1);
-    let groups = diagnose::groups(&curves, &models, &options);
+    step(n, n + 1);
+    let groups = diagnose::groups(curves, &models, options);
     Ok(html::panel(&html::View {
-        curves: &curves,
-        colors: &colors,
+        curves,
+        colors,
         models: &models,
         groups: &groups,
-        options: &options,
-        range: (lo, hi),
-        at: &ats,
+        options,
+        range,
+        at: ats,
     }))
 }
 
@@ -476,9 +496,14 @@ async fn class_report(
 /// [`Job::Values`]: the panel of values computed elsewhere
 /// ([`crate::values::panel`]) of `files` (a block of
 /// [`transfer::encode_many`], each a `Measures`), measure and filter; its
-/// Compare view when `alone`, under the tests' settings and baseline of
-/// `view` (a link's fragment).
-fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) -> [String; 3] {
+/// Compare view when `alone` (`compare`: the baseline and the tests'
+/// settings).
+fn values(
+    files: &[u8],
+    measure: &str,
+    filter: &str,
+    compare: Option<(Option<&str>, &crate::compare::page::Settings)>,
+) -> [String; 3] {
     let files: Vec<crate::parse::Precomputed> = transfer::decode_many(files)
         .unwrap_or_default()
         .into_iter()
@@ -487,12 +512,11 @@ fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) ->
             _ => None,
         })
         .collect();
-    let (view, _) = crate::session::ViewState::from_fragment(view);
     crate::values::panel(&crate::values::View {
         files: &files,
         measure,
         filter,
-        compare: alone.then_some((view.baseline.as_deref(), &view.tests)),
+        compare,
     })
 }
 
@@ -500,9 +524,11 @@ fn values(files: &[u8], measure: &str, filter: &str, view: &str, alone: bool) ->
 /// bytes) evaluated against its runs with `rankscope trec_eval`
 /// ([`crate::trec_relations::evaluate`]): one outcome per (file, run)
 /// pair, its values or what trec_eval said.
-fn relations(session: &[u8], version: &str, out: &mut Out) -> Result<Reply, String> {
-    use crate::core::Named;
-    let version = crate::core::ranking_metrics::TrecEvalVersion::named(version).unwrap_or_default();
+fn relations(
+    session: &[u8],
+    version: crate::core::ranking_metrics::TrecEvalVersion,
+    out: &mut Out,
+) -> Result<Reply, String> {
     let (ws, _, _) = crate::session::decode_session(session)?;
     let outcomes: Vec<(String, Outcome)> = crate::trec_relations::evaluate(&ws.to_files(), version)
         .into_iter()
@@ -541,6 +567,31 @@ pub(super) fn warm_up() {
             Box::new(transfer::VecSide::default()),
         ));
     }
+}
+
+/// [`Job::WarmViews`]: the views' spare's hot code run once, as
+/// [`warm_up`] does for the loads': the Diagnostics panel (its curves too,
+/// drawn from the same loops) of a curve of 2^17 made-up rows.
+fn warm_views() {
+    let (mut labels, mut scores) = (Vec::new(), Vec::new());
+    let mut x = 0x2545_f491u32;
+    for _ in 0..1 << 17 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        labels.push(x % 3 == 0);
+        scores.push((x % 1_000_000) as f64 / 1e6);
+    }
+    let curves = [(
+        String::new(),
+        std::sync::Arc::new(BinaryCurve::new(&labels, &scores)),
+    )];
+    let options = crate::diagnose::Options {
+        curves: true,
+        ..Default::default()
+    };
+    let panel = diagnostics_panel(&curves, &[0], &[0.5], &options, (0.0, 1.0), &mut |_, _| {});
+    std::hint::black_box(panel.ok());
 }
 
 /// A binary file's curves ([`BinaryCurve::new`]), one per model. Never

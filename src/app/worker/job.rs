@@ -459,30 +459,34 @@ pub async fn compare(
 /// Runs `rankscope trec_eval` on the relation files of a workspace (sent
 /// as a session's bytes) against its runs in a worker of its own: one
 /// outcome per (file, run) pair.
-pub async fn relations(session: &[u8], version: &str) -> Result<Vec<(String, Outcome)>, String> {
+pub async fn relations(
+    session: &[u8],
+    version: crate::core::ranking_metrics::TrecEvalVersion,
+) -> Result<Vec<(String, Outcome)>, String> {
     let job = Job::Relations {
         session: Side(0),
-        version: version.into(),
+        version,
     };
     let block = files_block(ask(job, &[bytes(session)], Lane::Relations, "").await?)?;
     transfer::decode_many(&block)
 }
 
 /// The panel of values computed elsewhere from a worker: `files` a block of
-/// [`transfer::encode_many`], `view` a link's fragment with the tests'
-/// settings and the baseline.
+/// [`transfer::encode_many`]; its Compare view (`alone`) under `tests`
+/// against `baseline`.
 pub async fn values(
     files: &[u8],
     measure: &str,
     filter: &str,
-    view: &str,
+    (tests, baseline): (crate::compare::page::Settings, Option<String>),
     alone: bool,
 ) -> Result<[String; 3], String> {
     let job = Job::Values {
         files: Side(0),
         measure: measure.into(),
         filter: filter.into(),
-        view: view.into(),
+        tests,
+        baseline,
         alone,
     };
     match ask(job, &[bytes(files)], Lane::Values, "").await? {
@@ -503,7 +507,7 @@ pub async fn diagnose(
     )],
     options: &str,
     logits: bool,
-    rule: &str,
+    rule: crate::core::binary::ThresholdRule,
     range: (f64, f64),
     lane: Lane,
 ) -> Result<String, String> {
@@ -526,12 +530,15 @@ pub async fn diagnose(
         models,
         options: options.into(),
         logits,
-        rule: rule.into(),
+        rule,
         range,
     };
     // a spare: after a drop the spares start as its parse ends, so one is
     // further along than a worker started now (it is not warmed up first)
-    text_of(ask(job, &sides, lane, "").await?)
+    crate::app::util::mark("rankscope:diagnose:asked");
+    let answer = ask(job, &sides, lane, "").await;
+    crate::app::util::mark("rankscope:diagnose:answered");
+    text_of(answer?)
 }
 
 /// Metric table `table` in export `format` ([`crate::report::Table::export`]),
@@ -540,25 +547,25 @@ pub async fn export(
     table: crate::report::Table,
     format: crate::report::Export,
 ) -> Result<String, String> {
-    let job = Job::Export {
-        table,
-        format: crate::core::Named::name(format).into(),
-    };
+    let job = Job::Export { table, format };
     text(job, &[]).await
 }
 
-/// A text a worker writes.
+/// A text a worker writes; `Err("")` when cancelled (its line's Cancel).
 async fn text(job: Job, sides: &[JsValue]) -> Result<String, String> {
-    text_of(ask(job, sides, Lane::Export, "cancelled").await?)
+    text_of(ask(job, sides, Lane::Export, "").await?)
 }
 
 /// trec_eval's `-q` output of a workspace sent as a session (its view's
 /// conventions and hidden runs): trec_eval's official measures and the
-/// table's `columns` (ids, comma-separated), written in a worker.
-pub async fn trec_eval_q(session: &[u8], columns: &str) -> Result<String, String> {
+/// table's `columns`, written in a worker.
+pub async fn trec_eval_q(
+    session: &[u8],
+    columns: Vec<crate::core::registry::MetricId>,
+) -> Result<String, String> {
     let job = Job::TrecEval {
         session: Side(0),
-        columns: columns.into(),
+        columns,
     };
     text(job, &[bytes(session)]).await
 }

@@ -116,6 +116,18 @@ impl Sides {
         self.array(side).map(|a| a.to_vec()).unwrap_or_default()
     }
 
+    /// Side `side`'s whole 8-byte values copied straight into a column
+    /// (empty when it is not a byte array).
+    pub(super) fn column<T: bytemuck::Pod + bytemuck::Zeroable>(&self, side: Side) -> Vec<T> {
+        let Some(a) = self.array(side) else {
+            return Vec::new();
+        };
+        let mut column = vec![T::zeroed(); a.length() as usize / 8];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut column);
+        a.subarray(0, bytes.len() as u32).copy_to(bytes);
+        column
+    }
+
     /// Side `side` as a file (`None` when it is not one).
     pub(super) fn file(&self, side: Side) -> Option<web_sys::File> {
         self.at(side).dyn_into().ok()

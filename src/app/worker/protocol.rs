@@ -109,13 +109,18 @@ pub enum Job {
     Compare { request: Side, auc: bool },
     /// The relation files of a session (beside) evaluated by trec_eval
     /// `version` → [`Reply::Files`].
-    Relations { session: Side, version: String },
-    /// The Diagnostics panel of `models` → [`Reply::Text`].
+    Relations {
+        session: Side,
+        version: crate::core::ranking_metrics::TrecEvalVersion,
+    },
+    /// The Diagnostics panel of `models` → [`Reply::Text`]: `options` as
+    /// the link's `diag` holds them (`diagnose::Options::to_text`), the
+    /// score scale and threshold rule beside them.
     Diagnose {
         models: Vec<Curve>,
         options: String,
         logits: bool,
-        rule: String,
+        rule: crate::core::binary::ThresholdRule,
         range: (f64, f64),
     },
     /// The multi-class report of the matrices read again, and the bundled
@@ -128,21 +133,27 @@ pub enum Job {
         models: Vec<(String, u32)>,
     },
     /// The panel of values computed elsewhere (`files`: a block of
-    /// `transfer::encode_many`, beside) → [`Reply::Values`].
+    /// `transfer::encode_many`, beside), its Compare view under `tests`
+    /// against `baseline` → [`Reply::Values`].
     Values {
         files: Side,
         measure: String,
         filter: String,
-        view: String,
+        tests: crate::compare::page::Settings,
+        baseline: Option<String>,
         alone: bool,
     },
     /// A metric table in an export format → [`Reply::Text`].
     Export {
         table: crate::report::Table,
-        format: String,
+        format: crate::report::Export,
     },
-    /// trec_eval's `-q` output of a session (beside) → [`Reply::Text`].
-    TrecEval { session: Side, columns: String },
+    /// trec_eval's `-q` output of a session (beside), with the table's
+    /// `columns` → [`Reply::Text`].
+    TrecEval {
+        session: Side,
+        columns: Vec<crate::core::registry::MetricId>,
+    },
     /// A saved report: the session (beside) and the app's files fetched
     /// again (stylesheet, JavaScript, wasm) → [`Reply::Text`].
     Report {
@@ -156,6 +167,9 @@ pub enum Job {
     /// The request and answer travel encoded beside, so the dashboard,
     /// which shares this enum, carries no code for them.
     Leaderboard { request: Side, values: Side },
+    /// [`Job::Warm`] for the spare kept for the views' jobs (no flag set:
+    /// the loads' spares are the ones counted). No reply.
+    WarmViews,
 }
 
 /// What the leaderboard's tests of one metric need besides its matrix.
@@ -328,11 +342,38 @@ impl Lane {
         !matches!(self, Lane::Load | Lane::Export)
     }
 
-    /// Whether the job gets a worker of its own (not a spare) and lets
-    /// spares start next to it: the tests and relation files, which may
-    /// run for long next to a drop.
+    /// Whether the job gets a worker of its own (not a spare): the
+    /// relation files, which may run for long next to a drop.
     pub fn fresh(self) -> bool {
+        matches!(self, Lane::Relations | Lane::Board)
+    }
+
+    /// Whether spares start next to the job: the tests and relation files,
+    /// which may run for long.
+    pub fn long(self) -> bool {
         matches!(self, Lane::Compare | Lane::Relations | Lane::Board)
+    }
+
+    /// What the page's line of a running job of this lane says (with its
+    /// progress and a Cancel); `None` for the loads and the tests, whose
+    /// views have lines of their own.
+    pub fn title(self) -> Option<&'static str> {
+        match self {
+            Lane::Load | Lane::Compare => None,
+            Lane::Diagnostics => Some("Diagnostics"),
+            Lane::Classes => Some("Class report"),
+            Lane::Values => Some("Values"),
+            Lane::Relations => Some("Relation files"),
+            Lane::Export => Some("Export"),
+            Lane::Board => Some("Leaderboard"),
+        }
+    }
+
+    /// Whether the worker that answered the job is kept, warm, for the
+    /// lane's next job (a view asked again as its settings change), until
+    /// a newer job supersedes a running one or the lane is cancelled.
+    pub fn keeps(self) -> bool {
+        matches!(self, Lane::Compare | Lane::Diagnostics | Lane::Values)
     }
 }
 
@@ -368,6 +409,14 @@ impl Book {
         self.take(|l| l == lane)
     }
 
+    /// Stops job `id` (its line's Cancel), if it runs; the others go on.
+    pub fn cancel_job(&mut self, id: Id) -> Vec<Id> {
+        let ids = self.running.iter().map(|j| j.0).filter(|&j| j == id);
+        let ids: Vec<Id> = ids.collect();
+        self.end(id);
+        ids
+    }
+
     fn take(&mut self, which: impl Fn(Lane) -> bool) -> Vec<Id> {
         let taken = self.running.iter().filter(|j| which(j.1)).map(|j| j.0);
         let taken: Vec<Id> = taken.collect();
@@ -385,9 +434,9 @@ impl Book {
         self.running.retain(|j| j.0 != id);
     }
 
-    /// Whether a job on a spare runs (spares start only when none does).
+    /// Whether a job runs next to which spares do not start ([`Lane::long`]).
     pub fn busy(&self) -> bool {
-        self.running.iter().any(|j| !j.1.fresh())
+        self.running.iter().any(|j| !j.1.long())
     }
 }
 
@@ -441,7 +490,7 @@ mod tests {
             },
             Job::Relations {
                 session: Side(0),
-                version: "10.0".into(),
+                version: crate::core::ranking_metrics::TrecEvalVersion::V9,
             },
             Job::Diagnose {
                 models: vec![Curve {
@@ -454,7 +503,7 @@ mod tests {
                 }],
                 options: "bins:10".into(),
                 logits: false,
-                rule: ">=".into(),
+                rule: crate::core::binary::ThresholdRule::Above,
                 range: (0.0, 1.0),
             },
             Job::ClassReport {
@@ -473,16 +522,24 @@ mod tests {
                 files: Side(0),
                 measure: "map".into(),
                 filter: "".into(),
-                view: "#b=x".into(),
+                tests: crate::compare::page::Settings {
+                    test: crate::compare::Test::Wilcoxon,
+                    vs: Some("b".into()),
+                    ..Default::default()
+                },
+                baseline: Some("x".into()),
                 alone: true,
             },
             Job::Export {
                 table,
-                format: "csv".into(),
+                format: crate::report::Export::Latex,
             },
             Job::TrecEval {
                 session: Side(0),
-                columns: "ndcg@10".into(),
+                columns: vec![
+                    crate::core::registry::MetricId::new("ndcg", Some(10)),
+                    crate::core::registry::MetricId::new("map", None),
+                ],
             },
             Job::Report {
                 title: "r".into(),
@@ -493,6 +550,7 @@ mod tests {
                 request: Side(0),
                 values: Side(1),
             },
+            Job::WarmViews,
         ];
         for (i, job) in jobs.into_iter().enumerate() {
             round(i as Id + 1, job);
@@ -654,5 +712,49 @@ mod tests {
         assert!(!book.busy());
         assert_eq!(book.cancel(Lane::Compare), vec![t]);
         assert!(book.wants(r));
+    }
+
+    #[test]
+    fn a_jobs_cancel_stops_that_job_only_and_every_view_job_has_a_line() {
+        let mut book = Book::default();
+        let (load, _) = book.start(Lane::Load);
+        let (d, _) = book.start(Lane::Diagnostics);
+        let (e1, _) = book.start(Lane::Export);
+        let (e2, _) = book.start(Lane::Export);
+        assert_eq!(book.cancel_job(e1), vec![e1]);
+        assert!(!book.wants(e1));
+        assert!(book.wants(load) && book.wants(d) && book.wants(e2));
+        assert!(
+            book.cancel_job(e1).is_empty(),
+            "an ended job is not stopped again"
+        );
+        assert_eq!(book.cancel_job(d), vec![d]);
+        assert!(book.wants(e2));
+        for lane in [
+            Lane::Diagnostics,
+            Lane::Classes,
+            Lane::Values,
+            Lane::Relations,
+            Lane::Export,
+        ] {
+            assert!(lane.title().is_some(), "{lane:?}");
+        }
+        // the loader and the tests show their own progress and Cancel
+        assert_eq!((Lane::Load.title(), Lane::Compare.title()), (None, None));
+    }
+
+    #[test]
+    fn the_views_asked_again_keep_their_worker_and_loads_do_not() {
+        for lane in [Lane::Compare, Lane::Diagnostics, Lane::Values] {
+            assert!(
+                lane.keeps() && lane.exclusive() && !lane.fresh(),
+                "{lane:?}"
+            );
+        }
+        for lane in [Lane::Load, Lane::Export, Lane::Relations, Lane::Classes] {
+            assert!(!lane.keeps(), "{lane:?}");
+        }
+        // the tests take a spare (warm) but let spares start next to them
+        assert!(!Lane::Compare.fresh() && Lane::Compare.long());
     }
 }

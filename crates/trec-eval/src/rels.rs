@@ -208,11 +208,31 @@ pub fn form(
     if max_rel < 0 && !carry.allocated {
         return Err(String::new());
     }
-    carry.allocated = true;
     let levels = levels(qrels, max_rel)?;
     let rr = finish(join, &top, qrels, levels, carry.num_rel_levels);
-    carry.num_rel_levels = rr.num_rel_levels;
+    let after = carry_after(qrels, *carry);
+    debug_assert_eq!(after.num_rel_levels, rr.num_rel_levels);
+    *carry = Carry {
+        allocated: true,
+        ..after
+    };
     Ok(rr)
+}
+
+/// The carry `form` leaves after joining a query with these judgments
+/// (when it succeeds): it reads the judgments only, so the carry into
+/// every query is known before any ranking is read.
+pub fn carry_after(qrels: &[(&[u8], i64)], carry: Carry) -> Carry {
+    let max_rel = qrels.iter().map(|q| q.1).max().unwrap_or(0);
+    Carry {
+        // the highest level with a judgment is max_rel itself
+        num_rel_levels: if max_rel >= 0 {
+            max_rel + 1
+        } else {
+            carry.num_rel_levels
+        },
+        allocated: carry.allocated || max_rel >= 0,
+    }
 }
 
 /// `te_form_res_rels_jg`: one ResRels per judgment group, their level

@@ -154,7 +154,7 @@ fn qrels_line<'a>(c: &mut Cursor<'a>) -> Option<[&'a [u8]; 4]> {
 /// The lines of a qrels-like file, as `get_qrels.c` walks them: a line
 /// starting with '#' is skipped and the line after it is read as data.
 /// `f` gets each line's fields; Err(line) is "Malformed line {line}".
-fn qrels_walk<'a>(buf: &'a [u8], mut f: impl FnMut([&'a [u8]; 4])) -> Result<(), usize> {
+fn qrels_walk<'a>(buf: &'a [u8], mut f: impl FnMut([&'a [u8]; 4])) -> Result<usize, usize> {
     let mut c = Cursor { b: buf, p: 0 };
     let mut count = 0;
     while c.p < buf.len() {
@@ -171,7 +171,7 @@ fn qrels_walk<'a>(buf: &'a [u8], mut f: impl FnMut([&'a [u8]; 4])) -> Result<(),
         }
         count += 1;
     }
-    Ok(())
+    Ok(count)
 }
 
 fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
@@ -192,6 +192,75 @@ pub fn qrels(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
             docs.sort_by(|a, b| a.0.cmp(b.0));
             QrelsQuery { qid, docs }
         })
+        .collect())
+}
+
+/// `-R qrels` read as two halves at once (on two threads), the same as
+/// [`qrels`]: the halves' groups merged (the first half's lines first),
+/// then each query's judgments sorted.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn qrels_in_two(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
+    // a line start whose line before is not a comment: `qrels_walk` reads
+    // the line after a comment as data, so it must not start a half
+    let mut cut = buf.len() / 2;
+    let cut = loop {
+        let Some(nl) = buf[cut..].iter().position(|&c| c == b'\n') else {
+            return qrels(buf);
+        };
+        let start = buf[..cut + nl]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        cut += nl + 1;
+        if buf.get(start) != Some(&b'#') && cut < buf.len() {
+            break cut;
+        }
+    };
+    type Groups<'a> = Vec<(&'a [u8], Vec<(&'a [u8], i64)>)>;
+    fn half(part: &[u8]) -> Result<(usize, Groups<'_>), usize> {
+        let mut groups = Grouper::default();
+        let count = qrels_walk(part, |l| groups.push(l[0], (l[2], atol(l[3]))))?;
+        Ok((count, groups.finish()))
+    }
+    let (first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| half(&buf[cut..]));
+        let first = half(&buf[..cut]);
+        (
+            first,
+            second
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        )
+    });
+    let (lines, first) = first?;
+    let (_, second) = second.map_err(|line| lines + line)?;
+    // both sorted by qid: merged, the first half's lines of a query first
+    let mut merged: Groups = Vec::with_capacity(first.len() + second.len());
+    let mut second = second.into_iter().peekable();
+    for (qid, mut docs) in first {
+        while let Some(other) = second.next_if(|o| o.0 < qid) {
+            merged.push(other);
+        }
+        if let Some((_, more)) = second.next_if(|o| o.0 == qid) {
+            docs.extend(more);
+        }
+        merged.push((qid, docs));
+    }
+    merged.extend(second);
+    let sort = |groups: &mut [(&[u8], Vec<(&[u8], i64)>)]| {
+        for (_, docs) in groups {
+            docs.sort_by(|a, b| a.0.cmp(b.0));
+        }
+    };
+    let middle = merged.len() / 2;
+    let (a, b) = merged.split_at_mut(middle);
+    std::thread::scope(|s| {
+        s.spawn(|| sort(b));
+        sort(a);
+    });
+    Ok(merged
+        .into_iter()
+        .map(|(qid, docs)| QrelsQuery { qid, docs })
         .collect())
 }
 
@@ -477,6 +546,29 @@ mod tests {
         let r = results(&buf).expect("parses");
         assert_eq!(r.run_id, b"r2");
         assert_eq!(r.queries[0].docs, vec![(&b"a"[..], 0.5), (&b"b"[..], 0.25)]);
+    }
+
+    #[test]
+    fn qrels_read_in_two_halves_equal_qrels_read_whole() {
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push_str(&format!("{} 0 d{} {}\n", i % 37, (i * 13) % 101, i % 3));
+            if i % 50 == 7 {
+                text.push_str("# a comment\n");
+            }
+        }
+        let buf = prepare(text.into_bytes());
+        let whole = qrels(&buf).expect("parses");
+        let halves = qrels_in_two(&buf).expect("parses");
+        assert_eq!(whole.len(), halves.len());
+        for (w, h) in whole.iter().zip(&halves) {
+            assert_eq!((w.qid, &w.docs), (h.qid, &h.docs));
+        }
+        // a malformed line in the second half is numbered among all lines
+        let mut bad = buf.clone();
+        bad.extend_from_slice(b"1 0 d\n");
+        assert_eq!(qrels_in_two(&bad).err(), qrels(&bad).err());
+        assert_eq!(qrels(&bad).err(), Some(401));
     }
 
     #[test]

@@ -282,7 +282,7 @@ fn main(
         );
     }
     let rel_bytes = std::sync::OnceLock::new();
-    let rel_info = read_rel_info(&epi, rel_file, read_file, &rel_bytes)?;
+    let rel_info = read_rel_info(&epi, rel_file, read_file, &rel_bytes, false)?;
     if epi.results_format != "trec_results" {
         return Err(Exit(
             format!(
@@ -337,11 +337,13 @@ fn main(
 }
 
 /// The relevance file, read and parsed as `-R` says (its bytes kept in `bytes`).
+/// `bytes_in_two`: a qrels file is parsed as two halves at once.
 fn read_rel_info<'b>(
     epi: &Epi,
     rel_file: &str,
     read_file: impl Fn(&str) -> Option<Vec<u8>>,
     bytes: &'b std::sync::OnceLock<Vec<u8>>,
+    bytes_in_two: bool,
 ) -> Result<RelInfo<'b>, Exit> {
     Ok(match epi.rel_format.as_str() {
         "qrels" | "qrels_jg" => {
@@ -366,8 +368,16 @@ fn read_rel_info<'b>(
                     )),
                 })?)
             } else {
+                #[cfg(not(target_arch = "wasm32"))]
+                let qrels = if bytes_in_two {
+                    input::qrels_in_two
+                } else {
+                    input::qrels
+                };
+                #[cfg(target_arch = "wasm32")]
+                let qrels = input::qrels;
                 RelInfo::Qrels(
-                    input::qrels(rel_bytes)
+                    qrels(rel_bytes)
                         .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,
                 )
             }

@@ -28,9 +28,12 @@ use std::sync::OnceLock;
 /// be evaluated whole.
 pub const KEPT: usize = 64 << 20;
 
+/// The smallest file read as two parts.
+const SPLIT_MIN: u64 = 1 << 20;
+
 /// Bytes of a part read ahead (copied aside) while the judgments are still
 /// being read, before that part waits for them.
-const AHEAD: usize = 256 << 20;
+const AHEAD: usize = 192 << 20;
 
 /// The run's bytes: a regular file (cut in two when large), or a stream
 /// (standard input, a pipe).
@@ -147,6 +150,11 @@ pub(super) fn run(
     };
     let rel_bytes = OnceLock::new();
     let rel_info: OnceLock<Result<RelInfo, Exit>> = OnceLock::new();
+    // a file read as two parts: the judgments first, as two halves at once
+    // (no part then waits for them, nor copies what it read ahead)
+    if matches!(source, Source::File(_, len) if len >= SPLIT_MIN) && epi.rel_format == "qrels" {
+        let _ = rel_info.set(read_rel_info(epi, rel_file, read_file, &rel_bytes, true));
+    }
     let ready: OnceLock<Ready> = OnceLock::new();
     // set when the parts' work is moot: the whole-file path takes over
     let stop = AtomicBool::new(false);
@@ -162,9 +170,14 @@ pub(super) fn run(
         // the head's part ends where the tail's starts: about where the
         // two threads' work (the judgments and the tail; the head) is even
         let split = match &source {
-            Source::File(file, len) if *len >= 2 * stream::BLOCK as u64 => {
-                let rel_len = std::fs::metadata(rel_file).map_or(0, |m| m.len());
-                let at = (*len as f64 + 0.6 * rel_len as f64) / 2.0;
+            Source::File(file, len) if *len >= SPLIT_MIN => {
+                // the judgments already read: halves; else the judgments'
+                // thread reads less of the run
+                let rel_len = match rel_info.get() {
+                    Some(_) => 0,
+                    None => std::fs::metadata(rel_file).map_or(0, |m| m.len()),
+                };
+                let at = (*len as f64 + 1.2 * rel_len as f64) / 2.0;
                 let at = (at as u64).clamp(*len / 2, *len * 4 / 5);
                 let mut file = file;
                 stream::split_point(&mut file, at)
@@ -175,7 +188,8 @@ pub(super) fn run(
             (&source, &rel_info, &rel_bytes, &ready, &stop);
         let (measures, zscores) = (&measures, &zscores);
         let judgments = s.spawn(move || {
-            let info = rel_info.get_or_init(|| read_rel_info(epi, rel_file, read_file, rel_bytes));
+            let info =
+                rel_info.get_or_init(|| read_rel_info(epi, rel_file, read_file, rel_bytes, false));
             let eval = match (info, measures, zscores) {
                 (Ok(info), Ok(measures), Ok(zscores)) if streamable(epi, info) => {
                     Some(Eval::new(epi, measures, info, zscores.as_ref(), |qi| {
@@ -200,12 +214,14 @@ pub(super) fn run(
             let (Source::File(file, _), Some(split)) = (source, split) else {
                 return None;
             };
-            let mut file = file.try_clone().ok()?;
+            let _ = file;
+            // its own handle: a clone would share the head's offset
+            let mut file = std::fs::File::open(results_file).ok()?;
             std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(split)).ok()?;
             Some(read_part(&mut file, ready, stop))
         });
         let head = match source {
-            Source::File(file, _) => match file.try_clone() {
+            Source::File(..) => match std::fs::File::open(results_file) {
                 Ok(file) => {
                     let mut part = file.take(split.unwrap_or(u64::MAX));
                     read_part(&mut part, ready, stop)

@@ -189,13 +189,13 @@ fn check_every_path(dir: &Path, (qrels, run): (String, String), missing: bool) {
                 )
                 .expect("evaluates");
                 assert!(expected.len() > 100, "{flags:?}");
-                let file = cli(&dir, &with(name), b"", env);
+                let file = cli(dir, &with(name), b"", env);
                 assert_eq!(file.code, 0, "{flags:?} {name}: {}", file.stderr);
                 assert!(
                     file.stdout == expected,
                     "{version:?} {flags:?} {name}: the file's output differs"
                 );
-                let piped = cli(&dir, &with("-"), text.as_bytes(), env);
+                let piped = cli(dir, &with("-"), text.as_bytes(), env);
                 assert_eq!(piped.code, 0, "{flags:?} - {name}: {}", piped.stderr);
                 assert!(
                     piped.stdout == expected,
@@ -306,7 +306,8 @@ fn a_run_larger_than_the_memory_allowed_is_streamed_from_standard_input() {
     // less than the run
     let limit_mib = 192;
     let blocks = 400;
-    for flags in [&["-c", "-q", "-m", "all_trec"][..]] {
+    let flags = ["-c", "-q", "-m", "all_trec"];
+    {
         let expected = in_memory(
             Version::V10,
             &flags

@@ -216,7 +216,8 @@ pub fn qrels_in_two(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
             break cut;
         }
     };
-    type Groups<'a> = Vec<(&'a [u8], Vec<(&'a [u8], i64)>)>;
+    type Group<'a> = (&'a [u8], Vec<(&'a [u8], i64)>);
+    type Groups<'a> = Vec<Group<'a>>;
     fn half(part: &[u8]) -> Result<(usize, Groups<'_>), usize> {
         let mut groups = Grouper::default();
         let count = qrels_walk(part, |l| groups.push(l[0], (l[2], atol(l[3]))))?;
@@ -247,7 +248,7 @@ pub fn qrels_in_two(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
         merged.push((qid, docs));
     }
     merged.extend(second);
-    let sort = |groups: &mut [(&[u8], Vec<(&[u8], i64)>)]| {
+    let sort = |groups: &mut [Group]| {
         for (_, docs) in groups {
             docs.sort_by(|a, b| a.0.cmp(b.0));
         }

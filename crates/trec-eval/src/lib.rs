@@ -196,6 +196,7 @@ pub fn in_memory(
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn main(
     version: Version,
     native: bool,

@@ -343,7 +343,8 @@ fn read_part(src: &mut dyn Read, ready: &OnceLock<Ready>, stop: &AtomicBool) -> 
     let mut seen: Vec<bool> = Vec::new();
     // groups read ahead: their qid and documents in `arena`
     let mut arena: Vec<u8> = Vec::new();
-    let mut waiting: Vec<((usize, usize), Vec<(usize, usize, f64)>)> = Vec::new();
+    type Waiting = Vec<((usize, usize), Vec<(usize, usize, f64)>)>;
+    let mut waiting: Waiting = Vec::new();
     let mut take = |ready: &Ready, part: &mut Part, qid: &[u8], docs: &[(&[u8], f64)]| {
         let Ok(qi) = ready.qids.binary_search(&qid) else {
             return;

@@ -33,6 +33,9 @@ pub enum Stop {
     Read,
 }
 
+/// What is called with each group: its qid, and its documents and scores.
+type OnGroup<'g> = dyn FnMut(&[u8], &[(&[u8], f64)]) + 'g;
+
 /// Reads `src` to its end (or its first NUL byte) and calls `group(qid,
 /// docs)` for each run of consecutive data lines with one qid, its
 /// documents and scores in file order. A query whose lines are not
@@ -50,16 +53,14 @@ pub fn groups(
     let mut current: Option<(usize, usize)> = None;
     let mut docs: Vec<(usize, usize, f64)> = Vec::new();
     let mut eof = false;
-    let emit = |buf: &[u8],
-                current: (usize, usize),
-                docs: &[(usize, usize, f64)],
-                group: &mut dyn FnMut(&[u8], &[(&[u8], f64)])| {
-        let scored: Vec<(&[u8], f64)> = docs
-            .iter()
-            .map(|&(at, len, sim)| (&buf[at..at + len], sim))
-            .collect();
-        group(&buf[current.0..current.0 + current.1], &scored);
-    };
+    let emit =
+        |buf: &[u8], current: (usize, usize), docs: &[(usize, usize, f64)], group: &mut OnGroup| {
+            let scored: Vec<(&[u8], f64)> = docs
+                .iter()
+                .map(|&(at, len, sim)| (&buf[at..at + len], sim))
+                .collect();
+            group(&buf[current.0..current.0 + current.1], &scored);
+        };
     loop {
         let complete = if eof {
             filled
@@ -188,11 +189,10 @@ mod tests {
     use super::*;
     use crate::input;
 
+    type Owned = Vec<(Vec<u8>, Vec<(Vec<u8>, f64)>)>;
+
     /// The groups of a buffer read through `groups`, `step` bytes per read.
-    fn streamed(
-        bytes: &[u8],
-        step: usize,
-    ) -> (Vec<(Vec<u8>, Vec<(Vec<u8>, f64)>)>, End, Option<Stop>) {
+    fn streamed(bytes: &[u8], step: usize) -> (Owned, End, Option<Stop>) {
         struct Slow<'a>(&'a [u8], usize);
         impl Read for Slow<'_> {
             fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {

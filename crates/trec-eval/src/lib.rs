@@ -269,6 +269,9 @@ fn main(
         return Err(Exit(text::USAGE.into(), 1));
     };
 
+    // the page's worker has no threads nor files
+    #[cfg(target_arch = "wasm32")]
+    let _ = native;
     #[cfg(not(target_arch = "wasm32"))]
     if native {
         let sink = Sink { out, values, drain };
@@ -376,7 +379,10 @@ fn read_rel_info<'b>(
                     input::qrels
                 };
                 #[cfg(target_arch = "wasm32")]
-                let qrels = input::qrels;
+                let qrels = {
+                    let _ = bytes_in_two;
+                    input::qrels
+                };
                 RelInfo::Qrels(
                     qrels(rel_bytes)
                         .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,

@@ -61,7 +61,7 @@ pub type Scored<'a> = (&'a [u8], f64);
 pub type Zscore<'a> = (&'a [u8], f64, f64);
 
 /// The fields of a results line that trec_eval keeps: qid, docno, sim, run id.
-type ResultsFields<'a> = (&'a [u8], &'a [u8], &'a [u8], &'a [u8]);
+pub type ResultsFields<'a> = (&'a [u8], &'a [u8], &'a [u8], &'a [u8]);
 
 /// One query's retrieved documents with their scores, in file order.
 pub struct ResultsQuery<'a> {
@@ -153,9 +153,10 @@ fn qrels_line<'a>(c: &mut Cursor<'a>) -> Option<[&'a [u8]; 4]> {
 
 /// The lines of a qrels-like file, as `get_qrels.c` walks them: a line
 /// starting with '#' is skipped and the line after it is read as data.
-fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
+/// `f` gets each line's fields; Err(line) is "Malformed line {line}".
+fn qrels_walk<'a>(buf: &'a [u8], mut f: impl FnMut([&'a [u8]; 4])) -> Result<usize, usize> {
     let mut c = Cursor { b: buf, p: 0 };
-    let mut lines = Vec::new();
+    let mut count = 0;
     while c.p < buf.len() {
         if buf[c.p] == b'#' {
             c.skip_line();
@@ -165,17 +166,27 @@ fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
             }
         }
         match qrels_line(&mut c) {
-            Some(fields) => lines.push(fields),
-            None => return Err(lines.len() + 1),
+            Some(fields) => f(fields),
+            None => return Err(count + 1),
         }
+        count += 1;
     }
+    Ok(count)
+}
+
+fn qrels_lines(buf: &[u8]) -> Result<Vec<[&[u8]; 4]>, usize> {
+    let mut lines = Vec::new();
+    qrels_walk(buf, |fields| lines.push(fields))?;
     Ok(lines)
 }
 
 /// `-R qrels`. Err(line) is "Malformed line {line}".
 pub fn qrels(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
-    let lines = qrels_lines(buf)?;
-    Ok(group(lines.into_iter().map(|l| (l[0], (l[2], atol(l[3])))))
+    // grouped as the lines are read (no list of every line)
+    let mut groups = Grouper::default();
+    qrels_walk(buf, |l| groups.push(l[0], (l[2], atol(l[3]))))?;
+    Ok(groups
+        .finish()
         .into_iter()
         .map(|(qid, mut docs)| {
             docs.sort_by(|a, b| a.0.cmp(b.0));
@@ -184,26 +195,124 @@ pub fn qrels(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
         .collect())
 }
 
+/// `-R qrels` read as two halves at once (on two threads), the same as
+/// [`qrels`]: the halves' groups merged (the first half's lines first),
+/// then each query's judgments sorted.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn qrels_in_two(buf: &[u8]) -> Result<Vec<QrelsQuery<'_>>, usize> {
+    // a line start whose line before is not a comment: `qrels_walk` reads
+    // the line after a comment as data, so it must not start a half
+    let mut cut = buf.len() / 2;
+    let cut = loop {
+        let Some(nl) = buf[cut..].iter().position(|&c| c == b'\n') else {
+            return qrels(buf);
+        };
+        let start = buf[..cut + nl]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        cut += nl + 1;
+        if buf.get(start) != Some(&b'#') && cut < buf.len() {
+            break cut;
+        }
+    };
+    type Group<'a> = (&'a [u8], Vec<(&'a [u8], i64)>);
+    type Groups<'a> = Vec<Group<'a>>;
+    fn half(part: &[u8]) -> Result<(usize, Groups<'_>), usize> {
+        let mut groups = Grouper::default();
+        let count = qrels_walk(part, |l| groups.push(l[0], (l[2], atol(l[3]))))?;
+        Ok((count, groups.finish()))
+    }
+    let (first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| half(&buf[cut..]));
+        let first = half(&buf[..cut]);
+        (
+            first,
+            second
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        )
+    });
+    let (lines, first) = first?;
+    let (_, second) = second.map_err(|line| lines + line)?;
+    // both sorted by qid: merged, the first half's lines of a query first
+    let mut merged: Groups = Vec::with_capacity(first.len() + second.len());
+    let mut second = second.into_iter().peekable();
+    for (qid, mut docs) in first {
+        while let Some(other) = second.next_if(|o| o.0 < qid) {
+            merged.push(other);
+        }
+        if let Some((_, more)) = second.next_if(|o| o.0 == qid) {
+            docs.extend(more);
+        }
+        merged.push((qid, docs));
+    }
+    merged.extend(second);
+    let sort = |groups: &mut [Group]| {
+        for (_, docs) in groups {
+            docs.sort_by(|a, b| a.0.cmp(b.0));
+        }
+    };
+    let middle = merged.len() / 2;
+    let (a, b) = merged.split_at_mut(middle);
+    std::thread::scope(|s| {
+        s.spawn(|| sort(b));
+        sort(a);
+    });
+    Ok(merged
+        .into_iter()
+        .map(|(qid, docs)| QrelsQuery { qid, docs })
+        .collect())
+}
+
 /// Lines grouped by their first field in file order, the groups sorted by
 /// it (`strcmp`): with a stable sort inside each group, the order of
 /// trec_eval's sort of all lines by (qid, ...) with glibc's stable qsort.
 fn group<'a, T>(items: impl Iterator<Item = (&'a [u8], T)>) -> Vec<(&'a [u8], Vec<T>)> {
-    let mut index: HashMap<&[u8], usize> = HashMap::new();
-    let mut groups: Vec<(&[u8], Vec<T>)> = Vec::new();
-    let mut last: Option<(&[u8], usize)> = None;
+    let mut groups = Grouper::default();
     for (key, item) in items {
-        let slot = match last {
-            Some((k, slot)) if k == key => slot,
-            _ => *index.entry(key).or_insert_with(|| {
-                groups.push((key, Vec::new()));
-                groups.len() - 1
-            }),
-        };
-        last = Some((key, slot));
-        groups[slot].1.push(item);
+        groups.push(key, item);
     }
-    groups.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    groups
+    groups.finish()
+}
+
+/// `group` one item at a time.
+struct Grouper<'a, T> {
+    index: HashMap<&'a [u8], usize>,
+    groups: Vec<(&'a [u8], Vec<T>)>,
+    last: Option<(&'a [u8], usize)>,
+}
+
+impl<T> Default for Grouper<'_, T> {
+    fn default() -> Self {
+        Grouper {
+            index: HashMap::new(),
+            groups: Vec::new(),
+            last: None,
+        }
+    }
+}
+
+impl<'a, T> Grouper<'a, T> {
+    fn push(&mut self, key: &'a [u8], item: T) {
+        let slot = match self.last {
+            Some((k, slot)) if k == key => slot,
+            _ => {
+                let groups = &mut self.groups;
+                *self.index.entry(key).or_insert_with(|| {
+                    groups.push((key, Vec::new()));
+                    groups.len() - 1
+                })
+            }
+        };
+        self.last = Some((key, slot));
+        self.groups[slot].1.push(item);
+    }
+
+    fn finish(mut self) -> Vec<(&'a [u8], Vec<T>)> {
+        self.groups.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        self.groups
+    }
 }
 
 /// Why a qrels_jg file was refused.
@@ -310,9 +419,31 @@ fn results_line<'a>(c: &mut Cursor<'a>) -> Option<ResultsFields<'a>> {
 /// A results file (`-T trec_results`): blank lines and lines whose first
 /// non-blank byte is '#' are skipped. Err(line) is "Malformed line {line}".
 pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
-    let mut c = Cursor { b: buf, p: 0 };
-    let mut lines: Vec<(&[u8], Scored)> = Vec::new();
+    let mut groups = Grouper::default();
     let mut run_id: &[u8] = b"";
+    results_walk(buf, |(qid, docno, sim, rid)| {
+        run_id = rid;
+        groups.push(qid, (docno, atof(sim)));
+    })
+    .map_err(|count| count + 1)?;
+    let queries = groups
+        .finish()
+        .into_iter()
+        .map(|(qid, docs)| ResultsQuery { qid, docs })
+        .collect();
+    Ok(Results { queries, run_id })
+}
+
+/// The lines of a results buffer as `get_trec_results.c` reads them (the
+/// buffer ends with a newline, as [`prepare`] leaves it, or is cut after
+/// one): `f` gets each data line's qid, docno, sim and run id. Ok(the
+/// number of data lines), or Err(the number of data lines before a
+/// malformed one).
+pub fn results_walk<'a>(
+    buf: &'a [u8],
+    mut f: impl FnMut(ResultsFields<'a>),
+) -> Result<usize, usize> {
+    let mut c = Cursor { b: buf, p: 0 };
     let mut count = 0;
     while c.p < buf.len() {
         while c.p < buf.len() && buf[c.p] != b'\n' && is_space(buf[c.p]) {
@@ -330,18 +461,13 @@ pub fn results(buf: &[u8]) -> Result<Results<'_>, usize> {
             }
             _ => {}
         }
-        let Some((qid, docno, sim, rid)) = results_line(&mut c) else {
-            return Err(count + 1);
+        let Some(fields) = results_line(&mut c) else {
+            return Err(count);
         };
         count += 1;
-        run_id = rid;
-        lines.push((qid, (docno, atof(sim))));
+        f(fields);
     }
-    let queries = group(lines.into_iter())
-        .into_iter()
-        .map(|(qid, docs)| ResultsQuery { qid, docs })
-        .collect();
-    Ok(Results { queries, run_id })
+    Ok(count)
 }
 
 /// A z-score file (`-Z`): qid measure mean stddev per line, sorted by qid
@@ -421,6 +547,29 @@ mod tests {
         let r = results(&buf).expect("parses");
         assert_eq!(r.run_id, b"r2");
         assert_eq!(r.queries[0].docs, vec![(&b"a"[..], 0.5), (&b"b"[..], 0.25)]);
+    }
+
+    #[test]
+    fn qrels_read_in_two_halves_equal_qrels_read_whole() {
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push_str(&format!("{} 0 d{} {}\n", i % 37, (i * 13) % 101, i % 3));
+            if i % 50 == 7 {
+                text.push_str("# a comment\n");
+            }
+        }
+        let buf = prepare(text.into_bytes());
+        let whole = qrels(&buf).expect("parses");
+        let halves = qrels_in_two(&buf).expect("parses");
+        assert_eq!(whole.len(), halves.len());
+        for (w, h) in whole.iter().zip(&halves) {
+            assert_eq!((w.qid, &w.docs), (h.qid, &h.docs));
+        }
+        // a malformed line in the second half is numbered among all lines
+        let mut bad = buf.clone();
+        bad.extend_from_slice(b"1 0 d\n");
+        assert_eq!(qrels_in_two(&bad).err(), qrels(&bad).err());
+        assert_eq!(qrels(&bad).err(), Some(401));
     }
 
     #[test]

@@ -18,8 +18,11 @@ mod args;
 pub mod cfmt;
 pub mod input;
 pub mod measures;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
 pub mod prefs;
 pub mod rels;
+pub mod stream;
 mod text;
 
 use cfmt::{atof, atol, c_long, fixed, msort};
@@ -59,6 +62,7 @@ fn lacks(version: Version, measure: &str) -> bool {
 }
 
 /// A failure: what goes to stderr and the exit code.
+#[derive(Clone)]
 struct Exit(String, i32);
 
 /// The exit status of trec_eval's abort() (SIGABRT): its buffered standard
@@ -110,6 +114,7 @@ pub fn run_as(
         };
         main(
             version,
+            cfg!(not(target_arch = "wasm32")),
             args,
             &read_file,
             stdin,
@@ -152,6 +157,7 @@ pub fn query_values(version: Version, args: &[String]) -> Result<Vec<QueryValue>
     let mut out = Vec::new();
     main(
         version,
+        false,
         args,
         &read_file,
         &mut std::io::empty(),
@@ -178,6 +184,7 @@ pub fn in_memory(
     let mut out = Vec::new();
     main(
         version,
+        false,
         args,
         &read,
         &mut std::io::empty(),
@@ -189,8 +196,10 @@ pub fn in_memory(
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn main(
     version: Version,
+    native: bool,
     args: &[String],
     read_file: &dyn Fn(&str) -> Option<Vec<u8>>,
     stdin: &mut dyn Read,
@@ -260,60 +269,24 @@ fn main(
         return Err(Exit(text::USAGE.into(), 1));
     };
 
-    let rel_bytes;
-    let rel_info = match epi.rel_format.as_str() {
-        "qrels" | "qrels_jg" => {
-            let jg = epi.rel_format == "qrels_jg";
-            let who = if jg {
-                "trec_eval.get_qrels_jg"
-            } else {
-                "trec_eval.get_qrels"
-            };
-            let quit = |m: String| Exit(format!("{m}trec_eval: Quit in file '{rel_file}'\n"), 2);
-            rel_bytes = read_file(rel_file)
-                .ok_or_else(|| quit(format!("{who}: Cannot read qrels file '{rel_file}'\n")))?;
-            if jg {
-                RelInfo::Jg(input::qrels_jg(&rel_bytes).map_err(|e| match e {
-                    input::JgError::Malformed(line) => {
-                        quit(format!("{who}: Malformed line {line}\n"))
-                    }
-                    input::JgError::Duplicate(doc) => quit(format!(
-                        "trec_eval.get_qrels: duplicate docs {}\n",
-                        String::from_utf8_lossy(doc)
-                    )),
-                })?)
-            } else {
-                RelInfo::Qrels(
-                    input::qrels(&rel_bytes)
-                        .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,
-                )
-            }
-        }
-        "prefs" | "qrels_prefs" => {
-            let qrels = epi.rel_format == "qrels_prefs";
-            let quit = |m: String| Exit(format!("{m}trec_eval: Quit in file '{rel_file}'\n"), 2);
-            rel_bytes = read_file(rel_file).ok_or_else(|| {
-                quit(format!(
-                    "trec_eval.get_prefs: Cannot read prefs file '{rel_file}'\n"
-                ))
-            })?;
-            let who = if qrels {
-                "trec_eval.get_qrels_prefs"
-            } else {
-                "trec_eval.get_prefs"
-            };
-            RelInfo::Prefs(
-                input::prefs(&rel_bytes, qrels)
-                    .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,
-            )
-        }
-        other => {
-            return Err(Exit(
-                format!("trec_eval: Illegal rel_format '{other}'\n"),
-                2,
-            ))
-        }
-    };
+    // the page's worker has no threads nor files
+    #[cfg(target_arch = "wasm32")]
+    let _ = native;
+    #[cfg(not(target_arch = "wasm32"))]
+    if native {
+        let sink = Sink { out, values, drain };
+        return native::run(
+            &mut epi,
+            &mut marked,
+            any_marked,
+            rel_file,
+            results_file,
+            stdin,
+            sink,
+        );
+    }
+    let rel_bytes = std::sync::OnceLock::new();
+    let rel_info = read_rel_info(&epi, rel_file, read_file, &rel_bytes, false)?;
     if epi.results_format != "trec_results" {
         return Err(Exit(
             format!(
@@ -365,6 +338,83 @@ fn main(
     let active = init_measures(&epi, &marked)?;
     let sink = Sink { out, values, drain };
     evaluate(&epi, &active, &rel_info, &results, zscores.as_ref(), sink)
+}
+
+/// The relevance file, read and parsed as `-R` says (its bytes kept in `bytes`).
+/// `bytes_in_two`: a qrels file is parsed as two halves at once.
+fn read_rel_info<'b>(
+    epi: &Epi,
+    rel_file: &str,
+    read_file: impl Fn(&str) -> Option<Vec<u8>>,
+    bytes: &'b std::sync::OnceLock<Vec<u8>>,
+    bytes_in_two: bool,
+) -> Result<RelInfo<'b>, Exit> {
+    Ok(match epi.rel_format.as_str() {
+        "qrels" | "qrels_jg" => {
+            let jg = epi.rel_format == "qrels_jg";
+            let who = if jg {
+                "trec_eval.get_qrels_jg"
+            } else {
+                "trec_eval.get_qrels"
+            };
+            let quit = |m: String| Exit(format!("{m}trec_eval: Quit in file '{rel_file}'\n"), 2);
+            let rel_bytes = read_file(rel_file)
+                .ok_or_else(|| quit(format!("{who}: Cannot read qrels file '{rel_file}'\n")))?;
+            let rel_bytes = bytes.get_or_init(|| rel_bytes);
+            if jg {
+                RelInfo::Jg(input::qrels_jg(rel_bytes).map_err(|e| match e {
+                    input::JgError::Malformed(line) => {
+                        quit(format!("{who}: Malformed line {line}\n"))
+                    }
+                    input::JgError::Duplicate(doc) => quit(format!(
+                        "trec_eval.get_qrels: duplicate docs {}\n",
+                        String::from_utf8_lossy(doc)
+                    )),
+                })?)
+            } else {
+                #[cfg(not(target_arch = "wasm32"))]
+                let qrels = if bytes_in_two {
+                    input::qrels_in_two
+                } else {
+                    input::qrels
+                };
+                #[cfg(target_arch = "wasm32")]
+                let qrels = {
+                    let _ = bytes_in_two;
+                    input::qrels
+                };
+                RelInfo::Qrels(
+                    qrels(rel_bytes)
+                        .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,
+                )
+            }
+        }
+        "prefs" | "qrels_prefs" => {
+            let qrels = epi.rel_format == "qrels_prefs";
+            let quit = |m: String| Exit(format!("{m}trec_eval: Quit in file '{rel_file}'\n"), 2);
+            let rel_bytes = read_file(rel_file).ok_or_else(|| {
+                quit(format!(
+                    "trec_eval.get_prefs: Cannot read prefs file '{rel_file}'\n"
+                ))
+            })?;
+            let who = if qrels {
+                "trec_eval.get_qrels_prefs"
+            } else {
+                "trec_eval.get_prefs"
+            };
+            let rel_bytes = bytes.get_or_init(|| rel_bytes);
+            RelInfo::Prefs(
+                input::prefs(rel_bytes, qrels)
+                    .map_err(|line| quit(format!("{who}: Malformed line {line}\n")))?,
+            )
+        }
+        other => {
+            return Err(Exit(
+                format!("trec_eval: Illegal rel_format '{other}'\n"),
+                2,
+            ))
+        }
+    })
 }
 
 /// A file's bytes as trec_eval reads them, or None when it cannot be read
@@ -581,7 +631,6 @@ fn param_pairs(s: &str) -> Result<Vec<(String, f64)>, String> {
         .collect())
 }
 
-/// The per-query loop and the summary of trec_eval.c's main.
 /// Where the evaluation's results go: trec_eval's lines (drained in
 /// blocks as queries finish) and, when asked, the unrounded values.
 struct Sink<'a> {
@@ -590,57 +639,92 @@ struct Sink<'a> {
     drain: &'a mut dyn FnMut(&mut Vec<u8>),
 }
 
-fn evaluate(
-    epi: &Epi,
-    (active, names): &(Vec<Active>, Vec<String>),
-    rel_info: &RelInfo,
-    results: &Results,
-    zscores: Option<&input::Zscores>,
-    sink: Sink,
-) -> Result<(), Exit> {
-    let Sink {
-        out,
-        mut values,
-        drain,
-    } = sink;
-    let ctx = Ctx {
-        relevance_level: epi.relevance_level,
-        num_docs_in_coll: epi.num_docs_in_coll,
-        truncated_recall_cutoffs: epi.version == Version::V9,
-    };
-    let join = rels::Join {
-        relevance_level: epi.relevance_level,
-        max_docs: epi.max_docs,
-        judged_only: epi.judged_only,
-    };
-    let z = if zscores.is_some() { "Z" } else { "" };
-    let mut accum = vec![0.0f64; names.len()];
-    let mut q = vec![0.0f64; names.len()];
-    let mut num_queries = 0i64;
-    let mut carry = rels::Carry::default();
-    let bogus_docs: Vec<(&[u8], f64)> = vec![(b"ceci_nest_pas_un_docno", 1.0)];
-    for qi in 0..rel_info.len() {
-        let qid = rel_info.qid(qi);
-        if epi.debug_query.as_deref().is_some_and(|d| d != qid) {
-            continue;
-        }
-        let found = results.queries.binary_search_by(|r| r.qid.cmp(qid)).ok();
-        let bogus = found.is_none();
-        let docs: &[(&[u8], f64)] = match found {
-            Some(i) => &results.queries[i].docs,
-            None if epi.version == Version::V9 => continue,
-            None if epi.average_complete => &bogus_docs,
-            None => {
-                return Err(Exit(
-                    format!(
-                        "trec_eval: result qid '{}' not found in qrels\n",
-                        String::from_utf8_lossy(qid)
-                    ),
-                    4,
-                ))
-            }
+/// One query's values (after `-Z`) and its relstring: what the summary
+/// and `-q` read of it.
+struct QueryOut {
+    q: Vec<f64>,
+    relstring: Vec<u8>,
+}
+
+/// One query's outcome, computed on any thread.
+type Outcome = Result<QueryOut, Exit>;
+
+/// Everything a query's evaluation reads: the settings, the measures, the
+/// judgments, and what `te_form_res_rels` carries into each query.
+struct Eval<'a> {
+    epi: &'a Epi,
+    active: &'a [Active],
+    names: &'a [String],
+    rel_info: &'a RelInfo<'a>,
+    zscores: Option<&'a input::Zscores<'a>>,
+    ctx: Ctx,
+    join: rels::Join,
+    /// the carry before each judged query
+    carries: Vec<rels::Carry>,
+}
+
+impl<'a> Eval<'a> {
+    /// `formed(qi)`: whether the query at `qi` is joined with its results
+    /// when it is reached (the carry passes through those only).
+    fn new(
+        epi: &'a Epi,
+        (active, names): &'a (Vec<Active>, Vec<String>),
+        rel_info: &'a RelInfo<'a>,
+        zscores: Option<&'a input::Zscores<'a>>,
+        formed: impl Fn(usize) -> bool,
+    ) -> Self {
+        let forms = active
+            .iter()
+            .any(|a| matches!(a.m.calc, Calc::Rels(_) | Calc::Relstring));
+        let mut carry = rels::Carry::default();
+        let carries = match rel_info {
+            RelInfo::Qrels(queries) if forms => queries
+                .iter()
+                .enumerate()
+                .map(|(qi, query)| {
+                    let before = carry;
+                    if formed(qi) {
+                        carry = rels::carry_after(&query.docs, carry);
+                    }
+                    before
+                })
+                .collect(),
+            _ => vec![carry; rel_info.len()],
         };
-        q.iter_mut().for_each(|v| *v = 0.0);
+        Eval {
+            epi,
+            active,
+            names,
+            rel_info,
+            zscores,
+            ctx: Ctx {
+                relevance_level: epi.relevance_level,
+                num_docs_in_coll: epi.num_docs_in_coll,
+                truncated_recall_cutoffs: epi.version == Version::V9,
+            },
+            join: rels::Join {
+                relevance_level: epi.relevance_level,
+                max_docs: epi.max_docs,
+                judged_only: epi.judged_only,
+            },
+            carries,
+        }
+    }
+
+    /// Whether the query at `qi` is evaluated at all (`-D n.qid`).
+    fn wanted(&self, qi: usize) -> bool {
+        self.epi
+            .debug_query
+            .as_deref()
+            .is_none_or(|d| d == self.rel_info.qid(qi))
+    }
+
+    /// The judged query at `qi` against its retrieved documents (`bogus`:
+    /// the stand-in ranking of a query without results under `-c`).
+    fn query(&self, qi: usize, docs: &[(&[u8], f64)], bogus: bool) -> Outcome {
+        let (active, names, rel_info) = (self.active, self.names, self.rel_info);
+        let mut carry = self.carries[qi];
+        let mut q = vec![0.0f64; names.len()];
         // the ranking is sorted only for measures that read it (not num_q, not prefs)
         let ranking = std::cell::OnceCell::new();
         let ranked = || ranking.get_or_init(|| rels::rank(docs));
@@ -671,13 +755,13 @@ fn evaluate(
                             ));
                         };
                         rr = Some(
-                            rels::form(join, &queries[qi].docs, ranked(), &mut carry)
+                            rels::form(self.join, &queries[qi].docs, ranked(), &mut carry)
                                 .map_err(cannot)?,
                         );
                     }
                     let rr = rr.as_ref().expect("formed above");
                     match a.m.calc {
-                        Calc::Rels(f) => f(&ctx, rr, &a.params, values).map_err(cannot)?,
+                        Calc::Rels(f) => f(&self.ctx, rr, &a.params, values).map_err(cannot)?,
                         _ => relstring = measures::relstring(rr, &a.params),
                     }
                 }
@@ -689,11 +773,12 @@ fn evaluate(
                             ));
                         };
                         jg = Some(
-                            rels::form_jg(join, &queries[qi].groups, ranked()).map_err(cannot)?,
+                            rels::form_jg(self.join, &queries[qi].groups, ranked())
+                                .map_err(cannot)?,
                         );
                     }
                     f(
-                        &ctx,
+                        &self.ctx,
                         jg.as_deref().expect("formed above"),
                         &a.params,
                         values,
@@ -707,7 +792,7 @@ fn evaluate(
                                     .into(),
                             ));
                         };
-                        let formed = prefs::form(&queries[qi].lines, docs, epi.max_docs);
+                        let formed = prefs::form(&queries[qi].lines, docs, self.epi.max_docs);
                         pr = Some(formed.map_err(|e| match e {
                             prefs::PrefsError::Fail(message) => cannot(message),
                             prefs::PrefsError::Abort(message) => Exit(message, ABORTED),
@@ -734,109 +819,248 @@ fn evaluate(
                 relstring.clear();
             }
         }
-        if let Some(zs) = zscores {
-            to_zscores(zs, qid, names, &mut q);
+        if let Some(zs) = self.zscores {
+            to_zscores(zs, rel_info.qid(qi), names, &mut q);
         }
-        if let Some(sink) = values.as_deref_mut() {
-            for a in active
-                .iter()
-                .filter(|a| !matches!(a.m.shape, Shape::Runid | Shape::Relstring))
-            {
+        Ok(QueryOut { q, relstring })
+    }
+
+    /// The per-query loop and the summary of trec_eval.c's main, in the
+    /// judged queries' order: `take(qi)` is the outcome of the query at
+    /// `qi` against its results (None when the run has none), computed
+    /// here or already on other threads.
+    fn report(
+        &self,
+        mut take: impl FnMut(usize) -> Option<Outcome>,
+        run_id: &[u8],
+        sink: Sink,
+    ) -> Result<(), Exit> {
+        let Sink {
+            out,
+            mut values,
+            drain,
+        } = sink;
+        let (epi, active, names, rel_info) = (self.epi, self.active, self.names, self.rel_info);
+        let z = if self.zscores.is_some() { "Z" } else { "" };
+        let mut accum = vec![0.0f64; names.len()];
+        let mut num_queries = 0i64;
+        let bogus_docs: Vec<(&[u8], f64)> = vec![(b"ceci_nest_pas_un_docno", 1.0)];
+        for qi in 0..rel_info.len() {
+            if !self.wanted(qi) {
+                continue;
+            }
+            let qid = rel_info.qid(qi);
+            let QueryOut { q, relstring } = match take(qi) {
+                Some(outcome) => outcome?,
+                None if epi.version == Version::V9 => continue,
+                None if epi.average_complete => self.query(qi, &bogus_docs, true)?,
+                None => {
+                    return Err(Exit(
+                        format!(
+                            "trec_eval: result qid '{}' not found in qrels\n",
+                            String::from_utf8_lossy(qid)
+                        ),
+                        4,
+                    ))
+                }
+            };
+            if let Some(sink) = values.as_deref_mut() {
+                for a in active
+                    .iter()
+                    .filter(|a| !matches!(a.m.shape, Shape::Runid | Shape::Relstring))
+                {
+                    for k in a.at..a.at + a.len {
+                        let qid = String::from_utf8_lossy(qid).into_owned();
+                        sink.push(QueryValue {
+                            qid,
+                            measure: names[k].clone(),
+                            value: q[k],
+                        });
+                    }
+                }
+            }
+            for a in active {
                 for k in a.at..a.at + a.len {
-                    let qid = String::from_utf8_lossy(qid).into_owned();
-                    sink.push(QueryValue {
-                        qid,
-                        measure: names[k].clone(),
-                        value: q[k],
-                    });
+                    if a.m.shape != Shape::Relstring {
+                        accum[k] += q[k];
+                    }
+                }
+                if !epi.query_flag {
+                    continue;
+                }
+                for k in a.at..a.at + a.len {
+                    match a.m.shape {
+                        Shape::Runid | Shape::NumQ | Shape::Geometric => {}
+                        Shape::Count | Shape::NumRel if z.is_empty() => {
+                            line(out, "", &names[k], qid, c_long(q[k]).to_string().as_bytes())
+                        }
+                        Shape::Relstring => {
+                            let mut quoted = b"'".to_vec();
+                            quoted.extend_from_slice(&relstring);
+                            quoted.push(b'\'');
+                            line(out, "", &names[k], qid, &quoted);
+                        }
+                        _ => line(out, z, &names[k], qid, fixed(q[k], 6, 4).as_bytes()),
+                    }
                 }
             }
+            num_queries += 1;
+            drain(out);
         }
+        if num_queries == 0 {
+            return Err(Exit(
+                "trec_eval: No queries with both results and relevance info\n".into(),
+                7,
+            ));
+        }
+        let denominator = if epi.average_complete {
+            rel_info.len() as i64
+        } else {
+            num_queries
+        };
         for a in active {
-            for k in a.at..a.at + a.len {
-                if a.m.shape != Shape::Relstring {
-                    accum[k] += q[k];
+            let values = &mut accum[a.at..a.at + a.len];
+            match a.m.shape {
+                Shape::NumQ => values[0] = denominator as f64,
+                Shape::NumRel if epi.average_complete => match all_relevant(rel_info) {
+                    Some(n) => values[0] = n as f64,
+                    None => {
+                        return Err(Exit(
+                            "trec_eval: m_num_rel: rel_info format not qrels or qrels_jg\ntrec_eval: Can't print measure 'num_rel'\n".into(),
+                            8,
+                        ))
+                    }
+                },
+                Shape::Mean if denominator != 0 => {
+                    values.iter_mut().for_each(|v| *v /= denominator as f64)
                 }
+                Shape::Geometric if denominator > 0 => {
+                    let mut sum = values[0];
+                    if epi.average_complete {
+                        sum += (denominator - num_queries) as f64 * 0.00001f64.ln();
+                    }
+                    values[0] = (sum / denominator as f64).exp();
+                }
+                _ => {}
             }
-            if !epi.query_flag {
+            if !epi.summary_flag {
                 continue;
             }
             for k in a.at..a.at + a.len {
                 match a.m.shape {
-                    Shape::Runid | Shape::NumQ | Shape::Geometric => {}
-                    Shape::Count | Shape::NumRel if z.is_empty() => {
-                        line(out, "", &names[k], qid, c_long(q[k]).to_string().as_bytes())
-                    }
-                    Shape::Relstring => {
-                        let mut quoted = b"'".to_vec();
-                        quoted.extend_from_slice(&relstring);
-                        quoted.push(b'\'');
-                        line(out, "", &names[k], qid, &quoted);
-                    }
-                    _ => line(out, z, &names[k], qid, fixed(q[k], 6, 4).as_bytes()),
+                    Shape::Relstring => {}
+                    Shape::NumQ | Shape::Count | Shape::NumRel if z.is_empty() => line(
+                        out,
+                        "",
+                        &names[k],
+                        b"all",
+                        c_long(accum[k]).to_string().as_bytes(),
+                    ),
+                    _ => line(out, z, &names[k], b"all", fixed(accum[k], 6, 4).as_bytes()),
                 }
             }
+            if a.m.shape == Shape::Runid {
+                line(out, "", "runid", b"all", run_id);
+            }
         }
-        num_queries += 1;
-        drain(out);
+        Ok(())
     }
-    if num_queries == 0 {
-        return Err(Exit(
-            "trec_eval: No queries with both results and relevance info\n".into(),
-            7,
-        ));
-    }
-    let denominator = if epi.average_complete {
-        rel_info.len() as i64
-    } else {
-        num_queries
+}
+
+/// The run's queries evaluated in order, one at a time (no thread).
+fn evaluate(
+    epi: &Epi,
+    measures: &(Vec<Active>, Vec<String>),
+    rel_info: &RelInfo,
+    results: &Results,
+    zscores: Option<&input::Zscores>,
+    sink: Sink,
+) -> Result<(), Exit> {
+    let found = |qi: usize| {
+        let qid = rel_info.qid(qi);
+        results
+            .queries
+            .binary_search_by(|r| r.qid.cmp(qid))
+            .ok()
+            .map(|i| &results.queries[i].docs)
     };
-    for a in active {
-        let values = &mut accum[a.at..a.at + a.len];
-        match a.m.shape {
-            Shape::NumQ => values[0] = denominator as f64,
-            Shape::NumRel if epi.average_complete => match all_relevant(rel_info) {
-                Some(n) => values[0] = n as f64,
-                None => {
-                    return Err(Exit(
-                        "trec_eval: m_num_rel: rel_info format not qrels or qrels_jg\ntrec_eval: Can't print measure 'num_rel'\n".into(),
-                        8,
-                    ))
+    let eval = Eval::new(epi, measures, rel_info, zscores, |qi| {
+        formed(epi, rel_info, qi, found(qi).is_some())
+    });
+    eval.report(
+        |qi| found(qi).map(|docs| eval.query(qi, docs, false)),
+        results.run_id,
+        sink,
+    )
+}
+
+/// The run's queries evaluated on every core, then reported in order.
+#[cfg(not(target_arch = "wasm32"))]
+fn evaluate_on_threads(
+    epi: &Epi,
+    measures: &(Vec<Active>, Vec<String>),
+    rel_info: &RelInfo,
+    results: &Results,
+    zscores: Option<&input::Zscores>,
+    sink: Sink,
+) -> Result<(), Exit> {
+    let found = |qi: usize| {
+        let qid = rel_info.qid(qi);
+        results
+            .queries
+            .binary_search_by(|r| r.qid.cmp(qid))
+            .ok()
+            .map(|i| &results.queries[i].docs)
+    };
+    let eval = Eval::new(epi, measures, rel_info, zscores, |qi| {
+        formed(epi, rel_info, qi, found(qi).is_some())
+    });
+    let n = rel_info.len();
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    // blocks of queries taken in turn: a thread's slow queries do not hold the other
+    const BLOCK: usize = 256;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut slots: Vec<Option<Outcome>> = (0..n).map(|_| None).collect();
+    let blocks: Vec<Vec<(usize, Option<Outcome>)>> = std::thread::scope(|s| {
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let from = next.fetch_add(BLOCK, std::sync::atomic::Ordering::Relaxed);
+                if from >= n {
+                    break done;
                 }
-            },
-            Shape::Mean if denominator != 0 => {
-                values.iter_mut().for_each(|v| *v /= denominator as f64)
-            }
-            Shape::Geometric if denominator > 0 => {
-                let mut sum = values[0];
-                if epi.average_complete {
-                    sum += (denominator - num_queries) as f64 * 0.00001f64.ln();
+                for qi in from..(from + BLOCK).min(n) {
+                    if eval.wanted(qi) {
+                        done.push((qi, found(qi).map(|docs| eval.query(qi, docs, false))));
+                    }
                 }
-                values[0] = (sum / denominator as f64).exp();
             }
-            _ => {}
-        }
-        if !epi.summary_flag {
-            continue;
-        }
-        for k in a.at..a.at + a.len {
-            match a.m.shape {
-                Shape::Relstring => {}
-                Shape::NumQ | Shape::Count | Shape::NumRel if z.is_empty() => line(
-                    out,
-                    "",
-                    &names[k],
-                    b"all",
-                    c_long(accum[k]).to_string().as_bytes(),
-                ),
-                _ => line(out, z, &names[k], b"all", fixed(accum[k], 6, 4).as_bytes()),
-            }
-        }
-        if a.m.shape == Shape::Runid {
-            line(out, "", "runid", b"all", results.run_id);
-        }
+        };
+        let others: Vec<_> = (1..threads.min(n.div_ceil(BLOCK)).max(1))
+            .map(|_| s.spawn(work))
+            .collect();
+        let mut all = vec![work()];
+        all.extend(
+            others
+                .into_iter()
+                .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e))),
+        );
+        all
+    });
+    for (qi, outcome) in blocks.into_iter().flatten() {
+        slots[qi] = outcome;
     }
-    Ok(())
+    eval.report(|qi| slots[qi].take(), results.run_id, sink)
+}
+
+/// Whether the judged query at `qi` is joined with a ranking when reached
+/// (`found`: the run has results for it): every query `-D` keeps, but
+/// 9.0.x skips those without results.
+fn formed(epi: &Epi, rel_info: &RelInfo, qi: usize, found: bool) -> bool {
+    epi.debug_query
+        .as_deref()
+        .is_none_or(|d| d == rel_info.qid(qi))
+        && (found || epi.version == Version::V10)
 }
 
 /// `%s%-22s\t%s\t%s\n`, padding by bytes as C does.

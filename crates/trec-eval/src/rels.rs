@@ -85,12 +85,14 @@ fn comp_sim_docno(a: &(&[u8], f64), b: &(&[u8], f64)) -> i32 {
 /// (0-based), or the message of trec_eval's duplicate check.
 fn top<'a>(ranked: &[(&'a [u8], f64)], join: Join) -> Result<Vec<(&'a [u8], usize)>, String> {
     let n = (ranked.len() as i64).min(join.max_docs).max(0) as usize;
-    let mut by_docno: Vec<(&[u8], usize)> = ranked[..n]
+    // sorted by (docno, rank), the docno's first 8 bytes compared first
+    let mut keyed: Vec<(u64, &[u8], usize)> = ranked[..n]
         .iter()
         .enumerate()
-        .map(|(r, d)| (d.0, r))
+        .map(|(r, d)| (prefix(d.0), d.0, r))
         .collect();
-    by_docno.sort_unstable();
+    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)).then(a.2.cmp(&b.2)));
+    let by_docno: Vec<(&[u8], usize)> = keyed.into_iter().map(|k| (k.1, k.2)).collect();
     if let Some(w) = by_docno.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(format!(
             "trec_eval.form_res_qrels: duplicate docs {}",
@@ -98,6 +100,15 @@ fn top<'a>(ranked: &[(&'a [u8], f64)], join: Join) -> Result<Vec<(&'a [u8], usiz
         ));
     }
     Ok(by_docno)
+}
+
+/// A docno's first 8 bytes as a big-endian number (zeros past its end):
+/// one docno before another has a prefix no larger.
+fn prefix(docno: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = docno.len().min(8);
+    bytes[..n].copy_from_slice(&docno[..n]);
+    u64::from_be_bytes(bytes)
 }
 
 /// The judgment of every top document in rank order, by one merge of the
@@ -208,11 +219,31 @@ pub fn form(
     if max_rel < 0 && !carry.allocated {
         return Err(String::new());
     }
-    carry.allocated = true;
     let levels = levels(qrels, max_rel)?;
     let rr = finish(join, &top, qrels, levels, carry.num_rel_levels);
-    carry.num_rel_levels = rr.num_rel_levels;
+    let after = carry_after(qrels, *carry);
+    debug_assert_eq!(after.num_rel_levels, rr.num_rel_levels);
+    *carry = Carry {
+        allocated: true,
+        ..after
+    };
     Ok(rr)
+}
+
+/// The carry `form` leaves after joining a query with these judgments
+/// (when it succeeds): it reads the judgments only, so the carry into
+/// every query is known before any ranking is read.
+pub fn carry_after(qrels: &[(&[u8], i64)], carry: Carry) -> Carry {
+    let max_rel = qrels.iter().map(|q| q.1).max().unwrap_or(0);
+    Carry {
+        // the highest level with a judgment is max_rel itself
+        num_rel_levels: if max_rel >= 0 {
+            max_rel + 1
+        } else {
+            carry.num_rel_levels
+        },
+        allocated: carry.allocated || max_rel >= 0,
+    }
 }
 
 /// `te_form_res_rels_jg`: one ResRels per judgment group, their level

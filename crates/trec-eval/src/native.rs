@@ -188,6 +188,20 @@ pub(super) fn run(
             (&source, &rel_info, &rel_bytes, &ready, &stop);
         let (measures, zscores) = (&measures, &zscores);
         let judgments = s.spawn(move || {
+            // should this thread fail, the parts stop waiting for it
+            struct Unblock<'r, 'a>(&'r OnceLock<Ready<'a>>, &'r AtomicBool);
+            impl Drop for Unblock<'_, '_> {
+                fn drop(&mut self) {
+                    if self.0.get().is_none() {
+                        self.1.store(true, Ordering::Relaxed);
+                        let _ = self.0.set(Ready {
+                            eval: None,
+                            qids: Vec::new(),
+                        });
+                    }
+                }
+            }
+            let _unblock = Unblock(ready, stop);
             let info =
                 rel_info.get_or_init(|| read_rel_info(epi, rel_file, read_file, rel_bytes, false));
             let eval = match (info, measures, zscores) {

@@ -236,9 +236,10 @@ pub fn form(
 pub fn carry_after(qrels: &[(&[u8], i64)], carry: Carry) -> Carry {
     let max_rel = qrels.iter().map(|q| q.1).max().unwrap_or(0);
     Carry {
-        // the highest level with a judgment is max_rel itself
+        // the highest level with a judgment is max_rel itself (past
+        // MAX_LEVEL `form` fails and the evaluation stops)
         num_rel_levels: if max_rel >= 0 {
-            max_rel + 1
+            max_rel.saturating_add(1)
         } else {
             carry.num_rel_levels
         },

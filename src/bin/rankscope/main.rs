@@ -13,8 +13,8 @@ use rankscope::text::terminal_safe;
 
 mod args;
 mod catalog;
-mod leaderboard;
 mod judgments;
+mod leaderboard;
 mod presets;
 
 use args::{Args, Cli, Cmd, OutputFormat};

@@ -827,6 +827,9 @@ def judgments_rankings(
     b: Optional[str] = None,
     metric: Optional[str] = None,
     persistence: float = 0.9,
+    resamples: int = 1000,
+    seed: int = 42,
+    alpha: float = 0.05,
     **conventions: Any,
 ) -> Dict[str, Any]:
     """The runs ordered by ``metric``'s mean (default nDCG@10) under judgment
@@ -839,6 +842,7 @@ def judgments_rankings(
     return _judgments(
         "rankings", runs, qrels, a=a, b=b, metric=metric, persistence=float(persistence),
         resamples=int(resamples), seed=int(seed), alpha=float(alpha), conventions=conventions,
+    )
 
 
 def judgments_bounds(
@@ -848,6 +852,7 @@ def judgments_bounds(
     metrics: Union[None, str, Iterable[str]] = None,
     cutoffs: Optional[Iterable[int]] = None,
     grade: Optional[int] = None,
+    baseline: Optional[str] = None,
     share: float = 0.5,
     per_query: bool = False,
     **conventions: Any,
@@ -862,6 +867,7 @@ def judgments_bounds(
         "bounds", runs, qrels, judgments=judgments, metrics=_metric_list(metrics),
         cutoffs=None if cutoffs is None else [int(k) for k in cutoffs], grade=grade, baseline=baseline,
         share=float(share), per_query=bool(per_query), conventions=conventions,
+    )
 
 
 def judgments_pool(
@@ -869,6 +875,7 @@ def judgments_pool(
     qrels: Any = None,
     judgments: Optional[str] = None,
     depth: int = 10,
+    baseline: Optional[str] = None,
     out: Optional[PathLike] = None,
 ) -> Dict[str, Any]:
     """The depth-``depth`` pool of the runs that the set ``judgments``

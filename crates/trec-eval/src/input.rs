@@ -75,6 +75,13 @@ pub struct Results<'a> {
     pub run_id: &'a [u8],
 }
 
+impl<'a> Results<'a> {
+    /// The ranked documents of query `qid`, if the run has it.
+    pub fn docs_of(&self, qid: &[u8]) -> Option<&Vec<(&'a [u8], f64)>> {
+        (self.queries.binary_search_by(|r| r.qid.cmp(qid)).ok()).map(|i| &self.queries[i].docs)
+    }
+}
+
 /// The bytes trec_eval sees: up to the first NUL, ending with a newline.
 pub fn prepare(mut bytes: Vec<u8>) -> Vec<u8> {
     if let Some(nul) = bytes.iter().position(|&c| c == 0) {

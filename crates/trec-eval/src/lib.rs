@@ -976,14 +976,7 @@ fn evaluate(
     zscores: Option<&input::Zscores>,
     sink: Sink,
 ) -> Result<(), Exit> {
-    let found = |qi: usize| {
-        let qid = rel_info.qid(qi);
-        results
-            .queries
-            .binary_search_by(|r| r.qid.cmp(qid))
-            .ok()
-            .map(|i| &results.queries[i].docs)
-    };
+    let found = |qi: usize| results.docs_of(rel_info.qid(qi));
     let eval = Eval::new(epi, measures, rel_info, zscores, |qi| {
         formed(epi, rel_info, qi, found(qi).is_some())
     });
@@ -1004,14 +997,7 @@ fn evaluate_on_threads(
     zscores: Option<&input::Zscores>,
     sink: Sink,
 ) -> Result<(), Exit> {
-    let found = |qi: usize| {
-        let qid = rel_info.qid(qi);
-        results
-            .queries
-            .binary_search_by(|r| r.qid.cmp(qid))
-            .ok()
-            .map(|i| &results.queries[i].docs)
-    };
+    let found = |qi: usize| results.docs_of(rel_info.qid(qi));
     let eval = Eval::new(epi, measures, rel_info, zscores, |qi| {
         formed(epi, rel_info, qi, found(qi).is_some())
     });

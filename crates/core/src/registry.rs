@@ -1159,7 +1159,7 @@ pub fn dependencies(m: &MetricInfo) -> impl Iterator<Item = Key> + '_ {
 
 /// The ranking metrics that read only the judgments, not the ranked list:
 /// the same with condensed lists (`unjudged`).
-const CONDENSED_SAME: &[&str] = &["idcg", "num_rel", "num_q"];
+const CONDENSED_SAME: &[&str] = &[id::IDCG, id::NUM_REL, id::NUM_Q];
 
 /// The ranking metrics that tell a document absent from the qrels from one
 /// judged not relevant (Judged@k, bpref, infAP, unj, rbp_resid, the judged

@@ -22,7 +22,7 @@
 //!   "name": "Team runs on TREC DL 2020",
 //!   "description": "",
 //!   "conventions": { "ties": "trec", "relevance_level": 1, … },
-//!   "metrics": ["ndcg@10", "ap", "p@10"],
+//!   "metrics": ["ndcg@10", "map", "precision@10"],
 //!   "judgments": [{ "id": "qrels", "file": "qrels.txt", "sha256": "…" }],
 //!   "runs": [{
 //!     "id": "bm25", "name": "BM25", "file": "runs/bm25.run", "format": "trec_run",
@@ -506,6 +506,13 @@ pub fn read_values(file: &str, bytes: &[u8]) -> Result<RunValues, LoadError> {
     };
     let header: ValuesHeader = serde_json::from_slice(header_bytes)
         .map_err(|e| fail("the values file's header (JSON)", e.to_string()))?;
+    let mut seen = std::collections::HashSet::with_capacity(header.queries.len());
+    if let Some(q) = header.queries.iter().find(|q| !seen.insert(q.as_str())) {
+        return Err(fail(
+            "each query once in the header",
+            format!("query '{}' twice", rankscope_core::text::capped(q.clone())),
+        ));
+    }
     let start = (16 + h).div_ceil(8) * 8;
     let want = header.metrics.len() * header.queries.len();
     let payload = bytes.get(start..).unwrap_or(&[]);
@@ -861,6 +868,19 @@ mod tests {
         v2[8] = 2;
         let e = read_values("v.rsv", &v2).unwrap_err().to_string();
         assert!(e.contains("found version 2"), "{e}");
+    }
+
+    #[test]
+    fn a_values_file_naming_a_query_twice_is_refused() {
+        let mut v = values();
+        v.queries[2] = "q1".into();
+        let e = read_values("v.rsv", &write_values(&v))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("expected each query once in the header, found query 'q1' twice"),
+            "{e}"
+        );
     }
 
     #[test]
